@@ -1,0 +1,17 @@
+"""The Mexican Train rules engine: pure Python, no Django, no I/O, no clock, no global random.
+
+Rules are those of `shared/spec/rules.md` (R1–R30). Modules: `tiles` (R1), `deal`
+(R3–R6), `state` (the frozen round state and actions), `rules` (R6–R22), `views`
+(R24), `previews` (R23), `bots` (R25), `replay` (the JSON replay contract).
+"""
+
+from .deal import Deal, engine_value, hand_size, seeded_deal
+from .rules import apply, fixed_round, is_blocked, legal_actions, new_match_round, next_round, restart_round
+from .state import MEXICAN, Action, IllegalAction, RoundStart, RoundState, Train
+from .tiles import Tile, parse_tile, points, tile_str
+
+__all__ = [
+    "MEXICAN", "Action", "Deal", "IllegalAction", "RoundStart", "RoundState", "Tile", "Train",
+    "apply", "engine_value", "fixed_round", "hand_size", "is_blocked", "legal_actions",
+    "new_match_round", "next_round", "parse_tile", "points", "restart_round", "seeded_deal", "tile_str",
+]

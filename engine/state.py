@@ -1,0 +1,131 @@
+"""The state of one round, the actions that change it, and the errors they raise.
+
+Everything here is a small frozen dataclass: a state is never changed, `rules.apply`
+returns a new one. Train index ``n`` (the number of players) is the Mexican train;
+actions and the replay format call it ``"mexican"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .deal import Deal
+from .tiles import Tile
+
+MEXICAN: Literal["mexican"] = "mexican"
+TrainKey = int | Literal["mexican"]
+
+Phase = Literal["engine", "first", "play", "round_over", "match_over"]
+Act = Literal["engine", "play", "draw", "pass", "end", "next_round"]
+ACTS: tuple[str, ...] = ("engine", "play", "draw", "pass", "end", "next_round")
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; `rule` names the rule id, `message` says why."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{message} ({rule})")
+        self.rule = rule
+        self.message = f"{message} ({rule})"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A decision of a seat. `tile` is normalised; `train` is a seat index or "mexican"."""
+
+    act: Act
+    seat: int | None = None
+    tile: Tile | None = None
+    train: TrainKey | None = None
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        out["act"] = self.act
+        if self.tile is not None:
+            out["tile"] = f"{self.tile[0]}-{self.tile[1]}"
+        if self.train is not None:
+            out["train"] = self.train
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Train:
+    """Tiles oriented in play order, and whether the train carries a marker (R10, R15, R16)."""
+
+    tiles: tuple[Tile, ...] = ()
+    marker: bool = False
+
+    def end(self, engine: int) -> int:
+        """The number a tile must match: the open end, or the engine number when unstarted (R13)."""
+        return self.tiles[-1][1] if self.tiles else engine
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStart:
+    """What a round starts from: kept so the round can be restarted with its deal (R28)."""
+
+    players: int
+    round: int
+    seed: int | None
+    deal: Deal
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    start: RoundStart
+    engine: int
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard: tuple[Tile, ...]
+    #: seats' trains, then the Mexican train at index `players`
+    trains: tuple[Train, ...]
+    holder: int
+    phase: Phase
+    turn: int | None
+    #: open doubles oldest first: (tile, train index) (R11, R19)
+    open_doubles: tuple[tuple[Tile, int], ...]
+    #: how many seats have finished their first turn (R8–R12)
+    firsts_done: int
+    #: tiles placed in the current turn
+    placed: int
+    #: whether the seat drew for the current required play (R15)
+    drawn: bool
+    #: an extra play is owed after a double in this turn (R17)
+    owes: bool
+    totals: tuple[int, ...]
+    round_points: tuple[int, ...] | None = None
+    ended_by: Literal["out", "blocked"] | None = None
+    #: the seats' tiles drawn in the engine search, in order (R6), for the log
+    search: tuple[tuple[int, Tile], ...] = ()
+
+    @property
+    def players(self) -> int:
+        return self.start.players
+
+    @property
+    def round(self) -> int:
+        return self.start.round
+
+    @property
+    def seed(self) -> int | None:
+        return self.start.seed
+
+    @property
+    def over(self) -> bool:
+        return self.phase in ("round_over", "match_over")
+
+    def train_index(self, key: TrainKey) -> int:
+        return self.players if key == MEXICAN else int(key)
+
+    def train_key(self, index: int) -> TrainKey:
+        return MEXICAN if index == self.players else index
+
+    def winners(self) -> tuple[int, ...] | None:
+        """R22: after round 13 the lowest total wins; equal lowest totals win together."""
+        if self.phase != "match_over":
+            return None
+        best = min(self.totals)
+        return tuple(s for s, t in enumerate(self.totals) if t == best)
