@@ -7,7 +7,6 @@ computer players. `apply` accepts exactly the actions it lists and raises
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from .deal import ROUNDS, Deal, engine_value, search_engine, seeded_deal
 from .state import MEXICAN, Action, IllegalAction, RoundStart, RoundState, Train
@@ -96,16 +95,27 @@ def _plays(state: RoundState, seat: int) -> list[Action]:
         targets = [state.open_doubles[0][1]]
     else:
         targets = _open_to(state, seat)
+    ends = [(i, state.trains[i].end(state.engine)) for i in targets]
+    keys = [state.train_key(i) for i in targets]
     out: list[Action] = []
     for tile in sorted(hand):
-        for i in targets:
-            if _fits(tile, state.trains[i].end(state.engine)):
-                out.append(Action("play", seat, tile, state.train_key(i)))
+        a, b = tile
+        for k, (i, end) in enumerate(ends):
+            if a == end or b == end:
+                out.append(Action("play", seat, tile, keys[k]))
     return out
 
 
 def legal_actions(state: RoundState) -> list[Action]:
     """Every action the seat to act may take now; empty when the round is over."""
+    cached = state._legal
+    if cached is None:
+        cached = tuple(_legal(state))
+        object.__setattr__(state, "_legal", cached)  # a derived cache on a frozen state
+    return list(cached)
+
+
+def _legal(state: RoundState) -> list[Action]:
     seat = state.turn
     if seat is None or state.over:
         return []
@@ -141,24 +151,25 @@ def apply(state: RoundState, action: Action) -> RoundState:
     """Return the state after `action`; raise `IllegalAction` (naming the rule) if it is not allowed."""
     if action.act == "next_round":
         return next_round(state)
-    if action not in legal_actions(state):
+    legal = state._legal if state._legal is not None else legal_actions(state)
+    if action not in legal:
         raise explain(state, action)
     seat = state.turn
     assert seat is not None
     if action.act == "engine":
         # R7: the double leaves the holder's hand and becomes the hub of every train.
         hand = tuple(t for t in state.hands[seat] if t != (state.engine, state.engine))
-        return replace(state, hands=_with(state.hands, seat, hand), phase="first", turn=state.holder, placed=0)
+        return state.evolve(hands=_with(state.hands, seat, hand), phase="first", turn=state.holder, placed=0)
     assert seat is not None
     if action.act == "play":
         assert action.tile is not None and action.train is not None
         return _play(state, seat, action.tile, state.train_index(action.train))
     if action.act == "draw":
-        return replace(state, hands=_with(state.hands, seat, state.hands[seat] + state.boneyard[:1]),
+        return state.evolve(hands=_with(state.hands, seat, state.hands[seat] + state.boneyard[:1]),
                        boneyard=state.boneyard[1:], drawn=True)
     if action.act == "pass":
-        trains = _with(state.trains, seat, replace(state.trains[seat], marker=True))
-        return _end_turn(replace(state, trains=trains))
+        trains = _with(state.trains, seat, Train(state.trains[seat].tiles, True))
+        return _end_turn(state.evolve(trains=trains))
     # "end": R9, the first turn is ended explicitly
     return _end_turn(state)
 
@@ -179,7 +190,7 @@ def _play(state: RoundState, seat: int, tile: Tile, index: int) -> RoundState:
     doubles = tuple(d for d in state.open_doubles if d[1] != index)
     if is_double(tile):
         doubles += ((tile, index),)
-    state = replace(state, hands=_with(state.hands, seat, tuple(hand)), trains=trains,
+    state = state.evolve(hands=_with(state.hands, seat, tuple(hand)), trains=trains,
                     open_doubles=doubles, placed=state.placed + 1, drawn=False)
     if state.phase == "first":
         # R9: an empty hand ends the first turn; R11: doubles in a chain wait.
@@ -187,7 +198,7 @@ def _play(state: RoundState, seat: int, tile: Tile, index: int) -> RoundState:
     if not hand:
         return _finish(state, "out")  # R18, R20: out at once, even on a double
     if is_double(tile):
-        return replace(state, owes=True)  # R17: play again
+        return state.evolve(owes=True)  # R17: play again
     return _end_turn(state)
 
 
@@ -198,13 +209,13 @@ def _end_turn(state: RoundState) -> RoundState:
     if state.phase == "first":
         done = state.firsts_done + 1
         if done < n:
-            return replace(state, firsts_done=done, turn=following, placed=0, drawn=False, owes=False)
+            return state.evolve(firsts_done=done, turn=following, placed=0, drawn=False, owes=False)
         # R12: a hand emptied during first turns ends the round once all have had theirs.
-        state = replace(state, firsts_done=done, phase="play", turn=state.holder, placed=0, drawn=False, owes=False)
+        state = state.evolve(firsts_done=done, phase="play", turn=state.holder, placed=0, drawn=False, owes=False)
         if any(not hand for hand in state.hands):
             return _finish(state, "out")
     else:
-        state = replace(state, turn=following, placed=0, drawn=False, owes=False)
+        state = state.evolve(turn=following, placed=0, drawn=False, owes=False)
     return _finish(state, "blocked") if is_blocked(state) else state
 
 
@@ -213,7 +224,7 @@ def _finish(state: RoundState, how: str) -> RoundState:
     penalty = tuple(sum(points(t) for t in hand) for hand in state.hands)
     totals = tuple(a + b for a, b in zip(state.totals, penalty))
     phase = "match_over" if state.round == ROUNDS else "round_over"
-    return replace(state, phase=phase, turn=None, round_points=penalty, totals=totals,
+    return state.evolve(phase=phase, turn=None, round_points=penalty, totals=totals,
                    ended_by=how, placed=0, drawn=False, owes=False)  # type: ignore[arg-type]
 
 

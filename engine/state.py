@@ -7,8 +7,8 @@ actions and the replay format call it ``"mexican"``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
 
 from .deal import Deal
 from .tiles import Tile
@@ -30,9 +30,11 @@ class IllegalAction(ValueError):
         self.message = f"{message} ({rule})"
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """A decision of a seat. `tile` is normalised; `train` is a seat index or "mexican"."""
+class Action(NamedTuple):
+    """A decision of a seat. `tile` is normalised; `train` is a seat index or "mexican".
+
+    Immutable (a NamedTuple: actions are made by the thousand in the hot path).
+    """
 
     act: Act
     seat: int | None = None
@@ -51,8 +53,7 @@ class Action:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Train:
+class Train(NamedTuple):
     """Tiles oriented in play order, and whether the train carries a marker (R10, R15, R16)."""
 
     tiles: tuple[Tile, ...] = ()
@@ -100,6 +101,15 @@ class RoundState:
     ended_by: Literal["out", "blocked"] | None = None
     #: the seats' tiles drawn in the engine search, in order (R6), for the log
     search: tuple[tuple[int, Tile], ...] = ()
+    #: a cache of `rules.legal_actions` for this state (derived, never compared)
+    _legal: tuple[Action, ...] | None = field(default=None, compare=False, repr=False)
+
+    def evolve(self, **changes: object) -> RoundState:
+        """A copy with `changes` (a faster `dataclasses.replace` for the hot path)."""
+        values = {name: getattr(self, name) for name in _FIELDS}
+        values.update(changes)
+        values["_legal"] = None
+        return RoundState(**values)  # type: ignore[arg-type]
 
     @property
     def players(self) -> int:
@@ -129,3 +139,6 @@ class RoundState:
             return None
         best = min(self.totals)
         return tuple(s for s, t in enumerate(self.totals) if t == best)
+
+
+_FIELDS: tuple[str, ...] = tuple(RoundState.__dataclass_fields__)
