@@ -1,0 +1,248 @@
+"""What the site stores: tables, matches, seats, rounds and the append-only log.
+
+The engine state of the current round is cached on the match row (`Match.state`);
+the log can always rebuild it: a round's deal (`Round.start`) plus its effective
+actions (the log with undo, redo and restart folded in, see `games.log`) replayed
+through the engine give the same state. Undo points keep the state before each
+human action so Undo (R27) never replays from the start.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+MAX_SEATS = 10
+
+
+class Table(models.Model):
+    """A table hosts successive matches of the same company and keeps their logs (R29)."""
+
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="tables_created", verbose_name=_("created by"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+
+    def __str__(self) -> str:
+        return _("Table %(id)s") % {"id": self.pk}
+
+
+class Match(models.Model):
+    """One 13-round match (R5, R22) at a table."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("In progress")
+        FINISHED = "finished", _("Finished")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches", verbose_name=_("table"))
+    number = models.PositiveSmallIntegerField(_("match number at the table"), default=1)
+    seed = models.BigIntegerField(_("seed"), help_text=_("The deal of round r is a function of (seed, r) (R4)."))
+    players = models.PositiveSmallIntegerField(_("players"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.WAITING)
+    listed = models.BooleanField(_("listed in the lobby"), default=True)
+    invite_token = models.CharField(_("invitation token"), max_length=32, unique=True)
+    watch_token = models.CharField(_("spectator token"), max_length=32, unique=True)
+    #: bumped by every change; clients send the version they saw (stale requests are refused)
+    version = models.PositiveIntegerField(_("version"), default=0)
+    round_number = models.PositiveSmallIntegerField(_("round"), default=1)
+    #: engine snapshot of the current round (engine.serialize); a cache the log rebuilds
+    state = models.JSONField(_("state"), null=True, blank=True, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="matches_created", verbose_name=_("created by"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-updated_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="match_number_unique_per_table"),
+            models.CheckConstraint(condition=Q(players__gte=2) & Q(players__lte=MAX_SEATS), name="match_players_2_to_10"),
+            models.CheckConstraint(condition=Q(round_number__gte=1) & Q(round_number__lte=13), name="match_round_1_to_13"),
+            models.CheckConstraint(condition=Q(seed__gte=0), name="match_seed_not_negative"),
+        ]
+        indexes = [models.Index(fields=["status", "listed"])]
+
+    def __str__(self) -> str:
+        return _("Match %(id)s") % {"id": self.pk}
+
+
+class Seat(models.Model):
+    """A seat (R2): a signed-in player, a pass-and-play seat on the creator's device, or a computer."""
+
+    class Kind(models.TextChoices):
+        HUMAN = "human", _("Player")
+        LOCAL = "local", _("Pass-and-play")
+        COMPUTER = "computer", _("Computer")
+
+    class Level(models.TextChoices):
+        BASIC = "basic", _("Basic")
+        STRONG = "strong", _("Strong")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", verbose_name=_("match"))
+    index = models.PositiveSmallIntegerField(_("seat index"))
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    #: HUMAN: the player once joined (empty while the seat is free); LOCAL: the creator
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                             related_name="seats", verbose_name=_("user"))
+    #: shown at the table: a pass-and-play or computer name (players show their user name)
+    name = models.CharField(_("name"), max_length=40, blank=True)
+    level = models.CharField(_("level"), max_length=10, choices=Level.choices, blank=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_index_unique_per_match"),
+            models.UniqueConstraint(fields=["match", "user"], condition=Q(kind="human"),
+                                    name="one_player_seat_per_user_per_match"),
+            models.CheckConstraint(condition=Q(index__lt=MAX_SEATS), name="seat_index_below_10"),
+            models.CheckConstraint(
+                condition=(Q(kind="computer", user__isnull=True) & ~Q(level=""))
+                | (Q(kind="human") & Q(level=""))
+                | (Q(kind="local", user__isnull=False) & Q(level="")),
+                name="seat_kind_fields_consistent",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}/{self.index} {self.display_name}"
+
+    @property
+    def display_name(self) -> str:
+        if self.kind == self.Kind.HUMAN and self.user is not None:
+            return self.user.get_username()
+        return self.name
+
+    def controlled_by(self, user: object) -> bool:
+        """Whether `user` may act for this seat (their own seat, or their pass-and-play seat)."""
+        return self.kind != self.Kind.COMPUTER and self.user_id is not None and self.user_id == getattr(user, "pk", None)
+
+
+class Round(models.Model):
+    """A round of a match (R5): its deal and the totals before it, then its result (R21)."""
+
+    class EndedBy(models.TextChoices):
+        OUT = "out", _("A player went out")
+        BLOCKED = "blocked", _("Blocked")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("match"))
+    number = models.PositiveSmallIntegerField(_("round"))
+    #: engine.serialize.start_to_json: the deal and the totals before this round (R28)
+    start = models.JSONField(_("deal and totals before"), editable=False)
+    ended_by = models.CharField(_("ended by"), max_length=10, choices=EndedBy.choices, blank=True)
+    points = models.JSONField(_("penalty points"), null=True, blank=True)
+    totals = models.JSONField(_("totals after"), null=True, blank=True)
+    restarts = models.PositiveSmallIntegerField(_("restarts"), default=0)
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="round_number_unique_per_match"),
+            models.CheckConstraint(condition=Q(number__gte=1) & Q(number__lte=13), name="round_number_1_to_13"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Round %(n)s of match %(m)s") % {"n": self.number, "m": self.match_id}
+
+
+class LogEntry(models.Model):
+    """One line of a round's append-only log: a game action, or undo / redo / restart."""
+
+    class Kind(models.TextChoices):
+        ACTION = "action", _("Action")
+        UNDO = "undo", _("Undo")
+        REDO = "redo", _("Redo")
+        RESTART = "restart", _("Restart round")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="log", verbose_name=_("round"))
+    seq = models.PositiveIntegerField(_("sequence number"))
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    #: the acting seat of an action (None for undo/redo/restart)
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    #: an action in the replay format ({"seat", "act", "tile", "train"}); for undo: {"count": k}
+    action = models.JSONField(_("action"), null=True, blank=True)
+    #: the signed-in user who asked for it; empty for a computer player's action
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="+", verbose_name=_("user"))
+    by_computer = models.BooleanField(_("by a computer player"), default=False)
+    #: the match version after this entry
+    version = models.PositiveIntegerField(_("version"))
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("log entry")
+        verbose_name_plural = _("log entries")
+        ordering = ["round", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seq"], name="log_seq_unique_per_round"),
+            models.CheckConstraint(condition=~Q(kind="action") | Q(seat__isnull=False, action__isnull=False),
+                                   name="log_action_has_seat_and_action"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round_id}#{self.seq} {self.kind} {self.action or ''}"
+
+
+class UndoPoint(models.Model):
+    """The state just before a human action (R27): Undo restores it without replaying."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="undo_points", verbose_name=_("round"))
+    #: the log entry of the human action this point precedes
+    entry = models.OneToOneField(LogEntry, on_delete=models.CASCADE, related_name="undo_point",
+                                 verbose_name=_("log entry"))
+    state = models.JSONField(_("state before"), editable=False)
+
+    class Meta:
+        verbose_name = _("undo point")
+        verbose_name_plural = _("undo points")
+
+
+class ClientRequest(models.Model):
+    """A request id a client sent with a change, so a repeat is answered, not applied twice."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="requests", verbose_name=_("match"))
+    request_id = models.CharField(_("request id"), max_length=64)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("user"))
+    #: the match version this request produced
+    version = models.PositiveIntegerField(_("version"))
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("client request")
+        verbose_name_plural = _("client requests")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "request_id"], name="request_id_unique_per_match"),
+        ]
+
+
+class Pause(models.Model):
+    """A human at the table has the rules or the log open: computer players wait (R26)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="pauses", verbose_name=_("match"))
+    #: the websocket connection (channel name) that opened the panel
+    channel = models.CharField(_("connection"), max_length=200)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("user"))
+    created_at = models.DateTimeField(_("since"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("pause")
+        verbose_name_plural = _("pauses")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "channel"], name="one_pause_per_connection"),
+        ]
