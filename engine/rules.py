@@ -108,14 +108,6 @@ def _plays(state: RoundState, seat: int) -> list[Action]:
 
 def legal_actions(state: RoundState) -> list[Action]:
     """Every action the seat to act may take now; empty when the round is over."""
-    cached = state._legal
-    if cached is None:
-        cached = tuple(_legal(state))
-        object.__setattr__(state, "_legal", cached)  # a derived cache on a frozen state
-    return list(cached)
-
-
-def _legal(state: RoundState) -> list[Action]:
     seat = state.turn
     if seat is None or state.over:
         return []
@@ -131,6 +123,29 @@ def _legal(state: RoundState) -> list[Action]:
     if not state.drawn and state.boneyard:
         return [Action("draw", seat)]  # R15
     return [Action("pass", seat)]  # R15, R17, R19
+
+
+def _play_allowed(state: RoundState, action: Action) -> bool:
+    """`action in legal_actions(state)` for a play, without listing every play (hot path)."""
+    seat, tile, key = state.turn, action.tile, action.train
+    if seat is None or action.seat != seat or state.over or state.phase == "engine" or tile is None:
+        return False
+    n = state.players
+    if key == MEXICAN:
+        index = n
+    elif isinstance(key, int) and not isinstance(key, bool) and 0 <= key < n:
+        index = key
+    else:
+        return False
+    if tile not in state.hands[seat]:
+        return False
+    if state.phase == "first":
+        allowed = index == seat
+    elif state.open_doubles and not state.owes:
+        allowed = index == state.open_doubles[0][1]
+    else:
+        allowed = index == seat or index == n or state.trains[index].marker
+    return allowed and _fits(tile, state.trains[index].end(state.engine))
 
 
 def is_blocked(state: RoundState) -> bool:
@@ -151,8 +166,7 @@ def apply(state: RoundState, action: Action) -> RoundState:
     """Return the state after `action`; raise `IllegalAction` (naming the rule) if it is not allowed."""
     if action.act == "next_round":
         return next_round(state)
-    legal = state._legal if state._legal is not None else legal_actions(state)
-    if action not in legal:
+    if not (_play_allowed(state, action) if action.act == "play" else action in legal_actions(state)):
         raise explain(state, action)
     seat = state.turn
     assert seat is not None

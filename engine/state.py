@@ -1,13 +1,13 @@
 """The state of one round, the actions that change it, and the errors they raise.
 
-Everything here is a small frozen dataclass: a state is never changed, `rules.apply`
+Everything here is immutable (frozen dataclasses, and NamedTuples on the hot path): a state is never changed, `rules.apply`
 returns a new one. Train index ``n`` (the number of players) is the Mexican train;
 actions and the replay format call it ``"mexican"``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from .deal import Deal
@@ -75,8 +75,10 @@ class RoundStart:
     totals: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class RoundState:
+class RoundState(NamedTuple):
+    """One round, immutable. A NamedTuple rather than a frozen dataclass: a match makes
+    a thousand of these, and tuple construction is what keeps `apply` cheap."""
+
     start: RoundStart
     engine: int
     hands: tuple[tuple[Tile, ...], ...]
@@ -101,15 +103,10 @@ class RoundState:
     ended_by: Literal["out", "blocked"] | None = None
     #: the seats' tiles drawn in the engine search, in order (R6), for the log
     search: tuple[tuple[int, Tile], ...] = ()
-    #: a cache of `rules.legal_actions` for this state (derived, never compared)
-    _legal: tuple[Action, ...] | None = field(default=None, compare=False, repr=False)
 
     def evolve(self, **changes: object) -> RoundState:
-        """A copy with `changes` (a faster `dataclasses.replace` for the hot path)."""
-        values = {name: getattr(self, name) for name in _FIELDS}
-        values.update(changes)
-        values["_legal"] = None
-        return RoundState(**values)  # type: ignore[arg-type]
+        """A copy with `changes`."""
+        return self._replace(**changes)
 
     @property
     def players(self) -> int:
@@ -140,5 +137,3 @@ class RoundState:
         best = min(self.totals)
         return tuple(s for s, t in enumerate(self.totals) if t == best)
 
-
-_FIELDS: tuple[str, ...] = tuple(RoundState.__dataclass_fields__)

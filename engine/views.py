@@ -9,7 +9,6 @@ and hints receive only such a view (R25).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .rules import legal_actions
@@ -28,8 +27,9 @@ class TrainView(NamedTuple):
     end: int
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatView(NamedTuple):
+    """One viewer's view: immutable (a NamedTuple, built once per action for computer players)."""
+
     seat: int | None
     players: int
     round: int
@@ -98,38 +98,34 @@ def view(state: RoundState, seat: int | None) -> SeatView:
         raise ValueError(f"there is no seat {seat}")
     n = state.players
     mine = seat is not None and state.turn == seat
+    engine = state.engine
     trains = tuple(
-        TrainView(
-            key=state.train_key(i),
-            owner=None if i == n else i,
-            tiles=train.tiles,
-            marker=True if i == n else train.marker,
-            end=train.end(state.engine),
-        )
-        for i, train in enumerate(state.trains)
-    )
+        TrainView(i, i, train.tiles, train.marker, train.tiles[-1][1] if train.tiles else engine)
+        for i, train in enumerate(state.trains[:n])
+    ) + (TrainView(MEXICAN, None, state.trains[n].tiles, True, state.trains[n].end(engine)),)
     hand = state.hands[seat] if seat is not None else None
+    over = state.phase == "round_over" or state.phase == "match_over"
     return SeatView(
-        seat=seat,
-        players=n,
-        round=state.round,
-        engine=state.engine,
-        phase=state.phase,
-        turn=state.turn,
-        holder=state.holder,
-        hand=hand,
-        hand_sizes=tuple(len(h) for h in state.hands),
-        boneyard=len(state.boneyard),
-        trains=trains,
-        open_doubles=tuple((t, state.train_key(i)) for t, i in state.open_doubles),
-        totals=state.totals,
-        round_points=state.round_points,
-        ended_by=state.ended_by,
-        winners=state.winners(),
-        revealed=state.hands if state.over else None,
-        legal=tuple(legal_actions(state)) if mine else (),
-        placed=state.placed if mine else 0,
+        seat,
+        n,
+        state.round,
+        engine,
+        state.phase,
+        state.turn,
+        state.holder,
+        hand,
+        tuple(map(len, state.hands)),
+        len(state.boneyard),
+        trains,
+        tuple((t, MEXICAN if i == n else i) for t, i in state.open_doubles),
+        state.totals,
+        state.round_points,
+        state.ended_by,
+        state.winners() if over else None,
+        state.hands if over else None,
+        tuple(legal_actions(state)) if mine else (),
+        state.placed if mine else 0,
         # The tile drawn last sits at the end of the hand (rules.apply appends it).
-        drawn_tile=hand[-1] if mine and state.drawn and hand else None,
-        owes=state.owes,
+        hand[-1] if mine and state.drawn and hand else None,
+        state.owes,
     )
