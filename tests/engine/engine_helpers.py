@@ -111,6 +111,21 @@ def refused(state: RoundState, act: str | Action, rule: str | None = None) -> Il
     return err
 
 
+def board(h0: str, h1: str = "0-0", h2: str = "1-1", boneyard: str = "6-6 7-7 8-8") -> RoundState:
+    """Round 1, three seats, just after the first turns; seat 0 is to play.
+
+    Seat 0 started its train with 12-5 and holds `h0`; seat 1 started with 12-4 and
+    holds `h1`; seat 2 could not start (`h2` has no 12) and passed: it has a marker.
+    The Mexican train is empty.
+    """
+    s = table(f"12-12 12-5 {h0}", f"12-4 {h1}", h2, boneyard=boneyard)
+    s = do(s, "0 engine", "0 play 12-5 0", "0 end", "1 play 12-4 1", "1 end", "2 pass")
+    assert (s.phase, s.turn) == ("play", 0)
+    assert [t.tiles for t in s.trains] == [((12, 5),), ((12, 4),), (), ()]
+    assert [t.marker for t in s.trains[:3]] == [False, False, True]
+    return s
+
+
 # ------------------------------------------------------------------ reading a state
 
 
