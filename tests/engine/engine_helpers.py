@@ -194,3 +194,13 @@ def replay_out(doc: Any) -> dict[str, Any]:
     out = json.loads(p.stdout)
     assert isinstance(out, dict)
     return out
+
+
+def play_out(state: RoundState, pick: Any = None, limit: int = 5000) -> RoundState:
+    """Play the round to its end, taking `pick(legal_list)` (default: the first legal action)."""
+    for _ in range(limit):
+        if state.over:
+            return state
+        options = legal_actions(state)
+        state = apply(state, pick(options) if pick else options[0])
+    raise AssertionError(f"round not over after {limit} actions")
