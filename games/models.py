@@ -68,6 +68,16 @@ class Match(models.Model):
             models.CheckConstraint(condition=Q(players__gte=2) & Q(players__lte=MAX_SEATS), name="match_players_2_to_10"),
             models.CheckConstraint(condition=Q(round_number__gte=1) & Q(round_number__lte=13), name="match_round_1_to_13"),
             models.CheckConstraint(condition=Q(seed__gte=0), name="match_seed_not_negative"),
+            models.CheckConstraint(condition=Q(status__in=["waiting", "playing", "finished"]),
+                                   name="match_status_valid"),
+            # A started match always has its current round's snapshot.
+            models.CheckConstraint(condition=Q(status="waiting") | Q(state__isnull=False),
+                                   name="match_started_has_state"),
+            models.CheckConstraint(condition=Q(status="finished", finished_at__isnull=False)
+                                   | (~Q(status="finished") & Q(finished_at__isnull=True)),
+                                   name="match_finished_has_time"),
+            models.CheckConstraint(condition=~Q(invite_token="") & ~Q(watch_token=""),
+                                   name="match_tokens_not_empty"),
         ]
         indexes = [models.Index(fields=["status", "listed"])]
 
@@ -119,9 +129,16 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
-        if self.kind == self.Kind.HUMAN and self.user is not None:
-            return self.user.get_username()
-        return self.name
+        """The name shown at the table; unnamed seats get a translated default."""
+        if self.kind == self.Kind.HUMAN:
+            if self.user is not None:
+                return self.user.get_username()
+            return str(_("Free seat %(n)s") % {"n": self.index + 1})
+        if self.name:
+            return self.name
+        if self.kind == self.Kind.COMPUTER:
+            return str(_("Computer %(n)s") % {"n": self.index + 1})
+        return str(_("Player %(n)s") % {"n": self.index + 1})
 
     def controlled_by(self, user: object) -> bool:
         """Whether `user` may act for this seat (their own seat, or their pass-and-play seat)."""
@@ -153,6 +170,13 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="round_number_unique_per_match"),
             models.CheckConstraint(condition=Q(number__gte=1) & Q(number__lte=13), name="round_number_1_to_13"),
+            # A round's result is all there (R21) or not at all (still being played).
+            models.CheckConstraint(
+                condition=Q(ended_by="", points__isnull=True, totals__isnull=True, ended_at__isnull=True)
+                | (Q(ended_by__in=["out", "blocked"]) & Q(points__isnull=False, totals__isnull=False,
+                                                          ended_at__isnull=False)),
+                name="round_result_complete",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -191,6 +215,17 @@ class LogEntry(models.Model):
             models.UniqueConstraint(fields=["round", "seq"], name="log_seq_unique_per_round"),
             models.CheckConstraint(condition=~Q(kind="action") | Q(seat__isnull=False, action__isnull=False),
                                    name="log_action_has_seat_and_action"),
+            models.CheckConstraint(condition=Q(kind__in=["action", "undo", "redo", "restart"]),
+                                   name="log_kind_valid"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="log_seq_from_1"),
+            # undo and redo say how many actions they took back or restored
+            models.CheckConstraint(condition=~Q(kind__in=["undo", "redo"]) | Q(action__has_key="count"),
+                                   name="log_undo_redo_has_count"),
+            # only an action has an acting seat; a computer's action has no user
+            models.CheckConstraint(condition=Q(kind="action") | Q(seat__isnull=True, by_computer=False),
+                                   name="log_only_actions_have_a_seat"),
+            models.CheckConstraint(condition=Q(by_computer=False) | Q(user__isnull=True),
+                                   name="log_computer_has_no_user"),
         ]
 
     def __str__(self) -> str:
@@ -210,6 +245,9 @@ class UndoPoint(models.Model):
         verbose_name = _("undo point")
         verbose_name_plural = _("undo points")
 
+    def __str__(self) -> str:
+        return f"undo point before {self.entry_id}"
+
 
 class ClientRequest(models.Model):
     """A request id a client sent with a change, so a repeat is answered, not applied twice."""
@@ -227,7 +265,11 @@ class ClientRequest(models.Model):
         verbose_name_plural = _("client requests")
         constraints = [
             models.UniqueConstraint(fields=["match", "request_id"], name="request_id_unique_per_match"),
+            models.CheckConstraint(condition=~Q(request_id=""), name="request_id_not_empty"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}:{self.request_id} -> v{self.version}"
 
 
 class Pause(models.Model):
@@ -246,3 +288,6 @@ class Pause(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "channel"], name="one_pause_per_connection"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} paused by {self.channel}"

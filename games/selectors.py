@@ -1,0 +1,214 @@
+"""Reading matches: states, seat views, what a user may do, lists, logs and replays.
+
+Nothing here writes. A seat's view comes only through `engine.views.view`, so a
+hand reaches nobody but its owner before the round ends (R24). The snapshot on the
+match is a cache: `rebuild_state` computes the same state from the round's deal
+and its effective log (`games.log`), which is how the admin checks a match and how
+the tests prove the cache right.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine import rules
+from engine.replay import parse_action
+from engine.serialize import start_from_json, state_from_json
+from engine.state import Action, RoundState
+from engine.views import SeatView, view
+
+from . import log
+from .errors import NOT_STARTED, GameError
+from .models import LogEntry, Match, Pause, Round, Seat
+
+#: an opened rules or log panel older than this no longer pauses the computers (R26)
+PAUSE_TIMEOUT = timedelta(minutes=10)
+
+
+# ---------------------------------------------------------------- states and views
+
+
+def match_state(match: Match) -> RoundState:
+    """The current round's state (from the snapshot on the match)."""
+    if match.state is None:
+        raise GameError(NOT_STARTED, _("The match has not started: it is waiting for players."))
+    return state_from_json(match.state)
+
+
+def seats_controlled(match: Match, user: object) -> list[int]:
+    """The seat indexes `user` may act for: their own seat and their pass-and-play seats."""
+    return [s.index for s in Seat.objects.filter(match=match).order_by("index") if s.controlled_by(user)]
+
+
+def seat_view(match: Match, seat_index: int | None) -> SeatView:
+    """What one seat (None: a spectator) may see now (R24)."""
+    return view(match_state(match), seat_index)
+
+
+def current_round(match: Match) -> Round | None:
+    return Round.objects.filter(match=match, number=match.round_number).first()
+
+
+def round_log(rnd: Round) -> list[LogEntry]:
+    """A round's whole log in order (undo, redo and restart entries included)."""
+    return list(LogEntry.objects.filter(round=rnd).order_by("seq"))
+
+
+def effective_actions(rnd: Round) -> list[LogEntry]:
+    """The log entries whose actions made the round's current state, in order."""
+    return list(log.fold(round_log(rnd)).effective)
+
+
+def rebuild_state(match: Match) -> RoundState:
+    """The current round's state rebuilt from its deal and effective log, ignoring the snapshot."""
+    rnd = current_round(match)
+    if rnd is None:
+        raise GameError(NOT_STARTED, _("The match has not started: it is waiting for players."))
+    state = rules.start_round(start_from_json(rnd.start))
+    for entry in effective_actions(rnd):
+        state = rules.apply(state, parse_action(entry.action))
+    return state
+
+
+def computer_to_act(match: Match) -> Seat | None:
+    """The computer seat whose turn it is, if any (paused or not)."""
+    if match.status != Match.Status.PLAYING or match.state is None:
+        return None
+    turn = match.state.get("turn")
+    if turn is None:
+        return None
+    seat = Seat.objects.filter(match=match, index=turn).first()
+    return seat if seat is not None and seat.kind == Seat.Kind.COMPUTER else None
+
+
+def paused(match: Match) -> bool:
+    """R26: someone at the table has the rules or the log open (pauses expire after 10 minutes)."""
+    return Pause.objects.filter(match=match, created_at__gte=timezone.now() - PAUSE_TIMEOUT).exists()
+
+
+def matches_awaiting_computer() -> list[int]:
+    """Ids of matches where a computer player is to act (what a worker picks up after a restart)."""
+    out = []
+    for match in Match.objects.filter(status=Match.Status.PLAYING).only("pk", "status", "state"):
+        if computer_to_act(match) is not None:
+            out.append(match.pk)
+    return out
+
+
+# ---------------------------------------------------------------- what a user may do
+
+
+def _folded(match: Match) -> log.Folded[LogEntry] | None:
+    if match.state is None or match.status != Match.Status.PLAYING:
+        return None
+    rnd = current_round(match)
+    return log.fold(round_log(rnd)) if rnd is not None else None
+
+
+def undo_available(match: Match, user: object) -> bool:
+    """R27: whether Undo shows: the user's last action in this round has only computer actions after it."""
+    mine = seats_controlled(match, user)
+    folded = _folded(match) if mine else None
+    return folded is not None and log.undo_group(folded.effective, mine) is not None
+
+
+def redo_available(match: Match, user: object) -> bool:
+    """R27: whether Redo shows: the user undid something and nothing was played since."""
+    mine = seats_controlled(match, user)
+    folded = _folded(match) if mine else None
+    return folded is not None and bool(folded.redo) and folded.redo[-1][0].seat in mine
+
+
+def restart_available(match: Match, user: object) -> bool:
+    """R28: whether "restart round" shows (the creator, or a player alone with computers)."""
+    if match.status != Match.Status.PLAYING or match.state is None or match.state.get("phase") in (
+            "round_over", "match_over"):
+        return False
+    seats = list(Seat.objects.filter(match=match))
+    alone = any(s.controlled_by(user) for s in seats) and all(
+        s.kind == Seat.Kind.COMPUTER or s.controlled_by(user) for s in seats)
+    return alone or (getattr(user, "is_authenticated", False) and match.created_by_id == user.pk)  # type: ignore[attr-defined]
+
+
+def next_round_available(match: Match, user: object) -> bool:
+    """Whether "Next round" shows: the round is over (not the match), for a player or the creator."""
+    if match.status != Match.Status.PLAYING or match.state is None or match.state.get("phase") != "round_over":
+        return False
+    return bool(seats_controlled(match, user)) or (
+        getattr(user, "is_authenticated", False) and match.created_by_id == user.pk)  # type: ignore[attr-defined]
+
+
+def new_match_available(match: Match, user: object) -> bool:
+    """R29: whether "New match at this table" shows (the creator, after the match)."""
+    return (match.status == Match.Status.FINISHED and getattr(user, "is_authenticated", False)
+            and match.created_by_id == user.pk)  # type: ignore[attr-defined]
+
+
+def next_match(match: Match) -> Match | None:
+    """The match that followed this one at its table (R29), if any."""
+    return Match.objects.filter(table_id=match.table_id, number=match.number + 1).first()
+
+
+# ---------------------------------------------------------------- lists
+
+
+def my_matches(user: object) -> QuerySet[Match]:
+    """Matches the user created or has a seat at, most recently changed first."""
+    if not getattr(user, "is_authenticated", False):
+        return Match.objects.none()
+    return (Match.objects.filter(Q(seats__user=user) | Q(created_by=user))
+            .distinct().select_related("table").order_by("-updated_at"))
+
+
+def open_matches() -> QuerySet[Match]:
+    """Matches listed in the lobby that wait for players and have a free seat."""
+    return (Match.objects.filter(status=Match.Status.WAITING, listed=True,
+                                 seats__kind=Seat.Kind.HUMAN, seats__user__isnull=True)
+            .distinct().order_by("-created_at"))
+
+
+def match_by_invite(token: str) -> Match | None:
+    return Match.objects.filter(invite_token=token).first() if token else None
+
+
+def match_by_watch(token: str) -> Match | None:
+    return Match.objects.filter(watch_token=token).first() if token else None
+
+
+# ---------------------------------------------------------------- logs and replays
+
+
+def match_log(match: Match) -> list[LogEntry]:
+    """Every log entry of the match, round by round, in order (undo/redo/restart included).
+
+    Actions hold only public information: a draw does not say which tile was drawn."""
+    return list(LogEntry.objects.filter(round__match=match).select_related("round", "user")
+                .order_by("round__number", "seq"))
+
+
+def match_actions(match: Match) -> list[Action]:
+    """The effective actions of the whole match in replay order, `next_round` between rounds."""
+    out: list[Action] = []
+    for rnd in Round.objects.filter(match=match).order_by("number"):
+        if rnd.number > 1:
+            out.append(Action("next_round"))
+        out.extend(parse_action(e.action) for e in effective_actions(rnd))
+    return out
+
+
+def match_replay_doc(match: Match) -> dict[str, Any]:
+    """The match as a replay file (shared/spec/replay-format.md): seed, players and every
+    effective action from round 1, with `next_round` between rounds. `engine.replay.run_replay`
+    on it reaches the match's current state."""
+    return {
+        "players": match.players,
+        "seed": match.seed,
+        "round": 1,
+        "totals": [0] * match.players,
+        "actions": [a.to_json() for a in match_actions(match)],
+    }

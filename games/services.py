@@ -1,0 +1,568 @@
+"""Every change to a match: create, join, play, undo/redo, restart, next round, new match.
+
+Each service runs in one transaction with the match row locked
+(`SELECT ... FOR UPDATE`), so two requests for one match are applied one after
+the other, never interleaved. The checks come in a fixed order, and every refusal
+is a `games.errors.GameError` that changes nothing:
+
+1. the match exists (not_found);
+2. the user may act for the seat (forbidden: a stranger, or someone else's seat);
+3. the request id was seen already: the stored result comes back with
+   ``duplicate=True`` and nothing is applied again;
+4. the client saw the current version (stale: refresh first);
+5. the match has started (not_started);
+6. the action is well formed and is the seat's own (bad_request);
+7. it is that seat's turn (not_your_turn);
+8. the rules allow it (illegal: the engine's reason, with its rule id).
+
+A change then appends to the round's append-only log, stores the new engine
+snapshot on the match (loaded, one action applied, stored back: never a replay
+from the start), bumps the version and, after commit, tells the match's
+channel-layer group (`games.notify`). Rules served here: R2, R4 (seeds), R5 and
+R21–R22 (round and match ends), R26 (pauses), R27 (undo/redo), R28 (restart),
+R29 (a new match at the same table).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine import bots, rules
+from engine.deal import MAX_PLAYERS, MIN_PLAYERS
+from engine.replay import BadReplay, parse_action
+from engine.serialize import start_to_json, state_from_json, state_to_json
+from engine.state import Action, IllegalAction, RoundState
+from engine.views import view
+
+from . import log, notify
+from .errors import (
+    BAD_REQUEST,
+    FORBIDDEN,
+    ILLEGAL,
+    NO_REDO,
+    NO_UNDO,
+    NOT_FOUND,
+    NOT_STARTED,
+    NOT_YOUR_TURN,
+    SEAT_TAKEN,
+    STALE,
+    GameError,
+)
+from .models import ClientRequest, LogEntry, Match, Pause, Round, Seat, Table, UndoPoint
+from .selectors import paused as _pause_active
+
+#: random seeds stay below 2**53 so they survive a round trip through JavaScript numbers
+SEED_LIMIT = 2**53
+MAX_REQUEST_ID = 64
+MAX_NAME = 40
+
+SeatKind = Literal["me", "human", "local", "computer"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """One seat of a new match: the creator ("me"), a free seat for an invited player
+    ("human"), a pass-and-play seat on the creator's device ("local", R24) or a
+    computer player ("computer", R25) with a level ("basic" or "strong")."""
+
+    kind: SeatKind
+    name: str = ""
+    level: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What a change produced: the match's version after it; `duplicate` when the
+    request id had been seen and nothing was applied this time."""
+
+    match_id: int
+    version: int
+    duplicate: bool = False
+
+
+# ---------------------------------------------------------------- checks
+
+
+def _lock(match_id: object) -> Match:
+    """1. The match exists; lock its row for the rest of the transaction."""
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise GameError(NOT_FOUND, _("This match does not exist.")) from None
+
+
+def _user_id(user: object) -> int | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return getattr(user, "pk", None)
+
+
+def _seats(match: Match) -> list[Seat]:
+    return list(Seat.objects.filter(match=match).order_by("index"))
+
+
+def _controlled(seats: list[Seat], user: object) -> list[int]:
+    return [s.index for s in seats if s.controlled_by(user)]
+
+
+def _seat_for(match: Match, user: object, seat: object) -> Seat:
+    """2. The user may act for `seat`: their own seat or their pass-and-play seat."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise GameError(BAD_REQUEST, _("A seat is a number."))
+    row = Seat.objects.filter(match=match, index=seat).first()
+    if row is None or not row.controlled_by(user):
+        raise GameError(FORBIDDEN, _("You cannot act for this seat."))
+    return row
+
+
+def _seen(match: Match, user: object, request_id: object) -> Result | None:
+    """3. A repeated request id is answered with the result it produced, not applied again."""
+    if not isinstance(request_id, str) or not 1 <= len(request_id) <= MAX_REQUEST_ID:
+        raise GameError(BAD_REQUEST, _("A change needs a request id of 1 to 64 characters."))
+    seen = ClientRequest.objects.filter(match=match, request_id=request_id).first()
+    if seen is None:
+        return None
+    if seen.user_id != _user_id(user):
+        raise GameError(BAD_REQUEST, _("This request id was already used."))
+    return Result(match.pk, seen.version, duplicate=True)
+
+
+def _fresh(match: Match, expected_version: object) -> None:
+    """4. The client acted on what the match is now, not on an older picture of it."""
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise GameError(BAD_REQUEST, _("A change needs the version of the match you saw."))
+    if expected_version != match.version:
+        raise GameError(STALE, _("The match has changed since you last saw it. Refresh the page to see it as it is now."))
+
+
+def _started(match: Match) -> RoundState:
+    """5. The match has started: its current round's state."""
+    if match.status == Match.Status.WAITING or match.state is None:
+        raise GameError(NOT_STARTED, _("The match has not started: it is waiting for players."))
+    return state_from_json(match.state)
+
+
+def _parse(raw: object, seat: int) -> Action:
+    """6. A well-formed action of the replay format, by the seat it is sent for."""
+    if isinstance(raw, dict) and "seat" not in raw and raw.get("act") != "next_round":
+        raw = {**raw, "seat": seat}  # the seat the request is for
+    try:
+        action = parse_action(raw)
+    except BadReplay as e:
+        raise GameError(BAD_REQUEST, _("That is not an action of this game: %(why)s") % {"why": e}) from None
+    if action.act == "next_round":
+        raise GameError(BAD_REQUEST, _("The next round is started with the Next round button."))
+    if action.seat != seat:
+        raise GameError(FORBIDDEN, _("You cannot act for this seat."))
+    return action
+
+
+def _apply(state: RoundState, action: Action) -> RoundState:
+    """8. The engine applies the action or says which rule forbids it."""
+    try:
+        return rules.apply(state, action)
+    except IllegalAction as e:
+        raise GameError(ILLEGAL, e.message, rule=e.rule) from None
+
+
+def _round_over_error() -> GameError:
+    return GameError(ILLEGAL, _("The round is over; only the next round can start (R20)"), rule="R20")
+
+
+def _match_over_error() -> GameError:
+    return GameError(ILLEGAL, _("The match is over after round 13 (R22)"), rule="R22")
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _current_round(match: Match) -> Round:
+    return Round.objects.get(match=match, number=match.round_number)
+
+
+def _append(rnd: Round, *, kind: str, version: int, seat: int | None = None, action: dict[str, Any] | None = None,
+            user: object = None, by_computer: bool = False) -> LogEntry:
+    """Append one entry to the round's log (the match row lock makes the next seq safe)."""
+    last = LogEntry.objects.filter(round=rnd).aggregate(m=Max("seq"))["m"] or 0
+    return LogEntry.objects.create(round=rnd, seq=last + 1, kind=kind, seat=seat, action=action,
+                                   user=user if _user_id(user) is not None else None,
+                                   by_computer=by_computer, version=version)
+
+
+def _store(match: Match, rnd: Round, state: RoundState) -> None:
+    """Put the new snapshot on the match and keep the round's result in step with it (R21, R22)."""
+    now = timezone.now()
+    match.state = state_to_json(state)
+    if state.over:
+        rnd.ended_by = state.ended_by or ""
+        rnd.points = list(state.round_points or ())
+        rnd.totals = list(state.totals)
+        rnd.ended_at = rnd.ended_at or now
+    else:  # an undo or restart took the round back from its end
+        rnd.ended_by, rnd.points, rnd.totals, rnd.ended_at = "", None, None, None
+    rnd.save(update_fields=["ended_by", "points", "totals", "ended_at", "restarts"])
+    if state.phase == "match_over":
+        match.status = Match.Status.FINISHED
+        match.finished_at = now
+
+
+def _commit(match: Match, version: int, *, user: object = None, request_id: str | None = None) -> Result:
+    """Save the match at `version`, remember the request id, notify after commit."""
+    match.version = version
+    match.save()
+    if request_id is not None:
+        ClientRequest.objects.create(match=match, request_id=request_id, user=user, version=version)
+    match_id = match.pk
+    transaction.on_commit(lambda: notify.match_changed(match_id, version))
+    return Result(match_id, version)
+
+
+def _play(match: Match, rnd: Round, state: RoundState, action: Action, version: int, *,
+          user: object = None, by_computer: bool = False) -> RoundState:
+    """Apply one action: log it, keep an undo point before a human's action (R27), store the snapshot."""
+    new = _apply(state, action)
+    entry = _append(rnd, kind=log.ACTION, version=version, seat=action.seat, action=action.to_json(),
+                    user=user, by_computer=by_computer)
+    if not by_computer:
+        UndoPoint.objects.create(round=rnd, entry=entry, state=match.state)
+    _store(match, rnd, new)
+    return new
+
+
+def _start(match: Match) -> None:
+    """Deal round 1 (R4, R5), search for the engine (R6) and start playing."""
+    state = rules.new_match_round(match.players, match.seed)
+    Round.objects.create(match=match, number=1, start=start_to_json(state.start))
+    match.state = state_to_json(state)
+    match.round_number = 1
+    match.status = Match.Status.PLAYING
+
+
+# ---------------------------------------------------------------- creating and joining
+
+
+def _check_specs(seats: list[SeatSpec]) -> None:
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        raise GameError(BAD_REQUEST, _("A match has 2 to 10 seats (R2)."))
+    if sum(1 for s in seats if s.kind == "me") > 1:
+        raise GameError(BAD_REQUEST, _("You can take only one seat yourself."))
+    for spec in seats:
+        if spec.kind not in ("me", "human", "local", "computer"):
+            raise GameError(BAD_REQUEST, _("Unknown kind of seat."))
+        if spec.kind == "computer" and spec.level not in Seat.Level.values:
+            raise GameError(BAD_REQUEST, _("A computer player is basic or strong."))
+        if spec.kind != "computer" and spec.level:
+            raise GameError(BAD_REQUEST, _("Only a computer player has a level."))
+        if len(spec.name) > MAX_NAME:
+            raise GameError(BAD_REQUEST, _("A name has at most 40 characters."))
+
+
+def _new_seed(seed: object) -> int:
+    if seed is None:
+        return secrets.randbelow(SEED_LIMIT)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise GameError(BAD_REQUEST, _("A seed is a whole number from 0 to 2⁶³ − 1."))
+    return seed
+
+
+def _new_match(*, table: Table, number: int, creator: object, seats: list[tuple[str, object, str, str]],
+               seed: int, listed: bool) -> Match:
+    """A match with its seats (kind, user, name, level); started at once when no seat is free."""
+    match = Match.objects.create(
+        table=table, number=number, seed=seed, players=len(seats), listed=listed,
+        invite_token=secrets.token_urlsafe(16), watch_token=secrets.token_urlsafe(16), created_by=creator,
+    )
+    Seat.objects.bulk_create(
+        Seat(match=match, index=i, kind=kind, user=user, name=name, level=level)
+        for i, (kind, user, name, level) in enumerate(seats)
+    )
+    if not any(kind == Seat.Kind.HUMAN and user is None for kind, user, _name, _level in seats):
+        _start(match)
+        _commit(match, match.version + 1)
+    return match
+
+
+def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = None, listed: bool = True) -> Match:
+    """Create a match at a new table; it starts at once when no seat waits for a player."""
+    if _user_id(creator) is None:
+        raise GameError(FORBIDDEN, _("Sign in to create a match."))
+    seats = list(seats)
+    _check_specs(seats)
+    chosen = _new_seed(seed)
+    rows: list[tuple[str, object, str, str]] = []
+    for spec in seats:
+        if spec.kind == "me":
+            rows.append((Seat.Kind.HUMAN, creator, "", ""))
+        elif spec.kind == "human":
+            rows.append((Seat.Kind.HUMAN, None, "", ""))
+        elif spec.kind == "local":
+            rows.append((Seat.Kind.LOCAL, creator, spec.name.strip(), ""))
+        else:
+            rows.append((Seat.Kind.COMPUTER, None, spec.name.strip(), spec.level))
+    with transaction.atomic():
+        table = Table.objects.create(created_by=creator)
+        return _new_match(table=table, number=1, creator=creator, seats=rows, seed=chosen, listed=listed)
+
+
+def seat_join(*, match_id: int, user: object, token: str | None = None, seat_index: int | None = None) -> Seat:
+    """Take a free player's seat with the invitation token (not needed for a match listed in
+    the lobby); the match starts when the last free seat is taken. Joining again gives back
+    the seat already held."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        if _user_id(user) is None:
+            raise GameError(FORBIDDEN, _("Sign in to join a match."))
+        if token is None:
+            if not match.listed:
+                raise GameError(FORBIDDEN, _("This match is joined by invitation only."))
+        elif not secrets.compare_digest(str(token), match.invite_token):
+            raise GameError(FORBIDDEN, _("This invitation link is not valid."))
+        held = Seat.objects.filter(match=match, kind=Seat.Kind.HUMAN, user=user).first()
+        if held is not None:
+            return held
+        if match.status != Match.Status.WAITING:
+            raise GameError(SEAT_TAKEN, _("Every seat of this match is taken."))
+        free = Seat.objects.filter(match=match, kind=Seat.Kind.HUMAN, user__isnull=True).order_by("index")
+        if seat_index is not None:
+            free = free.filter(index=seat_index)
+        seat = free.first()
+        if seat is None:
+            raise GameError(SEAT_TAKEN, _("This seat is taken."))
+        seat.user = user
+        seat.save(update_fields=["user"])
+        if not Seat.objects.filter(match=match, kind=Seat.Kind.HUMAN, user__isnull=True).exists():
+            _start(match)
+        _commit(match, match.version + 1)
+        return seat
+
+
+# ---------------------------------------------------------------- playing
+
+
+def action_submit(*, match_id: int, user: object, seat: int, action: dict[str, Any], expected_version: int,
+                  request_id: str) -> Result:
+    """Play one action (engine, play, draw, pass, end) for a seat the user controls."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        _seat_for(match, user, seat)
+        seen = _seen(match, user, request_id)
+        if seen is not None:
+            return seen
+        _fresh(match, expected_version)
+        state = _started(match)
+        parsed = _parse(action, seat)
+        if state.turn is not None and state.turn != seat:
+            raise GameError(NOT_YOUR_TURN, _("It is not your turn."))
+        version = match.version + 1
+        _play(match, _current_round(match), state, parsed, version, user=user)
+        return _commit(match, version, user=user, request_id=request_id)
+
+
+def _may_undo(match: Match, user: object, request_id: object, expected_version: object,
+              empty: str) -> tuple[Result | None, list[int], Round | None]:
+    """The checks Undo and Redo share; the seats the user controls and the current round."""
+    seats = _seats(match)
+    mine = _controlled(seats, user)
+    if not mine:
+        raise GameError(FORBIDDEN, _("Only the players at this match can do this."))
+    seen = _seen(match, user, request_id)
+    if seen is not None:
+        return seen, mine, None
+    _fresh(match, expected_version)
+    _started(match)
+    if match.status == Match.Status.FINISHED:
+        raise GameError(empty, _("The match is over after round 13 (R22)"))
+    return None, mine, _current_round(match)
+
+
+def match_undo(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:
+    """R27: take back the user's last action with every computer action that answered it.
+
+    Only within the current round, and only when nobody else has acted since. The
+    state comes back from the undo point of that action (no replay)."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        seen, mine, rnd = _may_undo(match, user, request_id, expected_version, NO_UNDO)
+        if seen is not None:
+            return seen
+        assert rnd is not None
+        folded = log.fold(LogEntry.objects.filter(round=rnd).order_by("seq"))
+        count = log.undo_group(folded.effective, mine)
+        if count is None:
+            raise GameError(NO_UNDO, _("There is nothing of yours to take back: someone else has played since, "
+                                       "or you have not played in this round."))
+        target = folded.effective[-count]
+        before = UndoPoint.objects.get(entry=target).state
+        version = match.version + 1
+        _append(rnd, kind=log.UNDO, version=version, action={"count": count}, user=user)
+        _store(match, rnd, state_from_json(before))
+        return _commit(match, version, user=user, request_id=request_id)
+
+
+def match_redo(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:
+    """R27: restore exactly what the last Undo took back, while nothing new was played."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        seen, mine, rnd = _may_undo(match, user, request_id, expected_version, NO_REDO)
+        if seen is not None:
+            return seen
+        assert rnd is not None
+        folded = log.fold(LogEntry.objects.filter(round=rnd).order_by("seq"))
+        if not folded.redo or folded.redo[-1][0].seat not in mine:
+            raise GameError(NO_REDO, _("There is nothing to redo."))
+        group = folded.redo[-1]
+        state = state_from_json(match.state)
+        for entry in group:  # the same actions again, from the state they were undone to
+            state = rules.apply(state, parse_action(entry.action))
+        version = match.version + 1
+        _append(rnd, kind=log.REDO, version=version, action={"count": len(group)}, user=user)
+        _store(match, rnd, state)
+        return _commit(match, version, user=user, request_id=request_id)
+
+
+def round_restart(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:
+    """R28: start the current round again with its deal, its engine search and the totals
+    from earlier rounds. For the match's creator, or a player when every other seat is a
+    computer or one of their own."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        seats = _seats(match)
+        alone = bool(_controlled(seats, user)) and all(
+            s.kind == Seat.Kind.COMPUTER or s.controlled_by(user) for s in seats)
+        if not alone and (match.created_by_id != _user_id(user) or _user_id(user) is None):
+            raise GameError(FORBIDDEN, _("Only the match's creator can restart the round."))
+        seen = _seen(match, user, request_id)
+        if seen is not None:
+            return seen
+        _fresh(match, expected_version)
+        state = _started(match)
+        if state.phase == "match_over":
+            raise _match_over_error()
+        if state.over:
+            raise _round_over_error()
+        rnd = _current_round(match)
+        version = match.version + 1
+        _append(rnd, kind=log.RESTART, version=version, user=user)
+        rnd.restarts += 1
+        _store(match, rnd, rules.restart_round(state))
+        return _commit(match, version, user=user, request_id=request_id)
+
+
+def round_next(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:
+    """Start the next round once this one is over (R5: round r + 1, totals carried, R21)."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        if not _controlled(_seats(match), user) and (
+                _user_id(user) is None or match.created_by_id != _user_id(user)):
+            raise GameError(FORBIDDEN, _("Only the players at this match can start the next round."))
+        seen = _seen(match, user, request_id)
+        if seen is not None:
+            return seen
+        _fresh(match, expected_version)
+        state = _started(match)
+        version = match.version + 1
+        _next_round(match, state)
+        return _commit(match, version, user=user, request_id=request_id)
+
+
+def _next_round(match: Match, state: RoundState) -> None:
+    try:
+        new = rules.next_round(state)
+    except IllegalAction as e:
+        raise GameError(ILLEGAL, e.message, rule=e.rule) from None
+    Round.objects.create(match=match, number=new.round, start=start_to_json(new.start))
+    match.round_number = new.round
+    match.state = state_to_json(new)
+
+
+def table_new_match(*, match_id: int, user: object, request_id: str) -> Match:
+    """R29: after a match is over, its creator starts a new one at the same table: the same
+    seats, a new random deal, round 1 (12-12) and totals at zero. The old match and its log
+    stay as they are. Asking again gives the same new match."""
+    with transaction.atomic():
+        old = _lock(match_id)
+        if _user_id(user) is None or old.created_by_id != _user_id(user):
+            raise GameError(FORBIDDEN, _("Only the match's creator can start a new match at this table."))
+        following = Match.objects.filter(table_id=old.table_id, number__gt=old.number).order_by("number")
+        if _seen(old, user, request_id) is not None:
+            return following.get(number=old.number + 1)
+        if old.status != Match.Status.FINISHED:
+            raise GameError(ILLEGAL, _("A new match at this table starts once this one is over (R29)"),
+                            rule="R29")
+        new = following.first()
+        if new is None:
+            rows = [(s.kind, s.user, s.name, s.level) for s in _seats(old)]
+            new = _new_match(table=old.table, number=old.number + 1, creator=user, seats=rows,
+                             seed=_new_seed(None), listed=old.listed)
+        # The old match's table page learns of the new one through its own version.
+        _commit(old, old.version + 1, user=user, request_id=request_id)
+        return new
+
+
+# ---------------------------------------------------------------- computer players and pauses
+
+
+def computer_step(*, match_id: int) -> Result | None:
+    """One computer player's action, if a computer is to act and nobody has the rules
+    or the log open (R26); None when there is nothing to do (or another process holds
+    the match). The computer sees only its own seat's view (R25)."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update(skip_locked=True).filter(pk=match_id).first()
+        if match is None or match.status != Match.Status.PLAYING or match.state is None:
+            return None
+        state = state_from_json(match.state)
+        seats = _seats(match)
+        if state.phase == "round_over" and all(s.kind == Seat.Kind.COMPUTER for s in seats):
+            # Nobody at the table could press Next round.
+            if _pause_active(match):
+                return None
+            version = match.version + 1
+            _next_round(match, state)
+            return _commit(match, version)
+        if state.over or state.turn is None:
+            return None
+        seat = seats[state.turn]
+        if seat.kind != Seat.Kind.COMPUTER or _pause_active(match):
+            return None
+        action = bots.choose(view(state, seat.index), seat.level or Seat.Level.BASIC)
+        version = match.version + 1
+        _play(match, _current_round(match), state, action, version, by_computer=True)
+        return _commit(match, version)
+
+
+def pause_open(*, match_id: int, user: object, channel: str) -> bool:
+    """R26: a player opened the rules or the log: computer players wait. Opening it again
+    renews the pause (pauses older than 10 minutes are ignored). True when this started
+    the pause."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        if not _controlled(_seats(match), user):
+            raise GameError(FORBIDDEN, _("Only the players at this match can pause it."))
+        if not isinstance(channel, str) or not 1 <= len(channel) <= 200:
+            raise GameError(BAD_REQUEST, _("A pause needs the connection that opened it."))
+        was_paused = _pause_active(match)
+        Pause.objects.filter(match=match, channel=channel).delete()
+        Pause.objects.create(match=match, channel=channel, user=user)
+        if not was_paused:
+            match_pk = match.pk
+            transaction.on_commit(lambda: notify.match_paused(match_pk, True))
+        return not was_paused
+
+
+def pause_close(*, match_id: int, channel: str) -> bool:
+    """R26: the panel (or the connection) closed. True when the computers may play again."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        deleted, _rows = Pause.objects.filter(match=match, channel=channel).delete()
+        if deleted and not _pause_active(match):
+            match_pk = match.pk
+            transaction.on_commit(lambda: notify.match_paused(match_pk, False))
+            return True
+        return False
