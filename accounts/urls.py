@@ -1,0 +1,13 @@
+from django.urls import path
+
+from accounts import views
+
+# Unnamespaced on purpose: Django's auth machinery expects these names
+# (LOGIN_URL = "login", "password_change_done").
+urlpatterns = [
+    path("signup/", views.SignUpView.as_view(), name="signup"),
+    path("login/", views.LoginView.as_view(), name="login"),
+    path("logout/", views.LogoutView.as_view(), name="logout"),
+    path("password/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("password/done/", views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+]

@@ -1,0 +1,73 @@
+"""Account pages. Django's auth views do the work; these add sign-up, friendly
+messages and the site's templates."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import UserCreationForm
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect
+from django.urls import reverse, reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.generic import CreateView
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
+
+
+class SignUpView(CreateView):
+    """Create an account and sign in with it straight away."""
+
+    form_class = UserCreationForm
+    template_name = "accounts/signup.html"
+
+    def dispatch(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        if request.user.is_authenticated:
+            return redirect("home")
+        return super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form: UserCreationForm) -> HttpResponse:
+        user = form.save()
+        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(
+            self.request,
+            _("Welcome, %(username)s! Your account is ready.") % {"username": user.get_username()},
+        )
+        return HttpResponseRedirect(_safe_next(self.request) or reverse("home"))
+
+    def get_context_data(self, **kwargs: object) -> dict[str, object]:
+        context = super().get_context_data(**kwargs)
+        context["next"] = _safe_next(self.request) or ""
+        return context
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+
+class LogoutView(auth_views.LogoutView):
+    """POST only (Django 5): a link could be triggered by a third-party page."""
+
+    def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        messages.info(request, _("You have logged out. See you at the table!"))
+        return response
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("password_change_done")
+
+
+class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
+    template_name = "accounts/password_change_done.html"

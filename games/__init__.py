@@ -1,0 +1,1 @@
+"""The Django app for matches: models, services, selectors, consumers, views, admin."""

@@ -1,0 +1,5 @@
+"""HTTP routes of the games app (included at the site root by tablesite/urls.py)."""
+
+app_name = "games"
+
+urlpatterns: list = []

@@ -1,0 +1,28 @@
+"""ASGI entry point: HTTP through Django, websockets through Channels.
+
+Websocket routes live in ``games/routing.py`` (``websocket_urlpatterns``). Every
+websocket is checked against ALLOWED_HOSTS (Origin header) and carries the
+signed-in user from the session.
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tablesite.settings")
+
+# Set up Django (apps, models) before importing anything that touches them.
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)

@@ -1,0 +1,63 @@
+"""Small, pure helpers that turn environment variables into settings values.
+
+Kept apart from ``settings.py`` so they can be unit-tested without reloading
+Django's settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import dj_database_url
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_bool(env: Mapping[str, str], name: str, default: bool) -> bool:
+    """Read a boolean flag; unknown spellings are an error, not a silent False."""
+    raw = env.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ValueError(f"{name}={raw!r} is not a boolean (use true/false)")
+
+
+def env_list(env: Mapping[str, str], name: str, default: list[str] | None = None) -> list[str]:
+    """Read a comma-separated list, ignoring blanks."""
+    raw = env.get(name)
+    if raw is None:
+        return list(default or [])
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def channel_layers(redis_url: str | None) -> dict[str, Any]:
+    """CHANNEL_LAYERS: channels-redis when a Redis URL is given, else in-memory.
+
+    The in-memory layer only reaches consumers in the same process, which is
+    right for development and tests with one daphne; several processes need Redis.
+    """
+    if redis_url:
+        return {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [redis_url]},
+            }
+        }
+    return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+def database(url: str, *, conn_max_age: int = 0) -> dict[str, Any]:
+    """DATABASES['default'] from a PostgreSQL URL. Other engines are refused:
+    the game relies on PostgreSQL row locks (SELECT ... FOR UPDATE)."""
+    config: dict[str, Any] = dj_database_url.parse(url, conn_max_age=conn_max_age)
+    if config.get("ENGINE") != "django.db.backends.postgresql":
+        raise ValueError(
+            f"DATABASE_URL must point at PostgreSQL (postgres://...), got engine {config.get('ENGINE')!r}"
+        )
+    return config

@@ -1,0 +1,172 @@
+"""Django settings, read from the environment.
+
+Environment variables (see README):
+    DATABASE_URL          postgres://user:pass@host:port/dbname (required, PostgreSQL
+                          only; falls back to a running embedded dev server, see devdb)
+    REDIS_URL             redis://host:port/0 -> channels-redis; unset -> in-memory layer
+    SECRET_KEY            required when DEBUG is false
+    DEBUG                 true/false (default false)
+    ALLOWED_HOSTS         comma-separated host names
+    CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://dominoes.example.org
+    SECURE_SSL_REDIRECT   default: true when DEBUG is false
+    SECURE_PROXY_SSL_HEADER_NAME  e.g. HTTP_X_FORWARDED_PROTO behind a TLS proxy
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+from tablesite import devdb
+from tablesite.env import channel_layers, database, env_bool, env_list
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+ENV = os.environ
+
+DEBUG = env_bool(ENV, "DEBUG", False)
+
+SECRET_KEY = ENV.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("Set SECRET_KEY (or DEBUG=true for local development).")
+    SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
+
+ALLOWED_HOSTS = env_list(ENV, "ALLOWED_HOSTS")
+CSRF_TRUSTED_ORIGINS = env_list(ENV, "CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "daphne",  # first: its runserver replaces Django's, serving HTTP and websockets
+    "servestatic",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "accounts",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "servestatic.middleware.ServeStaticMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "tablesite.urls"
+ASGI_APPLICATION = "tablesite.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- data -------------------------------------------------------------------
+# PostgreSQL only: the game's services lock match rows (SELECT ... FOR UPDATE).
+_database_url = ENV.get("DATABASE_URL") or devdb.running_url()
+if not _database_url:
+    raise ImproperlyConfigured(
+        "Set DATABASE_URL to a PostgreSQL server (postgres://user@host:port/db), "
+        "or start the embedded one: `python -m tablesite.devdb start` "
+        "(`bash .ci/serve` and `bash .ci/test` do this for you)."
+    )
+DATABASES = {"default": database(_database_url, conn_max_age=int(ENV.get("CONN_MAX_AGE", "0")))}
+if ENV.get("TEST_DATABASE_NAME"):
+    # Lets several test runs share one server without dropping each other's database.
+    DATABASES["default"]["TEST"] = {"NAME": ENV["TEST_DATABASE_NAME"]}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = ENV.get("REDIS_URL") or None
+CHANNEL_LAYERS = channel_layers(REDIS_URL)
+
+# --- accounts ---------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+# --- languages --------------------------------------------------------------
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", _("English")),
+    ("es", _("Spanish")),
+    ("de", _("German")),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+# --- static files -----------------------------------------------------------
+# Served by ServeStatic (a WhiteNoise fork that is ASGI-native) from daphne itself.
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # In development files come straight from static/ (no collectstatic);
+        # in production from STATIC_ROOT with hashed, compressed names.
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "servestatic.storage.CompressedManifestStaticFilesStorage"
+        ),
+    },
+}
+
+# Decided here (not from settings.DEBUG at request time) so that tests, which
+# always run with DEBUG off, still serve from static/ in a development checkout.
+SERVESTATIC_USE_FINDERS = DEBUG
+SERVESTATIC_AUTOREFRESH = DEBUG
+
+# --- security ---------------------------------------------------------------
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+if not DEBUG:
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = env_bool(ENV, "SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = int(ENV.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool(ENV, "SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool(ENV, "SECURE_HSTS_PRELOAD", True)
+    _proxy_header = ENV.get("SECURE_PROXY_SSL_HEADER_NAME")
+    if _proxy_header:
+        SECURE_PROXY_SSL_HEADER = (_proxy_header, "https")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": ENV.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+}
