@@ -219,7 +219,7 @@ class LogEntry(models.Model):
                                    name="log_kind_valid"),
             models.CheckConstraint(condition=Q(seq__gte=1), name="log_seq_from_1"),
             # undo and redo say how many actions they took back or restored
-            models.CheckConstraint(condition=~Q(kind__in=["undo", "redo"]) | Q(action__has_key="count"),
+            models.CheckConstraint(condition=~Q(kind__in=["undo", "redo"]) | Q(action__isnull=False, action__has_key="count"),
                                    name="log_undo_redo_has_count"),
             # only an action has an acting seat; a computer's action has no user
             models.CheckConstraint(condition=Q(kind="action") | Q(seat__isnull=True, by_computer=False),

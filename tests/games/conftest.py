@@ -1,0 +1,143 @@
+"""Fixtures for the games app's models, services and selectors (PostgreSQL).
+
+- `alice`, `bob`, `carol`: signed-up users;
+- `make_match(...)`: a match from seat kinds ("me", "human", "local", "computer:basic");
+- `Driver`: plays a match through its services, choosing among the engine's legal
+  actions (`engine.rules.legal_actions`) for the seats people control and letting
+  `computer_step` play the computer seats.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from engine.rules import legal_actions
+from engine.serialize import state_from_json
+from engine.state import Action, RoundState
+from games import services
+from games.models import LogEntry, Match, Seat
+from games.services import SeatSpec
+
+SEED = 20261202
+
+
+def rid() -> str:
+    """A fresh client request id."""
+    return uuid.uuid4().hex
+
+
+def spec(kind: str) -> SeatSpec:
+    """"me", "human", "local", "local:Ana", "computer", "computer:basic" -> SeatSpec."""
+    base, _, extra = kind.partition(":")
+    if base == "computer":
+        return SeatSpec("computer", level=extra or "strong")
+    if base == "local":
+        return SeatSpec("local", name=extra)
+    return SeatSpec(base)  # type: ignore[arg-type]
+
+
+def state_of(match: Match) -> RoundState:
+    match.refresh_from_db()
+    return state_from_json(match.state)
+
+
+def snapshot(match: Match) -> tuple[int, int, Any, int]:
+    """What must not change when a request is refused: version, log size, state, rounds."""
+    match.refresh_from_db()
+    return (match.version, LogEntry.objects.filter(round__match=match).count(), match.state,
+            match.rounds.count())
+
+
+@pytest.fixture
+def alice(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("alice")  # no password: hashing one costs ~0.3 s
+
+
+@pytest.fixture
+def bob(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("bob")
+
+
+@pytest.fixture
+def carol(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("carol")
+
+
+@pytest.fixture
+def make_match(alice: Any) -> Callable[..., Match]:
+    def make(*kinds: str, creator: Any = None, seed: int | None = SEED, listed: bool = True) -> Match:
+        return services.match_create(creator=creator or alice, seats=[spec(k) for k in kinds or ("me", "computer")],
+                                     seed=seed, listed=listed)
+
+    return make
+
+
+class Driver:
+    """Plays a match through the services as its people and computers would."""
+
+    def __init__(self, match: Match, users: dict[int, Any], rng_seed: int = 0) -> None:
+        self.match = match
+        #: seat index -> the user who acts for it (people's seats only)
+        self.users = users
+        self.rng = random.Random(rng_seed)
+
+    @property
+    def state(self) -> RoundState:
+        return state_of(self.match)
+
+    @property
+    def version(self) -> int:
+        self.match.refresh_from_db()
+        return self.match.version
+
+    def seat_kind(self, index: int) -> str:
+        return Seat.objects.get(match=self.match, index=index).kind
+
+    def submit(self, action: Action, **kwargs: Any) -> services.Result:
+        assert action.seat is not None
+        return services.action_submit(match_id=self.match.pk, user=self.users[action.seat], seat=action.seat,
+                                      action=action.to_json(), expected_version=self.version,
+                                      request_id=rid(), **kwargs)
+
+    def human_action(self, state: RoundState) -> Action:
+        return self.rng.choice(legal_actions(state))
+
+    def step(self) -> bool:
+        """One action by whoever is to act; False when the round is over."""
+        state = self.state
+        if state.over:
+            return False
+        if self.seat_kind(state.turn) == Seat.Kind.COMPUTER:
+            assert services.computer_step(match_id=self.match.pk) is not None
+        else:
+            self.submit(self.human_action(state))
+        return True
+
+    def until(self, done: Callable[[RoundState], bool], limit: int = 2000) -> RoundState:
+        """Step until `done(state)` (checked before each step) or the round ends."""
+        for _ in range(limit):
+            state = self.state
+            if done(state) or not self.step():
+                return self.state
+        raise AssertionError("the round did not get there")
+
+    def to_human_turn(self) -> RoundState:
+        """Let the computers play until a person's seat is to act (or the round is over)."""
+        return self.until(lambda s: s.turn is not None and self.seat_kind(s.turn) != Seat.Kind.COMPUTER)
+
+    def finish_round(self) -> RoundState:
+        return self.until(lambda s: s.over, limit=5000)
+
+    def next_round(self, user: Any) -> services.Result:
+        return services.round_next(match_id=self.match.pk, user=user, expected_version=self.version,
+                                   request_id=rid())
+
+
+@pytest.fixture
+def driver() -> Callable[..., Driver]:
+    return Driver
