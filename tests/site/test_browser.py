@@ -1,0 +1,96 @@
+"""The site's pages in a real browser (Debian's Chromium via Playwright)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import DESKTOP, PHONE
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_sign_up_and_switch_language_in_the_browser(
+    live_server: Any, new_context: Any, artifacts_dir: Path
+) -> None:
+    page = new_context(viewport=DESKTOP).new_page()
+    page.goto(live_server.url + "/")
+    assert page.locator("h1").inner_text() == "Welcome to the Mexican Train table"
+    page.screenshot(path=str(artifacts_dir / "site-home-desktop.png"), full_page=True)
+
+    page.get_by_role("link", name="Sign up to play").click()
+    page.get_by_label("Username").fill("ana")
+    page.locator('input[name="password1"]').fill("tile-12-12-engine")
+    page.get_by_label("Password confirmation").fill("tile-12-12-engine")
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url(live_server.url + "/")
+    assert page.locator("h1").inner_text() == "Welcome back, ana!"
+
+    page.get_by_role("button", name="Deutsch").click()
+    page.wait_for_load_state()
+    assert page.locator("html").get_attribute("lang") == "de"
+    assert page.locator("h1").inner_text() == "Willkommen zurück, ana!"
+
+    # Keyboard: the focused control is outlined.
+    page.keyboard.press("Tab")
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline not in ("", "none")
+
+
+def _layout_problems(page: Any) -> list[str]:
+    """What breaks the small-screen rules on the current page."""
+    problems: list[str] = []
+    width = page.evaluate("document.documentElement.scrollWidth")
+    if width > PHONE["width"]:
+        problems.append(f"page is {width}px wide")
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('a.btn, button, summary, input, .mainnav a')]
+             .filter(el => el.offsetParent !== null)
+             .map(el => [el.textContent.trim() || el.name, Math.round(el.getBoundingClientRect().height)])
+             .filter(([, h]) => h < 40)"""
+    )
+    if small:
+        problems.append(f"tap targets under 40px: {small}")
+    font_px = page.evaluate(
+        """() => Math.min(...[...document.querySelectorAll('body *')]
+             .filter(el => el.offsetParent !== null
+                     && [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+             .map(el => parseFloat(getComputedStyle(el).fontSize)))"""
+    )
+    if font_px < 14:
+        problems.append(f"text at {font_px}px")
+    clipped = page.evaluate(
+        """() => [...document.querySelectorAll('.topbar a, .topbar button, .topbar summary')]
+             .filter(el => el.offsetParent !== null)
+             .filter(el => { const r = el.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth; })
+             .map(el => el.textContent.trim())"""
+    )
+    if clipped:
+        problems.append(f"top bar controls off screen: {clipped}")
+    return problems
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "de"])
+def test_phone_width_layout(lang: str, live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
+    """375px wide: no sideways scrolling, tap targets >= 40px, text >= 14px,
+    signed out and signed in."""
+    context = new_context(viewport=PHONE)
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    page = context.new_page()
+    for path in ("/", "/accounts/login/", "/accounts/signup/"):
+        page.goto(live_server.url + path)
+        assert _layout_problems(page) == [], path
+    page.goto(live_server.url + "/")
+    page.screenshot(path=str(artifacts_dir / f"site-home-phone-{lang}.png"), full_page=True)
+
+    page.goto(live_server.url + "/accounts/signup/")
+    page.locator('input[name="username"]').fill("bartholomew-the-long-named")
+    page.locator('input[name="password1"]').fill("tile-12-12-engine")
+    page.locator('input[name="password2"]').fill("tile-12-12-engine")
+    page.locator('form[action="/accounts/signup/"] button[type="submit"]').click()
+    page.wait_for_url(live_server.url + "/")
+    assert _layout_problems(page) == [], "home, signed in"
+    page.locator(".usermenu summary").click()
+    page.screenshot(path=str(artifacts_dir / f"site-home-phone-{lang}-signed-in.png"), full_page=True)

@@ -1,0 +1,154 @@
+"""Settings from the environment, production checks, ASGI wiring."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+
+import pytest
+from channels.layers import InMemoryChannelLayer
+from django.conf import settings
+
+from tablesite.env import channel_layers, database, env_bool, env_list
+from tests.conftest import REPO_ROOT
+
+
+def test_no_redis_url_gives_the_in_memory_layer() -> None:
+    assert channel_layers(None) == {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    assert channel_layers("") == channel_layers(None)
+
+
+def test_redis_url_gives_channels_redis() -> None:
+    layers = channel_layers("redis://127.0.0.1:6379/2")
+    assert layers["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layers["default"]["CONFIG"]["hosts"] == ["redis://127.0.0.1:6379/2"]
+
+
+def test_settings_use_the_helper_for_this_environment() -> None:
+    assert settings.CHANNEL_LAYERS == channel_layers(os.environ.get("REDIS_URL"))
+
+
+def test_env_bool_and_list() -> None:
+    env = {"A": "true", "B": "0", "C": "maybe", "H": " a.example , b.example,, "}
+    assert env_bool(env, "A", False) is True
+    assert env_bool(env, "B", True) is False
+    assert env_bool(env, "missing", True) is True
+    with pytest.raises(ValueError):
+        env_bool(env, "C", False)
+    assert env_list(env, "H") == ["a.example", "b.example"]
+    assert env_list(env, "missing") == []
+
+
+def test_database_is_postgresql_only() -> None:
+    config = database("postgres://ana:secret@db.example:5433/mextrain")
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["HOST"], config["PORT"], config["NAME"], config["USER"]) == ("db.example", 5433, "mextrain", "ana")
+    with pytest.raises(ValueError, match="PostgreSQL"):
+        database("sqlite:///db.sqlite3")
+    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+def test_i18n_settings() -> None:
+    assert [code for code, _ in settings.LANGUAGES] == ["en", "es", "de"]
+    assert "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE
+    assert settings.INSTALLED_APPS[0] == "daphne"
+
+
+def test_production_settings_pass_check_deploy() -> None:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DJANGO_", "SECURE_", "CSRF_", "ALLOWED_", "SECRET_", "DEBUG"))
+    }
+    env.update(
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="dominoes.example.org",
+        CSRF_TRUSTED_ORIGINS="https://dominoes.example.org",
+        DATABASE_URL=os.environ.get("DATABASE_URL") or "postgres://unused@127.0.0.1:1/unused",
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_settings_refuse_a_missing_secret_key() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
+    env["DATABASE_URL"] = "postgres://unused@127.0.0.1:1/unused"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+# --- ASGI -------------------------------------------------------------------
+
+
+def test_asgi_application_routes_http_and_websockets() -> None:
+    from channels.routing import ProtocolTypeRouter
+    from channels.security.websocket import OriginValidator
+
+    from tablesite.asgi import application
+
+    assert isinstance(application, ProtocolTypeRouter)
+    assert set(application.application_mapping) == {"http", "websocket"}
+    assert isinstance(application.application_mapping["websocket"], OriginValidator)
+
+
+@pytest.mark.asyncio
+async def test_websocket_from_another_origin_is_refused() -> None:
+    from channels.testing import WebsocketCommunicator
+
+    from tablesite.asgi import application
+
+    communicator = WebsocketCommunicator(
+        application, "/ws/anything/", headers=[(b"origin", b"https://evil.example"), (b"host", b"testserver")]
+    )
+    connected, _ = await communicator.connect()
+    assert not connected
+    await communicator.disconnect()
+
+
+def _redis_url() -> str | None:
+    """REDIS_URL, else the local Redis if one answers (database 15), else None."""
+    if os.environ.get("REDIS_URL"):
+        return os.environ["REDIS_URL"]
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+    except OSError:
+        return None
+    return "redis://127.0.0.1:6379/15"
+
+
+@pytest.mark.asyncio
+async def test_channel_layers_deliver_group_messages() -> None:
+    """Both layers the settings can choose carry a group message end to end."""
+    from channels.layers import get_channel_layer
+    from channels_redis.core import RedisChannelLayer
+
+    layers = [InMemoryChannelLayer()]
+    redis_url = _redis_url()
+    if redis_url:
+        layers.append(RedisChannelLayer(hosts=[redis_url], prefix="mextrain-test"))
+    assert get_channel_layer() is not None
+    for layer in layers:
+        channel = await layer.new_channel()
+        await layer.group_add("match-1", channel)
+        await layer.group_send("match-1", {"type": "match.changed", "version": 7})
+        assert await layer.receive(channel) == {"type": "match.changed", "version": 7}
+        await layer.group_discard("match-1", channel)
+        if isinstance(layer, RedisChannelLayer):
+            await layer.flush()
+    if not redis_url:
+        pytest.skip("in-memory layer checked; no Redis on 127.0.0.1:6379 for channels-redis")
