@@ -1,23 +1,18 @@
 """Engine tests: pure Python, no Django, no database.
 
-The helper modules (`engine_helpers`, `scenario_check`) sit beside the tests; this
-makes them importable whatever pytest's import mode, and makes the repository root
-importable for `engine` when pytest runs without the project's `pythonpath`.
+Helpers sit beside the tests (`engine_helpers`: fixed deals, action strings, the
+replay command; `scenario_check`: check.py's comparison) and are imported relatively.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 HERE = Path(__file__).resolve().parent
-for p in (str(HERE), str(HERE.parents[1])):
-    if p not in sys.path:
-        sys.path.insert(0, p)
 
 SCENARIOS = sorted((HERE / "scenarios").glob("*.json"))
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import deal, hand, table, tile
 
 from engine.deal import Deal, engine_value, hand_size, search_engine, seeded_deal
 from engine.rules import new_match_round
 from engine.tiles import FULL_SET, BadTile, is_double, parse_tile, points, tile_str
+
+from .engine_helpers import deal, hand, table, tile
 
 # ------------------------------------------------------------------ R1 the set
 

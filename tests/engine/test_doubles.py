@@ -7,9 +7,21 @@ Mexican train is empty; seat 0 is to play.
 
 from __future__ import annotations
 
-from engine_helpers import acts, board, do, held, legal, marker, markers, open_doubles, refused, table, train
-
 from engine.state import RoundState
+
+from .engine_helpers import (
+    acts,
+    board,
+    do,
+    held,
+    legal,
+    marker,
+    markers,
+    open_doubles,
+    refused,
+    table,
+    train,
+)
 
 
 def two_doubles_ready(h0: str = "", boneyard: str = "6-6 7-7 8-8 10-10 11-11") -> RoundState:

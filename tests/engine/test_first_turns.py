@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import action, acts, do, held, legal, marker, markers, open_doubles, refused, table, train
 
 from engine.state import RoundState
+
+from .engine_helpers import (
+    action,
+    acts,
+    do,
+    held,
+    legal,
+    marker,
+    markers,
+    open_doubles,
+    refused,
+    table,
+    train,
+)
 
 
 def turns_taken(state: RoundState, *texts: str) -> list[int | None]:

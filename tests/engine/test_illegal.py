@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from engine_helpers import RULE_ID, board, do, legal, play_out, refused, table
 
 from engine.rules import apply, legal_actions, new_match_round
 from engine.state import MEXICAN, Action, IllegalAction, RoundState
 from engine.tiles import FULL_SET
+
+from .engine_helpers import RULE_ID, board, do, legal, play_out, refused, table
 
 
 def all_actions(state: RoundState) -> list[Action]:

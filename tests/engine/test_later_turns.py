@@ -7,10 +7,9 @@ start and passed (marker). The Mexican train is empty. Seat 0 is to play.
 
 from __future__ import annotations
 
-from engine_helpers import acts, board, do, held, legal, marker, markers, refused, table, train
-
 from engine.replay import state_json
 
+from .engine_helpers import acts, board, do, held, legal, marker, markers, refused, table, train
 
 # ------------------------------------------------------------------ R13 which trains are open
 

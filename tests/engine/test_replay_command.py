@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_helpers import REPO, RULE_ID, play_out, replay_cmd, replay_out
 
 from engine.replay import BadReplay, run_replay
 from engine.rules import apply, legal_actions, new_match_round
 from engine.state import Action
+
+from .engine_helpers import REPO, RULE_ID, play_out, replay_cmd, replay_out
 
 KEYS = ["players", "seed", "round", "engine", "holder", "phase", "turn", "hands", "boneyard", "trains",
         "open_doubles", "legal", "ended_by", "round_points", "totals", "winners", "error"]

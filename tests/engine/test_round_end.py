@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import acts, board, do, legal, markers, play_out, refused, table
 
 from engine.deal import ROUNDS
 from engine.rules import is_blocked, new_match_round, next_round
 from engine.state import Action
+
+from .engine_helpers import acts, board, do, legal, markers, play_out, refused, table
 
 # ------------------------------------------------------------------ R20 out
 
@@ -105,7 +106,7 @@ def test_r21_each_seat_adds_the_points_left_in_its_hand() -> None:
     assert s.ended_by is not None
     pips = tuple(sum(a + b for a, b in h) for h in s.hands)
     assert s.round_points == pips
-    assert s.totals == tuple(t + p for t, p in zip((10, 20, 30), pips))
+    assert s.totals == tuple(t + p for t, p in zip((10, 20, 30), pips, strict=True))
 
 
 def test_r21_double_blank_is_worth_0_and_the_round_winner_earns_nothing_extra() -> None:
@@ -142,7 +143,7 @@ def test_r22_a_match_has_exactly_13_rounds_from_12_12_down_to_0_0() -> None:
             s = next_round(s)
     assert engines == list(range(12, -1, -1))
     assert s.phase == "match_over"
-    assert all(b >= a for prev, cur in zip(totals, totals[1:]) for a, b in zip(prev, cur))
+    assert all(b >= a for prev, cur in zip(totals, totals[1:], strict=False) for a, b in zip(prev, cur, strict=True))
     best = min(s.totals)
     assert s.winners() == tuple(i for i, t in enumerate(s.totals) if t == best)
     with pytest.raises(Exception) as info:

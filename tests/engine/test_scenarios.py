@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_helpers import replay_cmd
-from scenario_check import mismatches, prefix_doc, steps
 
 from engine.replay import run_replay
+
+from .engine_helpers import replay_cmd
+from .scenario_check import mismatches, prefix_doc, steps
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "scenarios"
 FILES = sorted(SCENARIO_DIR.glob("*.json"))
