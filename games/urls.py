@@ -1,5 +1,20 @@
 """HTTP routes of the games app (included at the site root by tablesite/urls.py)."""
 
+from django.urls import path
+
+from games import views
+
 app_name = "games"
 
-urlpatterns: list = []
+urlpatterns = [
+    # Lobby and my matches (games/views.py)
+    path("matches/", views.my_matches, name="my_matches"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("lobby/new/", views.match_create, name="create"),
+    # A match: its summary and links, joining a free seat, watching
+    path("m/<int:match_id>/about/", views.match_detail, name="detail"),
+    path("m/<int:match_id>/join/<str:token>/", views.join, name="join"),
+    path("m/<int:match_id>/watch/<str:token>/", views.watch, name="watch"),
+    # The table: the match summary until the board's page (games/table_views.py) takes this name.
+    path("m/<int:match_id>/", views.match_detail, name="table"),
+]

@@ -1,0 +1,292 @@
+"""The admin: every match stored for good, its log read-only, a replay and an export.
+
+Matches are made and changed only by the services (`games.services`), so the admin
+changes nothing of a game: only whether a match is listed in the lobby. Rounds,
+seats, the append-only log (R27, R28) and undo points are read-only. On a match's
+page, "Replay" steps forward and back through every effective action of the whole
+match showing every hand (`games.admin_replay`), and "Export replay" downloads the
+match as a replay file (`../shared/spec/replay-format.md`, `selectors.match_replay_doc`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch, Q, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from engine.replay import BadReplay
+from games import selectors
+from games.admin_replay import frame_table, replay_frames
+from games.models import ClientRequest, LogEntry, Match, Pause, Round, Seat, Table, UndoPoint
+from games.queries import replay_differences, replay_json
+
+
+class ReadOnlyMixin:
+    """Shown, never added, changed or deleted here: the services write these."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _number_terms(search_term: str) -> list[int]:
+    """The whole numbers in a search (match ids, seeds)."""
+    return [int(t) for t in search_term.split() if t.isdigit() and len(t) < 20]
+
+
+# ------------------------------------------------------------------ inlines
+
+
+class SeatInline(ReadOnlyMixin, admin.TabularInline):
+    model = Seat
+    fields = ("index", "kind", "user", "name", "level")
+    readonly_fields = fields
+    extra = 0
+    show_change_link = True
+
+
+class RoundInline(ReadOnlyMixin, admin.TabularInline):
+    model = Round
+    fields = ("number", "ended_by", "points", "totals", "restarts", "started_at", "ended_at")
+    readonly_fields = fields
+    extra = 0
+    show_change_link = True
+
+
+class LogEntryInline(ReadOnlyMixin, admin.TabularInline):
+    model = LogEntry
+    fields = ("seq", "kind", "seat", "action", "user", "by_computer", "version", "created_at")
+    readonly_fields = fields
+    extra = 0
+
+
+# ------------------------------------------------------------------ matches
+
+
+class SeatKindFilter(admin.SimpleListFilter):
+    title = gettext_lazy("seats")
+    parameter_name = "seat_kind"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [
+            ("computer", gettext_lazy("with computer players")),
+            ("local", gettext_lazy("with pass-and-play seats")),
+            ("free", gettext_lazy("with a free seat")),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
+        value = self.value()
+        if value == "free":
+            return queryset.filter(seats__kind=Seat.Kind.HUMAN, seats__user__isnull=True).distinct()
+        if value in ("computer", "local"):
+            return queryset.filter(seats__kind=value).distinct()
+        return queryset
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ("id", "status", "players", "seat_names", "round_number", "seed", "listed", "created_by",
+                    "updated_at")
+    list_display_links = ("id", "status")
+    list_filter = ("status", "players", SeatKindFilter, "listed", "created_at")
+    search_fields = ("created_by__username", "seats__user__username", "seats__name")
+    search_help_text = gettext_lazy("A match id or seed, a user name or a seat's name.")
+    date_hierarchy = "created_at"
+    list_select_related = ("created_by",)
+    fields = ("table", "number", "status", "listed", "players", "seed", "round_number", "version",
+              "created_by", "created_at", "updated_at", "finished_at", "replay_links", "share_links")
+    readonly_fields = tuple(f for f in fields if f != "listed")
+    inlines = (SeatInline, RoundInline)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
+        return super().get_queryset(request).prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user")))
+
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet[Match],
+                           search_term: str) -> tuple[QuerySet[Match], bool]:
+        found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        numbers = _number_terms(search_term)
+        if numbers:
+            found |= queryset.filter(Q(pk__in=numbers) | Q(seed__in=numbers))
+        return found, may_have_duplicates
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # matches are created in the lobby (services.match_create)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # every match is kept for good
+
+    @admin.display(description=gettext_lazy("seats"))
+    def seat_names(self, match: Match) -> str:
+        return ", ".join(s.display_name or _("free") for s in sorted(match.seats.all(), key=lambda s: s.index))
+
+    @admin.display(description=gettext_lazy("replay"))
+    def replay_links(self, match: Match) -> str:
+        return format_html('<a href="{}">{}</a> · <a href="{}">{}</a>',
+                           reverse("admin:games_match_replay", args=[match.pk]), _("Replay"),
+                           reverse("admin:games_match_export", args=[match.pk]), _("Export replay"))
+
+    @admin.display(description=gettext_lazy("links"))
+    def share_links(self, match: Match) -> str:
+        return format_html('<a href="{}">{}</a> · <a href="{}">{}</a>',
+                           reverse("games:join", args=[match.pk, match.invite_token]), _("Invitation link"),
+                           reverse("games:watch", args=[match.pk, match.watch_token]), _("Spectator link"))
+
+    # --------------------------------------------------------- replay and export
+
+    def get_urls(self) -> list[Any]:
+        info = self.opts.app_label, self.opts.model_name
+        return [
+            path("<path:object_id>/replay/", self.admin_site.admin_view(self.replay_view),
+                 name=f"{info[0]}_{info[1]}_replay"),
+            path("<path:object_id>/export/", self.admin_site.admin_view(self.export_view),
+                 name=f"{info[0]}_{info[1]}_export"),
+            *super().get_urls(),
+        ]
+
+    def _viewable(self, request: HttpRequest, object_id: str) -> Match:
+        match = self.get_object(request, unquote(object_id))
+        if match is None:
+            raise Http404(_("There is no match %(id)s.") % {"id": object_id})
+        if not self.has_view_permission(request, match):
+            raise PermissionDenied
+        return match
+
+    def replay_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """Step K of the whole match (?step=K, 0 = round 1 dealt), every hand shown."""
+        match = self._viewable(request, object_id)
+        names = [s.display_name for s in sorted(match.seats.all(), key=lambda s: s.index)]
+        doc = selectors.match_replay_doc(match)
+        context: dict[str, Any] = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "original": match,
+            "title": _("Replay of match %(id)s") % {"id": match.pk},
+            "doc": doc,
+        }
+        try:
+            replay = replay_frames(doc)
+        except BadReplay as e:
+            context["broken"] = str(e)
+            return TemplateResponse(request, "admin/games/match/replay.html", context)
+        try:
+            step = int(request.GET.get("step", "0"))
+        except ValueError:
+            step = 0
+        step = max(0, min(step, replay.last))
+        frame = replay.frames[step]
+        rounds = replay.round_starts()
+        context.update({
+            "step": step,
+            "last": replay.last,
+            "prev": step - 1 if step > 0 else None,
+            "next": step + 1 if step < replay.last else None,
+            "rounds": [{"number": r, "step": s, "current": r == frame.state.round} for r, s in rounds],
+            "table": frame_table(frame, names),
+            "error": replay.error,
+            # At the last step the replay must be the stored state (the same check as replay_check).
+            "differences": replay_differences(match) if step == replay.last else None,
+        })
+        return TemplateResponse(request, "admin/games/match/replay.html", context)
+
+    def export_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The match as a replay file, `match-<id>.json`."""
+        match = self._viewable(request, object_id)
+        response = HttpResponse(replay_json(selectors.match_replay_doc(match)),
+                                content_type="application/json; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
+        return response
+
+
+# ------------------------------------------------------------------ the rest, read-only
+
+
+@admin.register(Table)
+class TableAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "created_by", "created_at")
+    search_fields = ("created_by__username",)
+    list_select_related = ("created_by",)
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("match", "index", "kind", "user", "name", "level")
+    list_filter = ("kind", "level")
+    search_fields = ("name", "user__username")
+    search_help_text = gettext_lazy("A match id, a user name or a seat's name.")
+    list_select_related = ("user",)
+
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet[Seat],
+                           search_term: str) -> tuple[QuerySet[Seat], bool]:
+        found, dup = super().get_search_results(request, queryset, search_term)
+        numbers = _number_terms(search_term)
+        return (found | queryset.filter(match_id__in=numbers) if numbers else found), dup
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("match", "number", "ended_by", "restarts", "totals", "started_at", "ended_at")
+    list_filter = ("ended_by", "number")
+    search_help_text = gettext_lazy("A match id.")
+    search_fields = ("match__seats__user__username",)
+    exclude = ("start",)  # the deal: every hand; shown in the match's replay instead
+    inlines = (LogEntryInline,)
+
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet[Round],
+                           search_term: str) -> tuple[QuerySet[Round], bool]:
+        found, dup = super().get_search_results(request, queryset, search_term)
+        numbers = _number_terms(search_term)
+        return (found | queryset.filter(match_id__in=numbers) if numbers else found), dup
+
+
+@admin.register(LogEntry)
+class LogEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("round", "seq", "kind", "seat", "action", "user", "by_computer", "version", "created_at")
+    list_filter = ("kind", "by_computer")
+    search_fields = ("user__username",)
+    search_help_text = gettext_lazy("A match id or a user name.")
+    list_select_related = ("round", "user")
+
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet[LogEntry],
+                           search_term: str) -> tuple[QuerySet[LogEntry], bool]:
+        found, dup = super().get_search_results(request, queryset, search_term)
+        numbers = _number_terms(search_term)
+        return (found | queryset.filter(round__match_id__in=numbers) if numbers else found), dup
+
+
+@admin.register(UndoPoint)
+class UndoPointAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "round", "entry")
+    exclude = ("state",)  # every hand before a human action
+    list_select_related = ("round", "entry")
+
+
+@admin.register(ClientRequest)
+class ClientRequestAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("match", "request_id", "user", "version", "created_at")
+    search_fields = ("request_id", "user__username")
+    list_select_related = ("user",)
+
+
+@admin.register(Pause)
+class PauseAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("match", "user", "channel", "created_at")
+    list_select_related = ("user",)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # A pause left behind by a lost connection may be cleared (computers then resume, R26).
+        return bool(getattr(request.user, "is_superuser", False))

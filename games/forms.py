@@ -1,0 +1,156 @@
+"""The lobby's "Create a match" form (R2 seats, R4 seed, R25 computer levels).
+
+A compact form that needs no JavaScript: seat 1 is always the creator; seats 2 to 10
+are rows of (kind, name). A row left at "No seat" is skipped and the seats that are
+filled are numbered in order, so a match has 1 + (filled rows) seats, 2 to 10 (R2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.models import MAX_SEATS
+
+#: the rows of the form: seats 2..10 (seat 1 is the creator)
+OTHER_SEATS = range(2, MAX_SEATS + 1)
+#: the largest seed the database stores (Match.seed is a signed 64-bit integer)
+MAX_SEED = 2**63 - 1
+
+NONE, INVITED, LOCAL, BASIC, STRONG = "", "human", "local", "basic", "strong"
+KIND_CHOICES = [
+    (NONE, _("No seat")),
+    (INVITED, _("Invited player (free seat)")),
+    (LOCAL, _("Pass-and-play on this device")),
+    (BASIC, _("Computer (basic)")),
+    (STRONG, _("Computer (strong)")),
+]
+#: what a new form offers: one basic computer opponent, the smallest complete match
+DEFAULT_KINDS = {2: BASIC}
+
+
+class SeatChoice:
+    """One filled row, before it becomes a services.SeatSpec."""
+
+    __slots__ = ("kind", "name", "level")
+
+    def __init__(self, kind: str, name: str = "", level: str = "") -> None:
+        self.kind, self.name, self.level = kind, name, level
+
+    def __repr__(self) -> str:
+        return f"SeatChoice({self.kind!r}, {self.name!r}, {self.level!r})"
+
+
+def kind_field(number: int) -> str:
+    return f"seat_{number}_kind"
+
+
+def name_field(number: int) -> str:
+    return f"seat_{number}_name"
+
+
+class MatchCreateForm(forms.Form):
+    """Seats 2–10, an optional seed and whether the match is listed in the lobby."""
+
+    seed = forms.IntegerField(
+        label=_("Seed (optional)"),
+        required=False,
+        min_value=0,
+        max_value=MAX_SEED,
+        help_text=_("The same seed deals the same tiles in every round (R4). Leave it blank for a random deal."),
+        error_messages={
+            "invalid": _("Enter the seed as a whole number (0 or more), or leave it blank for a random deal."),
+            "min_value": _("The seed cannot be negative: enter 0 or more, or leave it blank."),
+            "max_value": _("That seed is too large: the largest is %(limit_value)s."),
+        },
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "step": 1}),
+    )
+    listed = forms.BooleanField(
+        label=_("List in the lobby"),
+        required=False,
+        initial=True,
+        help_text=_("Anyone can then see the match under “Open matches to join” and take a free seat."),
+    )
+
+    def __init__(self, *args: Any, creator_name: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.creator_name = creator_name
+        for number in OTHER_SEATS:
+            self.fields[kind_field(number)] = forms.ChoiceField(
+                label=_("Seat %(number)s") % {"number": number},
+                choices=KIND_CHOICES,
+                required=False,
+                initial=DEFAULT_KINDS.get(number, NONE),
+            )
+            self.fields[name_field(number)] = forms.CharField(
+                label=_("Name at seat %(number)s") % {"number": number},
+                required=False,
+                max_length=40,
+                widget=forms.TextInput(attrs={"autocomplete": "off", "size": 16}),
+            )
+
+    # ------------------------------------------------------------ rendering
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        """The rows for the template: number, the bound kind and name fields."""
+        return [{"number": n, "kind": self[kind_field(n)], "name": self[name_field(n)]} for n in OTHER_SEATS]
+
+    def extra_rows_open(self) -> bool:
+        """Whether the folded rows (seats 5–10) hold anything the user should see."""
+        for n in OTHER_SEATS:
+            if n < 5:
+                continue
+            if self[kind_field(n)].errors or self[name_field(n)].errors:
+                return True
+            if self.is_bound and (self.data.get(kind_field(n)) or self.data.get(name_field(n))):
+                return True
+        return False
+
+    # ------------------------------------------------------------ validation
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        chosen: list[tuple[int, str, str]] = []  # (row number, kind, name)
+        for n in OTHER_SEATS:
+            kind = cleaned.get(kind_field(n), NONE)
+            name = (cleaned.get(name_field(n)) or "").strip()
+            if kind == NONE:
+                if name:
+                    self.add_error(kind_field(n), gettext("Choose who sits at this seat, or clear the name."))
+                continue
+            if kind == LOCAL and not name:
+                self.add_error(name_field(n), gettext("A pass-and-play seat needs a name, so the device can be passed to the right person (R24)."))
+            if kind == INVITED and name:
+                self.add_error(name_field(n), gettext("An invited player brings their own user name: leave the name blank."))
+            chosen.append((n, kind, name))
+        if not chosen and not self.errors:
+            raise forms.ValidationError(
+                gettext("A match needs 2 to 10 players (R2): choose at least one more seat."), code="too_few_seats")
+
+        # Seats are numbered in order once empty rows are skipped; computers without a
+        # name are called after their seat number.
+        taken = {self.creator_name.casefold()} if self.creator_name else set()
+        seats: list[SeatChoice] = []
+        for position, (n, kind, name) in enumerate(chosen, start=2):
+            if kind in (BASIC, STRONG):
+                name = name or gettext("Computer %(number)s") % {"number": position}
+                seats.append(SeatChoice("computer", name, kind))
+            else:
+                seats.append(SeatChoice(kind, name))
+            if name:
+                if name.casefold() in taken:
+                    self.add_error(name_field(n), gettext("Two seats cannot share the name “%(name)s”.") % {"name": name})
+                taken.add(name.casefold())
+        cleaned["seats"] = seats
+        return cleaned
+
+    def seat_specs(self) -> list[Any]:
+        """The seats for `services.match_create`: the creator first, then the filled rows."""
+        from games.services import SeatSpec
+
+        return [SeatSpec(kind="me")] + [
+            SeatSpec(kind=s.kind, name=s.name, level=s.level) for s in self.cleaned_data["seats"]
+        ]

@@ -1,0 +1,202 @@
+"""Pages around the table: My matches, the lobby, creating, joining and watching a match.
+
+Thin views (design.md): the services (`games.services`) create matches and seat
+players, the selectors (`games.selectors`) find the matches to list, and
+`games.queries.match_summary` turns a match into a list row from public information
+only (R24). The table itself (`/m/<id>/`) is the board's page.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.crypto import constant_time_compare
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from games import selectors, services
+from games.errors import NOT_FOUND, SEAT_TAKEN, GameError
+from games.forms import MatchCreateForm
+from games.models import Match, Seat
+from games.queries import match_summary
+
+#: finished matches shown per page of "My matches"
+FINISHED_PER_PAGE = 20
+
+
+def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
+    return matches.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+
+
+def _links(request: HttpRequest, match: Match) -> dict[str, str]:
+    """The invitation and spectator links of a match, absolute so they can be shared."""
+    return {
+        "invite_url": request.build_absolute_uri(
+            reverse("games:join", args=[match.pk, match.invite_token])),
+        "watch_url": request.build_absolute_uri(
+            reverse("games:watch", args=[match.pk, match.watch_token])),
+    }
+
+
+def _is_participant(match: Match, user: object) -> bool:
+    """The creator, or anyone with a seat (their own or a pass-and-play seat)."""
+    pk = getattr(user, "pk", None)
+    if pk is None:
+        return False
+    return match.created_by_id == pk or any(s.user_id == pk for s in match.seats.all())
+
+
+# ------------------------------------------------------------------ my matches
+
+
+@login_required
+def my_matches(request: HttpRequest) -> HttpResponse:
+    """The signed-in user's matches in progress and finished, each resumable in one click."""
+    mine = _with_seats(selectors.my_matches(request.user))
+    in_progress = [match_summary(m, request.user) for m in mine.exclude(status=Match.Status.FINISHED)]
+    finished_page = Paginator(mine.filter(status=Match.Status.FINISHED), FINISHED_PER_PAGE).get_page(
+        request.GET.get("page"))
+    finished = [match_summary(m, request.user) for m in finished_page.object_list]
+    return render(request, "games/my_matches.html", {
+        "in_progress": in_progress,
+        "finished": finished,
+        "finished_page": finished_page,
+    })
+
+
+# ------------------------------------------------------------------ lobby
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Create a match, and the listed matches with a free seat to join."""
+    form = MatchCreateForm(creator_name=request.user.get_username()) if request.user.is_authenticated else None
+    open_matches = [match_summary(m, request.user) for m in _with_seats(selectors.open_matches())]
+    return render(request, "games/lobby.html", {"form": form, "open_matches": open_matches})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_create(request: HttpRequest) -> HttpResponse:
+    """Create a match (R2 seats, R4 seed) and go to its table."""
+    form = MatchCreateForm(request.POST or None, creator_name=request.user.get_username())
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = services.match_create(
+                creator=request.user,
+                seats=form.seat_specs(),
+                seed=form.cleaned_data["seed"],
+                listed=form.cleaned_data["listed"],
+            )
+        except GameError as e:
+            form.add_error(None, e.message)
+        else:
+            messages.success(request, _("Match %(id)s is ready. Share the invitation link to fill the free seats.")
+                             % {"id": match.pk} if match.status == Match.Status.WAITING
+                             else _("Match %(id)s has started. Good luck!") % {"id": match.pk})
+            return redirect("games:table", match.pk)
+    return render(request, "games/create.html", {"form": form})
+
+
+# ------------------------------------------------------------------ a match
+
+
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A short page about one match: seats, round, totals, whose turn, and its links.
+
+    Players of the match see the invitation and spectator links; anyone holding the
+    spectator token (`?watch=`) sees the public summary; everyone else gets a 404, so
+    the page does not tell strangers that the match exists.
+    """
+    match = get_object_or_404(_with_seats(Match.objects.select_related("created_by")), pk=match_id)
+    watching = constant_time_compare(request.GET.get("watch", ""), match.watch_token)
+    participant = _is_participant(match, request.user)
+    if not participant and not watching and not getattr(request.user, "is_staff", False):
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}")
+        raise Http404
+    context = {
+        "summary": match_summary(match, request.user),
+        "participant": participant,
+        "watching": watching and not participant,
+        "table_url": _table_url(match),
+    }
+    if participant:
+        context.update(_links(request, match))
+    return render(request, "games/match_detail.html", context)
+
+
+def _table_url(match: Match) -> str | None:
+    """The table page, when it is another page than this summary."""
+    try:
+        table = reverse("games:table", args=[match.pk])
+    except NoReverseMatch:
+        return None
+    return None if table == reverse("games:detail", args=[match.pk]) else table
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
+    """Take a free seat with an invitation link (a wrong token is a 404)."""
+    match = get_object_or_404(_with_seats(Match.objects.select_related("created_by")), pk=match_id)
+    if not constant_time_compare(token, match.invite_token):
+        raise Http404
+    already = _held_seat(match, request.user)
+    error = ""
+    if request.method == "POST" and already is not None:
+        messages.info(request, _("You already have seat %(number)s at this match.") % {"number": already.index + 1})
+        return redirect("games:table", match.pk)
+    if request.method == "POST":
+        try:
+            seat_index: int | None = int(request.POST.get("seat", ""))
+        except ValueError:
+            seat_index = None
+        try:
+            seat = services.seat_join(match_id=match.pk, user=request.user, token=token, seat_index=seat_index)
+        except GameError as e:
+            if e.code == NOT_FOUND:
+                raise Http404 from None
+            match = get_object_or_404(_with_seats(Match.objects.select_related("created_by")), pk=match_id)
+            if e.code != SEAT_TAKEN:
+                error = e.message
+            elif _free_seats(match):
+                error = _("Someone took that seat a moment ago. Choose another free seat.")
+            else:
+                error = _("This match is full: every seat is taken.")
+        else:
+            messages.success(request, _("You joined match %(id)s at seat %(number)s.")
+                             % {"id": match.pk, "number": seat.index + 1})
+            return redirect("games:table", match.pk)
+    free = _free_seats(match)
+    return render(request, "games/join.html", {
+        "summary": match_summary(match, request.user),
+        "free_seats": free,
+        "already": already,
+        "error": error,
+        # shown once: as the error after a refused POST, as a notice on a GET
+        "full": not free and not already and not error,
+    }, status=409 if error else 200)
+
+
+def _held_seat(match: Match, user: object) -> Seat | None:
+    pk = getattr(user, "pk", None)
+    return next((s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN and s.user_id == pk), None)
+
+
+def _free_seats(match: Match) -> list[Seat]:
+    return sorted((s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN and s.user_id is None),
+                  key=lambda s: s.index)
+
+
+def watch(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
+    """A spectator link: the table page in spectator mode (no hand is shown, R24)."""
+    match = get_object_or_404(Match, pk=match_id)
+    if not constant_time_compare(token, match.watch_token):
+        raise Http404
+    return HttpResponseRedirect(f"{reverse('games:table', args=[match.pk])}?{urlencode({'watch': token})}")

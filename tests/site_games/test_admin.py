@@ -1,0 +1,215 @@
+"""The admin: matches and their read-only logs, search, the replay view and the export."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from engine.replay import run_replay, state_json
+from engine.serialize import state_from_json
+from games import selectors
+from games.models import ClientRequest, LogEntry, Match, Round, Seat, UndoPoint
+
+from .conftest import create, play, play_rounds
+
+pytestmark = pytest.mark.django_db
+
+
+def replay_url(match: Match, step: int | None = None) -> str:
+    url = reverse("admin:games_match_replay", args=[match.pk])
+    return url if step is None else f"{url}?step={step}"
+
+
+def test_changelist_lists_and_filters_matches(admin_client_: Client, ana: Any) -> None:
+    waiting = create(ana, "human")
+    playing = create(ana, "basic", "local")
+    url = reverse("admin:games_match_changelist")
+    response = admin_client_.get(url)
+    assert response.status_code == 200
+    assert {m.pk for m in response.context["cl"].result_list} == {waiting.pk, playing.pk}
+    only_waiting = admin_client_.get(url, {"status__exact": "waiting"}).context["cl"].result_list
+    assert [m.pk for m in only_waiting] == [waiting.pk]
+    three = admin_client_.get(url, {"players": "3"}).context["cl"].result_list
+    assert [m.pk for m in three] == [playing.pk]
+    with_free = admin_client_.get(url, {"seat_kind": "free"}).context["cl"].result_list
+    assert [m.pk for m in with_free] == [waiting.pk]
+
+
+@pytest.mark.parametrize("term", ["id", "seed", "ben", "Guest 3", "guest"])
+def test_changelist_search_by_id_seed_user_and_seat_name(admin_client_: Client, ana: Any, ben: Any,
+                                                         term: str) -> None:
+    target = create(ana, "human", "local", seed=987654)
+    create(ana, "basic", seed=5)
+    client = Client()
+    client.force_login(ben)
+    client.post(reverse("games:join", args=[target.pk, target.invite_token]), {"seat": 1})
+    query = {"id": str(target.pk), "seed": "987654"}.get(term, term)
+    response = admin_client_.get(reverse("admin:games_match_changelist"), {"q": query})
+    assert [m.pk for m in response.context["cl"].result_list] == [target.pk]
+
+
+def test_match_change_page_edits_only_listed(admin_client_: Client, ana: Any) -> None:
+    match = play(create(ana, "basic", seed=11), 3)
+    url = reverse("admin:games_match_change", args=[match.pk])
+    page = admin_client_.get(url).content.decode()
+    assert replay_url(match) in page
+    assert reverse("admin:games_match_export", args=[match.pk]) in page
+    assert 'name="listed"' in page
+    for readonly in ("seed", "status", "players", "version", "round_number"):
+        assert f'name="{readonly}"' not in page
+    response = admin_client_.post(url, {
+        "seed": "1", "status": "finished", "version": "0",  # ignored: read-only
+        "seats-TOTAL_FORMS": "0", "seats-INITIAL_FORMS": "2",
+        "rounds-TOTAL_FORMS": "0", "rounds-INITIAL_FORMS": "1",
+    })
+    assert response.status_code == 302, response.content.decode()[:2000]
+    before = (match.seed, match.status, match.version)
+    match.refresh_from_db()
+    assert match.listed is False
+    assert (match.seed, match.status, match.version) == before
+
+
+def test_log_rounds_and_undo_points_are_read_only(admin_client_: Client, ana: Any) -> None:
+    match = play(create(ana, "basic", "local"), 6)
+    entry = LogEntry.objects.filter(round__match=match).first()
+    assert entry is not None
+    models = {"logentry": entry, "round": entry.round, "undopoint": UndoPoint.objects.first(),
+              "seat": match.seats.first(), "clientrequest": ClientRequest.objects.first()}
+    for name, obj in models.items():
+        assert obj is not None, name
+        assert admin_client_.get(reverse(f"admin:games_{name}_changelist")).status_code == 200
+        assert admin_client_.get(reverse(f"admin:games_{name}_add")).status_code == 403
+        change = admin_client_.get(reverse(f"admin:games_{name}_change", args=[obj.pk]))
+        assert change.status_code == 200
+        assert 'name="_save"' not in change.content.decode()  # view only
+        assert admin_client_.post(reverse(f"admin:games_{name}_delete", args=[obj.pk])).status_code == 403
+    assert admin_client_.get(reverse("admin:games_match_add")).status_code == 403
+    assert admin_client_.post(reverse("admin:games_match_delete", args=[match.pk])).status_code == 403
+    assert LogEntry.objects.filter(pk=entry.pk).exists()
+    # The log of a match is found by its id.
+    found = admin_client_.get(reverse("admin:games_logentry_changelist"), {"q": str(match.pk)}).context["cl"]
+    assert found.result_count == LogEntry.objects.filter(round__match=match).count()
+
+
+def test_admin_pages_need_staff(client: Client, ana: Any) -> None:
+    match = create(ana, "basic")
+    signed = Client()
+    signed.force_login(ana)
+    for url in (replay_url(match), reverse("admin:games_match_export", args=[match.pk])):
+        for c in (client, signed):
+            response = c.get(url)
+            assert response.status_code == 302
+            assert response["Location"].startswith(reverse("admin:login"))
+
+
+def test_replay_steps_through_every_action_showing_every_hand(admin_client_: Client, ana: Any) -> None:
+    match = play(create(ana, "basic", "local", seed=3), 15)
+    doc = selectors.match_replay_doc(match)
+    actions = doc["actions"]
+    assert len(actions) == 15
+
+    first = admin_client_.get(replay_url(match, 0))
+    assert first.status_code == 200
+    page = first.content.decode()
+    start = run_replay({**doc, "actions": []})
+    for hand in start["hands"]:  # every hand of the deal is shown
+        for tile in hand:
+            assert f'<span class="tile">{tile}</span>' in page
+    assert "Round 1 dealt" in page
+    assert f"Step 0 of {len(actions)}" in page
+    assert f'href="{replay_url(match, 1)}"' in page
+
+    for k in (1, 7, len(actions)):
+        response = admin_client_.get(replay_url(match, k))
+        table = response.context["table"]
+        expected = run_replay({**doc, "actions": actions[:k]})
+        assert [s["hand"] for s in table["seats"]] == expected["hands"]
+        assert [s["train"] for s in table["seats"]] == [expected["trains"][str(i)]["tiles"] for i in range(3)]
+        assert [s["marker"] for s in table["seats"]] == [expected["trains"][str(i)]["marker"] for i in range(3)]
+        assert table["mexican"] == expected["trains"]["mexican"]["tiles"]
+        assert table["boneyard"] == expected["boneyard"]
+        assert [s["total"] for s in table["seats"]] == expected["totals"]
+        assert response.context["prev"] == k - 1
+        assert f'href="{replay_url(match, k - 1)}"' in response.content.decode()
+
+    # the action just taken, in words, names the seat
+    act = actions[0]
+    words = admin_client_.get(replay_url(match, 1)).context["table"]["words"]
+    assert act["act"] == "engine" and "placed the engine 12-12" in words
+
+    last = admin_client_.get(replay_url(match, 999))  # clamped to the last step
+    assert last.context["step"] == len(actions)
+    assert last.context["next"] is None
+    assert last.context["differences"] == []
+    assert "The replay reproduces the stored state." in last.content.decode()
+    assert admin_client_.get(replay_url(match) + "?step=abc").context["step"] == 0
+
+
+def test_a_draw_in_the_replay_names_the_tile_drawn(admin_client_: Client, ana: Any) -> None:
+    match = create(ana, "basic", seed=1)
+    doc = selectors.match_replay_doc(match)
+    for _ in range(300):  # play until somebody draws (R15)
+        if any(a["act"] == "draw" for a in doc["actions"]):
+            break
+        play(match, 1)
+        doc = selectors.match_replay_doc(match)
+    k = next(k for k, a in enumerate(doc["actions"], start=1) if a["act"] == "draw")
+    after = run_replay({**doc, "actions": doc["actions"][:k]})
+    seat = doc["actions"][k - 1]["seat"]
+    drawn = after["hands"][seat][-1]
+    words = admin_client_.get(replay_url(match, k)).context["table"]["words"]
+    assert f"drew {drawn} from the boneyard" in words
+
+
+def test_replay_export_and_round_trip_across_rounds(admin_client_: Client, ana: Any) -> None:
+    match = play(play_rounds(create(ana, "basic", seed=2024), 2), 5)
+    assert match.round_number == 2
+    doc = selectors.match_replay_doc(match)
+    assert doc["seed"] == 2024 and doc["players"] == 2 and doc["round"] == 1
+    assert doc["actions"].count({"act": "next_round"}) == 1
+    assert doc.get("totals", [0, 0]) == [0, 0]
+
+    response = admin_client_.get(reverse("admin:games_match_export", args=[match.pk]))
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == f'attachment; filename="match-{match.pk}.json"'
+    exported = json.loads(response.content)
+    assert exported == doc
+
+    # The export, replayed by the engine, is the state the match stored.
+    replayed = run_replay(exported)
+    assert replayed["error"] is None
+    stored = state_json(state_from_json(match.state))
+    assert replayed == stored
+
+    # The round selector jumps to round 2's deal.
+    page = admin_client_.get(replay_url(match))
+    rounds = page.context["rounds"]
+    assert [r["number"] for r in rounds] == [1, 2]
+    round2 = rounds[1]["step"]
+    assert doc["actions"][round2 - 1] == {"act": "next_round"}
+    response = admin_client_.get(replay_url(match, round2))
+    assert "Round 2 dealt" in response.context["table"]["words"]
+    assert response.context["table"]["engine"] == "11-11"
+    assert [r["current"] for r in response.context["rounds"]] == [False, True]
+    # Round 2 starts from round 1's totals (R21).
+    round1 = Round.objects.get(match=match, number=1)
+    assert [s["total"] for s in response.context["table"]["seats"]] == round1.totals
+
+
+def test_replay_of_a_match_waiting_for_players(admin_client_: Client, ana: Any) -> None:
+    match = create(ana, "human")
+    response = admin_client_.get(replay_url(match))
+    assert response.status_code == 200
+    assert response.context["last"] == 0
+    assert response.context["differences"] is None  # nothing stored yet
+
+
+def test_seats_show_in_the_match_page_inline(admin_client_: Client, ana: Any) -> None:
+    match = create(ana, "strong", "local")
+    page = admin_client_.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
+    for seat in Seat.objects.filter(match=match):
+        assert seat.display_name in page
