@@ -204,11 +204,13 @@ class DevDB:
 
     # ----- helpers
     def _run(self, args: list[str], *, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-        kwargs: dict[str, object] = {}
         env = dict(os.environ, LC_ALL="C", LANG="C")
+        uid: int | None = None
+        gid: int | None = None
+        groups: list[int] | None = None
         if _as_root():
             user = _ensure_system_user()
-            kwargs.update(user=user.pw_uid, group=user.pw_gid, extra_groups=[])
+            uid, gid, groups = user.pw_uid, user.pw_gid, []
             env["HOME"] = str(self.pgdata)
             env["USER"] = env["LOGNAME"] = SYSTEM_USER
         # Start in the data directory: the server user may not read the caller's cwd.
@@ -220,7 +222,9 @@ class DevDB:
             timeout=timeout,
             cwd=self.pgdata,
             env=env,
-            **kwargs,  # type: ignore[arg-type]
+            user=uid,
+            group=gid,
+            extra_groups=groups,
         )
 
     def _prepare(self) -> Path:
@@ -275,7 +279,9 @@ class DevDB:
         import psycopg
 
         with psycopg.connect(make_url(port, "postgres"), autocommit=True) as conn:
-            exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [dbname]).fetchone()
+            exists = conn.execute(
+                "SELECT 1 FROM pg_database WHERE datname = %s", [dbname]
+            ).fetchone()
             if not exists:
                 conn.execute(f'CREATE DATABASE "{dbname}"')
 
@@ -319,7 +325,17 @@ class DevDB:
             if not self.is_running():
                 return False
             result = self._run(
-                [str(bin_dir() / "pg_ctl"), "-D", str(self.pgdata), "-m", "fast", "-w", "-t", "60", "stop"]
+                [
+                    str(bin_dir() / "pg_ctl"),
+                    "-D",
+                    str(self.pgdata),
+                    "-m",
+                    "fast",
+                    "-w",
+                    "-t",
+                    "60",
+                    "stop",
+                ]
             )
             if result.returncode != 0:
                 raise DevDBError(f"pg_ctl stop failed:\n{result.stdout}{result.stderr}")
@@ -327,10 +343,14 @@ class DevDB:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tablesite.devdb", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tablesite.devdb", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("command", choices=["start", "stop", "url", "status"])
     parser.add_argument("--dir", help="data directory (default: $DEVDB_DIR or .data/pg)")
-    parser.add_argument("--port", type=int, help="TCP port (default: $DEVDB_PORT, the last one, or a free one)")
+    parser.add_argument(
+        "--port", type=int, help="TCP port (default: $DEVDB_PORT, the last one, or a free one)"
+    )
     args = parser.parse_args(argv)
     db = DevDB(args.dir)
     try:

@@ -55,7 +55,7 @@ def channel_layers(redis_url: str | None) -> dict[str, Any]:
 def database(url: str, *, conn_max_age: int = 0) -> dict[str, Any]:
     """DATABASES['default'] from a PostgreSQL URL. Other engines are refused:
     the game relies on PostgreSQL row locks (SELECT ... FOR UPDATE)."""
-    config: dict[str, Any] = dj_database_url.parse(url, conn_max_age=conn_max_age)
+    config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=conn_max_age))
     if config.get("ENGINE") != "django.db.backends.postgresql":
         raise ValueError(
             f"DATABASE_URL must point at PostgreSQL (postgres://...), got engine {config.get('ENGINE')!r}"

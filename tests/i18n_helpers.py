@@ -19,7 +19,21 @@ import polib
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
-_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+_VOID = {
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "source",
+    "track",
+    "wbr",
+}
 _TEXT_ATTRS = ("aria-label", "title", "alt", "placeholder")
 
 
@@ -45,7 +59,11 @@ class _VisibleText(HTMLParser):
             for name in _TEXT_ATTRS:
                 if values.get(name):
                     self.parts.append(values[name] or "")
-            if tag == "input" and values.get("type") in {"submit", "button"} and values.get("value"):
+            if (
+                tag == "input"
+                and values.get("type") in {"submit", "button"}
+                and values.get("value")
+            ):
                 self.parts.append(values["value"] or "")
         if tag not in _VOID:
             self.stack.append((tag, skipped))
@@ -81,7 +99,11 @@ def catalogue_msgids(lang: str) -> tuple[str, ...]:
         for entry in polib.pofile(str(po_path)):
             if entry.obsolete or not entry.msgid:
                 continue
-            translations = [entry.msgstr, *entry.msgstr_plural.values()] if entry.msgid_plural else [entry.msgstr]
+            translations = (
+                [entry.msgstr, *entry.msgstr_plural.values()]
+                if entry.msgid_plural
+                else [entry.msgstr]
+            )
             if any(t and t != entry.msgid for t in translations):
                 found.append(entry.msgid)
                 if entry.msgid_plural:

@@ -92,7 +92,8 @@ def test_log_in_and_log_out(client: Client) -> None:
 def test_log_in_goes_to_next(client: Client) -> None:
     get_user_model().objects.create_user("ana", password=PASSWORD)
     response = client.post(
-        reverse("login") + "?next=/lobby/", {"username": "ana", "password": PASSWORD, "next": "/lobby/"}
+        reverse("login") + "?next=/lobby/",
+        {"username": "ana", "password": PASSWORD, "next": "/lobby/"},
     )
     assert response["Location"] == "/lobby/"
 
@@ -134,5 +135,7 @@ def test_password_change_needs_the_old_password(client: Client) -> None:
 
 def test_forms_need_csrf() -> None:
     client = Client(enforce_csrf_checks=True)
-    response = client.post(reverse("signup"), {"username": "ana", "password1": PASSWORD, "password2": PASSWORD})
+    response = client.post(
+        reverse("signup"), {"username": "ana", "password1": PASSWORD, "password2": PASSWORD}
+    )
     assert response.status_code == 403

@@ -73,7 +73,9 @@ def _layout_problems(page: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
-def test_phone_width_layout(lang: str, live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
+def test_phone_width_layout(
+    lang: str, live_server: Any, new_context: Any, artifacts_dir: Path
+) -> None:
     """375px wide: no sideways scrolling, tap targets >= 40px, text >= 14px,
     signed out and signed in."""
     context = new_context(viewport=PHONE)
@@ -93,4 +95,6 @@ def test_phone_width_layout(lang: str, live_server: Any, new_context: Any, artif
     page.wait_for_url(live_server.url + "/")
     assert _layout_problems(page) == [], "home, signed in"
     page.locator(".usermenu summary").click()
-    page.screenshot(path=str(artifacts_dir / f"site-home-phone-{lang}-signed-in.png"), full_page=True)
+    page.screenshot(
+        path=str(artifacts_dir / f"site-home-phone-{lang}-signed-in.png"), full_page=True
+    )

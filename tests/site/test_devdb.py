@@ -68,5 +68,7 @@ def test_running_url_is_none_without_a_server(tmp_path: Path) -> None:
     assert devdb.running_url(tmp_path / "nothing") is None
     (tmp_path / "stale").mkdir()
     # A postmaster.pid left behind by a dead server does not count.
-    (tmp_path / "stale" / "postmaster.pid").write_text("999999999\n/x\n0\n5999\n\n127.0.0.1\n0 0\nready\n")
+    (tmp_path / "stale" / "postmaster.pid").write_text(
+        "999999999\n/x\n0\n5999\n\n127.0.0.1\n0 0\nready\n"
+    )
     assert devdb.running_url(tmp_path / "stale") is None

@@ -31,8 +31,18 @@ DJANGO_ENGLISH = [
 # A few strings per language that must be on the home page.
 EXPECTED_HOME = {
     "en": ["Welcome to the Mexican Train table", "Sign up to play", "Read the rules"],
-    "es": ["Bienvenido a la mesa del Tren mexicano", "Regístrate para jugar", "Lee las reglas", "tren público"],
-    "de": ["Willkommen am Tisch des Mexikanischen Zugs", "Registrieren und mitspielen", "Regeln lesen", "öffentliche Bahn"],
+    "es": [
+        "Bienvenido a la mesa del Tren mexicano",
+        "Regístrate para jugar",
+        "Lee las reglas",
+        "tren público",
+    ],
+    "de": [
+        "Willkommen am Tisch des Mexikanischen Zugs",
+        "Registrieren und mitspielen",
+        "Regeln lesen",
+        "öffentliche Bahn",
+    ],
 }
 
 
@@ -58,7 +68,11 @@ def test_home_page_speaks_the_language(lang: str, db: None) -> None:
 
 
 def test_accept_language_picks_the_language(db: None) -> None:
-    html = Client().get(reverse("home"), HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9,en;q=0.5").content.decode()
+    html = (
+        Client()
+        .get(reverse("home"), HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9,en;q=0.5")
+        .content.decode()
+    )
     assert html_lang(html) == "de"
 
 
@@ -90,7 +104,9 @@ def test_no_english_on_spanish_and_german_pages(lang: str) -> None:
 
 
 def test_the_leak_check_finds_english() -> None:
-    html = '<html lang="es"><body><a href="/">Sign up</a> <span lang="en">English</span></body></html>'
+    html = (
+        '<html lang="es"><body><a href="/">Sign up</a> <span lang="en">English</span></body></html>'
+    )
     assert english_leaks(html, "es") == ["Sign up"]
 
 

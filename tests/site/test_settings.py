@@ -45,7 +45,12 @@ def test_env_bool_and_list() -> None:
 def test_database_is_postgresql_only() -> None:
     config = database("postgres://ana:secret@db.example:5433/mextrain")
     assert config["ENGINE"] == "django.db.backends.postgresql"
-    assert (config["HOST"], config["PORT"], config["NAME"], config["USER"]) == ("db.example", 5433, "mextrain", "ana")
+    assert (config["HOST"], config["PORT"], config["NAME"], config["USER"]) == (
+        "db.example",
+        5433,
+        "mextrain",
+        "ana",
+    )
     with pytest.raises(ValueError, match="PostgreSQL"):
         database("sqlite:///db.sqlite3")
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
@@ -86,7 +91,12 @@ def test_production_settings_refuse_a_missing_secret_key() -> None:
     env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
     env["DATABASE_URL"] = "postgres://unused@127.0.0.1:1/unused"
     result = subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "manage.py", "check"],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
@@ -113,7 +123,9 @@ async def test_websocket_from_another_origin_is_refused() -> None:
     from tablesite.asgi import application
 
     communicator = WebsocketCommunicator(
-        application, "/ws/anything/", headers=[(b"origin", b"https://evil.example"), (b"host", b"testserver")]
+        application,
+        "/ws/anything/",
+        headers=[(b"origin", b"https://evil.example"), (b"host", b"testserver")],
     )
     connected, _ = await communicator.connect()
     assert not connected
