@@ -250,7 +250,7 @@ def test_r6_seeded_search_batches_are_complete_and_end_with_the_engine(n: int) -
             d = seeded_deal(seed, r, n)
             found = search_engine(d, r)
             e = (engine_value(r), engine_value(r))
-            assert e in found.hands[found.holder]
+            assert found.holder is not None and e in found.hands[found.holder]
             if found.drawn:
                 seats = [s for s, _ in found.drawn]
                 start = (r - 1) % n

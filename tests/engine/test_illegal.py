@@ -23,7 +23,7 @@ def all_actions(state: RoundState) -> list[Action]:
     n = state.players
     seats = list(range(-1, n + 1))
     trains: list[int | str] = [*range(-1, n + 1), MEXICAN]
-    out = [Action(act, seat) for act in ("engine", "draw", "pass", "end") for seat in seats]  # type: ignore[arg-type]
+    out = [Action(act, seat) for act in ("engine", "draw", "pass", "end") for seat in seats]
     out += [Action("play", seat, t, tr) for seat in seats for t in FULL_SET for tr in trains]  # type: ignore[arg-type]
     out.append(Action("next_round"))
     return out

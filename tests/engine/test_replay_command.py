@@ -25,7 +25,7 @@ from .engine_helpers import REPO, RULE_ID, play_out, replay_cmd, replay_out
 KEYS = ["players", "seed", "round", "engine", "holder", "phase", "turn", "hands", "boneyard", "trains",
         "open_doubles", "legal", "ended_by", "round_points", "totals", "winners", "error"]
 
-BASIC = {
+BASIC: dict[str, Any] = {
     "players": 3, "round": 1,
     "deal": {"hands": [["12-12", "12-5", "5-3"], ["12-4", "4-4", "1-0"], ["6-7", "8-9"]],
              "boneyard": ["2-2", "1-1"]},
