@@ -243,7 +243,7 @@ def test_prop_random_round_keeps_every_invariant_and_replays(seed: int, n: int, 
     probe(end, rng, 20)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, n=players, style=styles, choice=st.integers(0, 2**32))
 def test_prop_full_match_of_13_rounds(seed: int, n: int, style: str, choice: int) -> None:
     rng = random.Random(choice)
