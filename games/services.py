@@ -184,14 +184,15 @@ def _match_over_error() -> GameError:
 
 
 def _current_round(match: Match) -> Round:
-    return Round.objects.get(match=match, number=match.round_number)
+    """The round being played, with `last_seq`: its log's last sequence number (0 when empty)."""
+    return Round.objects.annotate(last_seq=Max("log__seq")).get(match=match, number=match.round_number)
 
 
 def _append(rnd: Round, *, kind: str, version: int, seat: int | None = None, action: dict[str, Any] | None = None,
             user: object = None, by_computer: bool = False) -> LogEntry:
     """Append one entry to the round's log (the match row lock makes the next seq safe)."""
-    last = LogEntry.objects.filter(round=rnd).aggregate(m=Max("seq"))["m"] or 0
-    return LogEntry.objects.create(round=rnd, seq=last + 1, kind=kind, seat=seat, action=action,
+    rnd.last_seq = (getattr(rnd, "last_seq", None) or 0) + 1
+    return LogEntry.objects.create(round=rnd, seq=rnd.last_seq, kind=kind, seat=seat, action=action,
                                    user=user if _user_id(user) is not None else None,
                                    by_computer=by_computer, version=version)
 
@@ -200,6 +201,7 @@ def _store(match: Match, rnd: Round, state: RoundState) -> None:
     """Put the new snapshot on the match and keep the round's result in step with it (R21, R22)."""
     now = timezone.now()
     match.state = state_to_json(state)
+    result = (rnd.ended_by, rnd.points, rnd.totals)
     if state.over:
         rnd.ended_by = state.ended_by or ""
         rnd.points = list(state.round_points or ())
@@ -207,7 +209,8 @@ def _store(match: Match, rnd: Round, state: RoundState) -> None:
         rnd.ended_at = rnd.ended_at or now
     else:  # an undo or restart took the round back from its end
         rnd.ended_by, rnd.points, rnd.totals, rnd.ended_at = "", None, None, None
-    rnd.save(update_fields=["ended_by", "points", "totals", "ended_at", "restarts"])
+    if (rnd.ended_by, rnd.points, rnd.totals) != result:
+        rnd.save(update_fields=["ended_by", "points", "totals", "ended_at"])
     if state.phase == "match_over":
         match.status = Match.Status.FINISHED
         match.finished_at = now
@@ -451,6 +454,7 @@ def round_restart(*, match_id: int, user: object, expected_version: int, request
         version = match.version + 1
         _append(rnd, kind=log.RESTART, version=version, user=user)
         rnd.restarts += 1
+        rnd.save(update_fields=["restarts"])
         _store(match, rnd, rules.restart_round(state))
         return _commit(match, version, user=user, request_id=request_id)
 

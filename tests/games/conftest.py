@@ -85,6 +85,7 @@ class Driver:
         #: seat index -> the user who acts for it (people's seats only)
         self.users = users
         self.rng = random.Random(rng_seed)
+        self.kinds = {s.index: s.kind for s in Seat.objects.filter(match=match)}
 
     @property
     def state(self) -> RoundState:
@@ -92,27 +93,25 @@ class Driver:
 
     @property
     def version(self) -> int:
-        self.match.refresh_from_db()
+        self.match.refresh_from_db(fields=["version"])
         return self.match.version
 
-    def seat_kind(self, index: int) -> str:
-        return Seat.objects.get(match=self.match, index=index).kind
-
     def submit(self, action: Action, **kwargs: Any) -> services.Result:
+        """Send `action` as the user of its seat, at the version last read."""
         assert action.seat is not None
         return services.action_submit(match_id=self.match.pk, user=self.users[action.seat], seat=action.seat,
-                                      action=action.to_json(), expected_version=self.version,
+                                      action=action.to_json(), expected_version=self.match.version,
                                       request_id=rid(), **kwargs)
 
     def human_action(self, state: RoundState) -> Action:
         return self.rng.choice(legal_actions(state))
 
-    def step(self) -> bool:
-        """One action by whoever is to act; False when the round is over."""
-        state = self.state
+    def step(self, state: RoundState | None = None) -> bool:
+        """One action by whoever is to act (in `state`, freshly read); False when the round is over."""
+        state = state or self.state
         if state.over:
             return False
-        if self.seat_kind(state.turn) == Seat.Kind.COMPUTER:
+        if self.kinds[state.turn] == Seat.Kind.COMPUTER:
             assert services.computer_step(match_id=self.match.pk) is not None
         else:
             self.submit(self.human_action(state))
@@ -122,13 +121,13 @@ class Driver:
         """Step until `done(state)` (checked before each step) or the round ends."""
         for _ in range(limit):
             state = self.state
-            if done(state) or not self.step():
-                return self.state
+            if done(state) or not self.step(state):
+                return state
         raise AssertionError("the round did not get there")
 
     def to_human_turn(self) -> RoundState:
         """Let the computers play until a person's seat is to act (or the round is over)."""
-        return self.until(lambda s: s.turn is not None and self.seat_kind(s.turn) != Seat.Kind.COMPUTER)
+        return self.until(lambda s: s.turn is not None and self.kinds[s.turn] != Seat.Kind.COMPUTER)
 
     def finish_round(self) -> RoundState:
         return self.until(lambda s: s.over, limit=5000)

@@ -1,0 +1,77 @@
+"""After-commit notices (no private data, never failing a service) and error words."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.utils.functional import Promise
+
+from engine.rules import legal_actions
+from games import notify
+from games.errors import CODES, RULE_EXPLANATIONS, GameError, rule_explanation
+from games.models import Match
+from tests.games.conftest import Driver, state_of
+
+
+def test_match_changed_reaches_the_match_group_with_only_the_version() -> None:
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(notify.match_group(41), channel)
+    assert notify.match_group(41) == "match-41"
+    assert notify.match_changed(41, 9) is True
+    assert async_to_sync(layer.receive)(channel) == {"type": "match.changed", "version": 9}
+    assert notify.match_paused(41, True) is True
+    assert async_to_sync(layer.receive)(channel) == {"type": "match.paused", "paused": True}
+
+
+def test_a_missing_channel_layer_is_logged_not_raised(monkeypatch: pytest.MonkeyPatch,
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    def broken() -> Any:
+        raise ConnectionError("redis is down")
+
+    monkeypatch.setattr(notify, "get_channel_layer", broken)
+    with caplog.at_level(logging.WARNING, logger="games.notify"):
+        assert notify.match_changed(1, 2) is False
+    assert "could not notify match 1" in caplog.text
+    monkeypatch.setattr(notify, "get_channel_layer", lambda: None)
+    assert notify.match_changed(1, 2) is False
+
+
+@pytest.mark.django_db
+def test_a_failing_notice_never_fails_the_committed_change(make_match: Callable[..., Match], alice: Any,
+                                                           driver: Callable[..., Driver],
+                                                           monkeypatch: pytest.MonkeyPatch,
+                                                           django_capture_on_commit_callbacks: Any) -> None:
+    match = make_match("me", "computer")
+    d = driver(match, {0: alice})
+    state = d.to_human_turn()
+
+    def broken() -> Any:
+        raise ConnectionError("redis is down")
+
+    monkeypatch.setattr(notify, "get_channel_layer", broken)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        result = d.submit(legal_actions(state)[0])
+    assert len(callbacks) == 1
+    match.refresh_from_db()
+    assert match.version == result.version and state_of(match) != state
+
+
+def test_error_codes_and_rule_words() -> None:
+    with pytest.raises(ValueError):
+        GameError("oops", "no such code")
+    e = GameError("illegal", "Seat 1's train is not open to you (it has no marker) (R13)", rule="R13")
+    assert e.to_json() == {"type": "error", "code": "illegal", "message": e.message, "rule": "R13",
+                           "explanation": "This train is not open to you, or the tile does not match its end (R13)"}
+    assert GameError("stale", "Refresh").to_json() == {"type": "error", "code": "stale", "message": "Refresh"}
+    assert {"not_found", "forbidden", "not_your_turn", "stale", "illegal", "bad_request", "not_started",
+            "seat_taken", "no_undo", "no_redo"} == set(CODES)
+    for rule in ("R7", "R8", "R9", "R10", "R13", "R14", "R15", "R19", "R20", "R22"):
+        words = RULE_EXPLANATIONS[rule]
+        assert isinstance(words, Promise) and str(words).endswith(f"({rule})")
+    assert rule_explanation(None) is None and rule_explanation("R99") is None
