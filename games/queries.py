@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine.deal import ROUNDS
 from engine.replay import run_replay, state_json
@@ -86,7 +87,8 @@ def match_summary(match: Match, user: Any = None) -> MatchSummary:
     free = sum(1 for r in rows if r.free)
     your_turn = False
     if match.status == Match.Status.WAITING:
-        line = _("Waiting for %(count)s more player(s)") % {"count": free}
+        line = ngettext("Waiting for %(count)s more player", "Waiting for %(count)s more players", free) % {
+            "count": free}
     elif match.status == Match.Status.FINISHED or (state is not None and state.phase == "match_over"):
         names = ", ".join(r.name for r in rows if r.winner)
         line = _("Finished: %(names)s won") % {"names": names} if names else _("Finished")

@@ -119,7 +119,7 @@ def test_match_summary_shows_links_to_players_only(client: Client, ana: Any, ben
     detail = reverse("games:detail", args=[match.pk])
     page = signed_in(ana).get(detail).content.decode()
     assert match.invite_token in page and match.watch_token in page
-    assert "Waiting for 1 more player(s)" in page
+    assert "Waiting for 1 more player" in page
     assert signed_in(ben).get(detail).status_code == 404  # a stranger
     assert client.get(detail)["Location"].startswith(reverse("login"))
     watching = client.get(f"{detail}?watch={match.watch_token}")

@@ -58,7 +58,7 @@ def test_my_matches_lists_mine_with_round_seats_totals_turn_and_resume(ana: Any,
         assert summary.status_line == expected
         assert expected in page
     assert f"Round {playing.round_number} / 13" in page
-    assert "Waiting for 1 more player(s)" in page
+    assert "Waiting for 1 more player" in page
 
 
 def test_a_player_who_joined_sees_the_match_too(ana: Any, ben: Any) -> None:

@@ -1,0 +1,130 @@
+"""The lobby pages in Debian's Chromium: the create form by keyboard alone, and every page at 375 px."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games.models import Match, Seat
+from tests.conftest import PHONE
+from tests.site.test_browser import _layout_problems
+
+from .conftest import create
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def signed_in_context(new_context: Any, live_server: Any, username: str, **options: Any) -> Any:
+    user = get_user_model().objects.create_user(username)
+    client = Client()
+    client.force_login(user)
+    context = new_context(**options)
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
+                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value, "url": live_server.url}])
+    context.user = user
+    return context
+
+
+def test_create_a_match_with_the_keyboard_alone_on_a_phone(
+        live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
+    context = signed_in_context(new_context, live_server, "ana", viewport=PHONE)
+    page = context.new_page()
+    page.goto(live_server.url + "/lobby/new/")
+    assert _layout_problems(page) == []
+    page.screenshot(path=str(artifacts_dir / "site-games-create-phone.png"), full_page=True)
+
+    # Seat 2: a pass-and-play seat named Ben; seat 3: a strong computer; all by keyboard.
+    page.focus("#id_seat_2_kind")
+    page.keyboard.type("Pass")  # type-ahead picks "Pass-and-play on this device"
+    assert page.input_value("#id_seat_2_kind") == "local"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.name") == "seat_2_name"
+    page.keyboard.type("Ben")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.name") == "seat_3_kind"
+    page.keyboard.type("Computer (s")
+    assert page.input_value("#id_seat_3_kind") == "strong"
+    while page.evaluate("document.activeElement.name") != "seed":
+        page.keyboard.press("Tab")
+    page.keyboard.type("77")
+    page.keyboard.press("Enter")  # submits the form
+    page.wait_for_url(f"{live_server.url}/m/*/")
+
+    match = Match.objects.get()
+    assert match.seed == 77
+    assert [(s.kind, s.name, s.level) for s in match.seats.order_by("index")] == [
+        (Seat.Kind.HUMAN, "", ""), (Seat.Kind.LOCAL, "Ben", ""), (Seat.Kind.COMPUTER, "Computer 3", "strong")]
+
+
+def test_errors_are_announced_and_the_folded_seats_open(live_server: Any, new_context: Any) -> None:
+    page = signed_in_context(new_context, live_server, "ana", viewport=PHONE).new_page()
+    page.goto(live_server.url + "/lobby/new/")
+    page.locator("summary", has_text="More seats").click()
+    page.select_option("#id_seat_2_kind", "")
+    page.select_option("#id_seat_7_kind", "local")
+    page.get_by_role("button", name="Create the match").click()
+    page.wait_for_load_state()
+    assert page.locator("details.more-seats").get_attribute("open") is not None
+    assert "A pass-and-play seat needs a name" in page.locator(".seat-row--error").inner_text()
+    assert page.locator("#id_seat_7_name").get_attribute("aria-invalid") == "true"
+    assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "de"])
+def test_lobby_pages_fit_a_phone(lang: str, live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
+    context = signed_in_context(new_context, live_server, "ana", viewport=PHONE)
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    ana = context.user
+    waiting = create(ana, "human", "strong", "local", "basic", "basic", "basic", "basic", "basic", "basic")
+    create(ana, "basic", "local")
+    guest = signed_in_context(new_context, live_server, "guest-with-a-long-name", viewport=PHONE)
+    page = context.new_page()
+    pages = {
+        "lobby": "/lobby/",
+        "matches": "/matches/",
+        "detail": f"/m/{waiting.pk}/about/",
+    }
+    for name, url in pages.items():
+        page.goto(live_server.url + url)
+        assert page.locator("html").get_attribute("lang") == lang
+        assert _layout_problems(page) == [], (name, lang)
+        page.screenshot(path=str(artifacts_dir / f"site-games-{name}-{lang}-phone.png"), full_page=True)
+    join = guest.new_page()
+    join.goto(f"{live_server.url}/m/{waiting.pk}/join/{waiting.invite_token}/")
+    assert _layout_problems(join) == []
+    join.get_by_role("button").filter(has_text="2").first.click()
+    join.wait_for_load_state()
+    waiting.refresh_from_db()
+    assert waiting.status == Match.Status.PLAYING
+
+
+def test_admin_replay_steps_with_the_arrow_keys(live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
+    from .conftest import play
+
+    context = signed_in_context(new_context, live_server, "boss")
+    boss = context.user
+    boss.is_staff = boss.is_superuser = True
+    boss.save()
+    match = play(create(boss, "basic", "local", seed=5), 6)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/admin/games/match/{match.pk}/replay/?step=2")
+    assert "Step 2 of 6" in page.locator(".replay-nav").inner_text()
+    page.screenshot(path=str(artifacts_dir / "site-games-admin-replay.png"), full_page=True)
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url("**/replay/?step=3")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url("**/replay/?step=2")
+    page.keyboard.press("End")
+    page.wait_for_url("**/replay/?step=6")
+    assert "The replay reproduces the stored state." in page.content()
+    page.keyboard.press("Home")
+    page.wait_for_url("**/replay/?step=0")
+    # Tab reaches the step links too.
+    page.get_by_role("link", name="Next").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/replay/?step=1")
