@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import table_views, views
 
 app_name = "games"
 
@@ -15,6 +15,10 @@ urlpatterns = [
     path("m/<int:match_id>/about/", views.match_detail, name="detail"),
     path("m/<int:match_id>/join/<str:token>/", views.join, name="join"),
     path("m/<int:match_id>/watch/<str:token>/", views.watch, name="watch"),
-    # The table: the match summary until the board's page (games/table_views.py) takes this name.
-    path("m/<int:match_id>/", views.match_detail, name="table"),
+]
+
+# The table and the rules (games/table_views.py)
+urlpatterns += [
+    path("m/<int:match_id>/", table_views.table, name="table"),
+    path("rules/", table_views.rules, name="rules"),
 ]

@@ -1,0 +1,83 @@
+"""The table page (`/m/<id>/`, the board of a match) and the rules page (`/rules/`).
+
+Thin views: who may look is decided here (a player of the match, its creator, a
+spectator holding the watch token, staff); what they see is `games.board`'s job
+(R24: a hand only for its owner, none for spectators or under the relay cover).
+The page renders the board server-side so it works before the websocket connects;
+``static/js/table.js`` then keeps it live over ``/ws/m/<id>/``.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.crypto import constant_time_compare
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+
+from games import board, rules_text, selectors
+from games.models import Match, Seat
+
+
+def _strings() -> dict[str, str]:
+    """Words the table's scripts show, translated here (no English is hard-coded in JS)."""
+    return {
+        "connecting": _("Connecting…"),
+        "reconnecting": _("Connection lost. Reconnecting…"),
+        "connected": _("Connected."),
+        "selected": _("Tile {tile} selected. Choose a glowing train."),
+        "selected_one": _("Tile {tile} selected. It fits one train: press Enter or tap it again to play."),
+        "deselected": _("Nothing selected."),
+        "not_target": _("The selected tile does not fit this train."),
+        "select_first": _("Select a tile first."),
+        "fits_nowhere": _("This tile fits nowhere now."),
+        "hint": _("Hint:"),
+        "hint_none": _("No hint now."),
+        "sorted_pips": _("Sorted by pips."),
+        "sorted_suit": _("Sorted by suit."),
+        "error": _("That did not work. The board is up to date again."),
+        "stale": _("The table changed meanwhile; here is the current board."),
+        "your_turn": _("Your turn"),
+        "offline": _("Offline: wait for the connection to come back, then play."),
+    }
+
+
+def table(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The table: the live board of a match for a player, the creator or a spectator."""
+    match = get_object_or_404(
+        Match.objects.select_related("created_by").prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user"))),
+        pk=match_id)
+    token = request.GET.get("watch", "")
+    watching = bool(token) and constant_time_compare(token, match.watch_token)
+    user = request.user
+    controlled = tuple(selectors.seats_controlled(match, user)) if user.is_authenticated else ()
+    creator = user.is_authenticated and match.created_by_id == user.pk
+    if not (controlled or watching or creator or getattr(user, "is_staff", False)):
+        if not user.is_authenticated:
+            return redirect(f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}")
+        raise Http404  # strangers are not told that the match exists
+    if match.state is None or match.status == Match.Status.WAITING:
+        # Not started: the match page shows the seats and the invitation link.
+        detail = reverse("games:detail", args=[match.pk])
+        return redirect(f"{detail}?{urlencode({'watch': token})}" if watching else detail)
+    viewer = board.Viewer(user=user if user.is_authenticated else None, controlled=controlled)
+    b = board.board_context(match=match, viewer=viewer)
+    ws_path = reverse("games:table", args=[match.pk]).replace("/m/", "/ws/m/", 1)
+    return render(request, "games/table.html", {
+        "b": b,
+        "match": match,
+        "ws_path": ws_path,
+        "watch_token": match.watch_token if not controlled and watching else "",
+        "log_html": board.render_log(match=match, viewer_seat=b.me.index if b.me else None),
+        "rules": rules_text.sections(),
+        "keys": rules_text.KEYS,
+        "strings": _strings(),
+    })
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    """R1–R30 in plain words, from `games.rules_text` (the one source)."""
+    return render(request, "games/rules.html", {"rules": rules_text.sections(), "keys": rules_text.KEYS})

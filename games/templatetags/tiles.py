@@ -1,0 +1,159 @@
+"""Dominoes drawn as inline SVG, with pips from 0 to 12 (R1: the double-twelve set).
+
+Two tags:
+
+- ``{% tile_defs %}`` renders, once per page, a hidden SVG holding one ``<symbol>``
+  per number (``#mt-pips-0`` … ``#mt-pips-12``): the pips of one half of a tile.
+- ``{% tile t %}`` renders one domino that ``<use>``s those symbols, so a board of a
+  hundred tiles stays small (it is re-sent over the websocket after every move).
+
+``t`` is a tile as the engine writes it: a pair ``(a, b)`` or a string ``"a-b"``.
+The tile is drawn in the order given (a train's tiles are oriented near → far).
+Options: ``vertical=True`` (hand tiles stand up), ``label="..."`` (the accessible
+name; defaults to "Tile a-b" with the higher number first, as players say it),
+``decorative=True`` (hidden from screen readers, when the surrounding control
+already names it), ``css="..."`` (extra classes). ``{% tile_back %}`` draws a
+face-down tile (the draw preview, R15: it shows nothing of the tile).
+
+Pips use the 3 × 3 grid for 1–9 and a 3 × 4 grid for 10–12, each number in its
+own colour (set per number in board.css as ``--pip-N``), so high numbers read at
+a glance; the colour is an aid, the count is always there.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from engine.tiles import HIGHEST, Tile, parse_tile
+
+register = template.Library()
+
+# Pip centres in a 100 × 100 half.
+_L, _M, _R = 26, 50, 74
+_GRID9 = {
+    "tl": (_L, _L), "tc": (_M, _L), "tr": (_R, _L),
+    "ml": (_L, _M), "c": (_M, _M), "mr": (_R, _M),
+    "bl": (_L, _R), "bc": (_M, _R), "br": (_R, _R),
+}
+_LAYOUT9: dict[int, tuple[str, ...]] = {
+    0: (),
+    1: ("c",),
+    2: ("tl", "br"),
+    3: ("tl", "c", "br"),
+    4: ("tl", "tr", "bl", "br"),
+    5: ("tl", "tr", "c", "bl", "br"),
+    6: ("tl", "ml", "bl", "tr", "mr", "br"),
+    7: ("tl", "ml", "bl", "c", "tr", "mr", "br"),
+    8: ("tl", "tc", "tr", "ml", "mr", "bl", "bc", "br"),
+    9: ("tl", "tc", "tr", "ml", "c", "mr", "bl", "bc", "br"),
+}
+# 10–12: two side columns of four, and a middle column of two, three or four.
+_ROWS4 = (18, 39, 61, 82)
+_SIDES = [(x, y) for x in (24, 76) for y in _ROWS4]
+_MIDDLE = {10: (39, 61), 11: (29, 50, 71), 12: _ROWS4}
+
+
+def pip_positions(n: int) -> list[tuple[int, int]]:
+    """Centres of the pips for number `n` (0–12) in a 100 × 100 half-tile."""
+    if not 0 <= n <= HIGHEST:
+        raise ValueError(f"no tile half shows {n} pips (R1: 0 to {HIGHEST})")
+    if n <= 9:
+        return [_GRID9[name] for name in _LAYOUT9[n]]
+    return _SIDES + [(50, y) for y in _MIDDLE[n]]
+
+
+def pip_radius(n: int) -> float:
+    return 9 if n <= 9 else 7.5
+
+
+@cache
+def _defs_svg() -> str:
+    symbols = []
+    for n in range(HIGHEST + 1):
+        r = pip_radius(n)
+        circles = "".join(f'<circle cx="{x}" cy="{y}" r="{r}"/>' for x, y in pip_positions(n))
+        symbols.append(
+            f'<symbol id="mt-pips-{n}" viewBox="0 0 100 100">'
+            f'<g class="pips pips-{n}" style="fill:var(--pip-{n},var(--pip))">{circles}</g></symbol>'
+        )
+    return (
+        '<svg class="tile-defs" aria-hidden="true" focusable="false" width="0" height="0" '
+        'style="position:absolute;width:0;height:0;overflow:hidden">'
+        f"<defs>{''.join(symbols)}</defs></svg>"
+    )
+
+
+@register.simple_tag
+def tile_defs() -> SafeString:
+    """The pip symbols every ``{% tile %}`` on the page refers to (render once per page)."""
+    return mark_safe(_defs_svg())
+
+
+def _as_tile(value: object) -> Tile:
+    """A tile as given (orientation kept): a pair or an "a-b" string."""
+    if isinstance(value, str):
+        low, high = parse_tile(value)
+        first, _sep, _rest = value.strip().partition("-")
+        return (low, high) if int(first) == low else (high, low)
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        a, b = int(value[0]), int(value[1])
+        parse_tile(f"{a}-{b}")  # range check (R1)
+        return (a, b)
+    raise template.TemplateSyntaxError(f"{value!r} is not a tile")
+
+
+def spoken(tile: Tile) -> str:
+    """How players say a tile: the higher number first ("6-4")."""
+    a, b = tile
+    return f"{max(a, b)}-{min(a, b)}"
+
+
+@cache
+def _tile_svg(a: int, b: int, vertical: bool, label: str, decorative: bool, css: str) -> str:
+    w, h = (100, 200) if vertical else (200, 100)
+    second = 'y="100"' if vertical else 'x="100"'
+    divider = ('<line class="tile__line" x1="14" y1="100" x2="86" y2="100"/>' if vertical
+               else '<line class="tile__line" x1="100" y1="14" x2="100" y2="86"/>')
+    classes = f"tile tile--{'v' if vertical else 'h'}" + (" tile--double" if a == b else "") + (f" {css}" if css else "")
+    if decorative:
+        names = 'aria-hidden="true" focusable="false"'
+    else:
+        names = f'role="img" aria-label="{escape(label)}"'
+    return (
+        f'<svg class="{escape(classes)}" viewBox="0 0 {w} {h}" {names} data-pips="{a}-{b}">'
+        f'<rect class="tile__face" x="3" y="3" width="{w - 6}" height="{h - 6}" rx="14"/>'
+        f"{divider}"
+        f'<use href="#mt-pips-{a}" width="100" height="100"/>'
+        f'<use href="#mt-pips-{b}" {second} width="100" height="100"/>'
+        "</svg>"
+    )
+
+
+@register.simple_tag
+def tile(value: object, vertical: bool = False, label: str | None = None, decorative: bool = False,
+         css: str = "") -> SafeString:
+    """One domino as inline SVG (see the module docstring)."""
+    a, b = _as_tile(value)
+    if label is None:
+        label = _("Tile %(tile)s") % {"tile": spoken((a, b))}
+    return mark_safe(_tile_svg(a, b, bool(vertical), str(label), bool(decorative), css))
+
+
+@register.simple_tag
+def tile_back(vertical: bool = False, label: str | None = None, css: str = "") -> SafeString:
+    """A face-down tile: the draw preview shows only this (R15, R23)."""
+    w, h = (100, 200) if vertical else (200, 100)
+    name = label if label is not None else _("A face-down tile")
+    classes = f"tile tile--back tile--{'v' if vertical else 'h'}" + (f" {css}" if css else "")
+    names = f'role="img" aria-label="{escape(name)}"' if name else 'aria-hidden="true" focusable="false"'
+    return mark_safe(
+        f'<svg class="{escape(classes)}" viewBox="0 0 {w} {h}" {names}>'
+        f'<rect class="tile__back" x="3" y="3" width="{w - 6}" height="{h - 6}" rx="14"/>'
+        f'<rect class="tile__backmark" x="{w / 2 - 18}" y="{h / 2 - 18}" width="36" height="36" rx="8"/>'
+        "</svg>"
+    )

@@ -1,0 +1,298 @@
+/* The hand: select a tile, see where it may go, play it by click, tap, drag or keyboard (R23, R30).
+ *
+ * Every tile button carries data-targets (the trains the server lists as legal for
+ * it) and, when it fits nowhere, data-why (the server's reason). Selecting lifts
+ * the tile, makes its trains glow and dims the rest; a glowing train plays it.
+ * A second tap on a tile that fits exactly one train plays it there. Dragging
+ * (mouse, pen or an upward swipe on touch) drops it on a train. Arrow keys move
+ * among tiles (←/→) and trains (↑/↓), Enter selects and plays, Esc deselects.
+ * The hand's sort (by pips / by suit) is remembered in this browser.
+ */
+(function () {
+  "use strict";
+  var MT = (window.MT = window.MT || {});
+  var stringsEl = document.getElementById("board-strings");
+  MT.strings = MT.strings || (stringsEl ? JSON.parse(stringsEl.textContent) : {});
+  var S = MT.strings;
+  var host = document.getElementById("board");
+  if (!host) return;
+
+  var selected = null;      // data-tile of the selected tile
+  var lastTap = { tile: null, at: 0 };
+  var drag = null;
+  var suppressClick = false;
+  var SORT_KEY = "mt-hand-sort";
+
+  function board() { return host.querySelector(".board"); }
+  function tiles() { return Array.prototype.slice.call(host.querySelectorAll(".htile")); }
+  function trains() { return Array.prototype.slice.call(host.querySelectorAll(".train")); }
+  function tileBtn(tile) { return host.querySelector('.htile[data-tile="' + tile + '"]'); }
+  function targetsOf(btn) { return (btn.dataset.targets || "").split(" ").filter(Boolean); }
+  function fmt(text, tile) { return (text || "").replace("{tile}", tile); }
+  function handSeat() {
+    var hand = host.querySelector(".hand[data-seat]");
+    return hand ? parseInt(hand.dataset.seat, 10) : null;
+  }
+
+  // ------------------------------------------------------------ selection
+  function clearMarks() {
+    var b = board();
+    if (b) b.classList.remove("is-selecting");
+    tiles().forEach(function (t) { t.classList.remove("is-selected"); t.setAttribute("aria-pressed", "false"); });
+    trains().forEach(function (t) { t.classList.remove("is-target", "is-drop"); });
+  }
+  function deselect(quiet) {
+    if (selected === null) return;
+    selected = null;
+    clearMarks();
+    if (!quiet) MT.say(S.deselected);
+  }
+  function shake(btn, why) {
+    btn.classList.remove("is-shaking");
+    void btn.offsetWidth; // restart the animation
+    btn.classList.add("is-shaking");
+    MT.say(why || S.fits_nowhere);
+  }
+  function select(btn, quiet) {
+    var targets = targetsOf(btn);
+    if (!targets.length) {
+      deselect(true);
+      shake(btn, btn.dataset.why);
+      return false;
+    }
+    clearMarks();
+    selected = btn.dataset.tile;
+    btn.classList.add("is-selected");
+    btn.setAttribute("aria-pressed", "true");
+    board().classList.add("is-selecting");
+    trains().forEach(function (t) { t.classList.toggle("is-target", targets.indexOf(t.dataset.train) >= 0); });
+    if (!quiet) MT.say(fmt(targets.length === 1 ? S.selected_one : S.selected, selected));
+    return true;
+  }
+
+  function play(tile, train) {
+    var seat = handSeat();
+    if (seat === null) return;
+    var btn = tileBtn(tile);
+    if (!btn || targetsOf(btn).indexOf(train) < 0) {
+      MT.say(S.not_target);
+      return;
+    }
+    if (btn) btn.classList.add("is-pending");
+    deselect(true);
+    MT.act(seat, { seat: seat, act: "play", tile: tile, train: train === "mexican" ? "mexican" : parseInt(train, 10) });
+  }
+
+  // ------------------------------------------------------------ clicks and taps
+  host.addEventListener("click", function (event) {
+    if (suppressClick) { suppressClick = false; event.preventDefault(); return; }
+    var btn = event.target.closest(".htile");
+    if (btn) {
+      var tile = btn.dataset.tile;
+      var now = Date.now();
+      var again = lastTap.tile === tile && now - lastTap.at < 450;
+      lastTap = { tile: tile, at: now };
+      if (selected === tile) {
+        var targets = targetsOf(btn);
+        if (again && targets.length === 1) play(tile, targets[0]); // double tap: its only train
+        else deselect();
+        return;
+      }
+      if (select(btn) && event.detail === 0) {
+        // Keyboard (Enter/Space): go on to the first train it may go on.
+        var first = host.querySelector(".train.is-target");
+        if (first) focusTrain(first);
+      }
+      return;
+    }
+    var train = event.target.closest(".train");
+    if (train) {
+      if (selected !== null) {
+        if (train.classList.contains("is-target")) play(selected, train.dataset.train);
+        else MT.say(S.not_target);
+      } else if (board() && board().dataset.yourTurn === "true" && tiles().length) {
+        MT.say(S.select_first);
+      }
+      return;
+    }
+    if (!event.target.closest("button, a, summary, dialog, input")) deselect(true);
+  });
+
+  // ------------------------------------------------------------ keyboard (R30)
+  function rove(list, current, step) {
+    if (!list.length) return null;
+    var i = list.indexOf(current);
+    var next = list[Math.max(0, Math.min(list.length - 1, (i < 0 ? 0 : i + step)))];
+    list.forEach(function (el) { el.tabIndex = el === next ? 0 : -1; });
+    next.focus();
+    next.scrollIntoView({ block: "nearest", inline: "nearest" });
+    return next;
+  }
+  function focusTrain(train) {
+    trains().forEach(function (el) { el.tabIndex = el === train ? 0 : -1; });
+    train.focus();
+  }
+  MT.focusHand = function () {
+    var list = tiles();
+    var current = list.filter(function (t) { return t.tabIndex === 0; })[0] || list[0];
+    if (current) rove(list, current, 0);
+  };
+  MT.focusTrains = function () {
+    var list = trains();
+    var current = host.querySelector(".train.is-target") || list.filter(function (t) { return t.tabIndex === 0; })[0] || list[0];
+    if (current) focusTrain(current);
+  };
+  MT.deselect = deselect;
+
+  host.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    var btn = event.target.closest(".htile");
+    var train = event.target.closest(".train");
+    if (!btn && !train) return;
+    var key = event.key;
+    if (btn && (key === "ArrowLeft" || key === "ArrowRight")) {
+      event.preventDefault();
+      rove(visibleOrder(), btn, key === "ArrowLeft" ? -1 : 1);
+    } else if (btn && key === "ArrowUp") {
+      event.preventDefault();
+      MT.focusTrains();
+    } else if (train && (key === "ArrowUp" || key === "ArrowDown")) {
+      event.preventDefault();
+      rove(trains(), train, key === "ArrowUp" ? -1 : 1);
+    } else if (train && (key === "ArrowLeft" || key === "ArrowRight")) {
+      event.preventDefault();
+      var sel = selected !== null ? tileBtn(selected) : null;
+      if (sel) sel.focus(); else MT.focusHand();
+    } else if (key === "Escape" && selected !== null) {
+      event.preventDefault();
+      var back = tileBtn(selected);
+      deselect();
+      if (back) back.focus();
+    }
+  });
+
+  // ------------------------------------------------------------ drag and drop (pointer + touch)
+  function trainAt(x, y) {
+    var el = document.elementFromPoint(x, y);
+    return el ? el.closest(".train") : null;
+  }
+  host.addEventListener("pointerdown", function (event) {
+    var btn = event.target.closest(".htile");
+    if (!btn || (event.pointerType === "mouse" && event.button !== 0)) return;
+    drag = { btn: btn, id: event.pointerId, x: event.clientX, y: event.clientY, active: false, ghost: null, over: null };
+  });
+  host.addEventListener("pointermove", function (event) {
+    if (!drag || event.pointerId !== drag.id) return;
+    var dx = event.clientX - drag.x;
+    var dy = event.clientY - drag.y;
+    if (!drag.active) {
+      if (Math.abs(dx) + Math.abs(dy) < 10) return;
+      // On touch, sideways swipes scroll the hand; only an upward drag lifts the tile.
+      if (event.pointerType !== "mouse" && Math.abs(dy) < Math.abs(dx)) { drag = null; return; }
+      if (!targetsOf(drag.btn).length) { shake(drag.btn, drag.btn.dataset.why); drag = null; return; }
+      select(drag.btn, true);
+      drag.active = true;
+      drag.btn.classList.add("is-dragging");
+      try { drag.btn.setPointerCapture(drag.id); } catch (e) { /* ignore */ }
+      var svg = drag.btn.querySelector("svg").cloneNode(true);
+      svg.classList.add("drag-ghost");
+      document.body.appendChild(svg);
+      drag.ghost = svg;
+    }
+    event.preventDefault();
+    drag.ghost.style.left = event.clientX + "px";
+    drag.ghost.style.top = event.clientY + "px";
+    var over = trainAt(event.clientX, event.clientY);
+    if (over !== drag.over) {
+      if (drag.over) drag.over.classList.remove("is-drop");
+      drag.over = over && over.classList.contains("is-target") ? over : null;
+      if (drag.over) drag.over.classList.add("is-drop");
+    }
+  });
+  function endDrag(event, cancelled) {
+    if (!drag || event.pointerId !== drag.id) return;
+    var d = drag;
+    drag = null;
+    if (!d.active) return;
+    suppressClick = true;
+    window.setTimeout(function () { suppressClick = false; }, 0);
+    d.btn.classList.remove("is-dragging");
+    if (d.ghost) d.ghost.remove();
+    if (d.over) d.over.classList.remove("is-drop");
+    if (!cancelled && d.over) play(d.btn.dataset.tile, d.over.dataset.train);
+    else deselect(true);
+  }
+  host.addEventListener("pointerup", function (e) { endDrag(e, false); });
+  host.addEventListener("pointercancel", function (e) { endDrag(e, true); });
+
+  // ------------------------------------------------------------ sorting
+  function visibleOrder() { return tiles(); }
+  function sortHand(kind) {
+    var list = host.querySelector(".hand__tiles");
+    if (!list) return;
+    var slots = Array.prototype.slice.call(list.children);
+    var nums = function (slot) {
+      var t = slot.querySelector(".htile").dataset.tile.split("-").map(Number);
+      return { hi: Math.max(t[0], t[1]), lo: Math.min(t[0], t[1]) };
+    };
+    slots.sort(function (a, b) {
+      var x = nums(a), y = nums(b);
+      if (kind === "pips") return (y.hi + y.lo) - (x.hi + x.lo) || y.hi - x.hi;
+      if (kind === "suit") return y.hi - x.hi || y.lo - x.lo;
+      return a.querySelector(".htile").dataset.order - b.querySelector(".htile").dataset.order;
+    });
+    slots.forEach(function (slot) { list.appendChild(slot); });
+    host.querySelectorAll("[data-sort]").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.dataset.sort === kind ? "true" : "false");
+    });
+  }
+  host.addEventListener("click", function (event) {
+    var b = event.target.closest("[data-sort]");
+    if (!b) return;
+    var kind = b.getAttribute("aria-pressed") === "true" ? "" : b.dataset.sort;
+    try { window.localStorage.setItem(SORT_KEY, kind); } catch (e) { /* private mode */ }
+    sortHand(kind);
+    if (kind) MT.say(kind === "pips" ? S.sorted_pips : S.sorted_suit);
+  });
+
+  // ------------------------------------------------------------ hints and refusals
+  function showHint(msg) {
+    host.querySelectorAll(".is-hint").forEach(function (el) { el.classList.remove("is-hint"); });
+    if (!msg.act) { MT.toast(msg.reason || S.hint_none, "hint"); return; }
+    if (msg.tile) {
+      var btn = tileBtn(msg.tile) || tileBtn(msg.tile.split("-").reverse().join("-"));
+      if (btn) { btn.classList.add("is-hint"); btn.scrollIntoView({ block: "nearest", inline: "nearest" }); }
+    }
+    if (msg.train !== null && msg.train !== undefined) {
+      var train = host.querySelector('.train[data-train="' + msg.train + '"]');
+      if (train) train.classList.add("is-hint");
+    } else if (msg.act) {
+      var action = host.querySelector('[data-act="' + msg.act + '"]');
+      if (action) action.classList.add("is-hint");
+    }
+    MT.say(S.hint + " " + msg.reason);
+    MT.toast(S.hint + " " + msg.reason, "hint");
+  }
+  function refused(tile, why) {
+    var btn = tileBtn(tile) || tileBtn(String(tile).split("-").reverse().join("-"));
+    if (btn) { btn.classList.remove("is-pending"); shake(btn, why); }
+  }
+
+  // ------------------------------------------------------------ across board swaps
+  MT.hand = {
+    save: function () { return { selected: selected }; },
+    restore: function (state) {
+      var kind = "";
+      try { kind = window.localStorage.getItem(SORT_KEY) || ""; } catch (e) { /* private mode */ }
+      sortHand(kind);
+      selected = null;
+      if (state && state.selected) {
+        var btn = tileBtn(state.selected);
+        if (btn && targetsOf(btn).length) select(btn, true); // still playable: keep it lifted
+      }
+    },
+    showHint: showHint,
+    refused: refused,
+    deselect: deselect
+  };
+})();

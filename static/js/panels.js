@@ -1,0 +1,64 @@
+/* The log and rules drawers. Opening either tells the server, which pauses the
+ * computer players while it is open (R26); closing resumes them. One drawer at a
+ * time; Esc or the close button shuts it and gives focus back to its button.
+ */
+(function () {
+  "use strict";
+  var MT = (window.MT = window.MT || {});
+  var table = document.getElementById("table");
+  if (!table) return;
+  var openName = null;
+
+  function panel(name) { return document.getElementById(name + "-panel"); }
+  function buttons(name) { return document.querySelectorAll('[data-panel="' + name + '"]'); }
+  function mark() {
+    ["log", "rules"].forEach(function (name) {
+      buttons(name).forEach(function (b) { b.setAttribute("aria-expanded", openName === name ? "true" : "false"); });
+    });
+  }
+  function close(refocus) {
+    if (!openName) return;
+    var name = openName;
+    panel(name).hidden = true;
+    openName = null;
+    mark();
+    if (MT.panel) MT.panel(false);
+    if (refocus) {
+      var b = buttons(name)[0];
+      if (b) b.focus();
+    }
+  }
+  function open(name) {
+    if (openName === name) { close(true); return; }
+    if (openName) { panel(openName).hidden = true; }
+    var p = panel(name);
+    if (!p) return;
+    var wasOpen = !!openName;
+    openName = name;
+    p.hidden = false;
+    mark();
+    if (!wasOpen && MT.panel) MT.panel(true);
+    var heading = p.querySelector("h2");
+    if (heading) { heading.tabIndex = -1; heading.focus(); }
+  }
+  MT.togglePanel = open;
+  MT.closePanel = close;
+
+  table.addEventListener("click", function (event) {
+    var b = event.target.closest("[data-panel]");
+    if (b) {
+      event.preventDefault(); // the rules link is the no-script fallback
+      open(b.dataset.panel);
+      return;
+    }
+    if (event.target.closest("[data-close-panel]")) close(true);
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && openName && !document.querySelector("dialog[open]")) close(true);
+  });
+  // Reconnected while a drawer is open: the server forgot the pause with the old connection.
+  MT.onConnect = MT.onConnect || [];
+  MT.onConnect.push(function () { if (openName && MT.panel) MT.panel(true); });
+  MT.afterSwap = MT.afterSwap || [];
+  MT.afterSwap.push(mark);
+})();

@@ -1,0 +1,242 @@
+/* The table's websocket client: keeps #board live (games/board.py documents the messages).
+ *
+ * Opens ws(s)://<host>/ws/m/<id>/ (+ ?watch=<token> for spectators), swaps #board's
+ * innerHTML on each "board" message (keeping focus, selection, open dialogs and the
+ * hand's sort, so nothing jumps), resyncs after a reconnect (exponential backoff)
+ * or when an ack announces a version no board brought, and sends the table's
+ * commands. The browser applies no rule: what is clickable comes from the server.
+ * Loaded last: hand.js, actions.js, relay.js, panels.js and keys.js register on MT.
+ */
+(function () {
+  "use strict";
+  var MT = (window.MT = window.MT || {});
+  var table = document.getElementById("table");
+  var host = document.getElementById("board");
+  if (!table || !host) return;
+
+  var S = MT.strings;
+  var conn = document.getElementById("conn");
+  var live = document.getElementById("live");
+  var toastEl = document.getElementById("toast");
+  var ws = null;
+  var retries = 0;
+  var retryTimer = null;
+  var syncTimer = null;
+  var toastTimer = null;
+  var version = readVersion();
+  var lastSaid = "";
+  var sent = {}; // request_id -> what was asked (to react to its error)
+
+  function boardEl() { return host.querySelector(".board"); }
+  function readVersion() {
+    var b = boardEl();
+    return b ? parseInt(b.dataset.version, 10) || 0 : 0;
+  }
+  MT.board = boardEl;
+  MT.version = function () { return version; };
+
+  function uuid() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var bytes = new Uint8Array(16);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map.call(bytes, function (x) { return (x + 256).toString(16).slice(1); }).join("");
+    return hex.slice(0, 8) + "-" + hex.slice(8, 12) + "-" + hex.slice(12, 16) + "-" + hex.slice(16, 20) + "-" + hex.slice(20);
+  }
+
+  // ------------------------------------------------------------ saying things
+  MT.say = function (text) {
+    if (!text) return;
+    var say = document.getElementById("hand-say");
+    if (say) say.textContent = text;
+    // Re-set the live region so that the same words are announced again.
+    live.textContent = "";
+    window.setTimeout(function () { live.textContent = text; }, 30);
+  };
+  MT.toast = function (text, kind) {
+    if (!text) return;
+    toastEl.textContent = text;
+    toastEl.className = "toast" + (kind ? " toast--" + kind : "");
+    toastEl.hidden = false;
+    window.clearTimeout(toastTimer);
+    toastTimer = window.setTimeout(function () { toastEl.hidden = true; }, kind === "hint" ? 6000 : 4500);
+  };
+
+  // ------------------------------------------------------------ sending
+  function send(message) {
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      ws.send(JSON.stringify(message));
+      return true;
+    }
+    MT.toast(S.offline);
+    return false;
+  }
+  /** A game action in the replay format, for `seat` (R30: one click or key). */
+  MT.act = function (seat, action) {
+    var id = uuid();
+    sent[id] = { type: "act", action: action };
+    return send({ type: "act", seat: seat, action: action, version: version, request_id: id });
+  };
+  /** undo | redo | restart | next_round | new_match */
+  MT.command = function (type) {
+    var id = uuid();
+    sent[id] = { type: type };
+    return send({ type: type, version: version, request_id: id });
+  };
+  MT.hint = function (seat) { return send({ type: "hint", seat: seat }); };
+  MT.panel = function (open) { return send({ type: "panel", open: !!open }); };
+  MT.reveal = function (seat) { return send({ type: "reveal", seat: seat }); };
+  MT.sync = function () { return send({ type: "sync" }); };
+
+  // ------------------------------------------------------------ swapping the board
+  function focusKey(el) {
+    if (!el || !host.contains(el)) return null;
+    var attrs = ["data-tile", "data-train", "data-act", "data-confirm-act", "data-cmd", "data-panel", "data-dialog", "data-sort", "data-reveal"];
+    for (var i = 0; i < attrs.length; i++) {
+      var holder = el.closest("[" + attrs[i] + "]");
+      if (holder && host.contains(holder)) return "[" + attrs[i] + '="' + holder.getAttribute(attrs[i]) + '"]';
+    }
+    return null;
+  }
+  function trainLengths() {
+    var out = {};
+    host.querySelectorAll(".train").forEach(function (t) {
+      out[t.dataset.train] = t.querySelectorAll(".ttile").length + "|" + (t.querySelector(".fold--wide") || { textContent: "" }).textContent;
+    });
+    return out;
+  }
+
+  function swap(html, newVersion) {
+    var focused = focusKey(document.activeElement);
+    var openDialog = host.querySelector("dialog[open]");
+    var dialogId = openDialog ? openDialog.id : null;
+    var before = trainLengths();
+    var state = MT.hand && MT.hand.save ? MT.hand.save() : null;
+    var old = boardEl();
+    var oldTurn = old ? old.dataset.yourTurn : null;
+
+    host.innerHTML = html;
+    version = newVersion;
+    var b = boardEl();
+    if (!b) return;
+    document.title = b.dataset.title || document.title;
+
+    if (MT.hand && MT.hand.restore) MT.hand.restore(state);
+    (MT.afterSwap || []).forEach(function (fn) { fn(b); });
+
+    // A train that grew: its newest tile slides in (a computer's move is followed by eye).
+    var after = trainLengths();
+    Object.keys(after).forEach(function (key) {
+      if (before[key] !== undefined && before[key] !== after[key]) {
+        var t = host.querySelector('.train[data-train="' + key + '"] .ttile--last');
+        if (t) t.classList.add("ttile--arrive");
+      }
+    });
+    if (dialogId) {
+      var again = document.getElementById(dialogId);
+      if (again && again.showModal && !again.open) again.showModal();
+    }
+    if (focused) {
+      var target = host.querySelector(focused);
+      if (target && target.focus) target.focus({ preventScroll: true });
+    }
+    var words = [b.dataset.lastEvent, b.dataset.status].filter(Boolean).join(". ");
+    if (words && words !== lastSaid) {
+      lastSaid = words;
+      live.textContent = words;
+    }
+    if (b.dataset.yourTurn === "true" && oldTurn !== "true" && document.hidden) {
+      document.title = "● " + document.title;
+    }
+  }
+  MT.swap = swap;
+
+  // ------------------------------------------------------------ receiving
+  function onMessage(event) {
+    var msg;
+    try { msg = JSON.parse(event.data); } catch (e) { return; }
+    if (msg.type === "board") {
+      window.clearTimeout(syncTimer);
+      if (typeof msg.version === "number" && msg.version < version) return; // an older board, overtaken
+      swap(msg.html, msg.version);
+      if (msg.title) document.title = msg.title;
+    } else if (msg.type === "ack") {
+      delete sent[msg.request_id];
+      if (typeof msg.version === "number" && msg.version > version) {
+        // The change is made; its board should follow. If it does not, ask for it.
+        window.clearTimeout(syncTimer);
+        syncTimer = window.setTimeout(MT.sync, 1500);
+      }
+    } else if (msg.type === "error") {
+      var asked = sent[msg.request_id];
+      delete sent[msg.request_id];
+      MT.toast(msg.explanation || msg.message || S.error, "error");
+      if (asked && asked.type === "act" && asked.action && asked.action.tile && MT.hand) {
+        MT.hand.refused(asked.action.tile, msg.message);
+      }
+      if (msg.code === "stale" || msg.code === "not_your_turn") MT.sync();
+    } else if (msg.type === "hint") {
+      if (MT.hand) MT.hand.showHint(msg);
+    } else if (msg.type === "log") {
+      var body = document.getElementById("log-body");
+      if (body) body.innerHTML = msg.html;
+    }
+  }
+
+  // ------------------------------------------------------------ connecting
+  function url() {
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    var u = scheme + window.location.host + table.dataset.wsPath;
+    if (table.dataset.watch) u += "?watch=" + encodeURIComponent(table.dataset.watch);
+    return u;
+  }
+  function status(text) {
+    if (!conn) return;
+    conn.textContent = text || "";
+    conn.hidden = !text;
+  }
+  function connect() {
+    window.clearTimeout(retryTimer);
+    if (ws && (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)) return;
+    if (!("WebSocket" in window)) return;
+    try {
+      ws = new WebSocket(url());
+    } catch (e) {
+      later();
+      return;
+    }
+    ws.onopen = function () {
+      var wasRetrying = retries > 0;
+      retries = 0;
+      status("");
+      if (wasRetrying) MT.say(S.connected);
+      MT.sync(); // whatever happened meanwhile: a fresh board
+      (MT.onConnect || []).forEach(function (fn) { fn(); });
+    };
+    ws.onmessage = onMessage;
+    ws.onclose = function () { later(); };
+    ws.onerror = function () { /* onclose follows */ };
+  }
+  function later() {
+    ws = null;
+    status(S.reconnecting);
+    // 0.5 s, 1 s, 2 s … up to 15 s, with jitter so a restarted server is not stormed.
+    var delay = Math.min(15000, 500 * Math.pow(2, retries)) * (0.8 + Math.random() * 0.4);
+    retries += 1;
+    window.clearTimeout(retryTimer);
+    retryTimer = window.setTimeout(connect, delay);
+  }
+  window.addEventListener("online", connect);
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) {
+      if (!ws) connect();
+      var b = boardEl();
+      if (b && b.dataset.title) document.title = b.dataset.title;
+    }
+  });
+
+  (MT.afterSwap || []).forEach(function (fn) { fn(boardEl()); });
+  if (MT.hand && MT.hand.restore) MT.hand.restore(null);
+  connect();
+})();
