@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -56,6 +56,7 @@ from .errors import (
     GameError,
 )
 from .models import ClientRequest, LogEntry, Match, Pause, Round, Seat, Table, UndoPoint
+from .selectors import PAUSE_TIMEOUT
 from .selectors import paused as _pause_active
 
 #: random seeds stay below 2**53 so they survive a round trip through JavaScript numbers
@@ -518,22 +519,26 @@ def computer_step(*, match_id: int) -> Result | None:
     or the log open (R26); None when there is nothing to do (or another process holds
     the match). The computer sees only its own seat's view (R25)."""
     with transaction.atomic():
-        match = Match.objects.select_for_update(skip_locked=True).filter(pk=match_id).first()
-        if match is None or match.status != Match.Status.PLAYING or match.state is None:
+        since = timezone.now() - PAUSE_TIMEOUT
+        try:
+            match = (Match.objects.select_for_update(skip_locked=True)
+                     .annotate(paused=Exists(Pause.objects.filter(match=OuterRef("pk"), created_at__gte=since)))
+                     .filter(pk=match_id).first())
+        except (ValueError, TypeError):
+            return None
+        if match is None or match.status != Match.Status.PLAYING or match.state is None or match.paused:
             return None
         state = state_from_json(match.state)
         seats = _seats(match)
         if state.phase == "round_over" and all(s.kind == Seat.Kind.COMPUTER for s in seats):
             # Nobody at the table could press Next round.
-            if _pause_active(match):
-                return None
             version = match.version + 1
             _next_round(match, state)
             return _commit(match, version)
         if state.over or state.turn is None:
             return None
         seat = seats[state.turn]
-        if seat.kind != Seat.Kind.COMPUTER or _pause_active(match):
+        if seat.kind != Seat.Kind.COMPUTER:
             return None
         action = bots.choose(view(state, seat.index), seat.level or Seat.Level.BASIC)
         version = match.version + 1

@@ -170,7 +170,7 @@ def test_r7_submit_applies_logs_and_bumps_the_version(duo: Match, alice: Any, bo
     assert ClientRequest.objects.get(match=duo, request_id="req-1").version == 2
 
 
-def test_repeated_request_id_is_answered_not_applied_again(duo: Match, alice: Any, bob: Any) -> None:
+def test_repeated_request_id_is_answered_not_applied_again(duo: Match, alice: Any, bob: Any, carol: Any) -> None:
     holder = state_of(duo).turn
     user = alice if holder == 0 else bob
     first = submit(duo, user, Action("engine", holder), request_id="same")
@@ -178,9 +178,16 @@ def test_repeated_request_id_is_answered_not_applied_again(duo: Match, alice: An
     again = submit(duo, user, Action("engine", holder), version=first.version - 1, request_id="same")
     assert again == services.Result(duo.pk, first.version, duplicate=True)
     assert snapshot(duo) == before
-    # The same id from someone else is refused, not mistaken for theirs.
+    # The same id from someone else is refused, not mistaken for theirs; a stranger is
+    # refused before the request id is even looked at.
     other = bob if user == alice else alice
     refused("bad_request", duo, lambda: submit(duo, other, Action("engine", 1 - holder), request_id="same"))
+    refused("forbidden", duo, lambda: submit(duo, carol, Action("engine", holder), request_id="same"))
+    # Every service answers a repeat the same way.
+    result = services.round_restart(match_id=duo.pk, user=alice, expected_version=duo.version, request_id="r")
+    again = services.round_restart(match_id=duo.pk, user=alice, expected_version=0, request_id="r")
+    assert again == services.Result(duo.pk, result.version, duplicate=True)
+    assert duo.rounds.get().restarts == 1
 
 
 def test_refusals_change_nothing(duo: Match, alice: Any, bob: Any, carol: Any) -> None:
