@@ -303,13 +303,13 @@ def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = N
     rows: list[tuple[str, object, str, str]] = []
     for spec in seats:
         if spec.kind == "me":
-            rows.append((Seat.Kind.HUMAN, creator, "", ""))
+            rows.append((str(Seat.Kind.HUMAN), creator, "", ""))
         elif spec.kind == "human":
-            rows.append((Seat.Kind.HUMAN, None, "", ""))
+            rows.append((str(Seat.Kind.HUMAN), None, "", ""))
         elif spec.kind == "local":
-            rows.append((Seat.Kind.LOCAL, creator, spec.name.strip(), ""))
+            rows.append((str(Seat.Kind.LOCAL), creator, spec.name.strip(), ""))
         else:
-            rows.append((Seat.Kind.COMPUTER, None, spec.name.strip(), spec.level))
+            rows.append((str(Seat.Kind.COMPUTER), None, spec.name.strip(), spec.level))
     with transaction.atomic():
         table = Table.objects.create(created_by=creator)
         return _new_match(table=table, number=1, creator=creator, seats=rows, seed=chosen, listed=listed)
@@ -540,7 +540,8 @@ def computer_step(*, match_id: int) -> Result | None:
         seat = seats[state.turn]
         if seat.kind != Seat.Kind.COMPUTER:
             return None
-        action = bots.choose(view(state, seat.index), seat.level or Seat.Level.BASIC)
+        level: bots.Level = "strong" if seat.level == Seat.Level.STRONG else "basic"
+        action = bots.choose(view(state, seat.index), level)
         version = match.version + 1
         _play(match, _current_round(match), state, action, version, by_computer=True)
         return _commit(match, version)

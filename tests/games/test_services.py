@@ -155,7 +155,7 @@ def test_r7_submit_applies_logs_and_bumps_the_version(duo: Match, alice: Any, bo
     sent: list[tuple[int, int]] = []
     monkeypatch.setattr("games.notify.match_changed", lambda match_id, version: sent.append((match_id, version)))
     state = state_of(duo)
-    holder = state.turn
+    holder = state.holder
     user = alice if holder == 0 else bob
     with django_capture_on_commit_callbacks(execute=True):
         result = submit(duo, user, Action("engine", holder), request_id="req-1")
@@ -171,7 +171,7 @@ def test_r7_submit_applies_logs_and_bumps_the_version(duo: Match, alice: Any, bo
 
 
 def test_repeated_request_id_is_answered_not_applied_again(duo: Match, alice: Any, bob: Any, carol: Any) -> None:
-    holder = state_of(duo).turn
+    holder = state_of(duo).holder
     user = alice if holder == 0 else bob
     first = submit(duo, user, Action("engine", holder), request_id="same")
     before = snapshot(duo)
@@ -192,7 +192,7 @@ def test_repeated_request_id_is_answered_not_applied_again(duo: Match, alice: An
 
 def test_refusals_change_nothing(duo: Match, alice: Any, bob: Any, carol: Any) -> None:
     state = state_of(duo)
-    holder = state.turn
+    holder = state.holder
     assert holder is not None
     owner, other = (alice, bob) if holder == 0 else (bob, alice)
     engine = Action("engine", holder)
@@ -208,13 +208,13 @@ def test_refusals_change_nothing(duo: Match, alice: Any, bob: Any, carol: Any) -
     # malformed actions and an action for another seat than the request's
     for bad in ({"act": "fly"}, {"act": "play", "tile": "13-1", "train": 0}, {"act": "pass", "tile": "1-1"},
                 "pass", {"act": "next_round"}):
-        refused("bad_request", duo, lambda bad=bad: services.action_submit(
+        refused("bad_request", duo, lambda bad=bad: services.action_submit(  # type: ignore[misc]
             match_id=duo.pk, user=owner, seat=holder, action=bad, expected_version=duo.version, request_id=rid()))
     refused("forbidden", duo, lambda: services.action_submit(
         match_id=duo.pk, user=owner, seat=holder, action={"seat": 1 - holder, "act": "engine"},
         expected_version=duo.version, request_id=rid()))
     for bad_id in ("", "x" * 65, None):
-        refused("bad_request", duo, lambda bad_id=bad_id: services.action_submit(
+        refused("bad_request", duo, lambda bad_id=bad_id: services.action_submit(  # type: ignore[misc]
             match_id=duo.pk, user=owner, seat=holder, action=engine.to_json(), expected_version=duo.version,
             request_id=bad_id))
     with pytest.raises(GameError) as info:
@@ -231,7 +231,7 @@ def test_not_started(make_match: Callable[..., Match], alice: Any) -> None:
 
 
 def test_r8_r10_illegal_moves_get_the_engines_reason_and_rule(duo: Match, alice: Any, bob: Any) -> None:
-    holder = state_of(duo).turn
+    holder = state_of(duo).holder
     user = alice if holder == 0 else bob
     submit(duo, user, Action("engine", holder))
     state = state_of(duo)  # the holder's first turn (R8)
@@ -240,7 +240,7 @@ def test_r8_r10_illegal_moves_get_the_engines_reason_and_rule(duo: Match, alice:
                          (Action("engine", holder), "R7")):
         with pytest.raises(IllegalAction) as engine_says:
             apply(state, action)
-        e = refused("illegal", duo, lambda action=action: submit(duo, user, action))
+        e = refused("illegal", duo, lambda action=action: submit(duo, user, action))  # type: ignore[misc]
         assert (e.rule, e.message) == (rule, engine_says.value.message)
         assert e.message.endswith(f"({rule})")
         assert e.to_json()["explanation"]  # the translatable short words for the page
