@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.utils import translation
 from django.utils.functional import Promise
 
 from engine.rules import legal_actions
@@ -75,3 +76,26 @@ def test_error_codes_and_rule_words() -> None:
         words = RULE_EXPLANATIONS[rule]
         assert isinstance(words, Promise) and str(words).endswith(f"({rule})")
     assert rule_explanation(None) is None and rule_explanation("R99") is None
+
+
+@pytest.mark.parametrize("language", ["es", "de"])
+def test_rule_words_are_translated(language: str) -> None:
+    for rule in ("R7", "R8", "R9", "R10", "R13", "R14", "R15", "R19", "R20", "R22"):
+        with translation.override("en"):
+            english = rule_explanation(rule)
+        with translation.override(language):
+            words = rule_explanation(rule)
+        assert words and words != english and words.endswith(f"({rule})"), (language, rule)
+
+
+@pytest.mark.django_db
+def test_refusals_speak_the_players_language(make_match: Callable[..., Match], alice: Any, carol: Any) -> None:
+    from games import services
+
+    match = make_match("me", "computer")
+    expected = {"es": "Recarga la página", "de": "Lade die Seite neu"}
+    for language, words in expected.items():
+        with translation.override(language), pytest.raises(GameError) as info:
+            services.match_undo(match_id=match.pk, user=alice, expected_version=match.version + 5,
+                                request_id="r")
+        assert info.value.code == "stale" and words in info.value.message
