@@ -11,7 +11,7 @@ is a `games.errors.GameError` that changes nothing:
    ``duplicate=True`` and nothing is applied again;
 4. the client saw the current version (stale: refresh first);
 5. the match has started (not_started);
-6. the action is well formed and is the seat's own (bad_request);
+6. the action is well formed (bad_request) and is the seat's own (forbidden);
 7. it is that seat's turn (not_your_turn);
 8. the rules allow it (illegal: the engine's reason, with its rule id).
 
