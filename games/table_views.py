@@ -40,12 +40,17 @@ def _strings() -> dict[str, str]:
         "error": _("That did not work. The board is up to date again."),
         "stale": _("The table changed meanwhile; here is the current board."),
         "your_turn": _("Your turn"),
+        "refused": _("This table cannot be shown to you. Reload the page to sign in again."),
         "offline": _("Offline: wait for the connection to come back, then play."),
     }
 
 
-def table(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The table: the live board of a match for a player, the creator or a spectator."""
+def _access(request: HttpRequest, match_id: int) -> tuple[Match, tuple[int, ...], bool]:
+    """The match, the seats this user plays, and whether they came with the watch token.
+
+    Raises Http404 for strangers (they are not told that the match exists); an
+    anonymous visitor without the token gets `None` as the match (sign in first).
+    """
     match = get_object_or_404(
         Match.objects.select_related("created_by").prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("user"))),
@@ -57,8 +62,23 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
     creator = user.is_authenticated and match.created_by_id == user.pk
     if not (controlled or watching or creator or getattr(user, "is_staff", False)):
         if not user.is_authenticated:
-            return redirect(f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}")
-        raise Http404  # strangers are not told that the match exists
+            raise _SignIn
+        raise Http404
+    return match, controlled, watching
+
+
+class _SignIn(Exception):
+    """An anonymous visitor without the watch token: send them to the login page."""
+
+
+def table(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The table: the live board of a match for a player, the creator or a spectator."""
+    try:
+        match, controlled, watching = _access(request, match_id)
+    except _SignIn:
+        return redirect(f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}")
+    token = request.GET.get("watch", "")
+    user = request.user
     if match.state is None or match.status == Match.Status.WAITING:
         # Not started: the match page shows the seats and the invitation link.
         detail = reverse("games:detail", args=[match.pk])
@@ -71,11 +91,22 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
         "match": match,
         "ws_path": ws_path,
         "watch_token": match.watch_token if not controlled and watching else "",
-        "log_html": board.render_log(match=match, viewer_seat=b.me.index if b.me else None),
+        "log_html": board.render_log(match=match, viewer_seat=controlled[0] if len(controlled) == 1 else None),
         "rules": rules_text.sections(),
         "keys": rules_text.KEYS,
         "strings": _strings(),
+        "log_url": reverse("games:table_log", args=[match.pk]),
     })
+
+
+def table_log(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The log panel's contents (every action in words, R26), fetched when the panel opens."""
+    try:
+        match, controlled, _watching = _access(request, match_id)
+    except _SignIn:
+        raise Http404 from None
+    seat = controlled[0] if len(controlled) == 1 else None  # "You" only when one seat is yours
+    return HttpResponse(board.render_log(match=match, viewer_seat=seat))
 
 
 def rules(request: HttpRequest) -> HttpResponse:

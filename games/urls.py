@@ -20,5 +20,6 @@ urlpatterns = [
 # The table and the rules (games/table_views.py)
 urlpatterns += [
     path("m/<int:match_id>/", table_views.table, name="table"),
+    path("m/<int:match_id>/log/", table_views.table_log, name="table_log"),
     path("rules/", table_views.rules, name="rules"),
 ]

@@ -1,6 +1,8 @@
 /* The log and rules drawers. Opening either tells the server, which pauses the
  * computer players while it is open (R26); closing resumes them. One drawer at a
  * time; Esc or the close button shuts it and gives focus back to its button.
+ * The open log is refreshed from /m/<id>/log/ after each new board (or replaced
+ * by a pushed {"type": "log"} message, see table.js).
  */
 (function () {
   "use strict";
@@ -9,7 +11,20 @@
   if (!table) return;
   var openName = null;
 
+  var logTimer = null;
+
   function panel(name) { return document.getElementById(name + "-panel"); }
+  /** The log's latest words (fetched rather than pushed: only while someone reads it). */
+  function refreshLog() {
+    var url = table.dataset.logUrl;
+    var body = document.getElementById("log-body");
+    if (!url || !body || !window.fetch) return;
+    if (table.dataset.watch) url += "?watch=" + encodeURIComponent(table.dataset.watch);
+    window.fetch(url, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) { if (html !== null) body.innerHTML = html; })
+      .catch(function () { /* offline: the log stays as it was */ });
+  }
   function buttons(name) { return document.querySelectorAll('[data-panel="' + name + '"]'); }
   function mark() {
     ["log", "rules"].forEach(function (name) {
@@ -38,6 +53,7 @@
     p.hidden = false;
     mark();
     if (!wasOpen && MT.panel) MT.panel(true);
+    if (name === "log") refreshLog();
     var heading = p.querySelector("h2");
     if (heading) { heading.tabIndex = -1; heading.focus(); }
   }
@@ -61,4 +77,9 @@
   MT.onConnect.push(function () { if (openName && MT.panel) MT.panel(true); });
   MT.afterSwap = MT.afterSwap || [];
   MT.afterSwap.push(mark);
+  MT.afterSwap.push(function () {
+    if (openName !== "log") return;
+    window.clearTimeout(logTimer);
+    logTimer = window.setTimeout(refreshLog, 250);
+  });
 })();

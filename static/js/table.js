@@ -141,6 +141,7 @@
       var target = host.querySelector(focused);
       if (target && target.focus) target.focus({ preventScroll: true });
     }
+    if (old && old.dataset.phase !== b.dataset.phase) countUp(b);
     var words = [b.dataset.lastEvent, b.dataset.status].filter(Boolean).join(". ");
     if (words && words !== lastSaid) {
       lastSaid = words;
@@ -151,6 +152,25 @@
     }
   }
   MT.swap = swap;
+
+  /** R21: at the end of a round each penalty counts up from zero (once, when the round ends). */
+  function countUp(b) {
+    if (b.dataset.phase !== "round_over" && b.dataset.phase !== "match_over") return;
+    if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    var cells = b.querySelectorAll("[data-count-up]");
+    var start = null;
+    function frame(now) {
+      if (start === null) start = now;
+      var k = Math.min(1, (now - start) / 700);
+      cells.forEach(function (el) {
+        var target = parseInt(el.dataset.countUp, 10) || 0;
+        var text = el.textContent;
+        el.textContent = text.replace(/\d+/, String(Math.round(target * k)));
+      });
+      if (k < 1) window.requestAnimationFrame(frame);
+    }
+    window.requestAnimationFrame(frame);
+  }
 
   // ------------------------------------------------------------ receiving
   function onMessage(event) {
@@ -178,6 +198,9 @@
       if (msg.code === "stale" || msg.code === "not_your_turn") MT.sync();
     } else if (msg.type === "hint") {
       if (MT.hand) MT.hand.showHint(msg);
+    } else if (msg.type === "redirect") {
+      // R29: the new match at this table has its own page.
+      if (msg.url && msg.url.charAt(0) === "/") window.location.assign(msg.url);
     } else if (msg.type === "log") {
       var body = document.getElementById("log-body");
       if (body) body.innerHTML = msg.html;
@@ -215,7 +238,14 @@
       (MT.onConnect || []).forEach(function (fn) { fn(); });
     };
     ws.onmessage = onMessage;
-    ws.onclose = function () { later(); };
+    ws.onclose = function (event) {
+      if (event && event.code === 4403) { // not allowed to watch this table: do not knock again
+        ws = null;
+        status(S.refused);
+        return;
+      }
+      later();
+    };
     ws.onerror = function () { /* onclose follows */ };
   }
   function later() {

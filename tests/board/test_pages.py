@@ -159,3 +159,17 @@ def test_table_page_has_no_english(ana, lang):
     assert not english_leaks(html, lang)
     strings = re.search(r'<script id="board-strings" type="application/json">(.*?)</script>', html).group(1)
     assert "Reconnecting" not in strings  # the script's words are translated too
+
+
+@pytest.mark.django_db
+def test_r26_log_panel_contents_over_http_with_the_same_access(ana, ben):
+    match = vs_computers(ana, n=1)
+    url = reverse("games:table_log", args=[match.pk])
+    mine = client_for(ana).get(url)
+    assert mine.status_code == 200
+    assert "Round 1" in mine.content.decode() or "Nothing has happened yet." in mine.content.decode()
+    assert client_for(ben).get(url).status_code == 404
+    assert client_for().get(url).status_code == 404
+    assert client_for(ben).get(url, {"watch": match.watch_token}).status_code == 200
+    with_log = client_for(ana, "de").get(reverse("games:table", args=[match.pk])).content.decode()
+    assert f'data-log-url="{url}"' in with_log

@@ -1,0 +1,270 @@
+"""The table's scripts (static/js) in Debian's Chromium, against a stand-in websocket.
+
+The page is the real table template rendered for real positions (tests/board/
+snapshots.py) and opened from a file; `window.WebSocket` is replaced by a recorder
+so each test sees exactly the JSON the client sends (games/board.py documents the
+contract) and can feed it server messages. Screenshots at desktop and phone size
+go to test-artifacts/board/.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import translation
+
+from engine.views import view
+from games.board import Flags, Viewer
+
+from . import states as S
+from .snapshots import render_page
+
+pytestmark = pytest.mark.browser
+
+FAKE_SOCKET = """
+window.__sent = [];
+window.__sockets = [];
+class FakeSocket {
+  constructor(url) {
+    this.url = url; this.readyState = 0; window.__sockets.push(this);
+    setTimeout(() => { this.readyState = 1; this.onopen && this.onopen(); }, 5);
+  }
+  send(data) { window.__sent.push(JSON.parse(data)); }
+  close() {}
+}
+FakeSocket.OPEN = 1; FakeSocket.CONNECTING = 0;
+window.WebSocket = FakeSocket;
+window.__serve = (msg) => window.__sockets[window.__sockets.length - 1].onmessage({data: JSON.stringify(msg)});
+"""
+
+
+@pytest.fixture
+def shots(artifacts_dir: Path) -> Path:
+    out = artifacts_dir / "board"
+    out.mkdir(exist_ok=True)
+    return out
+
+
+def write(tmp_path: Path, name: str, v: Any, seats: Any, viewer: Any = None, flags: Any = None,
+          lang: str = "en") -> str:
+    with translation.override(lang):
+        html = render_page(v, seats, viewer, flags or Flags(match_id=1, version=5))
+    path = tmp_path / f"{name}.html"
+    path.write_text(html)
+    return path.as_uri()
+
+
+def open_page(new_context: Any, url: str, **options: Any) -> Any:
+    context = new_context(**options)
+    context.add_init_script(FAKE_SOCKET)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_function("window.__sent.length > 0")  # the client syncs on connect
+    page.errors = errors
+    return page
+
+
+def sent(page: Any) -> list[dict[str, Any]]:
+    return page.evaluate("window.__sent")
+
+
+def board_html(page: Any) -> str:
+    return page.evaluate("document.getElementById('board').innerHTML")
+
+
+@pytest.fixture
+def first_turn(tmp_path: Path) -> tuple[Any, str]:
+    st = S.first_turn_chain(4)
+    return st, write(tmp_path, "first", view(st, st.turn), S.seats(4))
+
+
+def test_connects_to_the_match_socket_and_syncs(new_context, first_turn):
+    _st, url = first_turn
+    page = open_page(new_context, url)
+    assert page.evaluate("window.__sockets[0].url").endswith("/ws/m/1/")
+    assert sent(page)[0] == {"type": "sync"}
+    assert not page.errors
+
+
+def test_r23_select_a_tile_then_a_glowing_train_plays_it(new_context, first_turn, shots):
+    st, url = first_turn
+    page = open_page(new_context, url)
+    tile = page.locator(".htile[data-targets]:not([data-targets=''])").first
+    tile_name = tile.get_attribute("data-tile")
+    targets = tile.get_attribute("data-targets").split()
+    tile.click()
+    glowing = page.eval_on_selector_all(".train.is-target", "els => els.map(e => e.dataset.train)")
+    assert glowing == targets
+    assert page.locator(".board.is-selecting").count() == 1
+    page.screenshot(path=str(shots / "selected-1280.png"))
+    page.locator(f'.train[data-train="{targets[0]}"]').click()
+    act = sent(page)[-1]
+    assert act["type"] == "act" and act["seat"] == st.turn and act["version"] == 5
+    assert act["action"] == {"seat": st.turn, "act": "play", "tile": tile_name, "train": int(targets[0])}
+    assert len(act["request_id"]) >= 32
+
+
+def test_a_tile_that_fits_nowhere_shakes_and_says_why(new_context, first_turn):
+    _st, url = first_turn
+    page = open_page(new_context, url)
+    tile = page.locator(".htile[data-why]").first
+    why = tile.get_attribute("data-why")
+    tile.click()
+    assert page.inner_text("#hand-say") == why and "(R8)" in why
+    assert page.locator(".board.is-selecting").count() == 0
+    assert [m for m in sent(page) if m["type"] == "act"] == []
+
+
+def test_r30_keyboard_alone_selects_and_plays(new_context, first_turn):
+    st, url = first_turn
+    page = open_page(new_context, url)
+    page.locator(".htile").first.focus()
+    playable = page.eval_on_selector_all(".htile", "els => els.map(e => !!e.dataset.targets)")
+    for _ in range(playable.index(True)):
+        page.keyboard.press("ArrowRight")
+    focused = page.evaluate("document.activeElement.dataset.tile")
+    page.keyboard.press("Enter")  # select: focus moves to the first train it may go on
+    assert page.evaluate("document.activeElement.classList.contains('train')")
+    page.keyboard.press("Enter")  # play there
+    act = sent(page)[-1]
+    assert act["type"] == "act" and act["action"]["tile"] == focused
+
+
+def test_r9_end_first_turn_is_previewed_then_confirmed_by_key(new_context, first_turn):
+    st, url = first_turn
+    page = open_page(new_context, url)
+    page.keyboard.press("e")
+    assert page.locator("#end-dialog[open]").count() == 1
+    assert not [m for m in sent(page) if m["type"] == "act"]
+    page.locator("#end-dialog [data-confirm-act]").click()
+    assert sent(page)[-1]["action"] == {"seat": st.turn, "act": "end"}
+
+
+def test_r15_draw_shows_a_face_down_tile_first(new_context, tmp_path):
+    st = S.with_draw(4)
+    page = open_page(new_context, write(tmp_path, "draw", view(st, st.turn), S.seats(4)))
+    page.locator('[data-act="draw"]').click()
+    dialog = page.locator("#draw-dialog[open]")
+    assert dialog.count() == 1 and dialog.locator(".tile--back").count() == 1
+    assert "mt-pips" not in dialog.inner_html()
+    page.locator("#draw-dialog [data-close]").click()
+    assert not [m for m in sent(page) if m["type"] == "act"]
+    page.keyboard.press("d")
+    page.locator("#draw-dialog [data-confirm-act]").click()
+    assert sent(page)[-1]["action"] == {"seat": st.turn, "act": "draw"}
+
+
+def test_r26_opening_the_log_or_rules_asks_to_pause(new_context, first_turn):
+    _st, url = first_turn
+    page = open_page(new_context, url)
+    page.keyboard.press("l")
+    assert page.locator("#log-panel").is_visible()
+    assert sent(page)[-1] == {"type": "panel", "open": True}
+    page.keyboard.press("Escape")
+    assert not page.locator("#log-panel").is_visible()
+    assert sent(page)[-1] == {"type": "panel", "open": False}
+    page.keyboard.press("?")
+    assert page.locator("#rules-panel").is_visible() and "R19" in page.inner_text("#rules-panel")
+    assert sent(page)[-1] == {"type": "panel", "open": True}
+
+
+def test_a_new_board_is_swapped_in_keeping_the_selection(new_context, first_turn):
+    _st, url = first_turn
+    page = open_page(new_context, url)
+    tile = page.locator(".htile[data-targets]:not([data-targets=''])").first
+    name = tile.get_attribute("data-tile")
+    tile.click()
+    html = board_html(page).replace('data-version="5"', 'data-version="6"')
+    page.evaluate("h => window.__serve({type: 'board', version: 6, html: h, title: 'New title', your_turn: true})", html)
+    assert page.evaluate("MT.version()") == 6
+    assert page.title() == "New title"
+    assert page.locator(f'.htile.is-selected[data-tile="{name}"]').count() == 1
+    # An older board arriving late is ignored.
+    page.evaluate("h => window.__serve({type: 'board', version: 4, html: '<div class=\"board\" data-version=\"4\"></div>', title: 'old', your_turn: false})", html)
+    assert page.evaluate("MT.version()") == 6 and page.locator(".htile").count() > 0
+
+
+def test_an_ack_without_its_board_asks_for_a_sync(new_context, first_turn):
+    _st, url = first_turn
+    page = open_page(new_context, url)
+    before = len(sent(page))
+    page.evaluate("window.__serve({type: 'ack', request_id: 'x', version: 9})")
+    page.wait_for_function(f"window.__sent.length > {before}", timeout=4000)
+    assert sent(page)[-1] == {"type": "sync"}
+
+
+def test_an_error_for_a_play_shakes_the_tile_and_shows_the_reason(new_context, first_turn):
+    _st, url = first_turn
+    page = open_page(new_context, url)
+    tile = page.locator(".htile[data-targets]:not([data-targets=''])").first
+    tile.click()
+    page.locator(".train.is-target").first.click()
+    request = sent(page)[-1]
+    page.evaluate("m => window.__serve(m)", {"type": "error", "code": "stale", "message": "Refresh first",
+                                             "request_id": request["request_id"]})
+    assert page.locator("#toast").inner_text() == "Refresh first"
+    assert sent(page)[-1] == {"type": "sync"}  # stale: fetch the current board
+
+
+def test_r23_hint_highlights_one_tile_and_one_train(new_context, first_turn):
+    st, url = first_turn
+    page = open_page(new_context, url)
+    page.keyboard.press("h")
+    assert sent(page)[-1] == {"type": "hint", "seat": st.turn}
+    tile = page.locator(".htile[data-targets]:not([data-targets=''])").first.get_attribute("data-tile")
+    page.evaluate("m => window.__serve(m)", {"type": "hint", "tile": tile, "train": st.turn, "act": "play",
+                                             "reason": "Because."})
+    assert page.locator(".htile.is-hint").count() == 1 and page.locator(".train.is-hint").count() == 1
+    assert "Because." in page.inner_text("#toast")
+
+
+def test_r24_relay_cover_reveals_on_request_only(new_context, tmp_path, shots):
+    st = S.play_until(S.start(3, seed=5), lambda s: s.phase == "play" and s.turn == 1)
+    seats = S.seats(3, {0: "local", 1: "local", 2: "local"})
+    url = write(tmp_path, "relay", view(st, None), seats, Viewer(controlled=(0, 1, 2), revealed=0))
+    page = open_page(new_context, url)
+    assert page.locator(".cover").is_visible() and page.locator(".htile").count() == 0
+    page.keyboard.press("d")  # shortcuts do nothing under the cover
+    page.locator("[data-reveal]").click()
+    assert sent(page)[-1] == {"type": "reveal", "seat": 1}
+    page.screenshot(path=str(shots / "relay-1280.png"))
+
+
+def test_refused_connection_is_not_retried(new_context, first_turn):
+    _st, url = first_turn
+    page = open_page(new_context, url)
+    page.evaluate("window.__sockets[0].onclose({code: 4403})")
+    page.wait_for_timeout(700)
+    assert page.evaluate("window.__sockets.length") == 1
+    assert page.locator("#conn").is_visible()
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "de"])
+def test_screenshots_desktop_and_phone(new_context, tmp_path, shots, lang):
+    """Pictures for people to look at; also: nothing overflows a 375 px phone."""
+    out = shots
+    pages = {
+        "mid4": (lambda st: (view(st, st.turn), S.seats(4), None, Flags(undo=True, restart=True)))(S.mid_game(4)),
+        "mid10": (lambda st: (view(st, None), S.seats(10), Viewer(), Flags()))(S.mid_game(10, seed=3, plays_after_first=30)),
+    }
+    history, st = S.history_of(4, seed=7, rounds=2)
+    pages["round_over"] = (view(st, 0), S.seats(4), None, Flags(next_round=True, history=tuple(history)))
+    for name, (v, seats, viewer, flags) in pages.items():
+        url = write(tmp_path, f"{name}-{lang}", v, seats, viewer, flags, lang=lang)
+        for size, viewport in (("1280", {"width": 1280, "height": 900}), ("375", {"width": 375, "height": 740})):
+            page = open_page(new_context, url, viewport=viewport)
+            page.screenshot(path=str(out / f"{name}-{lang}-{size}.png"), full_page=True)
+            if size == "375":
+                width = page.evaluate("document.documentElement.scrollWidth")
+                assert width <= 375, f"{name} overflows a phone: {width}px"
+                small = page.evaluate("""() => [...document.querySelectorAll('#board button, #board a, #board summary')]
+                    .filter(e => e.offsetParent && !e.closest('dialog'))
+                    .map(e => e.getBoundingClientRect()).filter(r => r.height < 40 || r.width < 40).length""")
+                assert small == 0, "tap targets under 40 px"
+            assert not page.errors
+        assert json.dumps(page.evaluate("MT.strings"))  # translated words reached the script
