@@ -2,7 +2,9 @@
 
 Websocket routes live in ``games/routing.py`` (``websocket_urlpatterns``). Every
 websocket is checked against ALLOWED_HOSTS (Origin header) and carries the
-signed-in user from the session.
+signed-in user from the session. The first connection to a server process also
+starts its computer-player loop (games/worker.py; ``COMPUTER_WORKER=off`` to run
+it elsewhere, e.g. ``manage.py run_computers``).
 """
 
 import os
@@ -19,12 +21,13 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from games.worker import WithComputerWorker  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": WithComputerWorker(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            WithComputerWorker(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

@@ -100,6 +100,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = ENV.get("REDIS_URL") or None
 CHANNEL_LAYERS = channel_layers(REDIS_URL)
 
+# Computer players (games/worker.py): seconds between two computer actions of one
+# match, so people can follow them; COMPUTER_WORKER=off keeps servers from running them.
+COMPUTER_DELAY = float(ENV.get("COMPUTER_DELAY", "0.6"))
+
 # --- accounts ---------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,0 +1,251 @@
+"""The table's websocket (``/ws/m/<id>/``): one connection per open table page.
+
+Thin by design (design.md): authenticate (the session, through AuthMiddlewareStack,
+behind the Origin check in tablesite/asgi.py), join the match's group, parse each
+frame with `games.protocol`, call a service, map a `GameError` to
+``{"type": "error", "code", "message", "request_id"}``, and render this
+connection's own board with `games.board.board_message`. Only ``match.changed`` /
+``match.paused`` notices (a version, a flag) travel on the channel layer; each
+connection reads its own seat's view from the database (R24).
+
+Who may connect: a user with a seat (their player seat and/or pass-and-play seats),
+the match's creator, staff, or anyone holding the watch token (``?watch=<token>``);
+the last three as spectators, with no hand. Anyone else is closed with 4403 (the
+same for a match that does not exist, so strangers learn nothing).
+
+Per connection: the relay seat last revealed on this device (R24: when the turn
+passes to another of this user's pass-and-play seats, the board comes with the
+relay cover and no hand until ``reveal``), and whether its rules/log panel pauses
+the computer players (R26).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from types import SimpleNamespace
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db.models import Prefetch
+from django.urls import reverse
+from django.utils import translation
+from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
+
+from games import board, protocol, selectors, services
+from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
+from games.models import Match, Seat
+from games.notify import match_group
+
+logger = logging.getLogger(__name__)
+
+#: close code for a connection that may not watch this match (the client stops reconnecting)
+REFUSED = 4403
+
+#: the commands that change the match, with the service each one calls
+CHANGES = {"undo": services.match_undo, "redo": services.match_redo,
+           "restart": services.round_restart, "next_round": services.round_next}
+
+
+def scope_language(scope: dict[str, Any]) -> str:
+    """The connection's language, chosen as LocaleMiddleware chose the page's (cookie, then Accept-Language)."""
+    headers = dict(scope.get("headers") or [])
+    request = SimpleNamespace(COOKIES=scope.get("cookies") or {},
+                              META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")})
+    return translation.get_language_from_request(request)
+
+
+def load_match(match_id: int) -> Match | None:
+    return (Match.objects.select_related("created_by")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+            .filter(pk=match_id).first())
+
+
+def may_watch(match: Match | None, user: Any, token: str) -> bool:
+    """Whether this user (or token holder) may see the match's table at all."""
+    if match is None:
+        return False
+    if token and constant_time_compare(token, match.watch_token):
+        return True
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(selectors.seats_controlled(match, user)) or match.created_by_id == user.pk or user.is_staff
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    group: str | None = None
+
+    async def connect(self) -> None:
+        self.match_id: int = self.scope["url_route"]["kwargs"]["match_id"]
+        self.user = self.scope.get("user")
+        self.language = scope_language(self.scope)
+        self.revealed: int | None = None  # R24: the relay seat shown on this device
+        self.pausing = False  # R26: this connection's rules/log panel is open
+        self.sent_version = -1
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        token = query.get("watch", [""])[0]
+        allowed = await self.call(lambda: may_watch(load_match(self.match_id), self.user, token))
+        await self.accept()
+        if not allowed:
+            await self.close(code=REFUSED)
+            return
+        self.group = match_group(self.match_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.send_board()  # a (re)connecting client always starts from the current board
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.pausing:
+            await self.call(services.pause_close, match_id=self.match_id, channel=self.channel_name)
+
+    # ------------------------------------------------------------ frames from the browser
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            command = protocol.parse(text_data if bytes_data is None else bytes_data)
+        except protocol.ProtocolError as e:
+            await self.send_json(self.words(e.to_json))
+            return
+        try:
+            await getattr(self, f"do_{command.type}")(command)
+        except GameError as e:
+            await self.send_json({**self.words(e.to_json), "request_id": command.request_id})
+            await self.send_board()  # whatever the client believed, here is the table as it is
+        except Exception:
+            logger.exception("table %s: %s failed", self.match_id, command.type)
+            message = self.words(lambda: _("Something went wrong on the server; nothing was changed."))
+            await self.send_json({"type": "error", "code": protocol.SERVER_ERROR, "message": message,
+                                  "request_id": command.request_id})
+
+    async def do_act(self, c: protocol.Command) -> None:
+        result = await self.call(services.action_submit, match_id=self.match_id, user=self.user, seat=c.seat,
+                                 action=c.action, expected_version=c.version, request_id=c.request_id)
+        await self.ack(c, result)
+
+    async def do_change(self, c: protocol.Command) -> None:
+        result = await self.call(CHANGES[c.type], match_id=self.match_id, user=self.user,
+                                 expected_version=c.version, request_id=c.request_id)
+        await self.ack(c, result)
+
+    do_undo = do_redo = do_restart = do_next_round = do_change
+
+    async def do_new_match(self, c: protocol.Command) -> None:
+        # R29: asking again with the same request id gives the same new match (the
+        # service has no expected version: there is one new match per finished one).
+        new = await self.call(services.table_new_match, match_id=self.match_id, user=self.user,
+                              request_id=c.request_id)
+        await self.send_json({"type": "redirect", "request_id": c.request_id,
+                              "url": reverse("games:table", args=[new.pk])})
+
+    async def do_hint(self, c: protocol.Command) -> None:
+        await self.send_json(await self.call(self.hint, seat=c.seat))
+
+    async def do_reveal(self, c: protocol.Command) -> None:
+        await self.call(self.check_reveal, seat=c.seat)
+        self.revealed = c.seat
+        await self.send_board()
+
+    async def do_panel(self, c: protocol.Command) -> None:
+        if c.open:
+            # Spectators may read the rules too, but only players pause the computers (R26).
+            self.pausing = await self.call(self.pause_open)
+        elif self.pausing:
+            self.pausing = False
+            await self.call(services.pause_close, match_id=self.match_id, channel=self.channel_name)
+
+    async def do_sync(self, c: protocol.Command) -> None:
+        await self.send_board()
+
+    # ------------------------------------------------------------ notices from the group
+
+    async def match_changed(self, event: dict[str, Any]) -> None:
+        await self.send_board(newer_than=self.sent_version, version=event.get("version"))
+
+    async def match_paused(self, event: dict[str, Any]) -> None:
+        await self.send_board()  # same version, but the "paused" badge changed (R26)
+
+    # ------------------------------------------------------------ helpers
+
+    async def ack(self, c: protocol.Command, result: services.Result) -> None:
+        await self.send_json({"type": "ack", "request_id": c.request_id, "version": result.version,
+                              "duplicate": result.duplicate})
+        # The acting client gets its board at once; the group notice for this version is then skipped.
+        await self.send_board(newer_than=self.sent_version, version=result.version)
+
+    async def send_board(self, *, newer_than: int | None = None, version: int | None = None) -> None:
+        """Render and send this connection's board (skipped when it already has `version` or later)."""
+        if newer_than is not None and isinstance(version, int) and version <= newer_than:
+            return
+        message = await self.call(self.board_message)
+        if message is not None:
+            self.sent_version = max(self.sent_version, message["version"])
+            await self.send_json(message)
+
+    async def send_json(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(message))
+
+    async def call(self, fn: Any, /, **kwargs: Any) -> Any:
+        """Run `fn` in the database thread, in this connection's language."""
+        language = self.language
+
+        def run() -> Any:
+            with translation.override(language):
+                return fn(**kwargs)
+
+        return await database_sync_to_async(run)()
+
+    def words(self, fn: Any) -> Any:
+        with translation.override(self.language):
+            return fn()
+
+    # The sync parts (run through `call`).
+
+    def viewer(self, match: Match) -> board.Viewer:
+        user = self.user if getattr(self.user, "is_authenticated", False) else None
+        controlled = tuple(selectors.seats_controlled(match, user)) if user is not None else ()
+        return board.Viewer(user=user, controlled=controlled, revealed=self.revealed)
+
+    def board_message(self) -> dict[str, Any] | None:
+        match = load_match(self.match_id)
+        if match is None or match.state is None:
+            return None  # still waiting for players: the first board comes when it starts
+        return board.board_message(match=match, viewer=self.viewer(match))
+
+    def hint(self, *, seat: int) -> dict[str, Any]:
+        """R23, R25: a suggested play for the seat whose hand this connection shows."""
+        match = self.started_match()
+        viewer = self.viewer(match)
+        public = selectors.seat_view(match, None)
+        if seat not in viewer.controlled:
+            raise GameError(FORBIDDEN, _("You cannot act for this seat."))
+        if viewer.shown_seat(public.turn, public.phase in ("round_over", "match_over")) != seat:
+            raise GameError(BAD_REQUEST, _("Show your tiles first."))
+        return board.hint_message(selectors.seat_view(match, seat))
+
+    def check_reveal(self, *, seat: int) -> None:
+        """R24: "Show my tiles" only for this user's seat that the relay cover is up for."""
+        match = self.started_match()
+        viewer = self.viewer(match)
+        public = selectors.seat_view(match, None)
+        if seat not in viewer.controlled:
+            raise GameError(FORBIDDEN, _("You cannot act for this seat."))
+        if viewer.cover_seat(public.turn, public.phase in ("round_over", "match_over")) != seat:
+            raise GameError(BAD_REQUEST, _("It is not this player's turn to look at their tiles."))
+
+    def pause_open(self) -> bool:
+        match = self.started_match()
+        if not self.viewer(match).controlled:
+            return False
+        services.pause_open(match_id=self.match_id, user=self.user, channel=self.channel_name)
+        return True
+
+    def started_match(self) -> Match:
+        match = load_match(self.match_id)
+        if match is None:
+            raise GameError(NOT_FOUND, _("This match does not exist."))
+        selectors.match_state(match)  # raises not_started while waiting for players
+        return match

@@ -1,0 +1,155 @@
+"""The table's websocket protocol: a closed set of client commands, strictly checked.
+
+Every frame a browser sends to ``/ws/m/<id>/`` is parsed here before anything else
+sees it (design.md: "a closed set of commands, parsed and validated"). A frame is
+refused with a `ProtocolError` — the consumer answers
+``{"type": "error", "code": "bad_request", ...}`` and keeps the connection — when it
+is bigger than `MAX_FRAME`, is binary or not a JSON object, names an unknown type,
+lacks a field, carries a field the command does not take, or a field of the wrong
+type or size. What is left is a `Command` the consumer hands to a service; whether
+the move is legal is the engine's business (R7–R22), whether the seat is the
+sender's is the services' (R24).
+
+Commands (see games/board.py's docstring for the whole contract):
+
+- ``act``: ``seat``, ``action`` (a replay-format action object), ``version``, ``request_id``
+- ``undo`` ``redo`` (R27), ``restart`` (R28), ``next_round``, ``new_match`` (R29):
+  ``version``, ``request_id``
+- ``hint`` (R23, R25), ``reveal`` (the relay's "Show my tiles", R24): ``seat``
+- ``panel`` (rules or log opened/closed, R26): ``open``
+- ``sync``: nothing — "send me a fresh board"
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+#: the largest frame accepted, in characters (a real command is well under 300)
+MAX_FRAME = 4096
+#: the error code of every refused frame (the services' codes are in games.errors)
+BAD_REQUEST = "bad_request"
+#: sent when the server failed unexpectedly; nothing was changed
+SERVER_ERROR = "server_error"
+
+MAX_SEAT = 9  # R2: at most ten seats
+MAX_VERSION = 2**31 - 1
+#: client request ids: uuids and the like (services store at most 64 characters)
+REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+#: the fields a replay-format action may carry (engine.replay.parse_action)
+ACTION_FIELDS = frozenset({"act", "seat", "tile", "train"})
+MAX_ACTION_TEXT = 16
+
+CHANGES = ("undo", "redo", "restart", "next_round", "new_match")
+
+#: type -> the fields it requires (besides "type"); no command takes any other field
+FIELDS: dict[str, frozenset[str]] = {
+    "act": frozenset({"seat", "action", "version", "request_id"}),
+    **{name: frozenset({"version", "request_id"}) for name in CHANGES},
+    "hint": frozenset({"seat"}),
+    "reveal": frozenset({"seat"}),
+    "panel": frozenset({"open"}),
+    "sync": frozenset(),
+}
+
+
+class ProtocolError(ValueError):
+    """A refused frame. `message` is translated when it is read (lazy); `request_id`
+    is echoed when the frame carried a well-formed one, so the client can match it."""
+
+    def __init__(self, message: Any, request_id: str | None = None) -> None:
+        super().__init__(str(message))
+        self.message = message
+        self.request_id = request_id
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "error", "code": BAD_REQUEST, "message": str(self.message),
+                "request_id": self.request_id}
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One checked client command; fields a type does not take are None."""
+
+    type: str
+    seat: int | None = None
+    action: dict[str, Any] | None = None
+    version: int | None = None
+    request_id: str | None = None
+    open: bool | None = None
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seat(value: object, request_id: str | None) -> int:
+    if not _is_int(value) or not 0 <= value <= MAX_SEAT:  # type: ignore[operator]
+        raise ProtocolError(_("A seat is a number from 0 to 9."), request_id)
+    return value  # type: ignore[return-value]
+
+
+def _action(value: object, request_id: str | None) -> dict[str, Any]:
+    """A small object of the replay format's action fields with scalar values; its
+    meaning is checked by engine.replay.parse_action inside the service."""
+    if not isinstance(value, dict) or not value or set(value) - ACTION_FIELDS:
+        raise ProtocolError(_("An action is an object with the fields act, seat, tile and train."),
+                            request_id)
+    for key, item in value.items():
+        text = isinstance(item, str) and len(item) <= MAX_ACTION_TEXT
+        number = _is_int(item) and 0 <= item <= MAX_SEAT
+        if not (text or number or (item is None and key != "act")):
+            raise ProtocolError(_("An action's %(field)s is not valid.") % {"field": key}, request_id)
+    if not isinstance(value.get("act"), str):
+        raise ProtocolError(_("An action needs its act (engine, play, draw, pass or end)."), request_id)
+    return dict(value)
+
+
+def parse(frame: str | bytes | None) -> Command:
+    """Check one websocket frame and return its command, or raise `ProtocolError`."""
+    if not isinstance(frame, str):
+        raise ProtocolError(_("Send commands as JSON text."))
+    if len(frame) > MAX_FRAME:
+        raise ProtocolError(_("That message is too long."))
+    try:
+        data = json.loads(frame)
+    except ValueError:
+        raise ProtocolError(_("That message is not valid JSON.")) from None
+    if not isinstance(data, dict):
+        raise ProtocolError(_("A command is a JSON object with a type."))
+    raw_id = data.get("request_id")
+    request_id = raw_id if isinstance(raw_id, str) and REQUEST_ID.fullmatch(raw_id) else None
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in FIELDS:
+        raise ProtocolError(_("Unknown command."), request_id)
+    given = set(data) - {"type"}
+    wanted = FIELDS[kind]
+    if given - wanted:
+        raise ProtocolError(_("This command does not take the field %(field)s.")
+                            % {"field": sorted(given - wanted)[0]}, request_id)
+    if wanted - given:
+        raise ProtocolError(_("This command needs the field %(field)s.")
+                            % {"field": sorted(wanted - given)[0]}, request_id)
+    out: dict[str, Any] = {}
+    if "request_id" in wanted:
+        if request_id is None:
+            raise ProtocolError(_("A request id is 1 to 64 letters, digits or . _ : -"))
+        out["request_id"] = request_id
+    if "version" in wanted:
+        version = data["version"]
+        if not _is_int(version) or not 0 <= version <= MAX_VERSION:
+            raise ProtocolError(_("A version is a whole number."), request_id)
+        out["version"] = version
+    if "seat" in wanted:
+        out["seat"] = _seat(data["seat"], request_id)
+    if "action" in wanted:
+        out["action"] = _action(data["action"], request_id)
+    if "open" in wanted:
+        if not isinstance(data["open"], bool):
+            raise ProtocolError(_("Open is true or false."), request_id)
+        out["open"] = data["open"]
+    return Command(type=kind, **out)

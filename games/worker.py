@@ -1,0 +1,190 @@
+"""Computer players at work (R25, R26): a loop outside request handlers, driven by the database.
+
+Each pass asks the database which matches wait for a computer player
+(`selectors.matches_awaiting_computer`) and lets `services.computer_step` take one
+action in each match whose last change is at least `COMPUTER_DELAY` seconds old
+(about 0.6 s, so people can follow the moves one at a time; 0 in tests). Nothing
+is kept in memory between passes, so a restarted server, or another process,
+carries on from where the database is.
+
+Several processes may run this loop at once (one per server process, plus
+``manage.py run_computers``): the delay is checked on the locked match row
+(``FOR UPDATE SKIP LOCKED``), so only one of them acts and the pace holds between
+processes too. A paused match (someone has the rules or the log open, R26) is
+left alone by `computer_step` until the pause ends.
+
+The loop runs as an asyncio task on the server's event loop
+(`ComputerWorker.run`), its database work in one worker thread of its own: the
+services' "match changed" notices then reach the in-memory channel layer of the
+same process safely (it is not thread-safe), as well as Redis. `start_in_process`
+starts it once per server process from tablesite/asgi.py, unless the
+``COMPUTER_WORKER`` environment variable is ``off``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections, connection, transaction
+from django.utils import timezone
+
+from games import selectors, services
+from games.models import Match
+
+logger = logging.getLogger(__name__)
+
+#: seconds between two computer actions of one match (settings.COMPUTER_DELAY)
+DEFAULT_DELAY = 0.6
+#: seconds between two looks at the database when nothing is due
+DEFAULT_POLL = 0.25
+#: a match whose computer step failed is left alone this long (the error is logged)
+FAILURE_BACKOFF = 30.0
+
+
+def computer_delay() -> float:
+    return float(getattr(settings, "COMPUTER_DELAY", DEFAULT_DELAY))
+
+
+def step_when_due(match_id: int, *, delay: float) -> services.Result | None:
+    """One computer action in the match if its last change is `delay` seconds old.
+
+    The check and the step share one transaction on the locked row, so two
+    processes never act twice within `delay`; a row another process holds is
+    skipped (None)."""
+    cutoff = timezone.now() - timedelta(seconds=delay)
+    with transaction.atomic():
+        due = (Match.objects.select_for_update(skip_locked=True)
+               .filter(pk=match_id, updated_at__lte=cutoff).values_list("pk", flat=True).first())
+        if due is None:
+            return None
+        # computer_step locks the same row again: a transaction does not wait for its own lock.
+        return services.computer_step(match_id=match_id)
+
+
+class ComputerWorker:
+    """The loop; `run_once` is one pass (what the tests and ``run_computers --once`` call)."""
+
+    def __init__(self, *, delay: float | None = None, poll: float = DEFAULT_POLL) -> None:
+        self.delay = delay
+        self.poll = poll
+        #: match id -> monotonic time before which it is not tried again after a failure
+        self.failed: dict[int, float] = {}
+        self.steps = 0
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computers")
+        self._stop = asyncio.Event()
+
+    def run_once(self) -> tuple[int, float | None]:
+        """Act in every due match once. Returns (actions taken, seconds until the next one may be due)."""
+        delay = computer_delay() if self.delay is None else self.delay
+        now = time.monotonic()
+        self.failed = {pk: until for pk, until in self.failed.items() if until > now}
+        waiting = [pk for pk in selectors.matches_awaiting_computer() if pk not in self.failed]
+        if not waiting:
+            return 0, None
+        steps = 0
+        wait: float | None = None
+        cutoff = timezone.now()
+        for pk, updated in Match.objects.filter(pk__in=waiting).values_list("pk", "updated_at"):
+            left = (updated + timedelta(seconds=delay) - cutoff).total_seconds()
+            if left > 0:
+                wait = left if wait is None else min(wait, left)
+                continue
+            try:
+                result = step_when_due(pk, delay=delay)
+            except Exception:
+                logger.exception("computer player failed in match %s; retrying in %ss", pk, FAILURE_BACKOFF)
+                self.failed[pk] = time.monotonic() + FAILURE_BACKOFF
+                continue
+            if result is not None:
+                steps += 1
+                wait = delay if wait is None else min(wait, delay)
+        self.steps += steps
+        return steps, wait
+
+    def _pass(self) -> tuple[int, float | None]:
+        """`run_once` in the worker's own thread, with a healthy connection."""
+        close_old_connections()
+        try:
+            return self.run_once()
+        except Exception:
+            logger.exception("computer players: a pass failed")
+            connection.close()  # a broken connection is replaced on the next pass
+            return 0, self.poll * 8
+
+    async def run(self) -> None:
+        """Loop until `stop()`: act when due, else wait (at most `poll` seconds) and look again."""
+        run_pass = sync_to_async(self._pass, thread_sensitive=False, executor=self._executor)
+        try:
+            while not self._stop.is_set():
+                steps, wait = await run_pass()
+                pause = self.poll if wait is None else min(self.poll, wait)
+                if steps and pause <= 0:
+                    await asyncio.sleep(0)  # let the connections render between actions
+                    continue
+                try:
+                    await asyncio.wait_for(self._stop.wait(), timeout=max(pause, 0.01))
+                except TimeoutError:
+                    pass
+        finally:
+            await sync_to_async(connection.close, thread_sensitive=False, executor=self._executor)()
+            self._executor.shutdown(wait=False)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+# ---------------------------------------------------------------- one worker per server process
+
+_running: dict[str, Any] = {"pid": None, "task": None, "worker": None}
+
+
+def enabled() -> bool:
+    return os.environ.get("COMPUTER_WORKER", "on").strip().lower() not in ("off", "0", "false", "no")
+
+
+def start_in_process() -> bool:
+    """Start the loop on the running event loop, once per process (a forked server starts
+    its own). True when it was started now. Called by tablesite/asgi.py on each connection."""
+    pid = os.getpid()
+    task = _running["task"]
+    loop = asyncio.get_running_loop()
+    if _running["pid"] == pid and task is not None and not task.done() and task.get_loop() is loop:
+        return False
+    if not enabled():
+        return False
+    worker = ComputerWorker()
+    _running.update(pid=pid, worker=worker, task=loop.create_task(worker.run()))
+    logger.info("computer players: worker started in process %s", pid)
+    return True
+
+
+async def stop_in_process() -> None:
+    """Stop this process's loop (tests; a server simply exits)."""
+    worker, task = _running["worker"], _running["task"]
+    _running.update(pid=None, worker=None, task=None)
+    if worker is not None and task is not None and not task.done():
+        worker.stop()
+        await task
+
+
+class WithComputerWorker:
+    """ASGI wrapper: the first connection to a server process starts its computer worker.
+
+    Started from a request rather than at import, so it runs on the server's own
+    event loop (see the module docstring) and only in processes that serve; a
+    restarted server starts it again as soon as the browsers reconnect."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        start_in_process()
+        return await self.app(scope, receive, send)
