@@ -50,7 +50,7 @@ def _train_seat(train: object) -> int | None:
     return None
 
 
-def _play(names: Sequence[str], seat: int, tile: str, train: object, you: bool) -> str:
+def _play(names: Sequence[str], seat: int, tile: str, train: object, you: bool, viewer_seat: int | None) -> str:
     words = {"tile": tile, "name": _name(names, seat)}
     if train == MEXICAN:
         return (_("You played %(tile)s on the Mexican train") if you
@@ -59,6 +59,8 @@ def _play(names: Sequence[str], seat: int, tile: str, train: object, you: bool) 
     if owner == seat:
         return (_("You played %(tile)s on your own train") if you
                 else _("%(name)s played %(tile)s on their own train")) % words
+    if viewer_seat is not None and owner == viewer_seat:
+        return _("%(name)s played %(tile)s on your train") % words
     words["owner"] = _name(names, owner)
     return (_("You played %(tile)s on %(owner)s's train") if you
             else _("%(name)s played %(tile)s on %(owner)s's train")) % words
@@ -81,7 +83,7 @@ def describe(action: dict[str, Any], names: Sequence[str], viewer_seat: int | No
         return (_("You placed the engine %(tile)s") if you else _("%(name)s placed the engine %(tile)s")) % words
     if act == "play":
         return _play(names, seat if isinstance(seat, int) else -1, _tile_words(action.get("tile")),
-                     action.get("train"), you)
+                     action.get("train"), you, viewer_seat)
     if act == "draw":
         # Never the tile (R15, R24): the log is the same text for everyone.
         return (_("You drew a tile") if you else _("%(name)s drew a tile")) % words

@@ -140,6 +140,8 @@
     if (focused) {
       var target = host.querySelector(focused);
       if (target && target.focus) target.focus({ preventScroll: true });
+      else if (focused.indexOf("data-tile") >= 0 && MT.focusHand) MT.focusHand(); // that tile was played
+      else if (focused.indexOf("data-train") >= 0 && MT.focusTrains) MT.focusTrains();
     }
     if (old && old.dataset.phase !== b.dataset.phase) countUp(b);
     var words = [b.dataset.lastEvent, b.dataset.status].filter(Boolean).join(". ");

@@ -30,6 +30,8 @@ def test_the_viewer_reads_their_own_lines_in_the_second_person():
         "You played 5-3 on your own train"
     assert describe({"seat": 1, "act": "draw"}, NAMES, 1) == "You drew a tile"
     assert describe({"seat": 1, "act": "draw"}, NAMES, None) == "Ben drew a tile"
+    assert describe({"seat": 2, "act": "play", "tile": "11-2", "train": 0}, NAMES, 0) == \
+        "Computer 3 played 11-2 on your train"
 
 
 def test_r15_r24_a_draw_never_shows_the_tile_in_any_language():
