@@ -44,6 +44,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
+@pytest.fixture(autouse=True)
+def _english_between_tests() -> Iterator[None]:
+    """Each test starts in the default language: a request through LocaleMiddleware
+    leaves its language active in the thread, which would leak into later tests."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes", "on"}
 
