@@ -18,6 +18,12 @@
   function onBoard(board) {
     var cover = board && board.querySelector(".cover");
     document.documentElement.classList.toggle("has-cover", !!cover);
+    if (board) {
+      // Everything behind the cover is out of reach (keyboard and screen readers alike).
+      Array.prototype.forEach.call(board.children, function (el) {
+        if (el !== cover) el.inert = !!cover;
+      });
+    }
     if (cover) {
       var go = cover.querySelector("[data-reveal]");
       if (go) go.focus({ preventScroll: true });

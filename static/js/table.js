@@ -137,7 +137,7 @@
       var again = document.getElementById(dialogId);
       if (again && again.showModal && !again.open) again.showModal();
     }
-    if (focused) {
+    if (focused && !b.querySelector(".cover")) { // under the relay cover, relay.js holds the focus
       var target = host.querySelector(focused);
       if (target && target.focus) target.focus({ preventScroll: true });
       else if (focused.indexOf("data-tile") >= 0 && MT.focusHand) MT.focusHand(); // that tile was played

@@ -268,3 +268,26 @@ def test_screenshots_desktop_and_phone(new_context, tmp_path, shots, lang):
                 assert small == 0, "tap targets under 40 px"
             assert not page.errors
         assert json.dumps(page.evaluate("MT.strings"))  # translated words reached the script
+
+
+def test_r24_a_cover_arriving_takes_the_focus_and_makes_the_board_inert(new_context, tmp_path):
+    from django.template.loader import render_to_string
+
+    from games.board import present
+
+    st = S.play_until(S.start(3, seed=5), lambda s: s.phase == "play" and s.turn == 0)
+    seats = S.seats(3, {0: "local", 1: "local", 2: "local"})
+    shown = Viewer(controlled=(0, 1, 2), revealed=0)
+    page = open_page(new_context, write(tmp_path, "relay-shown", view(st, 0), seats, shown))
+    assert page.locator(".htile").count() == len(st.hands[0])
+    page.locator(".train").first.focus()
+    covered = S.play_until(st, lambda s: s.turn == 1)
+    with translation.override("en"):
+        html = render_to_string("games/board.html", {"b": present(
+            view(covered, None), seats, viewer=Viewer(controlled=(0, 1, 2), revealed=0), flags=Flags(version=9))})
+    page.evaluate("h => window.__serve({type: 'board', version: 9, html: h, title: 't', your_turn: false})", html)
+    assert page.evaluate("document.activeElement.dataset.reveal") == "1"
+    assert page.locator(".htile").count() == 0
+    assert page.evaluate("document.querySelector('.trains').closest('[inert]') !== null")
+    page.keyboard.press("Enter")
+    assert sent(page)[-1] == {"type": "reveal", "seat": 1}
