@@ -14,7 +14,7 @@ from django.core.paginator import Paginator
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
@@ -96,9 +96,11 @@ def match_create(request: HttpRequest) -> HttpResponse:
         except GameError as e:
             form.add_error(None, e.message)
         else:
-            messages.success(request, _("Match %(id)s is ready. Share the invitation link to fill the free seats.")
-                             % {"id": match.pk} if match.status == Match.Status.WAITING
-                             else _("Match %(id)s has started. Good luck!") % {"id": match.pk})
+            if match.status == Match.Status.WAITING:
+                text = _("Match %(id)s is ready. Share the invitation link to fill the free seats.")
+            else:
+                text = _("Match %(id)s has started. Good luck!")
+            messages.success(request, text % {"id": match.pk})
             return redirect("games:table", match.pk)
     return render(request, "games/create.html", {"form": form})
 
@@ -120,24 +122,18 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect(f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}")
         raise Http404
+    table_url = reverse("games:table", args=[match.pk])
+    if watching and not participant:
+        table_url += "?" + urlencode({"watch": match.watch_token})
     context = {
         "summary": match_summary(match, request.user),
         "participant": participant,
         "watching": watching and not participant,
-        "table_url": _table_url(match),
+        "table_url": table_url,
     }
     if participant:
         context.update(_links(request, match))
     return render(request, "games/match_detail.html", context)
-
-
-def _table_url(match: Match) -> str | None:
-    """The table page, when it is another page than this summary."""
-    try:
-        table = reverse("games:table", args=[match.pk])
-    except NoReverseMatch:
-        return None
-    return None if table == reverse("games:detail", args=[match.pk]) else table
 
 
 @login_required

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from engine import bots
 from engine.serialize import state_to_json
@@ -125,3 +125,11 @@ def finish(match: Match, totals: tuple[int, ...]) -> Match:
                                              state=state_to_json(over))
     match.refresh_from_db()
     return match
+
+
+@pytest.fixture(autouse=True)
+def _back_to_english() -> Any:
+    """Requests in Spanish or German leave that language active in the thread: reset it,
+    so later tests (in any folder) read the default language."""
+    yield
+    translation.deactivate()

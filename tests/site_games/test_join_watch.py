@@ -126,3 +126,15 @@ def test_match_summary_shows_links_to_players_only(client: Client, ana: Any, ben
     assert watching.status_code == 200
     assert match.invite_token not in watching.content.decode()
     assert match.watch_token not in watching.content.decode().replace(f"watch={match.watch_token}", "")
+
+
+def test_match_summary_of_a_started_match_leads_to_the_table(client: Client, ana: Any) -> None:
+    match = create(ana, "basic")
+    table = reverse("games:table", args=[match.pk])
+    detail = reverse("games:detail", args=[match.pk])
+    assert f'href="{table}"' in signed_in(ana).get(detail).content.decode()
+    watching = client.get(f"{detail}?watch={match.watch_token}").content.decode()
+    assert f'href="{table}?watch={match.watch_token}"' in watching
+    waiting = create(ana, "human")
+    page = signed_in(ana).get(reverse("games:detail", args=[waiting.pk])).content.decode()
+    assert "Go to the table" not in page  # the table of a waiting match is this page
