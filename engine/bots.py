@@ -74,6 +74,11 @@ _PLANS: OrderedDict[tuple[tuple[Tile, ...], int], tuple[Tile, ...]] = OrderedDic
 _PLANS_KEPT = 512
 
 
+def forget_plans() -> None:
+    """Empty the plan cache (benchmarks start every repeat cold)."""
+    _PLANS.clear()
+
+
 def planned_chain(hand: tuple[Tile, ...], end: int) -> tuple[Tile, ...]:
     """`best_chain`, remembered step by step: the rest of a best chain is a best chain
     for the rest of the hand, so one search serves a whole first turn."""

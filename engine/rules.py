@@ -7,10 +7,11 @@ computer players. `apply` accepts exactly the actions it lists and raises
 
 from __future__ import annotations
 
+from operator import itemgetter
 
 from .deal import ROUNDS, Deal, engine_value, search_engine, seeded_deal
-from .state import MEXICAN, Action, IllegalAction, RoundStart, RoundState, Train
-from .tiles import Tile, is_double, orient, points, tile_str
+from .state import MEXICAN, Action, IllegalAction, RoundStart, RoundState, Train, TrainKey
+from .tiles import Tile, points, tile_str
 
 # ---------------------------------------------------------------- round set-up
 
@@ -74,50 +75,59 @@ def next_round(state: RoundState) -> RoundState:
 # ---------------------------------------------------------------- legal actions
 
 
-def _fits(tile: Tile, end: int) -> bool:
-    return tile[0] == end or tile[1] == end
-
-
-def _open_to(state: RoundState, seat: int) -> list[int]:
-    """R13: own train, trains with a marker, and the Mexican train."""
-    n = state.players
-    return [i for i in range(n + 1) if i == seat or i == n or state.trains[i].marker]
+#: builds a NamedTuple from a tuple of all its fields, skipping keyword handling: a
+#: match makes a thousand states and actions, and this is most of their cost
+_new = tuple.__new__
+_by_tile = itemgetter(2)
 
 
 def _plays(state: RoundState, seat: int) -> list[Action]:
-    """Every tile placement the seat to act may make now."""
+    """Every tile placement the seat to act may make now, by tile, then train order."""
+    trains = state.trains
+    n = len(trains) - 1
     hand = state.hands[seat]
-    if state.phase == "first":
-        # R8: a chain on the own train only.
-        targets = [seat]
-    elif state.open_doubles and not state.owes:
-        # R19: only the oldest open double may be played on (R17 governs within the turn).
-        targets = [state.open_doubles[0][1]]
-    else:
-        targets = _open_to(state, seat)
-    ends = [(i, state.trains[i].end(state.engine)) for i in targets]
-    keys = [state.train_key(i) for i in targets]
+    engine = state.engine
+    phase = state.phase
+    if phase == "first" or (state.open_doubles and not state.owes):
+        # R8: a chain on the own train only. R19: only the oldest open double may be
+        # played on (R17 governs within the turn that played it).
+        i = seat if phase == "first" else state.open_doubles[0][1]
+        tiles = trains[i].tiles
+        end = tiles[-1][1] if tiles else engine  # R13: an unstarted train takes the engine number
+        key: TrainKey = MEXICAN if i == n else i
+        fit = [t for t in hand if t[0] == end or t[1] == end]
+        if len(fit) > 1:
+            fit.sort()
+        return [_new(Action, ("play", seat, t, key)) for t in fit]
+    # R13: the own train, trains with a marker, and the Mexican train.
     out: list[Action] = []
-    for tile in sorted(hand):
-        a, b = tile
-        for k, (i, end) in enumerate(ends):
-            if a == end or b == end:
-                out.append(Action("play", seat, tile, keys[k]))
+    for i, train in enumerate(trains):
+        if i == seat or i == n or train.marker:
+            tiles = train.tiles
+            end = tiles[-1][1] if tiles else engine
+            key = MEXICAN if i == n else i
+            for t in hand:
+                if t[0] == end or t[1] == end:
+                    out.append(_new(Action, ("play", seat, t, key)))
+    if len(out) > 1:
+        out.sort(key=_by_tile)  # stable: a tile's trains stay in train order
     return out
 
 
 def legal_actions(state: RoundState) -> list[Action]:
     """Every action the seat to act may take now; empty when the round is over."""
     seat = state.turn
-    if seat is None or state.over:
+    phase = state.phase
+    if seat is None or phase == "round_over" or phase == "match_over":
         return []
-    if state.phase == "engine":
+    if phase == "engine":
         return [Action("engine", seat)]
     plays = _plays(state, seat)
-    if state.phase == "first":
+    if phase == "first":
         if state.placed == 0:
             return plays or [Action("pass", seat)]  # R9 / R10
-        return plays + [Action("end", seat)]  # R9: end explicitly
+        plays.append(Action("end", seat))  # R9: end explicitly
+        return plays
     if plays:
         return plays  # R14
     if not state.drawn and state.boneyard:
@@ -128,9 +138,13 @@ def legal_actions(state: RoundState) -> list[Action]:
 def _play_allowed(state: RoundState, action: Action) -> bool:
     """`action in legal_actions(state)` for a play, without listing every play (hot path)."""
     seat, tile, key = state.turn, action.tile, action.train
-    if seat is None or action.seat != seat or state.over or state.phase == "engine" or tile is None:
+    if seat is None or action.seat != seat or tile is None:
         return False
-    n = state.players
+    phase = state.phase
+    if phase == "engine" or phase == "round_over" or phase == "match_over":
+        return False
+    trains = state.trains
+    n = len(trains) - 1
     if key == MEXICAN:
         index = n
     elif isinstance(key, int) and not isinstance(key, bool) and 0 <= key < n:
@@ -139,13 +153,17 @@ def _play_allowed(state: RoundState, action: Action) -> bool:
         return False
     if tile not in state.hands[seat]:
         return False
-    if state.phase == "first":
+    if phase == "first":
         allowed = index == seat
     elif state.open_doubles and not state.owes:
         allowed = index == state.open_doubles[0][1]
     else:
-        allowed = index == seat or index == n or state.trains[index].marker
-    return allowed and _fits(tile, state.trains[index].end(state.engine))
+        allowed = index == seat or index == n or trains[index].marker
+    if not allowed:
+        return False
+    tiles = trains[index].tiles
+    end = tiles[-1][1] if tiles else state.engine
+    return tile[0] == end or tile[1] == end
 
 
 def is_blocked(state: RoundState) -> bool:
@@ -164,25 +182,34 @@ def is_blocked(state: RoundState) -> bool:
 
 def apply(state: RoundState, action: Action) -> RoundState:
     """Return the state after `action`; raise `IllegalAction` (naming the rule) if it is not allowed."""
-    if action.act == "next_round":
+    act = action.act
+    if act == "play":
+        # Checked directly rather than looked up in the list of every legal play (hot path).
+        if not _play_allowed(state, action):
+            raise explain(state, action)
+        seat, tile, key = state.turn, action.tile, action.train
+        assert seat is not None and tile is not None and key is not None
+        return _play(state, seat, tile, len(state.trains) - 1 if key == MEXICAN else int(key))
+    if act == "next_round":
         return next_round(state)
-    if not (_play_allowed(state, action) if action.act == "play" else action in legal_actions(state)):
+    if action not in legal_actions(state):
         raise explain(state, action)
     seat = state.turn
     assert seat is not None
-    if action.act == "engine":
+    if act == "engine":
         # R7: the double leaves the holder's hand and becomes the hub of every train.
         hand = tuple(t for t in state.hands[seat] if t != (state.engine, state.engine))
         return state.evolve(hands=_with(state.hands, seat, hand), phase="first", turn=state.holder, placed=0)
-    assert seat is not None
-    if action.act == "play":
-        assert action.tile is not None and action.train is not None
-        return _play(state, seat, action.tile, state.train_index(action.train))
-    if action.act == "draw":
-        return state.evolve(hands=_with(state.hands, seat, state.hands[seat] + state.boneyard[:1]),
-                       boneyard=state.boneyard[1:], drawn=True)
-    if action.act == "pass":
+    if act == "draw":
+        # R15: the top tile joins the hand, last (views show it as the drawn tile).
+        hands = _with(state.hands, seat, state.hands[seat] + state.boneyard[:1])
+        return _moved(state, hands, state.boneyard[1:], state.trains, state.open_doubles,
+                      seat, state.placed, True, state.owes)
+    if act == "pass":
+        # R10, R15, R17, R19: passing puts a marker on the own train.
         trains = _with(state.trains, seat, Train(state.trains[seat].tiles, True))
+        if state.phase != "first":
+            return _next_turn(state, state.hands, trains, state.open_doubles)
         return _end_turn(state.evolve(trains=trains))
     # "end": R9, the first turn is ended explicitly
     return _end_turn(state)
@@ -192,54 +219,81 @@ def _with(items: tuple, index: int, value: object) -> tuple:
     return items[:index] + (value,) + items[index + 1 :]
 
 
+def _moved(state: RoundState, hands: tuple[tuple[Tile, ...], ...], boneyard: tuple[Tile, ...],
+           trains: tuple[Train, ...], open_doubles: tuple[tuple[Tile, int], ...], turn: int,
+           placed: int, drawn: bool, owes: bool) -> RoundState:
+    """`state` with the fields a move changes replaced: `evolve` without its keyword handling."""
+    (start, engine, _hands, _boneyard, _trains, holder, phase, _turn, _doubles, firsts_done,
+     _placed, _drawn, _owes, totals, round_points, ended_by, search) = state
+    return _new(RoundState, (start, engine, hands, boneyard, trains, holder, phase, turn, open_doubles,
+                             firsts_done, placed, drawn, owes, totals, round_points, ended_by, search))
+
+
 def _play(state: RoundState, seat: int, tile: Tile, index: int) -> RoundState:
-    train = state.trains[index]
-    hand = list(state.hands[seat])
-    hand.remove(tile)
-    placed = orient(tile, train.end(state.engine))
+    trains = state.trains
+    train = trains[index]
+    end = train.tiles[-1][1] if train.tiles else state.engine
+    placed = tile if tile[0] == end else (tile[1], tile[0])  # oriented: its far number is the new end
     # R16: only the owner playing on their own train removes its marker.
-    marker = False if index == seat else train.marker
-    trains = _with(state.trains, index, Train(train.tiles + (placed,), marker))
+    grown = _new(Train, (train.tiles + (placed,), False if index == seat else train.marker))
+    trains = trains[:index] + (grown,) + trains[index + 1 :]
+    hand = state.hands[seat]
+    at = hand.index(tile)
+    hand = hand[:at] + hand[at + 1 :]
+    hands = _with(state.hands, seat, hand)
     # A double is open while nothing follows it (R19): playing after it closes it.
-    doubles = tuple(d for d in state.open_doubles if d[1] != index)
-    if is_double(tile):
+    doubles = state.open_doubles
+    if doubles:
+        doubles = tuple(d for d in doubles if d[1] != index)
+    double = tile[0] == tile[1]
+    if double:
         doubles += ((tile, index),)
-    state = state.evolve(hands=_with(state.hands, seat, tuple(hand)), trains=trains,
-                    open_doubles=doubles, placed=state.placed + 1, drawn=False)
     if state.phase == "first":
         # R9: an empty hand ends the first turn; R11: doubles in a chain wait.
-        return _end_turn(state) if not hand else state
+        state = _moved(state, hands, state.boneyard, trains, doubles, seat, state.placed + 1, False, state.owes)
+        return state if hand else _end_turn(state)
     if not hand:
-        return _finish(state, "out")  # R18, R20: out at once, even on a double
-    if is_double(tile):
-        return state.evolve(owes=True)  # R17: play again
-    return _end_turn(state)
+        # R18, R20: out at once, even on a double
+        return _finish(_moved(state, hands, state.boneyard, trains, doubles, seat, state.placed + 1, False,
+                              state.owes), "out")
+    if double:
+        # R17: play again
+        return _moved(state, hands, state.boneyard, trains, doubles, seat, state.placed + 1, False, True)
+    return _next_turn(state, hands, trains, doubles)  # R14: one play is the turn
+
+
+def _next_turn(state: RoundState, hands: tuple[tuple[Tile, ...], ...], trains: tuple[Train, ...],
+               open_doubles: tuple[tuple[Tile, int], ...]) -> RoundState:
+    """End a later turn (with these hands, trains and open doubles): the next seat
+    clockwise acts, unless the round is now truly blocked (R20)."""
+    assert state.turn is not None
+    state = _moved(state, hands, state.boneyard, trains, open_doubles, (state.turn + 1) % len(hands),
+                   0, False, False)
+    return _finish(state, "blocked") if is_blocked(state) else state
 
 
 def _end_turn(state: RoundState) -> RoundState:
     assert state.turn is not None
+    if state.phase != "first":
+        return _next_turn(state, state.hands, state.trains, state.open_doubles)
     n = state.players
-    following = (state.turn + 1) % n
-    if state.phase == "first":
-        done = state.firsts_done + 1
-        if done < n:
-            return state.evolve(firsts_done=done, turn=following, placed=0, drawn=False, owes=False)
-        # R12: a hand emptied during first turns ends the round once all have had theirs.
-        state = state.evolve(firsts_done=done, phase="play", turn=state.holder, placed=0, drawn=False, owes=False)
-        if any(not hand for hand in state.hands):
-            return _finish(state, "out")
-    else:
-        state = state.evolve(turn=following, placed=0, drawn=False, owes=False)
+    done = state.firsts_done + 1
+    if done < n:
+        return state.evolve(firsts_done=done, turn=(state.turn + 1) % n, placed=0, drawn=False, owes=False)
+    # R12: a hand emptied during first turns ends the round once all have had theirs.
+    state = state.evolve(firsts_done=done, phase="play", turn=state.holder, placed=0, drawn=False, owes=False)
+    if any(not hand for hand in state.hands):
+        return _finish(state, "out")
     return _finish(state, "blocked") if is_blocked(state) else state
 
 
 def _finish(state: RoundState, how: str) -> RoundState:
     """R21: each seat adds the points left in its hand; R22: after round 13 the match is over."""
     penalty = tuple(sum(points(t) for t in hand) for hand in state.hands)
-    totals = tuple(a + b for a, b in zip(state.totals, penalty))
+    totals = tuple(a + b for a, b in zip(state.totals, penalty, strict=True))
     phase = "match_over" if state.round == ROUNDS else "round_over"
     return state.evolve(phase=phase, turn=None, round_points=penalty, totals=totals,
-                   ended_by=how, placed=0, drawn=False, owes=False)  # type: ignore[arg-type]
+                        ended_by=how, placed=0, drawn=False, owes=False)
 
 
 # ---------------------------------------------------------------- reasons

@@ -105,8 +105,8 @@ class RoundState(NamedTuple):
     search: tuple[tuple[int, Tile], ...] = ()
 
     def evolve(self, **changes: object) -> RoundState:
-        """A copy with `changes`."""
-        return self._replace(**changes)
+        """A copy with `changes` (field names as keywords; the values are not checked here)."""
+        return self._replace(**changes)  # type: ignore[arg-type]
 
     @property
     def players(self) -> int:

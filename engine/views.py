@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .rules import legal_actions
-from .state import MEXICAN, Action, RoundState, TrainKey
+from .state import MEXICAN, Action, RoundState, Train, TrainKey
 from .tiles import Tile, tile_str
 
 
@@ -92,40 +92,75 @@ class SeatView(NamedTuple):
         }
 
 
+#: builds a NamedTuple from a tuple of all its fields, skipping keyword handling
+#: (a computer player gets a fresh view for every action)
+_new = tuple.__new__
+
+#: the trains and engine number of the last view, and their train views. A play
+#: changes one train and keeps the other `Train` objects, so the next view reuses
+#: the views of those that are the very same objects. Immutable values, replaced
+#: in one assignment: a pure cache, safe to share between threads.
+_last: tuple[tuple[Train, ...], int, tuple[TrainView, ...]] = ((), -1, ())
+
+
+def _train_views(trains: tuple[Train, ...], engine: int) -> tuple[TrainView, ...]:
+    global _last
+    last_trains, last_engine, last_views = _last
+    if trains is last_trains and engine == last_engine:
+        return last_views
+    n = len(trains) - 1
+    reuse = engine == last_engine and len(last_trains) == n + 1
+    views: list[TrainView] = []
+    for i, train in enumerate(trains):
+        if reuse and train is last_trains[i]:
+            views.append(last_views[i])
+            continue
+        tiles, marker = train
+        end = tiles[-1][1] if tiles else engine  # R13: an unstarted train takes the engine number
+        if i == n:  # the Mexican train: always open, owned by nobody (R13)
+            views.append(_new(TrainView, (MEXICAN, None, tiles, True, end)))
+        else:
+            views.append(_new(TrainView, (i, i, tiles, marker, end)))
+    result = tuple(views)
+    _last = (trains, engine, result)
+    return result
+
+
 def view(state: RoundState, seat: int | None) -> SeatView:
     """Build what `seat` (None: a spectator) may see now."""
-    if seat is not None and not 0 <= seat < state.players:
+    start = state.start
+    n = start.players
+    if seat is not None and not 0 <= seat < n:
         raise ValueError(f"there is no seat {seat}")
-    n = state.players
-    mine = seat is not None and state.turn == seat
+    phase = state.phase
+    turn = state.turn
+    mine = seat is not None and turn == seat
     engine = state.engine
-    trains = tuple(
-        TrainView(i, i, train.tiles, train.marker, train.tiles[-1][1] if train.tiles else engine)
-        for i, train in enumerate(state.trains[:n])
-    ) + (TrainView(MEXICAN, None, state.trains[n].tiles, True, state.trains[n].end(engine)),)
-    hand = state.hands[seat] if seat is not None else None
-    over = state.phase == "round_over" or state.phase == "match_over"
-    return SeatView(
+    hands = state.hands
+    hand = hands[seat] if seat is not None else None
+    over = phase == "round_over" or phase == "match_over"
+    doubles = state.open_doubles
+    return _new(SeatView, (
         seat,
         n,
-        state.round,
+        start.round,
         engine,
-        state.phase,
-        state.turn,
+        phase,
+        turn,
         state.holder,
         hand,
-        tuple(map(len, state.hands)),
+        tuple(map(len, hands)),
         len(state.boneyard),
-        trains,
-        tuple((t, MEXICAN if i == n else i) for t, i in state.open_doubles),
+        _train_views(state.trains, engine),
+        tuple((t, MEXICAN if i == n else i) for t, i in doubles) if doubles else (),
         state.totals,
         state.round_points,
         state.ended_by,
         state.winners() if over else None,
-        state.hands if over else None,
+        hands if over else None,
         tuple(legal_actions(state)) if mine else (),
         state.placed if mine else 0,
         # The tile drawn last sits at the end of the hand (rules.apply appends it).
         hand[-1] if mine and state.drawn and hand else None,
         state.owes,
-    )
+    ))

@@ -1,0 +1,145 @@
+"""Engine benchmark (issue 2): full 13-round computer matches from fixed seeds.
+
+    python bench/engine.py [--matches 40] [--repeats 5] [--players 4] [--levels strong,basic]
+
+Every action goes the way a computer seat's does on the site: the seat gets its
+view (R24), the bot chooses from that view only (R25), and `apply` validates the
+choice before making it (no shortcut past either). Rounds are chained with the
+`next_round` action. The bots' first-turn plan cache is emptied before every
+repeat, so a repeat never profits from the one before.
+
+Times are CPU time of this process (one core: the engine is single-threaded), so
+other work on a shared machine disturbs them less than the wall clock; the wall
+clock rates are printed too, with the load average. Prints the best of several
+repeats (the run least disturbed), then the cost in microseconds of each step on
+the hot path, measured over the states of real matches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+# Run as `python bench/engine.py`, this file's folder is first on sys.path, and
+# this very file would shadow the `engine` package: look in the repository instead.
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
+
+from engine import bots  # noqa: E402
+from engine.bots import Level, choose  # noqa: E402
+from engine.rules import apply, legal_actions, new_match_round  # noqa: E402
+from engine.state import Action, RoundState  # noqa: E402
+from engine.views import view  # noqa: E402
+
+NEXT = Action("next_round")
+
+
+def play_match(seed: int, players: int, levels: tuple[Level, ...],
+               record: list[tuple[RoundState, Action]] | None = None) -> tuple[RoundState, int]:
+    """Play one seeded match of computer seats; return the final state and the action count."""
+    state = new_match_round(players, seed)
+    count = 0
+    while True:
+        turn = state.turn
+        if turn is None:
+            if state.phase == "match_over":
+                return state, count
+            action = NEXT
+        else:
+            action = choose(view(state, turn), levels[turn % len(levels)])
+        if record is not None:
+            record.append((state, action))
+        state = apply(state, action)
+        count += 1
+
+
+def run_matches(seeds: range, players: int, levels: tuple[Level, ...]) -> tuple[float, float, int]:
+    """Play the seeded matches once: (CPU seconds, wall seconds, actions)."""
+    bots.forget_plans()
+    wall, cpu = time.perf_counter(), time.process_time()
+    actions = 0
+    for seed in seeds:
+        actions += play_match(seed, players, levels)[1]
+    return time.process_time() - cpu, time.perf_counter() - wall, actions
+
+
+def per_call(samples: list[tuple[RoundState, Action]], repeats: int, levels: tuple[Level, ...]) -> dict[str, float]:
+    """Best-of-repeats microseconds per call of each hot-path step, over recorded states."""
+    turns = [(s, a) for s, a in samples if s.turn is not None]
+    views = [view(s, s.turn) for s, _ in turns]
+
+    # Results are dropped at once, as in a match: keeping them would make the
+    # garbage collector walk an ever longer list.
+    def legal_step() -> None:
+        for s, _ in turns:
+            legal_actions(s)
+
+    def view_step() -> None:
+        for s, _ in turns:
+            view(s, s.turn)
+
+    def apply_step() -> None:
+        for s, a in turns:
+            apply(s, a)
+
+    def bot_step(level: Level) -> None:
+        for v in views:
+            choose(v, level)
+
+    steps: dict[str, Callable[[], None]] = {"legal_actions": legal_step, "view": view_step, "apply": apply_step}
+    for level in dict.fromkeys(levels):
+        steps[f"bot {level}"] = functools.partial(bot_step, level)
+    out: dict[str, float] = {}
+    for name, step in steps.items():
+        best = float("inf")
+        for _ in range(repeats):
+            bots.forget_plans()
+            t = time.process_time()
+            step()
+            best = min(best, time.process_time() - t)
+        out[name] = best / len(turns) * 1e6
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--matches", type=int, default=40, help="matches per repeat (seeds 0..N-1)")
+    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--levels", default="strong,basic",
+                   help="levels by seat, repeated around the table (default: strong,basic)")
+    args = p.parse_args(argv)
+    levels: tuple[Level, ...] = tuple(args.levels.split(","))  # type: ignore[assignment]
+    for level in levels:
+        if level not in bots.LEVELS:
+            p.error(f"unknown level {level!r} (choose from {', '.join(bots.LEVELS)})")
+
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, "
+          f"load average before {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{args.matches} matches x {args.repeats} repeats, {args.players} seats, levels {','.join(levels)}")
+    seeds = range(args.matches)
+    runs = [run_matches(seeds, args.players, levels) for _ in range(args.repeats)]
+    actions = runs[0][2]
+    assert all(n == actions for _, _, n in runs), "seeded matches must be reproducible"
+    best = min(cpu for cpu, _, _ in runs)
+    print(f"matches/s  best {args.matches / best:7.1f} per CPU second   "
+          f"(repeats: {', '.join(f'{args.matches / cpu:.1f}' for cpu, _, _ in runs)}; "
+          f"by the wall clock: {', '.join(f'{args.matches / wall:.1f}' for _, wall, _ in runs)})")
+    print(f"actions/s  best {actions / best:7.0f} per CPU second   ({actions / args.matches:.0f} actions per match)")
+
+    samples: list[tuple[RoundState, Action]] = []
+    for seed in range(min(args.matches, 5)):
+        play_match(seed, args.players, levels, samples)
+    for name, us in per_call(samples, args.repeats, levels).items():
+        print(f"{name:14} {us:6.2f} us per call")
+    print(f"load average after {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
