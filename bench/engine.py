@@ -24,6 +24,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 # Run as `python bench/engine.py`, this file's folder is first on sys.path, and
 # this very file would shadow the `engine` package: look in the repository instead.
@@ -70,40 +71,46 @@ def run_matches(seeds: range, players: int, levels: tuple[Level, ...]) -> tuple[
 
 
 def per_call(samples: list[tuple[RoundState, Action]], repeats: int, levels: tuple[Level, ...]) -> dict[str, float]:
-    """Best-of-repeats microseconds per call of each hot-path step, over recorded states."""
-    turns = [(s, a) for s, a in samples if s.turn is not None]
-    views = [view(s, s.turn) for s, _ in turns]
+    """Best-of-repeats microseconds per call of each hot-path step, over recorded states.
+
+    Each level's bot is timed on the views of the seats that played at that level,
+    so its first-turn plans are used the way they are in a match.
+    """
+    turns = [(s, s.turn, a) for s, a in samples if s.turn is not None]
+    views = {level: [view(s, seat) for s, seat, _ in turns if levels[seat % len(levels)] == level]
+             for level in levels}
 
     # Results are dropped at once, as in a match: keeping them would make the
     # garbage collector walk an ever longer list.
     def legal_step() -> None:
-        for s, _ in turns:
+        for s, _, _ in turns:
             legal_actions(s)
 
     def view_step() -> None:
-        for s, _ in turns:
-            view(s, s.turn)
+        for s, seat, _ in turns:
+            view(s, seat)
 
     def apply_step() -> None:
-        for s, a in turns:
+        for s, _, a in turns:
             apply(s, a)
 
     def bot_step(level: Level) -> None:
-        for v in views:
+        for v in views[level]:
             choose(v, level)
 
-    steps: dict[str, Callable[[], None]] = {"legal_actions": legal_step, "view": view_step, "apply": apply_step}
+    steps: dict[str, tuple[Callable[[], None], int]] = {
+        "legal_actions": (legal_step, len(turns)), "view": (view_step, len(turns)), "apply": (apply_step, len(turns))}
     for level in dict.fromkeys(levels):
-        steps[f"bot {level}"] = functools.partial(bot_step, level)
+        steps[f"bot {level}"] = (functools.partial(bot_step, level), len(views[level]))
     out: dict[str, float] = {}
-    for name, step in steps.items():
+    for name, (step, calls) in steps.items():
         best = float("inf")
         for _ in range(repeats):
             bots.forget_plans()
             t = time.process_time()
             step()
             best = min(best, time.process_time() - t)
-        out[name] = best / len(turns) * 1e6
+        out[name] = best / calls * 1e6
     return out
 
 
@@ -115,10 +122,11 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--levels", default="strong,basic",
                    help="levels by seat, repeated around the table (default: strong,basic)")
     args = p.parse_args(argv)
-    levels: tuple[Level, ...] = tuple(args.levels.split(","))  # type: ignore[assignment]
-    for level in levels:
-        if level not in bots.LEVELS:
-            p.error(f"unknown level {level!r} (choose from {', '.join(bots.LEVELS)})")
+    names: list[str] = args.levels.split(",")
+    for name in names:
+        if name not in bots.LEVELS:
+            p.error(f"unknown level {name!r} (choose from {', '.join(bots.LEVELS)})")
+    levels = tuple(cast(Level, name) for name in names)
 
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, "
           f"load average before {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
