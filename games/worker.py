@@ -69,6 +69,10 @@ def step_when_due(match_id: int, *, delay: float) -> services.Result | None:
         return services.computer_step(match_id=match_id)
 
 
+def _close_connection() -> None:
+    connection.close()  # the calling thread's own connection (looked up when called)
+
+
 class ComputerWorker:
     """The loop; `run_once` is one pass (what the tests and ``run_computers --once`` call)."""
 
@@ -134,7 +138,7 @@ class ComputerWorker:
                 except TimeoutError:
                     pass
         finally:
-            await sync_to_async(connection.close, thread_sensitive=False, executor=self._executor)()
+            await sync_to_async(_close_connection, thread_sensitive=False, executor=self._executor)()
             self._executor.shutdown(wait=False)
 
     def stop(self) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
@@ -49,8 +49,8 @@ def spec(kind: str) -> SeatSpec:
 
 
 async def db(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Run synchronous ORM code from an async test."""
-    return await sync_to_async(fn, thread_sensitive=True)(*args, **kwargs)
+    """Run synchronous ORM code from an async test (closing the connection after, as consumers do)."""
+    return await database_sync_to_async(fn)(*args, **kwargs)
 
 
 def state_of(match_id: int) -> RoundState:
@@ -62,6 +62,26 @@ def snapshot(match_id: int) -> tuple[Any, ...]:
     m = Match.objects.get(pk=match_id)
     return (m.version, m.status, m.state, m.round_number, m.rounds.count(),
             sum(r.log.count() for r in m.rounds.all()), m.pauses.count())
+
+
+def play(match_id: int, users: dict[int, Any], *, until: Callable[[RoundState], bool], limit: int = 3000) -> RoundState:
+    """Play through the services until `until(state)`: people (seat -> user) choose with the
+    basic computer player's judgement from their own view, computers take their steps."""
+    from engine.bots import choose
+    from engine.views import view
+
+    for _ in range(limit):
+        state = state_of(match_id)
+        if until(state):
+            return state
+        if state.turn in users:
+            version = Match.objects.values_list("version", flat=True).get(pk=match_id)
+            services.action_submit(match_id=match_id, user=users[state.turn], seat=state.turn,
+                                   action=choose(view(state, state.turn), "basic").to_json(),
+                                   expected_version=version, request_id=rid())
+        else:
+            assert services.computer_step(match_id=match_id) is not None
+    raise AssertionError("the match did not get there")
 
 
 _SVG_PATH = re.compile(r'\sd="[^"]*"')
