@@ -1,0 +1,445 @@
+"""Real server processes for tests that need more than an in-process ASGI app.
+
+- `Daphne`: the site (tablesite.asgi, HTTP + websockets + the computer worker) in a
+  daphne subprocess on a loopback port, against the pytest-django test database.
+  It can be killed with SIGKILL and started again on the same port (fault tests).
+- `Redis`: a private ``redis-server`` on a free port, no persistence, restartable.
+- `Processes`: owns every process a test started and ends them all, however the
+  test ends (the `processes` fixtures in tests/faults and tests/hostile use it).
+- `TableSocket`: a websocket client of ``/ws/m/<id>/`` over a real socket (the
+  ``websockets`` library) that keeps every raw frame, the acks and the boards.
+- `choose_from_board(html)`: a legal move read from a board's HTML alone, the way
+  the browser knows it (data-tile / data-targets / data-act / data-cmd).
+
+Tests using these need ``@pytest.mark.django_db(transaction=True)`` (what they write
+is committed, so the server sees it) and the same SECRET_KEY in the server as in
+the test process (sessions made with `session_cookie` are then valid there).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+REDIS_SERVER = "/usr/bin/redis-server"
+START_TIMEOUT = 30.0
+
+
+def free_port() -> int:
+    """A loopback TCP port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def database_url(settings_dict: dict[str, Any]) -> str:
+    """A postgres:// URL for the database Django is connected to (in tests: the test database)."""
+    user = quote(settings_dict.get("USER") or "", safe="")
+    password = quote(settings_dict.get("PASSWORD") or "", safe="")
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = f":{settings_dict['PORT']}" if settings_dict.get("PORT") else ""
+    return f"postgres://{auth}{host}{port}/{quote(settings_dict['NAME'], safe='')}"
+
+
+def server_env(
+    *, redis_url: str | None = None, computer_delay: float = 0.02, **extra: str
+) -> dict[str, str]:
+    """The environment of a test server: this test run's database and secret, DEBUG on
+    (static files from static/), loopback hosts, the computer worker on."""
+    from django.conf import settings
+    from django.db import connection
+
+    env = {k: v for k, v in os.environ.items() if k not in ("TEST_DATABASE_NAME", "REDIS_URL")}
+    env.update(
+        DJANGO_SETTINGS_MODULE="tablesite.settings",
+        DATABASE_URL=database_url(connection.settings_dict),
+        SECRET_KEY=settings.SECRET_KEY,
+        DEBUG="true",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        COMPUTER_DELAY=str(computer_delay),
+        COMPUTER_WORKER="on",
+        CONN_MAX_AGE="0",
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+    )
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    env.update(extra)
+    return env
+
+
+def _wait_for_port(
+    port: int, process: subprocess.Popen[bytes], what: str, log: Path, timeout: float
+) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited with {process.returncode}:\n{tail(log)}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"{what} did not answer within {timeout}s:\n{tail(log)}"
+                ) from None
+            time.sleep(0.05)
+
+
+def tail(path: Path, lines: int = 40) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+class _Process:
+    """A subprocess in its own process group, on a fixed port, that can be killed and started again."""
+
+    name = "process"
+
+    def __init__(self, port: int | None = None, log_dir: Path | None = None) -> None:
+        self.port = port or free_port()
+        self.log_dir = log_dir or Path(tempfile.mkdtemp(prefix="mextrain-servers-"))
+        self.process: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def command(self) -> list[str]:
+        raise NotImplementedError
+
+    def environment(self) -> dict[str, str] | None:
+        return None
+
+    @property
+    def log_path(self) -> Path:
+        return self.log_dir / f"{self.name}-{self.port}.log"
+
+    def start(self, timeout: float = START_TIMEOUT) -> None:
+        assert not self.running, f"{self.name} on {self.port} is already running"
+        self.starts += 1
+        with open(self.log_path, "ab") as log:
+            log.write(f"\n---- start {self.starts}\n".encode())
+            log.flush()
+            self.process = subprocess.Popen(
+                self.command(),
+                cwd=REPO_ROOT,
+                env=self.environment(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        _wait_for_port(
+            self.port, self.process, f"{self.name} on port {self.port}", self.log_path, timeout
+        )
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def _signal(self, sig: int) -> None:
+        if self.process is not None and self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, sig)
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash or the OOM killer would: no cleanup of any kind."""
+        self._signal(signal.SIGKILL)
+        if self.process is not None:
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL after 10 s."""
+        self._signal(signal.SIGTERM)
+        if self.process is not None:
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def restart(self, *, hard: bool = True) -> None:
+        (self.kill if hard else self.stop)()
+        self.start()
+
+    def log(self) -> str:
+        return tail(self.log_path, 200)
+
+
+class Daphne(_Process):
+    """The site in a daphne process (see `server_env`)."""
+
+    name = "daphne"
+
+    def __init__(
+        self, env: dict[str, str], port: int | None = None, log_dir: Path | None = None
+    ) -> None:
+        super().__init__(port, log_dir)
+        self.env = env
+
+    def command(self) -> list[str]:
+        return [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(self.port),
+            "tablesite.asgi:application",
+        ]
+
+    def environment(self) -> dict[str, str]:
+        return self.env
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+
+class Redis(_Process):
+    """A private redis-server: loopback only, nothing saved, so a restart starts it empty."""
+
+    name = "redis"
+
+    def command(self) -> list[str]:
+        return [
+            REDIS_SERVER,
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--daemonize",
+            "no",
+            "--protected-mode",
+            "yes",
+            "--loglevel",
+            "warning",
+        ]
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+
+class Processes:
+    """Every process a test started; `close()` ends them all (the fixtures' finalizer)."""
+
+    def __init__(self) -> None:
+        self.log_dir = Path(tempfile.mkdtemp(prefix="mextrain-servers-"))
+        self.started: list[_Process] = []
+
+    def daphne(self, *, port: int | None = None, start: bool = True, **env: Any) -> Daphne:
+        server = Daphne(server_env(**env), port=port, log_dir=self.log_dir)
+        self.started.append(server)
+        if start:
+            server.start()
+        return server
+
+    def redis(self, *, start: bool = True) -> Redis:
+        if not os.access(REDIS_SERVER, os.X_OK):
+            raise RuntimeError(f"{REDIS_SERVER} is missing (Debian: apt-get install redis-server)")
+        server = Redis(log_dir=self.log_dir)
+        self.started.append(server)
+        if start:
+            server.start()
+        return server
+
+    def logs(self) -> str:
+        return "\n".join(f"==== {p.name} {p.port}\n{p.log()}" for p in self.started)
+
+    def close(self) -> None:
+        for p in reversed(self.started):
+            with contextlib.suppress(Exception):
+                p.stop()
+
+
+@contextlib.contextmanager
+def processes() -> Iterator[Processes]:
+    pool = Processes()
+    try:
+        yield pool
+    finally:
+        pool.close()
+
+
+def session_cookie(user: Any) -> str:
+    """A session for `user` in the (test) database, as the `sessionid` cookie's value."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+# ---------------------------------------------------------------- a websocket client
+
+
+def rid() -> str:
+    return uuid.uuid4().hex
+
+
+class TableSocket:
+    """One table connection over a real socket. Every raw frame received is kept in
+    `frames` (for the secrecy checks), acks by request id in `acks`."""
+
+    def __init__(
+        self,
+        server: Daphne,
+        match_id: int,
+        *,
+        cookie: str | None = None,
+        watch: str | None = None,
+        origin: str | None = None,
+        name: str = "",
+    ) -> None:
+        self.server = server
+        self.match_id = match_id
+        self.cookie = cookie
+        self.watch = watch
+        self.origin = origin if origin is not None else server.url
+        self.name = name
+        self.ws: Any = None
+        self.frames: list[str] = []
+        self.acks: dict[str, int] = {}
+        self.errors: list[dict[str, Any]] = []
+        self.last_board: dict[str, Any] | None = None
+        self.connects = 0
+
+    @property
+    def url(self) -> str:
+        return f"{self.server.ws_url}/ws/m/{self.match_id}/" + (
+            f"?watch={self.watch}" if self.watch else ""
+        )
+
+    async def open(self, timeout: float = 10.0) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.typing import Origin
+
+        headers = {"Cookie": f"sessionid={self.cookie}"} if self.cookie else {}
+        self.ws = await asyncio.wait_for(
+            connect(
+                self.url,
+                origin=Origin(self.origin),
+                additional_headers=headers,
+                open_timeout=timeout,
+                max_size=2**23,
+                ping_interval=None,
+            ),
+            timeout,
+        )
+        self.connects += 1
+
+    async def open_until(self, deadline: float) -> None:
+        """Connect, retrying (a restarting server refuses for a moment) until `deadline` (monotonic)."""
+        delay = 0.05
+        while True:
+            try:
+                await self.open(timeout=max(0.5, min(5.0, deadline - time.monotonic())))
+                return
+            # refused, reset, a failed handshake (OSError, InvalidStatus), a timeout
+            except Exception as e:
+                if time.monotonic() + delay > deadline:
+                    raise TimeoutError(f"{self.name}: could not reconnect: {e!r}") from e
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.5)
+
+    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        text = raw if isinstance(raw, str) else raw.decode()
+        self.frames.append(text)
+        message: dict[str, Any] = json.loads(text)
+        kind = message.get("type")
+        if kind == "board":
+            self.last_board = message
+        elif kind == "ack":
+            self.acks[message["request_id"]] = message["version"]
+        elif kind == "error":
+            self.errors.append(message)
+        return message
+
+    async def expect(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        message = await self.recv(timeout)
+        assert message["type"] == kind, (self.name, message)
+        return message
+
+    async def board(self, at_least: int = 0, timeout: float = 10.0) -> dict[str, Any]:
+        """Boards until one at `at_least` or later (other messages are recorded on the way)."""
+        end = time.monotonic() + timeout
+        while True:
+            if self.last_board is not None and self.last_board["version"] >= at_least:
+                return self.last_board
+            await self.recv(max(0.01, end - time.monotonic()))
+
+    async def send(self, **message: Any) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def send_raw(self, data: str | bytes) -> None:
+        await self.ws.send(data)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 5)
+
+    @property
+    def version(self) -> int:
+        assert self.last_board is not None, f"{self.name} has no board yet"
+        return int(self.last_board["version"])
+
+
+_HAND_TILE = re.compile(r'data-tile="(\d+-\d+)" data-targets="([^"]*)"')
+_ACT = re.compile(r'data-act="(engine|draw|pass|end)" data-seat="(\d+)"')
+_CMD = re.compile(r'data-cmd="([a-z_]+)"')
+
+
+def choose_from_board(html: str) -> dict[str, Any] | None:
+    """The command a simple player sends for this board, or None when it is not theirs to act.
+
+    Read from the HTML alone (what the server offers): the engine first, then the first
+    tile that fits (on its first target), then draw, pass, end; Next round once a round
+    is over. Returns a message without version and request id."""
+    acts = {act: int(seat) for act, seat in _ACT.findall(html)}
+    if "engine" in acts:
+        return {"type": "act", "seat": acts["engine"], "action": {"act": "engine"}}
+    for tile, targets in _HAND_TILE.findall(html):
+        if targets.split():
+            target = targets.split()[0]
+            seat = re.search(r'<section class="hand[^"]*"[^>]*data-seat="(\d+)"', html)
+            assert seat is not None, "a playable tile outside a hand"
+            train: int | str = int(target) if target.isdigit() else target
+            return {
+                "type": "act",
+                "seat": int(seat.group(1)),
+                "action": {"act": "play", "tile": tile, "train": train},
+            }
+    for act in ("draw", "pass", "end"):
+        if act in acts:
+            return {"type": "act", "seat": acts[act], "action": {"act": act}}
+    if "next_round" in _CMD.findall(html):
+        return {"type": "next_round"}
+    return None
