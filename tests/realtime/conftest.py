@@ -244,3 +244,12 @@ async def connect() -> AsyncIterator[Callable[..., Any]]:
             await communicator.disconnect(timeout=TIMEOUT)
         except Exception:  # already closed by the server, or never connected
             pass
+    # The consumers' database thread keeps no connection past the test (the test
+    # database is dropped at the end of the session).
+    await database_sync_to_async(_close_connection)()
+
+
+def _close_connection() -> None:
+    from django.db import connection
+
+    connection.close()
