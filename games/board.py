@@ -52,13 +52,19 @@ only when allowed; ``[data-reveal=<seat>]`` on the relay cover.
 - ``{"type": "ack", "request_id": ..., "version": v}``
 - ``{"type": "hint", "tile": "5-3", "train": "mexican"|0|null, "act": ..., "reason": "<one line>"}``
   (``hint_message``)
-- ``{"type": "log", "html": ...}`` (``render_log``)
+- ``{"type": "log", "html": ...}`` (``render_log``); the open log panel also
+  refreshes itself from ``/m/<id>/log/`` (``games:table_log``) after each board
+- ``{"type": "redirect", "url": ...}`` — after ``new_match``: the new match's table (R29)
+
+A connection closed with code 4403 (may not watch) is not retried by the client.
+The HTTP page (``games.table_views.table``) renders the same ``board_context`` on
+first load, so the table works before the socket connects.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -170,8 +176,6 @@ class Flags:
     history: tuple[tuple[int, ...], ...] = ()
     #: the latest log line, for the live region
     last_event: str = ""
-    #: the watch token (spectators), so the client can reconnect with it
-    watch_token: str = ""
     #: after a new match at this table (R29): where it is
     next_match_url: str = ""
 
@@ -313,14 +317,12 @@ class Board:
     history: list[dict[str, Any]]
     compact: bool
     last_event: str
-    watch_token: str
     next_match_url: str = ""
     open_doubles_text: str = ""
     round_text: str = ""
     engine_label: str = ""
     engine_preview_label: str = ""
     engine_hint: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ranking(self) -> list[SeatCtx]:
@@ -612,7 +614,7 @@ def _winners_text(view: SeatView, seats: Sequence[SeatInfo]) -> str:
                                                                    "last": names[-1]}
 
 
-def _history(flags: Flags, view: SeatView) -> list[dict[str, Any]]:
+def _history(flags: Flags) -> list[dict[str, Any]]:
     rows = []
     for number, pts in enumerate(flags.history, start=1):
         low = min(pts) if pts else None
@@ -667,9 +669,9 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         round_over=view.phase == "round_over", match_over=view.phase == "match_over",
         result_text=_result_text(view, seats) if over else "",
         winners_text=_winners_text(view, seats),
-        history=_history(flags, view),
+        history=_history(flags),
         compact=view.players >= COMPACT_FROM,
-        last_event=flags.last_event, watch_token=flags.watch_token, next_match_url=flags.next_match_url,
+        last_event=flags.last_event, next_match_url=flags.next_match_url,
     )
     e = spoken((view.engine, view.engine))
     board.round_text = _("Round %(round)s of %(rounds)s") % {"round": view.round, "rounds": ROUNDS}
@@ -717,10 +719,10 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView) -> Flags:
             .order_by("-round__number", "-seq").first())
     following = selectors.next_match(match) if view.phase == "match_over" else None
     signed_in = user is not None and getattr(user, "is_authenticated", False)
+    undo, redo = selectors.undo_redo_available(match, user) if signed_in else (False, False)
     return Flags(
         match_id=match.pk, version=match.version,
-        undo=signed_in and selectors.undo_available(match, user),
-        redo=signed_in and selectors.redo_available(match, user),
+        undo=undo, redo=redo,
         restart=signed_in and selectors.restart_available(match, user),
         next_round=signed_in and selectors.next_round_available(match, user),
         new_match=signed_in and following is None and selectors.new_match_available(match, user),
@@ -729,7 +731,6 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView) -> Flags:
         history=history,
         last_event=log_line(last, [s.name for s in seat_infos(match)], view.seat, engine=view.engine)
         if last is not None else "",
-        watch_token=match.watch_token if viewer.spectator else "",
     )
 
 
