@@ -84,7 +84,8 @@ def _basic(view: SeatView) -> Choice:
 # ---------------------------------------------------------------- strong
 
 
-#: recent plans by (hand, end); a pure cache, so the bot stays a function of its view
+#: first-turn plans by (the hand at the start of the turn, the engine number): a
+#: pure cache of `best_chain`, so a bot stays a function of its view
 _PLANS: OrderedDict[tuple[tuple[Tile, ...], int], tuple[Tile, ...]] = OrderedDict()
 _PLANS_KEPT = 512
 
@@ -95,20 +96,36 @@ def forget_plans() -> None:
 
 
 def planned_chain(hand: tuple[Tile, ...], end: int) -> tuple[Tile, ...]:
-    """`best_chain`, remembered step by step: the rest of a best chain is a best chain
-    for the rest of the hand, so one search serves a whole first turn."""
+    """`best_chain(hand, end)`, remembered: one search serves a whole first turn."""
     key = (tuple(sorted(hand)), end)
     plan = _PLANS.get(key)
     if plan is None:
-        plan = tuple(best_chain(key[0], end))
-        rest, at = list(key[0]), end
-        for i, tile in enumerate(plan):
-            _PLANS[(tuple(rest), at)] = plan[i:]
-            rest.remove(tile)
-            at = tile[1] if tile[0] == at else tile[0]
+        plan = _PLANS[key] = tuple(best_chain(key[0], end))
         while len(_PLANS) > _PLANS_KEPT:
             _PLANS.popitem(last=False)
     return plan
+
+
+def next_in_chain(view: SeatView) -> Tile | None:
+    """The next tile of the first-turn chain planned from the view (R8), None to stop.
+
+    The plan is made for the hand the seat held when its turn began: the view shows
+    it, as the hand plus the tiles already placed on the own train this turn. So
+    every step of the turn reads the same plan, and the choice depends on the view
+    only, never on what was searched before. A turn that left the plan (a hint
+    followed in part) is planned afresh from where it stands.
+    """
+    hand, seat = view.hand, view.seat
+    assert hand is not None and seat is not None
+    own = view.trains[seat]
+    placed = min(view.placed, len(own.tiles))
+    played = tuple((a, b) if a <= b else (b, a) for a, b in own.tiles[len(own.tiles) - placed:])
+    start = own.tiles[-placed - 1][1] if len(own.tiles) > placed else view.engine
+    plan = planned_chain(hand + played, start)
+    if plan[:placed] == played:
+        return plan[placed] if placed < len(plan) else None
+    rest = planned_chain(hand, own.end)
+    return rest[0] if rest else None
 
 
 #: a chain's value: its length first, then its points (a hand never holds 2048 points)
@@ -186,10 +203,10 @@ def _strong(view: SeatView) -> Choice:
     hand, seat, legal = view.hand, view.seat, view.legal
     assert hand is not None and seat is not None
     if view.phase == "first":
-        plan = planned_chain(hand, view.trains[seat].end)
-        if plan:
+        step = next_in_chain(view)
+        if step is not None:
             for a in legal:
-                if a.tile == plan[0]:
+                if a.tile == step:
                     return Choice(a, "chain")
         end = next((a for a in legal if a.act in ("end", "pass")), None)
         if end is not None:
