@@ -296,7 +296,10 @@ class Board:
     me: SeatCtx | None
     turn_seat: SeatCtx | None
     your_turn: bool
+    #: the instruction of the moment ("Your first turn: build a chain on your own train.")
     status: str
+    #: whose turn, in a few words, for the top bar
+    turn_text: str
     title: str
     trains: list[TrainCtx]
     hand: HandCtx | None
@@ -641,6 +644,13 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
     seat_ctx = _seats(view, seats, me, viewer.controlled)
     your_turn = view.my_turn and cover is None
     status = _status(view, seats, me, cover)
+    # The top bar says whose turn it is in a few words; the hand's line carries the instruction.
+    if your_turn:
+        turn_text = _("Your turn")
+    elif view.turn is not None and cover is None and not over:
+        turn_text = _("%(name)s's turn.") % {"name": seats[view.turn].name}
+    else:
+        turn_text = status
     round_words = _("Round %(round)s / %(rounds)s") % {"round": view.round, "rounds": ROUNDS}
     if your_turn:
         title = _("Your turn") + " · " + round_words
@@ -655,7 +665,7 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         boneyard=view.boneyard, boneyard_text=tiles_text(view.boneyard),
         seats=seat_ctx, me=seat_ctx[me] if me is not None else None,
         turn_seat=seat_ctx[view.turn] if view.turn is not None else None,
-        your_turn=your_turn, status=status, title=title,
+        your_turn=your_turn, status=status, turn_text=turn_text, title=title,
         trains=_trains(view, seats, seat_ctx, me),
         # Once the round is over every hand lies face up on its row instead (R21).
         hand=_hand(view, seats) if cover is None and not over else None,
