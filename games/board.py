@@ -578,15 +578,26 @@ def _status(view: SeatView, seats: Sequence[SeatInfo], me: int | None, cover: in
     if view.turn is None:
         return ""
     if me is not None and view.turn == me:
+        acts = {a.act for a in view.legal}
         if view.phase == "engine":
             return _("Your turn: place the engine double.")
         if view.phase == "first":
+            if "play" not in acts:
+                return _("Your first turn: you cannot start your train, so pass; it opens (R10).")
+            if view.placed:
+                return _("Your first turn: add another tile to your chain, or end your turn (R9).")
             return _("Your first turn: build a chain on your own train.")
+        if "draw" in acts:
+            return _("Your turn: no tile fits, so draw one (R15).")
+        if "play" not in acts:
+            return _("Your turn: nothing fits, so pass; your train opens (R15).")
+        if view.drawn_tile is not None:
+            return _("The drawn tile fits: play it (R15).")
         if view.owes:
             return _("You played a double: play again.")
         if view.open_doubles:
             return _("Your turn: satisfy the open double.")
-        return _("Your turn.")
+        return _("Your turn: choose a tile, then a glowing train.")
     name = seats[view.turn].name
     if view.phase == "engine":
         return _("%(name)s places the engine double.") % {"name": name}
