@@ -260,3 +260,16 @@ def test_titles_and_status_follow_the_turn():
     assert mine.title.startswith("Your turn") and mine.your_turn
     other = present(view(st, (st.turn + 1) % 4), S.seats(4))
     assert not other.your_turn and S.NAMES[st.turn] in other.status
+
+
+def test_the_hand_line_says_what_to_do_now():
+    st = S.with_draw(4)
+    assert present(view(st, st.turn), S.seats(4)).status == "Your turn: no tile fits, so draw one (R15)."
+    drawn = apply(st, Action("draw", st.turn))
+    status = present(view(drawn, drawn.turn), S.seats(4)).status
+    assert status in ("The drawn tile fits: play it (R15).",
+                      "Your turn: nothing fits, so pass; your train opens (R15).")
+    st = S.first_turn_chain(4)
+    assert "(R9)" in present(view(st, st.turn), S.seats(4)).status
+    st = S.start(4)
+    assert present(view(st, st.holder), S.seats(4)).status == "Your turn: place the engine double."
