@@ -111,13 +111,38 @@ def catalogue_msgids(lang: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+_PLACEHOLDER = re.compile(r"(%\(\w+\)[sd]|%[sd]|\{\w*\})")
+
+
+@cache
 def _pattern(phrase: str) -> re.Pattern[str]:
-    # Placeholders (%(name)s, %s, {name}) match anything.
-    pieces = re.split(r"(%\(\w+\)[sd]|%[sd]|\{\w*\})", phrase)
-    body = "".join(".+?" if i % 2 else re.escape(p) for i, p in enumerate(pieces))
-    return re.compile(rf"(?<!\w){body}(?!\w)")
+    # Placeholders (%(name)s, %s, {name}) match anything. One at either end of the phrase
+    # only asks for some text there (an unbounded ".+?" at the start made every search
+    # quadratic in the page's length); one inside matches up to 200 characters.
+    pieces = _PLACEHOLDER.split(phrase)
+    last = len(pieces) - 2
+    parts = []
+    for i, piece in enumerate(pieces):
+        if i % 2 == 0:
+            parts.append(re.escape(piece))
+        elif i == 1 and not pieces[0]:
+            parts.append("(?<=.)")
+        elif i == last and not pieces[-1]:
+            parts.append("(?=.)")
+        else:
+            parts.append(".{1,200}?")
+    left = r"(?<!\w)" if pieces[0] else ""
+    right = r"(?!\w)" if pieces[-1] else ""
+    return re.compile(left + "".join(parts) + right)
+
+
+def _found(phrase: str, text: str) -> bool:
+    # Cheap test first: every literal piece must occur somewhere (most phrases stop here).
+    if not all(piece in text for piece in _PLACEHOLDER.split(phrase)[::2]):
+        return False
+    return _pattern(phrase).search(text) is not None
 
 
 def english_leaks(html: str, lang: str, extra: Iterable[str] = ()) -> list[str]:
     text = visible_text(html)
-    return [phrase for phrase in (*catalogue_msgids(lang), *extra) if _pattern(phrase).search(text)]
+    return [phrase for phrase in (*catalogue_msgids(lang), *extra) if _found(phrase, text)]

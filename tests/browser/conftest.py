@@ -13,8 +13,9 @@ Fixtures:
 - `table_server` (session): the server's base URL; its log goes to
   ``test-artifacts/browser-server.log``;
 - `live` : the base URL for one test (transactional database);
-- `make_user(name)`, `signed_in(username, **context_options)`: a user and a
-  browser context with that user's session cookie (no password, no sign-in form);
+- `make_user(name)`; `context_for(user, lang=None, **context_options)` and
+  `signed_in(username, ...)`: a browser context with that user's session cookie
+  (no password, no sign-in form);
 - `shots`: ``test-artifacts/screenshots/``.
 """
 
@@ -119,12 +120,11 @@ def make_user(transactional_db: Any) -> Callable[..., Any]:
 
 
 @pytest.fixture
-def signed_in(live: str, new_context: Callable[..., Any], make_user: Callable[..., Any]) -> Callable[..., Any]:
-    """``signed_in("ana", viewport=PHONE, lang="es")``: a browser context signed in as a new user
-    (``context.user``), optionally with the site language cookie set."""
+def context_for(live: str, new_context: Callable[..., Any]) -> Callable[..., Any]:
+    """``context_for(user, lang="es", viewport=PHONE)``: a browser context carrying `user`'s
+    session cookie (``context.user``), optionally with the site language cookie set."""
 
-    def make(username: str, *, lang: str | None = None, **options: Any) -> Any:
-        user = make_user(username)
+    def make(user: Any, *, lang: str | None = None, **options: Any) -> Any:
         client = Client()
         client.force_login(user)
         context = new_context(**options)
@@ -135,6 +135,16 @@ def signed_in(live: str, new_context: Callable[..., Any], make_user: Callable[..
         context.add_cookies(cookies)
         context.user = user
         return context
+
+    return make
+
+
+@pytest.fixture
+def signed_in(context_for: Callable[..., Any], make_user: Callable[..., Any]) -> Callable[..., Any]:
+    """``signed_in("ana", viewport=PHONE)``: a browser context signed in as a new user."""
+
+    def make(username: str, **options: Any) -> Any:
+        return context_for(make_user(username), **options)
 
     return make
 

@@ -215,20 +215,12 @@ def holder_first_turn(actions: list[Any]) -> int:
 
 
 def test_pass_and_play_relay_hides_every_hand_until_show_my_tiles(
-        live: str, make_user: Any, new_context: Any, shots: Path) -> None:
-    from django.conf import settings
-    from django.test import Client
-
+        live: str, make_user: Any, context_for: Any, shots: Path) -> None:
     policies = {0: first_fit_policy, 1: first_fit_policy}
     seed = pick_seed(2, policies, lambda actions: True, cost=holder_first_turn)
     ana = make_user("ana")
     match = services.match_create(creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("local", name="Ben")])
-    client = Client()
-    client.force_login(ana)
-    context = new_context(viewport=PHONE)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value, "url": live}])
-    table = Table(context.new_page()).open(f"{live}/m/{match.pk}/")
+    table = Table(context_for(ana, viewport=PHONE).new_page()).open(f"{live}/m/{match.pk}/")
     page = table.page
     names = {0: "ana", 1: "Ben"}
 

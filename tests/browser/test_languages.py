@@ -1,0 +1,57 @@
+"""The Spanish and German pages show no English: home, lobby, rules and a live table.
+
+The table is read after its websocket brought the board (rendered by the consumer
+in the connection's language), with the engine confirmed and a tile played, so the
+End-of-turn preview, the log panel and a hint are on the page too. The check is
+tests/i18n_helpers.english_leaks: no English source string of the catalogues in
+the visible text (attributes like aria-label and title included).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games import services
+from games.services import SeatSpec
+from tests.i18n_helpers import english_leaks
+
+from .table import Table, first_fit_policy, pick_seed
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+def we_hold_the_engine(actions: list[Any]) -> bool:
+    first = actions[0][1]
+    return first.act == "engine" and first.seat == 0 and actions[1][1].act == "play"
+
+
+@pytest.mark.parametrize("lang", ["es", "de"])
+def test_pages_and_the_table_show_no_english(lang: str, live: str, make_user: Any, context_for: Any,
+                                            shots: Path) -> None:
+    seed = pick_seed(2, first_fit_policy, we_hold_the_engine, seeds=range(1, 60), cost=lambda a: 0)
+    ana = make_user("ana")
+    match = services.match_create(creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("computer", level="basic")])
+    page = context_for(ana, lang=lang).new_page()
+
+    for path in ("/", "/lobby/", "/rules/"):
+        page.goto(live + path)
+        assert page.locator("html").get_attribute("lang") == lang
+        assert english_leaks(page.content(), lang) == [], path
+
+    table = Table(page).open(f"{live}/m/{match.pk}/")
+    assert page.locator("html").get_attribute("lang") == lang
+    assert english_leaks(page.content(), lang) == [], "the table before the engine is placed"
+    table.act_first_fit()  # Confirm engine (R7)
+    table.act_first_fit()  # a first tile on our own train: End first turn and its preview appear
+    assert page.locator('.hand__actions [data-act="end"]').count() == 1
+    assert english_leaks(page.content(), lang) == [], "the table during the first turn"
+
+    table.ask_hint()
+    page.locator("#toast").wait_for(state="visible")
+    page.click('[data-panel="log"]')
+    page.wait_for_function("document.querySelectorAll('#log-body li').length >= 2")
+    assert english_leaks(page.content(), lang) == [], "the table with a hint and the log open"
+    page.screenshot(path=str(shots / f"table-{lang}-desktop-1280.png"))
+    table.assert_no_errors()
