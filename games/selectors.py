@@ -40,9 +40,19 @@ def match_state(match: Match) -> RoundState:
     return state_from_json(match.state)
 
 
+def match_seats(match: Match) -> list[Seat]:
+    """The match's seats in order: the ones prefetched with the match when the caller
+    loaded them (``prefetch_related("seats")``, as the table's websocket does), else
+    read now. A board asks several questions of the seats; they cost one query."""
+    prefetched = getattr(match, "_prefetched_objects_cache", {}).get("seats")
+    if prefetched is not None:
+        return sorted(prefetched, key=lambda s: s.index)
+    return list(Seat.objects.filter(match=match).order_by("index"))
+
+
 def seats_controlled(match: Match, user: object) -> list[int]:
     """The seat indexes `user` may act for: their own seat and their pass-and-play seats."""
-    return [s.index for s in Seat.objects.filter(match=match).order_by("index") if s.controlled_by(user)]
+    return [s.index for s in match_seats(match) if s.controlled_by(user)]
 
 
 def seat_view(match: Match, seat_index: int | None) -> SeatView:
@@ -106,22 +116,29 @@ def matches_awaiting_computer() -> list[int]:
 def _folded(match: Match) -> log.Folded[LogEntry] | None:
     if match.state is None or match.status != Match.Status.PLAYING:
         return None
-    rnd = current_round(match)
-    return log.fold(round_log(rnd)) if rnd is not None else None
+    # The current round's log in one query (through the round's (match, number) index).
+    return log.fold(list(LogEntry.objects.filter(round__match=match, round__number=match.round_number)
+                         .order_by("seq")))
+
+
+def undo_redo_available(match: Match, user: object) -> tuple[bool, bool]:
+    """R27: whether Undo and Redo show, from one read of the round's log (a board asks both)."""
+    mine = seats_controlled(match, user)
+    folded = _folded(match) if mine else None
+    if folded is None:
+        return False, False
+    return (log.undo_group(folded.effective, mine) is not None,
+            bool(folded.redo) and folded.redo[-1][0].seat in mine)
 
 
 def undo_available(match: Match, user: object) -> bool:
     """R27: whether Undo shows: the user's last action in this round has only computer actions after it."""
-    mine = seats_controlled(match, user)
-    folded = _folded(match) if mine else None
-    return folded is not None and log.undo_group(folded.effective, mine) is not None
+    return undo_redo_available(match, user)[0]
 
 
 def redo_available(match: Match, user: object) -> bool:
     """R27: whether Redo shows: the user undid something and nothing was played since."""
-    mine = seats_controlled(match, user)
-    folded = _folded(match) if mine else None
-    return folded is not None and bool(folded.redo) and folded.redo[-1][0].seat in mine
+    return undo_redo_available(match, user)[1]
 
 
 def restart_available(match: Match, user: object) -> bool:
@@ -129,7 +146,7 @@ def restart_available(match: Match, user: object) -> bool:
     if match.status != Match.Status.PLAYING or match.state is None or match.state.get("phase") in (
             "round_over", "match_over"):
         return False
-    seats = list(Seat.objects.filter(match=match))
+    seats = match_seats(match)
     alone = any(s.controlled_by(user) for s in seats) and all(
         s.kind == Seat.Kind.COMPUTER or s.controlled_by(user) for s in seats)
     return alone or (getattr(user, "is_authenticated", False) and match.created_by_id == user.pk)  # type: ignore[attr-defined]
