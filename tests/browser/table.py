@@ -3,13 +3,14 @@
 `Table(page)` records every websocket frame the page sends and receives (before
 the page is opened: ``Table(page).open(url)``) and offers the moves a person
 makes: click a tile, click a glowing train, press a button, confirm a dialog, ask
-for a hint. It reads the board the server rendered (``#board > .board`` and its
+for a hint (`first_fit` reads the move to make off the page). It reads the board the server rendered (``#board > .board`` and its
 ``data-*`` attributes, see games/board.py) and never calls a service.
 
 `tiles_in(text)` finds every tile a text names ("5-3", SVG ``data-pips`` …), the
 tool for "no hand reaches anyone but its owner" (R24). `pick_seed` chooses a deal
-by simulating a round with the engine (the computers' policy and ours), so a test
-can count on the situations it wants to show without a hard-coded seed.
+by simulating a round with the engine (the computers' policy and ours: the first
+tile that fits, `first_fit_policy`), so a test can count on the situations it wants
+to show without a hard-coded seed.
 """
 
 from __future__ import annotations
@@ -21,13 +22,20 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from engine import bots, rules
-from engine.previews import hint
-from engine.state import MEXICAN, Action, RoundState
+from engine.state import Action, RoundState
 from engine.tiles import Tile
 from engine.views import SeatView, view
 
 BOARD = "#board > .board"
 OVER = ("round_over", "match_over")
+
+#: what a tap in the middle of a hand tile would hit instead of the tile (None: the tile)
+COVERING = """(tile) => {
+  const el = document.querySelector(`.htile[data-tile="${tile}"]`);
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  return !hit || el.contains(hit) ? null : (hit.id || String(hit.className));
+}"""
 
 _SVG_PATH = re.compile(r'\sd="[^"]*"')
 _TILE = re.compile(r"(?<![\w.\-])(\d{1,2})-(\d{1,2})(?![\w.\-])")
@@ -194,58 +202,53 @@ class Table:
         msg = found[0]
         if msg["tile"]:
             self.page.wait_for_selector(f'.htile.is-hint[data-tile="{msg["tile"]}"]')
+            # The suggested tile can be tapped at once: nothing (the hint's toast) lies over it.
+            over = self.page.evaluate(COVERING, msg["tile"])
+            assert over is None, f"the hinted tile is covered by {over}"
         if msg["act"] and msg["act"] != "play":
             self.page.wait_for_selector(f'[data-act="{msg["act"]}"].is-hint')
         assert msg["reason"]
         assert self.version() == before  # a hint plays nothing
         return msg
 
-    def act_first_fit(self) -> tuple[str, str | None, str | None]:
-        """One action the way `first_fit_policy` chooses it, read off the page: Confirm engine,
-        else the first glowing-capable tile on the first train it fits, else Draw / Pass / End.
+    def first_fit(self) -> tuple[str, str | None, str | None]:
+        """The action `first_fit_policy` chooses, read off the page: Confirm engine, else the
+        first tile that may be played on the first train it fits, else Draw / Pass / End.
         Returns (act, tile, train)."""
         if self.page.locator('[data-act="engine"]').count():
-            self.press("engine")
             return "engine", None, None
         playable = self.playable()
         if playable:
             tile, targets = next(iter(playable.items()))
             order = self.page.eval_on_selector_all(".train", "els => els.map(e => e.dataset.train)")
-            train = min(targets, key=order.index)
-            self.play(tile, train)
-            return "play", tile, train
+            return "play", tile, min(targets, key=order.index)
         for act in ("draw", "pass", "end"):
             if self.page.locator(f'.hand__actions [data-act="{act}"]').count():
-                if act == "pass":
-                    self.press(act)
-                else:
-                    self.confirm(act)
                 return act, None, None
         raise AssertionError(f"nothing to do on this board: {self.data('status')}")
 
-    def follow(self, msg: dict[str, Any]) -> str:
-        """Do what a hint suggested, by clicking. Returns the act."""
-        act = msg["act"]
+    def do(self, act: str, tile: str | None = None, train: str | None = None) -> str:
+        """Make a move by clicking (previews confirmed). Returns the preview's text, if any."""
         if act == "play":
-            self.play(msg["tile"], str(msg["train"]))
+            assert tile is not None and train is not None
+            self.play(tile, train)
         elif act in ("draw", "end"):
-            self.confirm(act)
+            return self.confirm(act)
         else:
             self.press(act)
-        return act
+        return ""
+
+    def act_first_fit(self) -> tuple[str, str | None, str | None]:
+        """Make the `first_fit` move by clicking. Returns (act, tile, train)."""
+        move = self.first_fit()
+        self.do(*move)
+        return move
 
 
 # ---------------------------------------------------------------- choosing a deal
 
 
 Policy = Callable[[SeatView], Action]
-
-
-def hint_policy(v: SeatView) -> Action:
-    """What the Hint button suggests (the strong player's choice, R23)."""
-    choice = hint(v)
-    assert choice is not None
-    return choice.action
 
 
 def first_fit_policy(v: SeatView) -> Action:
@@ -300,6 +303,3 @@ def pick_seed(players: int, me: Policy | Mapping[int, Policy], wanted: Callable[
 def mine(actions: list[tuple[str, Action]], seat: int = 0) -> list[tuple[str, Action]]:
     return [(phase, a) for phase, a in actions if a.seat == seat]
 
-
-def train_key(key: object) -> str:
-    return MEXICAN if key == MEXICAN else str(key)
