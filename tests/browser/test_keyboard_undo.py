@@ -94,7 +94,8 @@ def test_one_turn_by_keyboard_alone(live: str, make_user: Any, context_for: Any,
         assert target not in table.hand()
     assert chain >= 2
 
-    # E: the end-of-turn preview, confirmed with Enter (R9).
+    # E: the end-of-turn preview, confirmed with Enter (R9). The hand's line says so (not "pass").
+    assert table.data("status") == "Nothing more fits your chain: end your first turn."
     page.keyboard.press("e")
     page.locator("#end-dialog").wait_for(state="visible")
     assert f"You placed {chain} tiles on your train." in page.locator("#end-dialog").inner_text()
