@@ -67,6 +67,12 @@ def test_one_turn_by_keyboard_alone(live: str, make_user: Any, context_for: Any,
 
     # ←/→ reach the hand, Enter selects and goes to the glowing train, ↓/↑ move among trains, Enter plays.
     page.keyboard.press("ArrowRight")
+    hand = table.hand()
+    assert focused(page)["tile"] == hand[0]
+    page.keyboard.press("ArrowRight")
+    assert focused(page)["tile"] == hand[1]
+    page.keyboard.press("ArrowLeft")
+    assert focused(page)["tile"] == hand[0]
     chain = 0
     while table.playable():
         at = focused(page)
