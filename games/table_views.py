@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from games import board, rules_text, selectors
 from games.models import Match, Seat
@@ -71,6 +72,7 @@ class _SignIn(Exception):
     """An anonymous visitor without the watch token: send them to the login page."""
 
 
+@require_safe
 def table(request: HttpRequest, match_id: int) -> HttpResponse:
     """The table: the live board of a match for a player, the creator or a spectator."""
     try:
@@ -99,6 +101,7 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
     })
 
 
+@require_safe
 def table_log(request: HttpRequest, match_id: int) -> HttpResponse:
     """The log panel's contents (every action in words, R26), fetched when the panel opens."""
     try:
@@ -109,6 +112,7 @@ def table_log(request: HttpRequest, match_id: int) -> HttpResponse:
     return HttpResponse(board.render_log(match=match, viewer_seat=seat))
 
 
+@require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     """R1–R30 in plain words, from `games.rules_text` (the one source)."""
     return render(request, "games/rules.html", {"rules": rules_text.sections(), "keys": rules_text.KEYS})

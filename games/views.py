@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from games import selectors, services
 from games.errors import NOT_FOUND, SEAT_TAKEN, GameError
@@ -55,6 +55,7 @@ def _is_participant(match: Match, user: object) -> bool:
 # ------------------------------------------------------------------ my matches
 
 
+@require_safe
 @login_required
 def my_matches(request: HttpRequest) -> HttpResponse:
     """The signed-in user's matches in progress and finished, each resumable in one click."""
@@ -73,6 +74,7 @@ def my_matches(request: HttpRequest) -> HttpResponse:
 # ------------------------------------------------------------------ lobby
 
 
+@require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     """Create a match, and the listed matches with a free seat to join."""
     form = MatchCreateForm(creator_name=request.user.get_username()) if request.user.is_authenticated else None
@@ -108,6 +110,7 @@ def match_create(request: HttpRequest) -> HttpResponse:
 # ------------------------------------------------------------------ a match
 
 
+@require_safe
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     """A short page about one match: seats, round, totals, whose turn, and its links.
 
@@ -190,6 +193,7 @@ def _free_seats(match: Match) -> list[Seat]:
                   key=lambda s: s.index)
 
 
+@require_safe
 def watch(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
     """A spectator link: the table page in spectator mode (no hand is shown, R24)."""
     match = get_object_or_404(Match, pk=match_id)
