@@ -37,7 +37,7 @@ from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 from games import selectors, services
-from games.models import Match
+from games.models import Match, Seat
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +51,18 @@ FAILURE_BACKOFF = 30.0
 
 def computer_delay() -> float:
     return float(getattr(settings, "COMPUTER_DELAY", DEFAULT_DELAY))
+
+
+def awaiting_computer() -> list[int]:
+    """Ids of the matches where a computer player has something to do.
+
+    `selectors.matches_awaiting_computer` (a computer's turn), plus the matches of
+    computers only whose round is over: nobody else could start their next round,
+    which `services.computer_step` does for them."""
+    ids = selectors.matches_awaiting_computer()
+    ended = (Match.objects.filter(status=Match.Status.PLAYING, state__phase="round_over")
+             .exclude(seats__kind__in=[Seat.Kind.HUMAN, Seat.Kind.LOCAL]).values_list("pk", flat=True))
+    return ids + [pk for pk in ended if pk not in ids]
 
 
 def step_when_due(match_id: int, *, delay: float) -> services.Result | None:
@@ -90,7 +102,7 @@ class ComputerWorker:
         delay = computer_delay() if self.delay is None else self.delay
         now = time.monotonic()
         self.failed = {pk: until for pk, until in self.failed.items() if until > now}
-        waiting = [pk for pk in selectors.matches_awaiting_computer() if pk not in self.failed]
+        waiting = [pk for pk in awaiting_computer() if pk not in self.failed]
         if not waiting:
             return 0, None
         steps = 0

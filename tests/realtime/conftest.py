@@ -32,7 +32,7 @@ from games.models import Match
 from games.services import SeatSpec
 
 SEED = 20261202
-TIMEOUT = 10
+TIMEOUT = 30  # generous: only a failing test waits this long
 
 
 def rid() -> str:

@@ -108,6 +108,18 @@ async def test_two_workers_at_once_act_once_each_time_and_keep_the_pace(make_mat
         LogEntry.objects.filter(round__match_id=m.pk)))) for m in matches])
 
 
+async def test_a_match_of_computers_only_goes_on_past_the_round_end(make_match: Any, alice: Any) -> None:
+    match = await db(make_match, "computer:basic", "computer:basic", creator=alice)
+    worker = ComputerWorker(delay=0)
+    for _ in range(1000):
+        await db(worker.run_once)
+        if (await db(state_of, match.pk)).round == 2:
+            break
+    else:
+        raise AssertionError("the worker stopped at the end of round 1")
+    assert await db(lambda: Match.objects.get(pk=match.pk).rounds.get(number=1).ended_by)
+
+
 async def test_a_failing_match_is_set_aside_and_the_others_go_on(make_match: Any, alice: Any,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     broken, fine = [await db(make_match, "me", "computer", creator=alice) for _ in range(2)]
