@@ -726,24 +726,25 @@ def seat_infos(match: Any) -> list[SeatInfo]:
     return out
 
 
-def match_flags(match: Any, viewer: Viewer, view: SeatView) -> Flags:
-    """Read what the presenter needs beyond the view: offers, pause, history, last line."""
+def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None) -> Flags:
+    """What the presenter needs beyond the view: offers, pause, history, last line.
+
+    From `reads` (a `games.board_reads.BoardReads` of this match, which every viewer
+    of one version shares), or read now when not given."""
     from django.urls import reverse
 
-    from games import selectors
-    from games.models import LogEntry, Round
+    from games import board_reads, selectors
 
+    if reads is None:
+        reads = board_reads.read(match)
     user = viewer.user
     over = view.phase in ("round_over", "match_over")
-    history = tuple(
-        tuple(r.points) for r in Round.objects.filter(match=match, points__isnull=False).order_by("number")
-        if r.number < view.round or over
-    )
-    last = (LogEntry.objects.filter(round__match=match).select_related("user")
-            .order_by("-round__number", "-seq").first())
-    following = selectors.next_match(match) if view.phase == "match_over" else None
+    history = tuple(points for number, points in reads.history if number < view.round or over)
+    last = reads.last
+    following = reads.following if view.phase == "match_over" else None
     signed_in = user is not None and getattr(user, "is_authenticated", False)
-    undo, redo = selectors.undo_redo_available(match, user) if signed_in else (False, False)
+    undo, redo = (selectors.undo_redo_in(reads.folded, selectors.seats_controlled(match, user))
+                  if signed_in else (False, False))
     return Flags(
         match_id=match.pk, version=match.version,
         undo=undo, redo=redo,
@@ -751,7 +752,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView) -> Flags:
         next_round=signed_in and selectors.next_round_available(match, user),
         new_match=signed_in and following is None and selectors.new_match_available(match, user),
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
-        paused=selectors.paused(match),
+        paused=reads.paused,
         history=history,
         last_event=log_line(last, [s.name for s in seat_infos(match)], view.seat, engine=view.engine)
         if last is not None else "",
@@ -779,22 +780,23 @@ def render_board(*, match: Any, seat_view: SeatView, viewer: Viewer, flags: Flag
     return render_to_string("games/board.html", {"b": board})
 
 
-def board_context(*, match: Any, viewer: Viewer) -> Board:
-    """The presenter's output for one viewer of a started match, the seat chosen by the relay."""
+def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:
+    """The presenter's output for one viewer of a started match, the seat chosen by the relay
+    (`reads`: see `match_flags`)."""
     from games import selectors
 
     public = selectors.seat_view(match, None)
     over = public.phase in ("round_over", "match_over")
     seat = viewer.shown_seat(public.turn, over)
     view = public if seat is None else selectors.seat_view(match, seat)
-    return present(view, seat_infos(match), viewer=viewer, flags=match_flags(match, viewer, view))
+    return present(view, seat_infos(match), viewer=viewer, flags=match_flags(match, viewer, view, reads))
 
 
-def board_message(*, match: Any, viewer: Viewer) -> dict[str, Any]:
+def board_message(*, match: Any, viewer: Viewer, reads: Any = None) -> dict[str, Any]:
     """The whole ``{"type": "board", …}`` message for one connection (see the module docstring)."""
     from django.template.loader import render_to_string
 
-    board = board_context(match=match, viewer=viewer)
+    board = board_context(match=match, viewer=viewer, reads=reads)
     return {
         "type": "board", "version": board.version,
         "html": render_to_string("games/board.html", {"b": board}),

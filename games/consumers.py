@@ -23,19 +23,21 @@ from __future__ import annotations
 
 import json
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import close_old_connections
 from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils import translation
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
-from games import board, protocol, selectors, services
+from games import board, board_reads, protocol, selectors, services
 from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
 from games.models import Match, Seat
 from games.notify import match_group
@@ -44,6 +46,14 @@ logger = logging.getLogger(__name__)
 
 #: close code for a connection that may not watch this match (the client stops reconnecting)
 REFUSED = 4403
+
+#: The threads the connections' database work runs in (each with its own connection).
+#: Channels' default runs every connection's calls of a process in one thread, one
+#: after the other, so each waits for the others' queries and commits; a few threads
+#: overlap those waits (bench/load.py). One connection's calls still run one at a time,
+#: in order: its consumer awaits each before the next. Notices sent from these threads
+#: (`games.notify`, after commit) are handed to the server's event loop by async_to_sync.
+DATABASE_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="table-db")
 
 #: the commands that change the match, with the service each one calls
 CHANGES = {"undo": services.match_undo, "redo": services.match_redo,
@@ -180,7 +190,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Render and send this connection's board (skipped when it already has `version` or later)."""
         if newer_than is not None and isinstance(version, int) and version <= newer_than:
             return
-        message = await self.call(self.board_message)
+        # Told of a version (a notice, an ack): the reads of that version another connection
+        # at this table made may serve; otherwise (connect, sync, a refusal, a pause) read afresh.
+        at_least = version if newer_than is not None and isinstance(version, int) else None
+        message = await self.call(self.board_message, at_least=at_least)
         if message is not None:
             self.sent_version = max(self.sent_version, message["version"])
             await self.send_json(message)
@@ -193,10 +206,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         language = self.language
 
         def run() -> Any:
-            with translation.override(language):
-                return fn(**kwargs)
+            try:
+                with translation.override(language):
+                    return fn(**kwargs)
+            finally:
+                # What database_sync_to_async does too, unless a test harness turned it off
+                # (channels.testing does): these threads outlive the call, and a connection
+                # left open past CONN_MAX_AGE would keep its database busy.
+                close_old_connections()
 
-        return await database_sync_to_async(run)()
+        return await database_sync_to_async(run, thread_sensitive=False, executor=DATABASE_THREADS)()
 
     def words(self, fn: Any) -> Any:
         with translation.override(self.language):
@@ -209,11 +228,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         controlled = tuple(selectors.seats_controlled(match, user)) if user is not None else ()
         return board.Viewer(user=user, controlled=controlled, revealed=self.revealed)
 
-    def board_message(self) -> dict[str, Any] | None:
-        match = load_match(self.match_id)
-        if match is None or match.state is None:
+    def board_message(self, *, at_least: int | None = None) -> dict[str, Any] | None:
+        reads = board_reads.current(self.match_id, at_least=at_least)
+        if reads is None or reads.match.state is None:
             return None  # still waiting for players: the first board comes when it starts
-        return board.board_message(match=match, viewer=self.viewer(match))
+        return board.board_message(match=reads.match, viewer=self.viewer(reads.match), reads=reads)
 
     def hint(self, *, seat: int) -> dict[str, Any]:
         """R23, R25: a suggested play for the seat whose hand this connection shows."""

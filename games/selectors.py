@@ -12,7 +12,9 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, IntegerField, OuterRef, Q, QuerySet
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -102,12 +104,15 @@ def paused(match: Match) -> bool:
 
 
 def matches_awaiting_computer() -> list[int]:
-    """Ids of matches where a computer player is to act (what a worker picks up after a restart)."""
-    out = []
-    for match in Match.objects.filter(status=Match.Status.PLAYING).only("pk", "status", "state"):
-        if computer_to_act(match) is not None:
-            out.append(match.pk)
-    return out
+    """Ids of matches where a computer player is to act (what a worker picks up after a restart).
+
+    One query, whatever the number of matches: every server process's worker asks it
+    four times a second, so the seat on turn (the snapshot's ``turn``) is matched
+    with the computer seats in the database, not match by match in Python."""
+    on_turn = Seat.objects.filter(match=OuterRef("pk"), kind=Seat.Kind.COMPUTER, index=OuterRef("turn"))
+    return list(Match.objects.filter(status=Match.Status.PLAYING, state__isnull=False)
+                .annotate(turn=Cast(KeyTextTransform("turn", "state"), IntegerField()))
+                .filter(Exists(on_turn)).order_by("pk").values_list("pk", flat=True))
 
 
 # ---------------------------------------------------------------- what a user may do
@@ -124,8 +129,13 @@ def _folded(match: Match) -> log.Folded[LogEntry] | None:
 def undo_redo_available(match: Match, user: object) -> tuple[bool, bool]:
     """R27: whether Undo and Redo show, from one read of the round's log (a board asks both)."""
     mine = seats_controlled(match, user)
-    folded = _folded(match) if mine else None
-    if folded is None:
+    return undo_redo_in(_folded(match) if mine else None, mine)
+
+
+def undo_redo_in(folded: log.Folded[LogEntry] | None, mine: list[int]) -> tuple[bool, bool]:
+    """R27: Undo and Redo for the seats `mine` from the current round's folded log
+    (None: the match is not being played)."""
+    if folded is None or not mine:
         return False, False
     return (log.undo_group(folded.effective, mine) is not None,
             bool(folded.redo) and folded.redo[-1][0].seat in mine)

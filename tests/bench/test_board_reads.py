@@ -1,0 +1,206 @@
+"""The board's shared reads (games/board_reads.py) and the one-query computer lookup:
+the performance fixes the load benchmark led to must not change what anyone sees.
+
+- a board built from reads another connection made equals a board read afresh, for
+  every seat and a spectator, through a whole round with undo and redo (R24, R27);
+- reads of version v are given out for "v or later" only, and a caller that does not
+  name a version reads afresh (so a pause, R26, which keeps the version, is seen);
+- a fresh read costs a handful of queries, a shared one none;
+- `matches_awaiting_computer` (the workers' question four times a second) answers
+  in one query what `computer_to_act` answers match by match (R25).
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.utils import translation
+
+from engine.rules import legal_actions
+from engine.serialize import state_from_json
+from games import board, board_reads, selectors, services
+from games.consumers import load_match
+from games.models import Match
+from games.services import SeatSpec
+
+pytestmark = pytest.mark.django_db
+
+
+def rid() -> str:
+    return uuid.uuid4().hex
+
+
+@pytest.fixture(autouse=True)
+def _nothing_kept() -> Iterator[None]:
+    board_reads.forget()
+    yield
+    board_reads.forget()
+
+
+@pytest.fixture
+def players(django_user_model: Any) -> list[Any]:
+    return [django_user_model.objects.create_user(f"reads{i}") for i in range(3)]
+
+
+def started(players: list[Any], seed: int = 7) -> Match:
+    match = services.match_create(creator=players[0], seed=seed, listed=False,
+                                  seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("human")])
+    for user in players[1:]:
+        services.seat_join(match_id=match.pk, user=user, token=match.invite_token)
+    match.refresh_from_db()
+    return match
+
+
+def viewers(match: Match, players: list[Any]) -> list[board.Viewer]:
+    out = [board.Viewer(user=u, controlled=tuple(selectors.seats_controlled(match, u))) for u in players]
+    return out + [board.Viewer()]  # and a spectator
+
+
+def boards(match_id: int, players: list[Any], reads: board_reads.BoardReads | None) -> list[dict[str, Any]]:
+    """Every viewer's board message, from `reads` or (None) each read afresh as before."""
+    out = []
+    with translation.override("en"):
+        for i in range(len(players) + 1):
+            if reads is None:
+                match = load_match(match_id)
+                assert match is not None
+                viewer = viewers(match, players)[i]
+                out.append(board.board_message(match=match, viewer=viewer))
+            else:
+                viewer = viewers(reads.match, players)[i]
+                out.append(board.board_message(match=reads.match, viewer=viewer, reads=reads))
+    return out
+
+
+def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> board.Flags:
+    """The board's flags as games/board.py read them before the shared reads: one query
+    per question (kept here as the reference the shared reads must agree with)."""
+    from django.urls import reverse
+
+    from games.models import LogEntry, Round
+
+    user = viewer.user
+    over = view.phase in ("round_over", "match_over")
+    history = tuple(tuple(r.points) for r in Round.objects.filter(match=match, points__isnull=False)
+                    .order_by("number") if r.number < view.round or over)
+    last = (LogEntry.objects.filter(round__match=match).select_related("user")
+            .order_by("-round__number", "-seq").first())
+    following = selectors.next_match(match) if view.phase == "match_over" else None
+    signed_in = user is not None
+    return board.Flags(
+        match_id=match.pk, version=match.version,
+        undo=signed_in and selectors.undo_available(match, user),
+        redo=signed_in and selectors.redo_available(match, user),
+        restart=signed_in and selectors.restart_available(match, user),
+        next_round=signed_in and selectors.next_round_available(match, user),
+        new_match=signed_in and following is None and selectors.new_match_available(match, user),
+        next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
+        paused=selectors.paused(match), history=history,
+        last_event=board.log_line(last, [s.name for s in board.seat_infos(match)], view.seat, engine=view.engine)
+        if last is not None else "",
+    )
+
+
+def test_shared_reads_give_every_viewer_the_board_a_fresh_read_gives(players: list[Any]) -> None:
+    """Through two rounds and into a third (history, the last line at a round's start, R21),
+    with undo and redo (R27): the flags equal the one-by-one reads, the boards equal the
+    boards read afresh (every fifth step, and at every round's end and start)."""
+    match = started(players)
+    rng = random.Random(3)
+    undone = redone = 0
+    boundary = True
+    for _step in range(600):
+        row = Match.objects.get(pk=match.pk)
+        state = state_from_json(row.state)
+        shared = board_reads.current(match.pk, at_least=row.version)
+        assert shared is not None and shared.version == row.version
+        with translation.override("en"):
+            for viewer in viewers(shared.match, players):
+                public = selectors.seat_view(shared.match, None)
+                seat = viewer.shown_seat(public.turn, public.phase in ("round_over", "match_over"))
+                view = public if seat is None else selectors.seat_view(shared.match, seat)
+                assert (board.match_flags(shared.match, viewer, view, shared)
+                        == flags_read_one_by_one(shared.match, viewer, view))
+        if boundary or _step % 5 == 0 or state.over:
+            assert boards(match.pk, players, shared) == boards(match.pk, players, None)
+        boundary = state.over
+        if row.round_number == 3:
+            break  # round 3's first board, with two rounds of history, was compared
+        if state.phase == "round_over":
+            services.round_next(match_id=match.pk, user=players[0], expected_version=row.version, request_id=rid())
+            continue
+        mover = players[state.turn] if state.turn is not None else players[0]
+        if rng.random() < 0.5 and selectors.redo_available(row, mover):
+            services.match_redo(match_id=match.pk, user=mover, expected_version=row.version, request_id=rid())
+            redone += 1
+        elif rng.random() < 0.08 and selectors.undo_available(row, mover):
+            services.match_undo(match_id=match.pk, user=mover, expected_version=row.version, request_id=rid())
+            undone += 1
+        else:
+            action = legal_actions(state)[0]
+            assert action.seat is not None
+            services.action_submit(match_id=match.pk, user=players[action.seat], seat=action.seat,
+                                   action=action.to_json(), expected_version=row.version, request_id=rid())
+    assert Match.objects.get(pk=match.pk).round_number >= 3
+    assert undone and redone  # the Undo and Redo offers were compared, not only plain moves
+
+
+def test_reads_serve_their_version_or_earlier_and_a_caller_without_one_reads_afresh(
+        players: list[Any], django_assert_num_queries: Any, django_assert_max_num_queries: Any) -> None:
+    match = started(players)
+    with django_assert_max_num_queries(5):
+        first = board_reads.current(match.pk, at_least=None)
+    assert first is not None
+    with django_assert_num_queries(0):
+        assert board_reads.current(match.pk, at_least=first.version) is first
+        assert board_reads.current(match.pk, at_least=first.version - 1) is first
+
+    state = state_from_json(first.match.state)
+    action = legal_actions(state)[0]
+    assert action.seat is not None
+    services.action_submit(match_id=match.pk, user=players[action.seat], seat=action.seat,
+                           action=action.to_json(), expected_version=first.version, request_id=rid())
+    newer = board_reads.current(match.pk, at_least=first.version + 1)
+    assert newer is not None and newer is not first and newer.version == first.version + 1
+    assert newer.last is not None and newer.last.action == action.to_json()
+
+    # R26: a pause keeps the version; the pause notice makes the connections read afresh.
+    services.pause_open(match_id=match.pk, user=players[0], channel="panel-1")
+    assert board_reads.current(match.pk, at_least=newer.version).paused is False  # type: ignore[union-attr]
+    fresh = board_reads.current(match.pk, at_least=None)
+    assert fresh is not None and fresh.paused and fresh.version == newer.version
+    assert board_reads.current(match.pk, at_least=newer.version) is fresh
+    assert board_reads.current(10**9, at_least=None) is None
+
+
+def test_matches_awaiting_a_computer_in_one_query(players: list[Any], django_assert_num_queries: Any) -> None:
+    rng = random.Random(5)
+    kinds = [["me", "computer"], ["computer", "me"], ["me", "computer", "computer"], ["computer", "computer"],
+             ["me", "local", "computer"], ["me", "human"]]
+    for seed in range(12):
+        seats = [SeatSpec(k, level="basic") if k == "computer" else SeatSpec(k) for k in rng.choice(kinds)]  # type: ignore[arg-type]
+        match = services.match_create(creator=players[0], seed=seed, seats=seats)
+        for _step in range(rng.randrange(40)):
+            row = Match.objects.get(pk=match.pk)
+            if row.state is None:
+                break
+            state = state_from_json(row.state)
+            if state.over:
+                break
+            if selectors.computer_to_act(row) is not None:
+                services.computer_step(match_id=match.pk)
+                continue
+            action = legal_actions(state)[0]
+            services.action_submit(match_id=match.pk, user=players[0], seat=action.seat,  # type: ignore[arg-type]
+                                   action=action.to_json(), expected_version=row.version, request_id=rid())
+    expected = sorted(m.pk for m in Match.objects.filter(status=Match.Status.PLAYING)
+                      if selectors.computer_to_act(m) is not None)
+    with django_assert_num_queries(1):
+        awaiting = selectors.matches_awaiting_computer()
+    assert awaiting == expected
+    assert expected  # some match does wait for a computer
+    assert len(expected) < Match.objects.filter(status=Match.Status.PLAYING).count()  # and some does not
