@@ -1,0 +1,109 @@
+"""Cost growth: does an action late in a match cost more than one near its start?
+
+One 4-seat match is played to its end (or `max_actions`) through the service the
+websocket calls, `services.action_submit`, each seat by its own user, always the
+first legal action (`engine.rules.legal_actions`); rounds are moved on with
+`services.round_next` (not timed). Each action is timed on its own (wall clock),
+and so is what the server does next for each of the four connections: the
+consumer's board for that seat (`TableConsumer.board_message`). The queries of
+both are counted. The result compares the actions in a window near the start
+with those after 1,000 actions of the same match (medians, so a stray pause of
+the shared machine does not decide it). The service stores a snapshot and never
+replays the match, so the ratio should stay near 1.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection
+from django.utils import translation
+
+from engine import rules
+from engine.serialize import state_from_json
+
+
+@dataclass
+class Growth:
+    #: per action (1-based index -> seconds): the service alone, and the four boards after it
+    service: list[float] = field(default_factory=list)
+    boards: list[float] = field(default_factory=list)
+    service_queries: list[int] = field(default_factory=list)
+    board_queries: list[int] = field(default_factory=list)
+    rounds: int = 0
+    finished: bool = False
+
+    @property
+    def actions(self) -> int:
+        return len(self.service)
+
+    def window(self, series: list[float], start: int, size: int) -> list[float]:
+        return series[start - 1:start - 1 + size]
+
+    def median(self, series: list[float], start: int, size: int) -> float | None:
+        part = self.window(series, start, size)
+        return statistics.median(part) if len(part) == size else None
+
+
+class _Counter:
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        self.count += 1
+        return execute(sql, params, many, context)
+
+
+def measure_growth(*, users: list[Any], seed: int, max_actions: int = 1100) -> Growth:
+    """Play one match of `users` (4 seats, the first creates it) and time every action."""
+    from games import services
+    from games.consumers import TableConsumer
+    from games.models import Match
+
+    creator = users[0]
+    match = services.match_create(creator=creator, seed=seed, listed=False,
+                                  seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * (len(users) - 1))
+    for user in users[1:]:
+        services.seat_join(match_id=match.pk, user=user, token=match.invite_token)
+    consumers = []
+    for user in users:
+        consumer = TableConsumer()
+        consumer.match_id = match.pk
+        consumer.user = user
+        consumer.revealed = None
+        consumers.append(consumer)
+
+    out = Growth()
+    counter = _Counter()
+    with translation.override("en"), connection.execute_wrapper(counter):
+        while out.actions < max_actions:
+            row = Match.objects.get(pk=match.pk)
+            state = state_from_json(row.state)
+            if state.phase == "match_over":
+                out.finished = True
+                break
+            if state.phase == "round_over":
+                services.round_next(match_id=match.pk, user=creator, expected_version=row.version,
+                                    request_id=uuid.uuid4().hex)
+                out.rounds += 1
+                continue
+            action = rules.legal_actions(state)[0]
+            assert action.seat is not None
+            counter.count = 0
+            started = time.perf_counter()
+            services.action_submit(match_id=match.pk, user=users[action.seat], seat=action.seat,
+                                   action=action.to_json(), expected_version=row.version,
+                                   request_id=uuid.uuid4().hex)
+            out.service.append(time.perf_counter() - started)
+            out.service_queries.append(counter.count)
+            counter.count = 0
+            started = time.perf_counter()
+            for consumer in consumers:
+                consumer.board_message()
+            out.boards.append(time.perf_counter() - started)
+            out.board_queries.append(counter.count)
+    return out

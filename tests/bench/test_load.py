@@ -1,0 +1,103 @@
+"""The load benchmark (bench/load.py) run tiny: two tables for a few seconds, one daphne
+process, then two daphne processes sharing Redis. It must print every number the issue
+asks for, play real moves over the websockets with no error, and leave nothing behind
+(no server process, no database).
+
+Needs PostgreSQL (DATABASE_URL's server, as every test here) and, for the second mode,
+Redis at 127.0.0.1:6379.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import psutil
+import psycopg
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.slow
+
+LINES = [
+    r"load benchmark: 2 tables x 4 seats",
+    r"load average before [\d.]+ [\d.]+ [\d.]+",
+    r"actions per second: [\d.]+",
+    r"latency, send -> every seat holds the new version: p50 [\d.]+ ms, p95 [\d.]+ ms, p99 [\d.]+ ms",
+    r"errors: 0$",
+    r"server CPU: [\d.]+ s user\+sys .* peak RSS: [\d, ]+ MB",
+    r"floor \(bare psycopg, 1 transaction = INSERT log row \+ UPDATE match row\): \d+ actions/s",
+    r"persisted actions per second: [\d.]+ .* ratio to the floor [\d.]+ \[target >= 0.5: (met|MISSED)\]",
+    r"cost growth \(one match, services.action_submit\): actions 1-5 median [\d.]+ ms, "
+    r"actions 31-35 median [\d.]+ ms: ratio [\d.]+ \[target <= 1.2: (met|MISSED)\]",
+    r"queries per action: service \d+, four boards \d+",
+]
+
+
+def server_url() -> str:
+    return os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
+
+
+def run_bench(tmp_path: Path, *extra: str) -> tuple[str, dict[str, Any], str]:
+    database = f"bench_load_smoke_{os.getpid()}"
+    out = tmp_path / "results.json"
+    env = {**os.environ, "DATABASE_URL": server_url()}
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "load.py"), "--tables", "2", "--seconds", "3",
+         "--floor-seconds", "0.5", "--growth-after", "30", "--growth-window", "5",
+         "--database", database, "--json", str(out), *extra],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout, json.loads(out.read_text()), database
+
+
+def assert_left_nothing(database: str) -> None:
+    for p in psutil.process_iter(["cmdline", "environ"]):
+        try:
+            cmdline = " ".join(p.info["cmdline"] or [])
+            environ = p.info["environ"] or {}
+        except (psutil.Error, OSError):
+            continue
+        assert not ("daphne" in cmdline and database in environ.get("DATABASE_URL", "")), cmdline
+    admin = server_url().rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        assert conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (database,)).fetchone() is None
+
+
+def check(stdout: str, results: dict[str, Any]) -> None:
+    for pattern in LINES:
+        assert any(re.search(pattern, line) for line in stdout.splitlines()), (pattern, stdout)
+    load = results["load"]
+    assert load["errors"] == 0, load
+    assert load["actions"] > 0 and load["actions_per_second"] > 0
+    assert load["persisted"] >= load["actions"]  # every confirmed action is stored
+    assert 0 < load["p50_ms"] <= load["p95_ms"] <= load["p99_ms"]
+    assert load["server_cpu_seconds"] > 0 and all(mb > 0 for mb in load["server_peak_rss_mb"])
+    assert results["floor"]["per_second"] > 0 and results["floor_ratio"] > 0
+    growth = results["growth"]
+    assert growth["actions"] == 35 and growth["service_ratio"] > 0 and growth["boards_ratio"] > 0
+
+
+def test_one_server_process(tmp_path: Path) -> None:
+    stdout, results, database = run_bench(tmp_path)
+    check(stdout, results)
+    assert results["load"]["processes"] == 1 and results["load"]["channel_layer"] == "in-memory"
+    assert_left_nothing(database)
+
+
+def test_two_server_processes_share_redis(tmp_path: Path) -> None:
+    # Every table's seats are split over both processes: a move made on one process
+    # reaches the seats on the other through Redis, or the latencies never complete.
+    stdout, results, database = run_bench(tmp_path, "--processes", "2", "--redis-url",
+                                           "redis://127.0.0.1:6379/12")
+    check(stdout, results)
+    assert results["load"]["processes"] == 2 and results["load"]["channel_layer"] == "redis"
+    assert len(results["load"]["server_peak_rss_mb"]) == 2
+    assert_left_nothing(database)
