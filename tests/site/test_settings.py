@@ -74,6 +74,9 @@ def test_production_settings_pass_check_deploy() -> None:
         ALLOWED_HOSTS="dominoes.example.org",
         CSRF_TRUSTED_ORIGINS="https://dominoes.example.org",
         DATABASE_URL=os.environ.get("DATABASE_URL") or "postgres://unused@127.0.0.1:1/unused",
+        # README's production settings: behind a TLS proxy, several processes (never contacted here)
+        SECURE_PROXY_SSL_HEADER_NAME="HTTP_X_FORWARDED_PROTO",
+        REDIS_URL="redis://127.0.0.1:1/0",
     )
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
