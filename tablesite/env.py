@@ -36,6 +36,13 @@ def env_list(env: Mapping[str, str], name: str, default: list[str] | None = None
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+#: Seconds a read from Redis may take. channels-redis waits for a connection's next
+#: message with a blocking pop of up to 5 s; redis-py (8+) gives up on any read after
+#: 5 s unless told otherwise, which cut those waits off and closed every idle
+#: websocket with 1011 after about 5 s (found by bench/load.py --processes 2).
+REDIS_SOCKET_TIMEOUT = 30
+
+
 def channel_layers(redis_url: str | None) -> dict[str, Any]:
     """CHANNEL_LAYERS: channels-redis when a Redis URL is given, else in-memory.
 
@@ -46,7 +53,7 @@ def channel_layers(redis_url: str | None) -> dict[str, Any]:
         return {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [redis_url]},
+                "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": REDIS_SOCKET_TIMEOUT}]},
             }
         }
     return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -24,7 +24,12 @@ def test_no_redis_url_gives_the_in_memory_layer() -> None:
 def test_redis_url_gives_channels_redis() -> None:
     layers = channel_layers("redis://127.0.0.1:6379/2")
     assert layers["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert layers["default"]["CONFIG"]["hosts"] == ["redis://127.0.0.1:6379/2"]
+    (host,) = layers["default"]["CONFIG"]["hosts"]
+    assert host["address"] == "redis://127.0.0.1:6379/2"
+    # Longer than channels-redis's blocking wait for a message, or idle websockets drop.
+    from channels_redis.core import RedisChannelLayer
+
+    assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
 
 
 def test_settings_use_the_helper_for_this_environment() -> None:
