@@ -60,6 +60,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--tables", type=int, default=100, help="concurrent 4-seat tables (default 100)")
     p.add_argument("--seconds", type=float, default=30.0, help="how long the tables play (default 30)")
     p.add_argument("--max-actions", type=int, default=1_000_000, help="stop after sending this many actions")
+    p.add_argument("--grace", type=float, default=60.0,
+                   help="after the time is up, how long the actions already sent may take to reach every seat "
+                        "(one still on its way then is counted as an error)")
     p.add_argument("--processes", type=int, choices=(1, 2), default=1,
                    help="daphne processes; 2 share the Redis channel layer")
     p.add_argument("--redis-url", default="redis://127.0.0.1:6379/11",
@@ -213,7 +216,8 @@ def load_phase(args: argparse.Namespace, db: BenchDatabase) -> dict[str, Any]:
         client_cpu = resource.getrusage(resource.RUSAGE_SELF)
 
         async def play() -> Any:
-            return await drive(specs, seconds=args.seconds, max_actions=args.max_actions, on_start=servers.mark)
+            return await drive(specs, seconds=args.seconds, max_actions=args.max_actions, grace=args.grace,
+                               on_start=servers.mark)
 
         stats = asyncio.run(play())
         cpu = servers.cpu_since_mark()

@@ -229,7 +229,7 @@ class Client:
             await self.ws.send(json.dumps({"type": "next_round", "version": version, "request_id": request_id}))
 
 
-async def drive(specs: list[TableSpec], *, seconds: float, max_actions: int, grace: float = 10.0,
+async def drive(specs: list[TableSpec], *, seconds: float, max_actions: int, grace: float = 60.0,
                 connect_concurrency: int = 8, on_start: Callable[[], None] | None = None) -> Stats:
     """Connect every seat, play until `seconds` pass or `max_actions` are sent, then let
     the actions on their way arrive (at most `grace` seconds) and close everything.
