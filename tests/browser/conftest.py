@@ -3,14 +3,16 @@
 pytest-django's `live_server` speaks only HTTP (WSGI); the table needs its
 websocket and the computer-player worker, which live in the ASGI server process
 (tablesite/asgi.py starts the worker on the first connection). So one daphne is
-started per test session against the pytest-django test database, with
+started for this folder's tests (package scope: it stops before the rest of
+the suite's browser tests, whose matches its computer worker would otherwise
+play) against the pytest-django test database, with
 ``COMPUTER_DELAY`` small so the computers answer quickly. Tests use
 ``@pytest.mark.django_db(transaction=True)``: what a test writes is committed,
 so the server sees it, and the tables are emptied after each test.
 
 Fixtures:
 
-- `table_server` (session): the server's base URL; its log goes to
+- `table_server` (package): the server's base URL; its log goes to
   ``test-artifacts/browser-server.log``;
 - `live` : the base URL for one test (transactional database);
 - `make_user(name)`; `context_for(user, lang=None, **context_options)` and
@@ -35,11 +37,15 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import timezone
 
+from games.models import Match
 from tests.conftest import REPO_ROOT
 
 #: seconds between two computer actions in the test server (settings.COMPUTER_DELAY)
 COMPUTER_DELAY = "0.05"
+#: longer than one pass of the server's computer worker (games.worker.DEFAULT_POLL and a step)
+WORKER_PASS = 0.5
 START_TIMEOUT = 30.0
 
 
@@ -59,7 +65,7 @@ def _database_url(db: dict[str, Any]) -> str:
     return f"postgres://{auth}{host}{port}/{quote(db['NAME'], safe='')}"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def table_server(chromium_path: str, django_db_setup: Any, artifacts_dir: Path) -> Iterator[str]:
     """daphne serving tablesite.asgi on a free port, against the test database."""
     from django.db import connection
@@ -105,9 +111,16 @@ def table_server(chromium_path: str, django_db_setup: Any, artifacts_dir: Path) 
 
 
 @pytest.fixture
-def live(table_server: str, transactional_db: Any) -> str:
-    """The server's base URL for a test whose writes the server must see."""
-    return table_server
+def live(table_server: str, transactional_db: Any) -> Iterator[str]:
+    """The server's base URL for a test whose writes the server must see.
+
+    Afterwards the server's computers are given nothing more to do before the
+    database is emptied: a computer step (a transaction locking several tables)
+    running into the flush's TRUNCATE deadlocks it."""
+    yield table_server
+    Match.objects.filter(status=Match.Status.PLAYING).update(status=Match.Status.FINISHED,
+                                                             finished_at=timezone.now())
+    time.sleep(WORKER_PASS)  # a step already under way ends (it finds the match finished)
 
 
 @pytest.fixture
