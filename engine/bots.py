@@ -17,11 +17,10 @@ than copies of the hand (see ``bench/engine.py``).
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple, TypeAlias
 
 from .state import MEXICAN, Action
-from .tiles import Tile
+from .tiles import FULL_SET, Tile
 from .views import SeatView
 
 Level = Literal["basic", "strong"]
@@ -33,8 +32,9 @@ LEVELS: tuple[Level, ...] = ("basic", "strong")
 PLAN_BUDGET = 250
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(NamedTuple):
+    """A decision and why (immutable; a NamedTuple: one is made for every computer action)."""
+
     action: Action
     #: a short machine-readable reason the site turns into words (hints, R23)
     reason: str
@@ -84,26 +84,53 @@ def _basic(view: SeatView) -> Choice:
 # ---------------------------------------------------------------- strong
 
 
-#: first-turn plans by (the hand at the start of the turn, the engine number): a
-#: pure cache of `best_chain`, so a bot stays a function of its view
-_PLANS: OrderedDict[tuple[tuple[Tile, ...], int], tuple[Tile, ...]] = OrderedDict()
+#: a bit for each tile of the set, either way round: a hand is the sum of its tiles'
+#: bits, a cheap key that does not depend on the order of the tiles
+_BIT: dict[Tile, int] = {t: 1 << i for i, (a, b) in enumerate(FULL_SET) for t in ((a, b), (b, a))}
+_bit = _BIT.__getitem__
+
+#: first-turn plans by (the hand at the start of the turn, the engine number): the
+#: chain, and the same tiles as they lie on the train. A pure cache of `best_chain`,
+#: so a bot stays a function of its view.
+_PLANS: OrderedDict[tuple[int, int], tuple[tuple[Tile, ...], tuple[Tile, ...]]] = OrderedDict()
 _PLANS_KEPT = 512
 
 
 def forget_plans() -> None:
-    """Empty the plan cache (benchmarks start every repeat cold)."""
+    """Empty the plan caches (benchmarks start every repeat cold)."""
     _PLANS.clear()
+    _NEXT.clear()
+
+
+def _plan(bits: int, tiles: tuple[Tile, ...], end: int) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+    """`best_chain` for the hand `tiles` (whose bits are `bits`), remembered, with the chain as laid."""
+    key = (bits, end)
+    entry = _PLANS.get(key)
+    if entry is None:
+        hand = tuple(sorted((a, b) if a <= b else (b, a) for a, b in tiles))
+        plan = tuple(best_chain(hand, end))
+        laid, at = [], end
+        for a, b in plan:
+            laid.append((a, b) if a == at else (b, a))
+            at = laid[-1][1]
+        entry = _PLANS[key] = (plan, tuple(laid))
+        while len(_PLANS) > _PLANS_KEPT:
+            _PLANS.popitem(last=False)
+    return entry
 
 
 def planned_chain(hand: tuple[Tile, ...], end: int) -> tuple[Tile, ...]:
     """`best_chain(hand, end)`, remembered: one search serves a whole first turn."""
-    key = (tuple(sorted(hand)), end)
-    plan = _PLANS.get(key)
-    if plan is None:
-        plan = _PLANS[key] = tuple(best_chain(key[0], end))
-        while len(_PLANS) > _PLANS_KEPT:
-            _PLANS.popitem(last=False)
-    return plan
+    return _plan(sum(map(_bit, hand)), hand, end)[0]
+
+
+#: the answers of `next_in_chain` by (hand, tiles placed this turn, the number the
+#: turn started from), written down for every later step of a plan when the plan is
+#: read, so the rest of a first turn costs one lookup per step. It holds only the
+#: answers the plan gives anyway: it never changes a choice.
+_NEXT: OrderedDict[tuple[tuple[Tile, ...], tuple[Tile, ...], int], Tile | None] = OrderedDict()
+_NEXT_KEPT = 8192
+_UNKNOWN = (-1, -1)
 
 
 def next_in_chain(view: SeatView) -> Tile | None:
@@ -117,16 +144,31 @@ def next_in_chain(view: SeatView) -> Tile | None:
     """
     hand, seat = view.hand, view.seat
     assert hand is not None and seat is not None
-    own = view.trains[seat]
-    placed = min(view.placed, len(own.tiles))
-    played = tuple((a, b) if a <= b else (b, a) for a, b in own.tiles[len(own.tiles) - placed:])
-    start = own.tiles[-placed - 1][1] if len(own.tiles) > placed else view.engine
-    plan = planned_chain(hand + played, start)
-    if plan[:placed] == played:
-        return plan[placed] if placed < len(plan) else None
-    rest = planned_chain(hand, own.end)
-    return rest[0] if rest else None
+    tiles = view.trains[seat].tiles
+    placed = min(view.placed, len(tiles))
+    played = tiles[len(tiles) - placed :]
+    start = tiles[-placed - 1][1] if len(tiles) > placed else view.engine
+    step = _NEXT.get((hand, played, start), _UNKNOWN)
+    if step is not _UNKNOWN:
+        return step
+    plan, laid = _plan(sum(map(_bit, hand)) + sum(map(_bit, played)), hand + played, start)
+    if laid[:placed] != played:
+        rest = planned_chain(hand, tiles[-1][1] if tiles else view.engine)
+        return rest[0] if rest else None
+    # The hands of the later steps: the engine takes a played tile out of the hand
+    # and keeps the order of the others (a different order only misses the cache).
+    left = list(hand)
+    for k in range(placed, len(plan)):
+        _NEXT[(tuple(left), laid[:k], start)] = plan[k]
+        left.remove(plan[k])
+    _NEXT[(tuple(left), laid, start)] = None
+    while len(_NEXT) > _NEXT_KEPT:
+        _NEXT.popitem(last=False)
+    return plan[placed] if placed < len(plan) else None
 
+
+#: a chain as nested pairs: (its last tile, the chain before that tile)
+_Chain: TypeAlias = "tuple[Tile, _Chain] | None"
 
 #: a chain's value: its length first, then its points (a hand never holds 2048 points)
 _LONGER = 2048
@@ -165,38 +207,36 @@ def best_chain(hand: tuple[Tile, ...], end: int, budget: int = PLAN_BUDGET) -> l
             links[b].append((rank[a] - value, 1 << i, a, tile, value))
     for at_links in links:
         at_links.sort()
-    path: list[Tile] = []
-    best: tuple[Tile, ...] = ()
+    # A chain is kept as nested pairs (last tile, the chain before it): extending
+    # one costs a pair, and the best so far is kept without copying it.
+    best: _Chain = None
     best_value = -1
     left = budget
 
-    def walk(at: int, used: int, seen: int, value: int) -> None:
+    def walk(at: int, used: int, seen: int, value: int, chain: _Chain) -> None:
         nonlocal best, best_value, left
         if value > best_value:
-            best, best_value = tuple(path), value
+            best, best_value = chain, value
         for _, bit, to, tile, tile_value in links[at]:
             if used & bit:
                 continue
             if left <= 0:
                 return
             left -= 1
-            path.append(tile)
             double = doubles[to]
             if double is not None and not seen >> to & 1:
-                path.append(double)
-                walk(to, used | bit, seen | 1 << to, value + tile_value + _LONGER + to + to)
-                path.pop()
+                walk(to, used | bit, seen | 1 << to, value + tile_value + _LONGER + to + to, (double, (tile, chain)))
             else:
-                walk(to, used | bit, seen | 1 << to, value + tile_value)
-            path.pop()
+                walk(to, used | bit, seen | 1 << to, value + tile_value, (tile, chain))
 
     first = doubles[end]
-    if first is not None:
-        path.append(first)
-        walk(end, 0, 1 << end, _LONGER + end + end)
-    else:
-        walk(end, 0, 1 << end, 0)
-    return list(best)
+    walk(end, 0, 1 << end, _LONGER + end + end if first else 0, (first, None) if first else None)
+    out: list[Tile] = []
+    while best is not None:
+        out.append(best[0])
+        best = best[1]
+    out.reverse()
+    return out
 
 
 def _strong(view: SeatView) -> Choice:

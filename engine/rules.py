@@ -230,36 +230,39 @@ def _moved(state: RoundState, hands: tuple[tuple[Tile, ...], ...], boneyard: tup
 
 
 def _play(state: RoundState, seat: int, tile: Tile, index: int) -> RoundState:
-    trains = state.trains
-    train = trains[index]
-    end = train.tiles[-1][1] if train.tiles else state.engine
-    placed = tile if tile[0] == end else (tile[1], tile[0])  # oriented: its far number is the new end
+    # Every field read once and the next state built once: this is the hot path.
+    (start, engine, hands, boneyard, trains, holder, phase, turn, doubles, firsts_done,
+     placed, _drawn, owes, totals, round_points, ended_by, search) = state
+    tiles, marker = trains[index]
+    end = tiles[-1][1] if tiles else engine
+    low, high = tile
+    oriented = tile if low == end else (high, low)  # its far number is the train's new end
     # R16: only the owner playing on their own train removes its marker.
-    grown = _new(Train, (train.tiles + (placed,), False if index == seat else train.marker))
+    grown = _new(Train, (tiles + (oriented,), False if index == seat else marker))
     trains = trains[:index] + (grown,) + trains[index + 1 :]
-    hand = state.hands[seat]
+    hand = hands[seat]
     at = hand.index(tile)
     hand = hand[:at] + hand[at + 1 :]
-    hands = _with(state.hands, seat, hand)
+    hands = hands[:seat] + (hand,) + hands[seat + 1 :]
     # A double is open while nothing follows it (R19): playing after it closes it.
-    doubles = state.open_doubles
     if doubles:
         doubles = tuple(d for d in doubles if d[1] != index)
-    double = tile[0] == tile[1]
+    double = low == high
     if double:
         doubles += ((tile, index),)
-    if state.phase == "first":
+    if phase == "play" and hand and not double:
+        # R14: one play is the turn; the next seat clockwise acts unless the round is blocked (R20).
+        state = _new(RoundState, (start, engine, hands, boneyard, trains, holder, phase, (seat + 1) % len(hands),
+                                  doubles, firsts_done, 0, False, False, totals, round_points, ended_by, search))
+        return _finish(state, "blocked") if not boneyard and is_blocked(state) else state
+    state = _new(RoundState, (start, engine, hands, boneyard, trains, holder, phase, turn, doubles,
+                              firsts_done, placed + 1, False, owes, totals, round_points, ended_by, search))
+    if phase == "first":
         # R9: an empty hand ends the first turn; R11: doubles in a chain wait.
-        state = _moved(state, hands, state.boneyard, trains, doubles, seat, state.placed + 1, False, state.owes)
         return state if hand else _end_turn(state)
     if not hand:
-        # R18, R20: out at once, even on a double
-        return _finish(_moved(state, hands, state.boneyard, trains, doubles, seat, state.placed + 1, False,
-                              state.owes), "out")
-    if double:
-        # R17: play again
-        return _moved(state, hands, state.boneyard, trains, doubles, seat, state.placed + 1, False, True)
-    return _next_turn(state, hands, trains, doubles)  # R14: one play is the turn
+        return _finish(state, "out")  # R18, R20: out at once, even on a double
+    return state._replace(owes=True)  # R17: after a double, play again
 
 
 def _next_turn(state: RoundState, hands: tuple[tuple[Tile, ...], ...], trains: tuple[Train, ...],
