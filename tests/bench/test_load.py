@@ -35,8 +35,9 @@ LINES = [
     r"floor \(bare psycopg, 1 transaction = INSERT log row \+ UPDATE match row\): \d+ actions/s",
     r"persisted actions per second: [\d.]+ .* ratio to the floor [\d.]+ \[target >= 0.5: (met|MISSED)\]",
     r"cost growth \(one match, services.action_submit\): actions 1-5 median [\d.]+ ms, "
-    r"actions 31-35 median [\d.]+ ms: ratio [\d.]+ \[target <= 1.2: (met|MISSED)\]",
-    r"queries per action: service \d+, four boards \d+",
+    r"actions 31-35 median [\d.]+ ms: ratio [\d.]+; CPU time [\d.]+ -> [\d.]+ ms: ratio [\d.]+ "
+    r"\[target <= 1.2: (met|MISSED)\]",
+    r"queries per action: service \d+ -> \d+, four boards \d+ -> \d+",
 ]
 
 
@@ -83,6 +84,7 @@ def check(stdout: str, results: dict[str, Any]) -> None:
     assert results["floor"]["per_second"] > 0 and results["floor_ratio"] > 0
     growth = results["growth"]
     assert growth["actions"] == 35 and growth["service_ratio"] > 0 and growth["boards_ratio"] > 0
+    assert growth["service_cpu_ratio"] > 0 and growth["service_queries_early"] > 0
 
 
 def test_one_server_process(tmp_path: Path) -> None:
