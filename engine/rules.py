@@ -114,8 +114,30 @@ def _plays(state: RoundState, seat: int) -> list[Action]:
     return out
 
 
+#: the last state whose legal actions were listed, and that list: a computer seat's
+#: view lists them, and `apply` checks the chosen action against the very same state
+#: right after. A state is immutable, so the same object always has the same answer.
+#: Replaced in one assignment: safe to share between threads.
+_last_legal: tuple[RoundState | None, tuple[Action, ...]] = (None, ())
+
+
 def legal_actions(state: RoundState) -> list[Action]:
     """Every action the seat to act may take now; empty when the round is over."""
+    return list(legal_tuple(state))
+
+
+def legal_tuple(state: RoundState) -> tuple[Action, ...]:
+    """`legal_actions` as a tuple, remembered for the last state asked about."""
+    global _last_legal
+    last_state, last = _last_legal
+    if last_state is state:
+        return last
+    legal = tuple(_list_legal(state))
+    _last_legal = (state, legal)
+    return legal
+
+
+def _list_legal(state: RoundState) -> list[Action]:
     seat = state.turn
     phase = state.phase
     if seat is None or phase == "round_over" or phase == "match_over":
@@ -135,35 +157,36 @@ def legal_actions(state: RoundState) -> list[Action]:
     return [Action("pass", seat)]  # R15, R17, R19
 
 
-def _play_allowed(state: RoundState, action: Action) -> bool:
-    """`action in legal_actions(state)` for a play, without listing every play (hot path)."""
+def _play_target(state: RoundState, action: Action) -> int:
+    """The index of the train a play goes on when `legal_actions(state)` lists the
+    play, else -1: the check without listing every play (hot path)."""
     seat, tile, key = state.turn, action.tile, action.train
     if seat is None or action.seat != seat or tile is None:
-        return False
+        return -1
     phase = state.phase
-    if phase == "engine" or phase == "round_over" or phase == "match_over":
-        return False
+    if phase != "first" and phase != "play":
+        return -1
     trains = state.trains
     n = len(trains) - 1
-    if key == MEXICAN:
-        index = n
-    elif isinstance(key, int) and not isinstance(key, bool) and 0 <= key < n:
+    if type(key) is int and 0 <= key < n:  # not a bool: True is no seat
         index = key
+    elif key == MEXICAN:
+        index = n
     else:
-        return False
+        return -1
     if tile not in state.hands[seat]:
-        return False
+        return -1
     if phase == "first":
-        allowed = index == seat
+        if index != seat:
+            return -1
     elif state.open_doubles and not state.owes:
-        allowed = index == state.open_doubles[0][1]
-    else:
-        allowed = index == seat or index == n or trains[index].marker
-    if not allowed:
-        return False
+        if index != state.open_doubles[0][1]:
+            return -1
+    elif index != seat and index != n and not trains[index].marker:
+        return -1
     tiles = trains[index].tiles
     end = tiles[-1][1] if tiles else state.engine
-    return tile[0] == end or tile[1] == end
+    return index if tile[0] == end or tile[1] == end else -1
 
 
 def is_blocked(state: RoundState) -> bool:
@@ -185,14 +208,14 @@ def apply(state: RoundState, action: Action) -> RoundState:
     act = action.act
     if act == "play":
         # Checked directly rather than looked up in the list of every legal play (hot path).
-        if not _play_allowed(state, action):
+        index = _play_target(state, action)
+        if index < 0:
             raise explain(state, action)
-        seat, tile, key = state.turn, action.tile, action.train
-        assert seat is not None and tile is not None and key is not None
-        return _play(state, seat, tile, len(state.trains) - 1 if key == MEXICAN else int(key))
+        assert state.turn is not None and action.tile is not None
+        return _play(state, state.turn, action.tile, index)
     if act == "next_round":
         return next_round(state)
-    if action not in legal_actions(state):
+    if action not in legal_tuple(state):
         raise explain(state, action)
     seat = state.turn
     assert seat is not None
@@ -216,7 +239,10 @@ def apply(state: RoundState, action: Action) -> RoundState:
 
 
 def _with(items: tuple, index: int, value: object) -> tuple:
-    return items[:index] + (value,) + items[index + 1 :]
+    """`items` with `value` at `index` (through a list: cheaper than slicing twice)."""
+    changed = list(items)
+    changed[index] = value
+    return tuple(changed)
 
 
 def _moved(state: RoundState, hands: tuple[tuple[Tile, ...], ...], boneyard: tuple[Tile, ...],
@@ -239,11 +265,11 @@ def _play(state: RoundState, seat: int, tile: Tile, index: int) -> RoundState:
     oriented = tile if low == end else (high, low)  # its far number is the train's new end
     # R16: only the owner playing on their own train removes its marker.
     grown = _new(Train, (tiles + (oriented,), False if index == seat else marker))
-    trains = trains[:index] + (grown,) + trains[index + 1 :]
+    trains = _with(trains, index, grown)
     hand = hands[seat]
     at = hand.index(tile)
     hand = hand[:at] + hand[at + 1 :]
-    hands = hands[:seat] + (hand,) + hands[seat + 1 :]
+    hands = _with(hands, seat, hand)
     # A double is open while nothing follows it (R19): playing after it closes it.
     if doubles:
         doubles = tuple(d for d in doubles if d[1] != index)

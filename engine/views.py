@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .rules import legal_actions
+from .rules import legal_tuple
 from .state import MEXICAN, Action, RoundState, Train, TrainKey
 from .tiles import Tile, tile_str
 
@@ -158,7 +158,7 @@ def view(state: RoundState, seat: int | None) -> SeatView:
         state.ended_by,
         state.winners() if over else None,
         hands if over else None,
-        tuple(legal_actions(state)) if mine else (),
+        legal_tuple(state) if mine else (),
         state.placed if mine else 0,
         # The tile drawn last sits at the end of the hand (rules.apply appends it).
         hand[-1] if mine and state.drawn and hand else None,
