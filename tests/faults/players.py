@@ -116,3 +116,5 @@ class Player:
             # (applied now, or refused as stale).
             self.resent += 1
             await self.sock.send(**self.pending)
+        elif self.act:
+            await self._maybe_act()  # it may be this player's turn already

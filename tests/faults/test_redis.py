@@ -84,7 +84,16 @@ async def test_two_processes_share_moves_and_survive_a_redis_restart(
 
     async def until(condition: Any, what: str) -> None:
         while not condition():
-            assert time.monotonic() < deadline, f"{what}\n{procs.logs()}"
+            assert time.monotonic() < deadline, (
+                f"{what}\n"
+                + "\n".join(
+                    f"{p.sock.name}: drops {p.drops}, reconnects {p.reconnects}, acks {len(p.sock.acks)}, "
+                    f"errors {p.sock.errors[-2:]}, board {p.sock.last_board and p.sock.last_board['version']}, "
+                    f"pending {p.pending}"
+                    for p in everyone
+                )
+                + f"\nversion {await version_now()}\n{procs.logs()}"
+            )
             assert not any(t.done() for t in tasks), [t.exception() for t in tasks if t.done()]
             await asyncio.sleep(0.02)
 
