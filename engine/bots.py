@@ -20,7 +20,7 @@ from collections import OrderedDict
 from typing import Literal, NamedTuple, TypeAlias
 
 from .state import MEXICAN, Action
-from .tiles import FULL_SET, Tile
+from .tiles import FULL_SET, HIGHEST, Tile
 from .views import SeatView
 
 Level = Literal["basic", "strong"]
@@ -183,22 +183,20 @@ def best_chain(hand: tuple[Tile, ...], end: int, budget: int = PLAN_BUDGET) -> l
     extensions so that a turn stays cheap; the cut makes it a heuristic for big
     hands, so the numbers the chain can go on from are tried first.
     """
-    top = end
+    size = max(HIGHEST, end) + 1
+    degree = [0] * size
+    doubles: list[Tile | None] = [None] * size
     for tile in hand:
-        if tile[1] > top:
-            top = tile[1]
-    degree = [0] * (top + 1)
-    doubles: list[Tile | None] = [None] * (top + 1)
-    for tile in hand:
-        if tile[0] == tile[1]:
-            doubles[tile[0]] = tile
+        a, b = tile
+        if a == b:
+            doubles[a] = tile
         else:
-            degree[tile[0]] += 1
-            degree[tile[1]] += 1
+            degree[a] += 1
+            degree[b] += 1
     # Try first the numbers we can leave again (an even number of tiles touch it),
     # then busier numbers, then heavier tiles: the best chain then comes early.
     rank = [(0 if d and d % 2 == 0 else 64 * _LONGER) - _LONGER * d for d in degree]
-    links: list[list[tuple[int, int, int, Tile, int]]] = [[] for _ in range(top + 1)]
+    links: list[list[tuple[int, int, int, Tile, int]]] = [[] for _ in range(size)]
     for i, tile in enumerate(hand):
         a, b = tile
         if a != b:
@@ -206,7 +204,8 @@ def best_chain(hand: tuple[Tile, ...], end: int, budget: int = PLAN_BUDGET) -> l
             links[a].append((rank[b] - value, 1 << i, b, tile, value))
             links[b].append((rank[a] - value, 1 << i, a, tile, value))
     for at_links in links:
-        at_links.sort()
+        if len(at_links) > 1:
+            at_links.sort()
     # A chain is kept as nested pairs (last tile, the chain before it): extending
     # one costs a pair, and the best so far is kept without copying it.
     best: _Chain = None
