@@ -261,7 +261,14 @@ class Processes:
 
     def redis(self, *, start: bool = True) -> Redis:
         if not os.access(REDIS_SERVER, os.X_OK):
-            raise RuntimeError(f"{REDIS_SERVER} is missing (Debian: apt-get install redis-server)")
+            import pytest
+
+            from tests.conftest import in_ci
+
+            message = f"{REDIS_SERVER} is missing (Debian: apt-get install redis-server; `bash .ci/test` does it as root)"
+            if in_ci():
+                pytest.fail(message + " [CI=true: the Redis fault test must run]")
+            pytest.skip(message)
         server = Redis(log_dir=self.log_dir)
         self.started.append(server)
         if start:
