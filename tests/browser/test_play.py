@@ -109,6 +109,10 @@ def test_sign_up_create_against_three_computers_and_play_a_round(
             drawn = set(table.hand()) - hand_before
             assert len(drawn) == 1  # R15: one tile, now in our hand only
             assert page.locator(".htile--drawn").get_attribute("data-tile") in drawn
+            # Its "drawn" flag sits on the tile's edge, clear of the first row of pips (8.5 % down).
+            flag = page.locator(".htile--drawn .htile__flag").bounding_box()
+            tile_box = page.locator(".htile--drawn svg").bounding_box()
+            assert flag["y"] + flag["height"] - tile_box["y"] <= 0.08 * tile_box["height"], (flag, tile_box)
         else:
             table.do(act)
         done[(phase, act)] += 1
