@@ -2,7 +2,8 @@
 
 The table is read after its websocket brought the board (rendered by the consumer
 in the connection's language), with the engine confirmed and a tile played, so the
-End-of-turn preview, the log panel and a hint are on the page too. The check is
+End-of-turn preview, a hint, the log panel and the "computers paused" badge (R26)
+are on the page too. The check is
 tests/i18n_helpers.english_leaks: no English source string of the catalogues in
 the visible text (attributes like aria-label and title included).
 """
@@ -52,6 +53,7 @@ def test_pages_and_the_table_show_no_english(lang: str, live: str, make_user: An
     page.locator("#toast").wait_for(state="visible")
     page.click('[data-panel="log"]')
     page.wait_for_function("document.querySelectorAll('#log-body li').length >= 2")
-    assert english_leaks(page.content(), lang) == [], "the table with a hint and the log open"
+    page.wait_for_selector(".badge--paused")  # R26: the open log pauses the computers
+    assert english_leaks(page.content(), lang) == [], "the table with a hint, the log open, computers paused"
     page.screenshot(path=str(shots / f"table-{lang}-desktop-1280.png"))
     table.assert_no_errors()
