@@ -173,8 +173,10 @@ def growth_phase(after: int, window: int, seed: int) -> dict[str, Any]:
     from bench.load_growth import measure_growth
 
     users = make_users(SEATS, "growth")
-    g = measure_growth(users=users, seed=seed, max_actions=after + window)
-    out: dict[str, Any] = {"actions": g.actions, "rounds_finished": g.rounds, "window": window, "after": after}
+    g = measure_growth(users=users, seed=seed, after=after, size=window)
+    start = g.next_round_start(after)
+    out: dict[str, Any] = {"actions": g.actions, "rounds_finished": g.rounds, "window": window, "after": after,
+                           "same_place_round": g.round_of[start - 1] if start else None, "same_place_start": start}
     for name, series in (("service", g.service), ("boards", g.boards), ("service_cpu", g.service_cpu),
                          ("boards_cpu", g.boards_cpu), ("service_queries", g.service_queries),
                          ("board_queries", g.board_queries)):
@@ -182,6 +184,10 @@ def growth_phase(after: int, window: int, seed: int) -> dict[str, Any]:
         late = g.median(series, after + 1, window)  # type: ignore[arg-type]
         out[f"{name}_early"], out[f"{name}_late"] = early, late
         out[f"{name}_ratio"] = late / early if early and late else None
+        # the same place in a round: round 1's first actions against a later round's first
+        same = g.median(series, start, window) if start else None  # type: ignore[arg-type]
+        out[f"{name}_same_place"] = same
+        out[f"{name}_same_place_ratio"] = same / early if early and same else None
     return out
 
 
@@ -295,6 +301,12 @@ def report(results: dict[str, Any]) -> None:
                   f"{growth['boards_late'] * 1000:.2f} ms: ratio {growth['boards_ratio']:.2f}; CPU time "
                   f"{growth['boards_cpu_early'] * 1000:.2f} -> {growth['boards_cpu_late'] * 1000:.2f} ms: "
                   f"ratio {growth['boards_cpu_ratio']:.2f}")
+            if growth["service_same_place_ratio"] is not None:
+                s0, r = growth["same_place_start"], growth["same_place_round"]
+                print(f"    the same place in a round (round 1's first {w} actions, round {r}'s: actions "
+                      f"{s0}-{s0 + w - 1}): service {growth['service_same_place_ratio']:.2f} "
+                      f"(CPU {growth['service_cpu_same_place_ratio']:.2f}), four boards "
+                      f"{growth['boards_same_place_ratio']:.2f} (CPU {growth['boards_cpu_same_place_ratio']:.2f})")
             print(f"    queries per action: service {growth['service_queries_early']:.0f} -> "
                   f"{growth['service_queries_late']:.0f}, four boards {growth['board_queries_early']:.0f} -> "
                   f"{growth['board_queries_late']:.0f}")

@@ -1,6 +1,6 @@
 """Cost growth: does an action late in a match cost more than one near its start?
 
-One 4-seat match is played to its end (or `max_actions`) through the service the
+One 4-seat match is played (past action 1,000 and into the next round) through the service the
 websocket calls, `services.action_submit`, each seat by its own user, always the
 first legal action (`engine.rules.legal_actions`); rounds are moved on with
 `services.round_next` (not timed). Each action is timed on its own, and so is what
@@ -10,8 +10,10 @@ that seat (`TableConsumer.board_message`, each read afresh). Both by the wall cl
 machine disturbs less), after a short warm-up match so the first window does not
 pay for compiling templates. The queries of both are counted. The result compares
 the actions in a window near the start with those after 1,000 actions of the same
-match (medians, so a stray pause does not decide it). The service stores a snapshot
-and never replays the match, so the ratio should stay near 1.
+match (medians, so a stray pause does not decide it), and — since an action costs
+more while the hands are full — also a round's first actions: round 1's against
+those of the first round that starts after action 1,000. The service stores a
+snapshot and never replays the match, so neither ratio should grow.
 """
 
 from __future__ import annotations
@@ -39,12 +41,24 @@ class Growth:
     boards_cpu: list[float] = field(default_factory=list)
     service_queries: list[int] = field(default_factory=list)
     board_queries: list[int] = field(default_factory=list)
+    #: the round of each action, and where each round's first action is (1-based)
+    round_of: list[int] = field(default_factory=list)
+    round_starts: dict[int, int] = field(default_factory=dict)
     rounds: int = 0
     finished: bool = False
 
     @property
     def actions(self) -> int:
         return len(self.service)
+
+    def next_round_start(self, after: int) -> int | None:
+        """The first action of the first round that starts after action `after`."""
+        return min((start for start in self.round_starts.values() if start > after), default=None)
+
+    def complete(self, after: int, size: int) -> bool:
+        """Both windows are played: actions after+1.. and the first of the next round's."""
+        start = self.next_round_start(after)
+        return self.actions >= after + size and start is not None and self.actions >= start + size - 1
 
     def window(self, series: list[float], start: int, size: int) -> list[float]:
         return series[start - 1:start - 1 + size]
@@ -91,8 +105,11 @@ def warm_up(users: list[Any], seed: int, actions: int = 30) -> None:
                 consumer.board_message()
 
 
-def measure_growth(*, users: list[Any], seed: int, max_actions: int = 1100) -> Growth:
-    """Play one match of `users` (4 seats, the first creates it) and time every action."""
+def measure_growth(*, users: list[Any], seed: int, after: int, size: int) -> Growth:
+    """Play one match of `users` (4 seats, the first creates it) and time every action, until
+    action after + size and the first `size` actions of the next round to start are played
+    (a round's first actions meet full hands: compared with round 1's, that is the same
+    place in a round), or the match ends."""
     from games import services
     from games.consumers import TableConsumer
     from games.models import Match
@@ -114,7 +131,7 @@ def measure_growth(*, users: list[Any], seed: int, max_actions: int = 1100) -> G
     out = Growth()
     counter = _Counter()
     with translation.override("en"), connection.execute_wrapper(counter):
-        while out.actions < max_actions:
+        while not out.complete(after, size):
             row = Match.objects.get(pk=match.pk)
             state = state_from_json(row.state)
             if state.phase == "match_over":
@@ -127,6 +144,8 @@ def measure_growth(*, users: list[Any], seed: int, max_actions: int = 1100) -> G
                 continue
             action = rules.legal_actions(state)[0]
             assert action.seat is not None
+            out.round_starts.setdefault(state.round, out.actions + 1)
+            out.round_of.append(state.round)
             counter.count = 0
             started, cpu = time.perf_counter(), time.thread_time()
             services.action_submit(match_id=match.pk, user=users[action.seat], seat=action.seat,
