@@ -1,18 +1,21 @@
 """Cost growth: does an action late in a match cost more than one near its start?
 
-One 4-seat match is played (past action 1,000 and into the next round) through the service the
-websocket calls, `services.action_submit`, each seat by its own user, always the
-first legal action (`engine.rules.legal_actions`); rounds are moved on with
-`services.round_next` (not timed). Each action is timed on its own, and so is what
-the server does next for each of the four connections: the consumer's board for
-that seat (`TableConsumer.board_message`, each read afresh). Both by the wall clock
-(the database's part included) and by this thread's CPU time (which a busy shared
-machine disturbs less), after a short warm-up match so the first window does not
-pay for compiling templates. The queries of both are counted. The result compares
-the actions in a window near the start with those after 1,000 actions of the same
-match (medians, so a stray pause does not decide it), and — since an action costs
-more while the hands are full — also a round's first actions: round 1's against
-those of the first round that starts after action 1,000. The service stores a
+A 4-seat match (one user per seat) is played through the service the websocket
+calls, `services.action_submit`, always with the first legal action
+(`engine.rules.legal_actions`), rounds moved on with `services.round_next`. Each
+timed action is timed on its own, and so is what the server does next for each of
+the four connections: the consumer's board for that seat
+(`TableConsumer.board_message`, each read afresh) — by the wall clock (the
+database's part included) and by this thread's CPU time. Queries are counted.
+
+The same seed gives the same match, action for action. So one copy is played
+(untimed, services only) to action 1,000 and a fresh copy is started, and then
+the two take turns: action 1 of the fresh copy, action 1,001 of the old one,
+action 2, action 1,002, … Both windows are timed in the same seconds, so a shared
+machine getting busier or quieter meanwhile sways neither more than the other.
+Because an action costs more while the hands are full, a round's first actions are
+compared too: the old copy moves on to the first round that starts after action
+1,000 and takes turns with another fresh copy's round 1. The service stores a
 snapshot and never replays the match, so neither ratio should grow.
 """
 
@@ -29,43 +32,37 @@ from django.utils import translation
 
 from engine import rules
 from engine.serialize import state_from_json
+from engine.state import RoundState
 
 
 @dataclass
-class Growth:
-    #: per action (1-based index -> seconds): the service alone, and the four boards after it,
-    #: wall clock (database included) and this thread's CPU time (less disturbed by a busy machine)
+class Sample:
+    """Timed actions: the service alone, and the four boards after it (seconds, queries)."""
+
     service: list[float] = field(default_factory=list)
     boards: list[float] = field(default_factory=list)
     service_cpu: list[float] = field(default_factory=list)
     boards_cpu: list[float] = field(default_factory=list)
     service_queries: list[int] = field(default_factory=list)
     board_queries: list[int] = field(default_factory=list)
-    #: the round of each action, and where each round's first action is (1-based)
-    round_of: list[int] = field(default_factory=list)
-    round_starts: dict[int, int] = field(default_factory=dict)
-    rounds: int = 0
-    finished: bool = False
 
-    @property
-    def actions(self) -> int:
-        return len(self.service)
+    def median(self, name: str) -> float:
+        return float(statistics.median(getattr(self, name)))
 
-    def next_round_start(self, after: int) -> int | None:
-        """The first action of the first round that starts after action `after`."""
-        return min((start for start in self.round_starts.values() if start > after), default=None)
 
-    def complete(self, after: int, size: int) -> bool:
-        """Both windows are played: actions after+1.. and the first of the next round's."""
-        start = self.next_round_start(after)
-        return self.actions >= after + size and start is not None and self.actions >= start + size - 1
-
-    def window(self, series: list[float], start: int, size: int) -> list[float]:
-        return series[start - 1:start - 1 + size]
-
-    def median(self, series: list[float], start: int, size: int) -> float | None:
-        part = self.window(series, start, size)
-        return statistics.median(part) if len(part) == size else None
+@dataclass
+class Growth:
+    size: int
+    after: int
+    #: the fresh copy's first actions and the old copy's actions after+1 .. after+size
+    start: Sample = field(default_factory=Sample)
+    late: Sample = field(default_factory=Sample)
+    #: another fresh copy's first actions and the old copy's first of round `round`
+    round_start: Sample = field(default_factory=Sample)
+    late_round_start: Sample = field(default_factory=Sample)
+    #: the round whose first actions were compared, and the first one's number in the match
+    round: int | None = None
+    round_first_action: int | None = None
 
 
 class _Counter:
@@ -77,88 +74,104 @@ class _Counter:
         return execute(sql, params, many, context)
 
 
-def warm_up(users: list[Any], seed: int, actions: int = 30) -> None:
-    """A few actions and boards of another match first, so the first window does not pay
-    for what every process pays once (templates compiled, catalogues loaded, caches)."""
-    from games import services
-    from games.consumers import TableConsumer
-    from games.models import Match
+class Copy:
+    """One copy of the seeded match, played one action at a time."""
 
-    match = services.match_create(creator=users[0], seed=seed, listed=False,
-                                  seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * (len(users) - 1))
-    for user in users[1:]:
-        services.seat_join(match_id=match.pk, user=user, token=match.invite_token)
-    with translation.override("en"):
-        for _ in range(actions):
-            row = Match.objects.get(pk=match.pk)
+    def __init__(self, users: list[Any], seed: int, counter: _Counter) -> None:
+        from games import services
+        from games.consumers import TableConsumer
+
+        self.users = users
+        self.counter = counter
+        self.match = services.match_create(creator=users[0], seed=seed, listed=False,
+                                           seats=[services.SeatSpec("me")]
+                                           + [services.SeatSpec("human")] * (len(users) - 1))
+        for user in users[1:]:
+            services.seat_join(match_id=self.match.pk, user=user, token=self.match.invite_token)
+        self.actions = 0
+        self.consumers = []
+        for user in users:
+            consumer = TableConsumer()
+            consumer.match_id, consumer.user, consumer.revealed = self.match.pk, user, None
+            self.consumers.append(consumer)
+
+    def next_state(self) -> tuple[Any, RoundState] | None:
+        """The match row and state the next action is played on (past a round's end); None at the end."""
+        from games import services
+        from games.models import Match
+
+        while True:
+            row = Match.objects.get(pk=self.match.pk)
             state = state_from_json(row.state)
-            if state.over:
-                break
-            action = rules.legal_actions(state)[0]
-            assert action.seat is not None
-            services.action_submit(match_id=match.pk, user=users[action.seat], seat=action.seat,
-                                   action=action.to_json(), expected_version=row.version,
-                                   request_id=uuid.uuid4().hex)
-            for user in users:
-                consumer = TableConsumer()
-                consumer.match_id, consumer.user, consumer.revealed = match.pk, user, None
-                consumer.board_message()
+            if state.phase == "match_over":
+                return None
+            if state.phase != "round_over":
+                return row, state
+            services.round_next(match_id=self.match.pk, user=self.users[0], expected_version=row.version,
+                                request_id=uuid.uuid4().hex)
+
+    def step(self, sample: Sample | None) -> bool:
+        """Play the next action (timed into `sample`, with the four boards after it); False at the end."""
+        from games import services
+
+        found = self.next_state()
+        if found is None:
+            return False
+        row, state = found
+        action = rules.legal_actions(state)[0]
+        assert action.seat is not None
+        submit = {"match_id": self.match.pk, "user": self.users[action.seat], "seat": action.seat,
+                  "action": action.to_json(), "expected_version": row.version, "request_id": uuid.uuid4().hex}
+        self.actions += 1
+        if sample is None:
+            services.action_submit(**submit)
+            return True
+        self.counter.count = 0
+        started, cpu = time.perf_counter(), time.thread_time()
+        services.action_submit(**submit)
+        sample.service.append(time.perf_counter() - started)
+        sample.service_cpu.append(time.thread_time() - cpu)
+        sample.service_queries.append(self.counter.count)
+        self.counter.count = 0
+        started, cpu = time.perf_counter(), time.thread_time()
+        for consumer in self.consumers:
+            consumer.board_message()  # each reads afresh, as without the shared reads
+        sample.boards.append(time.perf_counter() - started)
+        sample.boards_cpu.append(time.thread_time() - cpu)
+        sample.board_queries.append(self.counter.count)
+        return True
+
+    def round_of_next(self) -> int | None:
+        found = self.next_state()
+        return found[1].round if found is not None else None
 
 
 def measure_growth(*, users: list[Any], seed: int, after: int, size: int) -> Growth:
-    """Play one match of `users` (4 seats, the first creates it) and time every action, until
-    action after + size and the first `size` actions of the next round to start are played
-    (a round's first actions meet full hands: compared with round 1's, that is the same
-    place in a round), or the match ends."""
-    from games import services
-    from games.consumers import TableConsumer
-    from games.models import Match
-
-    warm_up(users, seed + 1)
-    creator = users[0]
-    match = services.match_create(creator=creator, seed=seed, listed=False,
-                                  seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * (len(users) - 1))
-    for user in users[1:]:
-        services.seat_join(match_id=match.pk, user=user, token=match.invite_token)
-    consumers = []
-    for user in users:
-        consumer = TableConsumer()
-        consumer.match_id = match.pk
-        consumer.user = user
-        consumer.revealed = None
-        consumers.append(consumer)
-
-    out = Growth()
+    """Time actions 1..size against after+1..after+size of the seeded match, taking turns,
+    then a round's first `size` actions (round 1 against the first round after `after`)."""
+    out = Growth(size=size, after=after)
     counter = _Counter()
     with translation.override("en"), connection.execute_wrapper(counter):
-        while not out.complete(after, size):
-            row = Match.objects.get(pk=match.pk)
-            state = state_from_json(row.state)
-            if state.phase == "match_over":
-                out.finished = True
+        # Warm up (templates compiled, catalogues loaded) on a copy of another seed.
+        warm = Copy(users, seed + 1, counter)
+        for _ in range(min(30, size * 3)):
+            warm.step(Sample())
+        old = Copy(users, seed, counter)
+        while old.actions < after and old.step(None):
+            pass
+        fresh = Copy(users, seed, counter)
+        for _ in range(size):
+            if not (fresh.step(out.start) and old.step(out.late)):
+                return out  # the match ended first
+        # The same place in a round: move the old copy on to the next round's first action.
+        current = old.round_of_next()
+        while current is not None and old.round_of_next() == current:
+            old.step(None)
+        out.round = old.round_of_next()
+        out.round_first_action = old.actions + 1
+        fresh = Copy(users, seed, counter)
+        for _ in range(size):
+            if not (fresh.step(out.round_start) and old.step(out.late_round_start)):
+                out.round = None
                 break
-            if state.phase == "round_over":
-                services.round_next(match_id=match.pk, user=creator, expected_version=row.version,
-                                    request_id=uuid.uuid4().hex)
-                out.rounds += 1
-                continue
-            action = rules.legal_actions(state)[0]
-            assert action.seat is not None
-            out.round_starts.setdefault(state.round, out.actions + 1)
-            out.round_of.append(state.round)
-            counter.count = 0
-            started, cpu = time.perf_counter(), time.thread_time()
-            services.action_submit(match_id=match.pk, user=users[action.seat], seat=action.seat,
-                                   action=action.to_json(), expected_version=row.version,
-                                   request_id=uuid.uuid4().hex)
-            out.service.append(time.perf_counter() - started)
-            out.service_cpu.append(time.thread_time() - cpu)
-            out.service_queries.append(counter.count)
-            counter.count = 0
-            started, cpu = time.perf_counter(), time.thread_time()
-            for consumer in consumers:
-                consumer.board_message()  # each reads afresh, as without the shared reads
-            out.boards.append(time.perf_counter() - started)
-            out.boards_cpu.append(time.thread_time() - cpu)
-            out.board_queries.append(counter.count)
     return out

@@ -34,7 +34,7 @@ LINES = [
     r"server CPU: [\d.]+ s user\+sys .* peak RSS: [\d, ]+ MB",
     r"floor \(bare psycopg, 1 transaction = INSERT log row \+ UPDATE match row\): \d+ actions/s",
     r"persisted actions per second: [\d.]+ .* ratio to the floor [\d.]+ \[target >= 0.5: (met|MISSED)\]",
-    r"cost growth \(one match, services.action_submit\): actions 1-5 median [\d.]+ ms, "
+    r"cost growth \(one match, services.action_submit; the two windows timed turn about\): actions 1-5 median [\d.]+ ms, "
     r"actions 31-35 median [\d.]+ ms: ratio [\d.]+; CPU time [\d.]+ -> [\d.]+ ms: ratio [\d.]+ "
     r"\[target <= 1.2: (met|MISSED)\]",
     r"the same place in a round \(round 1's first 5 actions, round \d+'s: actions \d+-\d+\): service [\d.]+",
@@ -84,8 +84,8 @@ def check(stdout: str, results: dict[str, Any]) -> None:
     assert load["server_cpu_seconds"] > 0 and all(mb > 0 for mb in load["server_peak_rss_mb"])
     assert results["floor"]["per_second"] > 0 and results["floor_ratio"] > 0
     growth = results["growth"]
-    assert growth["actions"] >= 35 and growth["service_ratio"] > 0 and growth["boards_ratio"] > 0
-    assert growth["same_place_round"] >= 2 and growth["service_same_place_ratio"] > 0
+    assert growth["complete"] and growth["service_ratio"] > 0 and growth["boards_ratio"] > 0
+    assert growth["round"] >= 2 and growth["same_place_service_ratio"] > 0
     assert growth["service_cpu_ratio"] > 0 and growth["service_queries_early"] > 0
 
 
