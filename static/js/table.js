@@ -155,6 +155,25 @@
   }
   MT.swap = swap;
 
+  /** The top bar stays one row (board.css). When the whose-turn words would be cut short
+   *  (long words in es/de, the paused badge showing), the tools drop their words first:
+   *  measured with the words shown, in the same frame, so nothing flickers. */
+  function fitTopbar() {
+    var bar = host.querySelector(".tbar");
+    var status = bar && bar.querySelector(".tbar__status");
+    if (!status) return;
+    bar.classList.remove("tbar--tight");
+    if (status.scrollWidth > status.clientWidth + 1) bar.classList.add("tbar--tight");
+  }
+  MT.afterSwap = MT.afterSwap || [];
+  MT.afterSwap.push(fitTopbar);
+  var fitFrame = 0;
+  window.addEventListener("resize", function () {
+    window.cancelAnimationFrame(fitFrame);
+    fitFrame = window.requestAnimationFrame(fitTopbar);
+  });
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(fitTopbar);
+
   /** R21: at the end of a round each penalty counts up from zero (once, when the round ends). */
   function countUp(b) {
     if (b.dataset.phase !== "round_over" && b.dataset.phase !== "match_over") return;

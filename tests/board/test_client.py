@@ -291,3 +291,23 @@ def test_r24_a_cover_arriving_takes_the_focus_and_makes_the_board_inert(new_cont
     assert page.evaluate("document.querySelector('.trains').closest('[inert]') !== null")
     page.keyboard.press("Enter")
     assert sent(page)[-1] == {"type": "reveal", "seat": 1}
+
+
+@pytest.mark.parametrize("lang", ["es", "de"])
+def test_the_whose_turn_words_stay_whole_while_the_tools_go_icons_only(new_context, tmp_path, shots, lang):
+    """es/de at 1280 px with the R26 badge and every tool: the tools drop their words
+    (kept as accessible names), the whose-turn label is not cut short."""
+    st = S.first_turn_chain(4)
+    flags = Flags(match_id=1, version=5, paused=True, undo=True, redo=True, restart=True)
+    page = open_page(new_context, write(tmp_path, f"tight-{lang}", view(st, st.turn), S.seats(4), flags=flags,
+                                        lang=lang))
+    assert page.locator(".badge--paused").is_visible()
+    status = page.locator(".tbar__status")
+    assert status.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), status.inner_text()
+    assert page.locator(".tbar.tbar--tight").count() == 1
+    hint = page.locator('.tbar [data-cmd="hint"]')
+    assert hint.locator(".tool__text").bounding_box()["width"] <= 1
+    name = hint.evaluate("e => e.querySelector('.tool__text').textContent")
+    assert page.get_by_role("button", name=name, exact=True).count() >= 1  # still named
+    page.screenshot(path=str(shots / f"tight-{lang}-1280.png"))
+    assert not page.errors
