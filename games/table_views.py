@@ -43,6 +43,7 @@ def _strings() -> dict[str, str]:
         "your_turn": _("Your turn"),
         "refused": _("This table cannot be shown to you. Reload the page to sign in again."),
         "offline": _("Offline: wait for the connection to come back, then play."),
+        "close_message": _("Close this message"),
     }
 
 

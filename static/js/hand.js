@@ -256,9 +256,17 @@
   });
 
   // ------------------------------------------------------------ hints and refusals
+  /** The hint's words go on the hand's line, marked as a hint, where the eye already is.
+   *  Only without that line is there a toast (at the top: it covers no tile). */
+  function tellHint(text) {
+    var say = document.getElementById("hand-say");
+    MT.say(text);
+    if (say && say.offsetParent !== null) say.classList.add("hand__say--hint");
+    else MT.toast(text, "hint");
+  }
   function showHint(msg) {
     host.querySelectorAll(".is-hint").forEach(function (el) { el.classList.remove("is-hint"); });
-    if (!msg.act) { MT.toast(msg.reason || S.hint_none, "hint"); return; }
+    if (!msg.act) { tellHint(msg.reason || S.hint_none); return; }
     if (msg.tile) {
       var btn = tileBtn(msg.tile) || tileBtn(msg.tile.split("-").reverse().join("-"));
       if (btn) { btn.classList.add("is-hint"); btn.scrollIntoView({ block: "nearest", inline: "nearest" }); }
@@ -270,8 +278,7 @@
       var action = host.querySelector('[data-act="' + msg.act + '"]');
       if (action) action.classList.add("is-hint");
     }
-    MT.say(S.hint + " " + msg.reason);
-    MT.toast(S.hint + " " + msg.reason, "hint");
+    tellHint(S.hint + " " + msg.reason);
   }
   function refused(tile, why) {
     var btn = tileBtn(tile) || tileBtn(String(tile).split("-").reverse().join("-"));

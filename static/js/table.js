@@ -49,7 +49,7 @@
   MT.say = function (text) {
     if (!text) return;
     var say = document.getElementById("hand-say");
-    if (say) say.textContent = text;
+    if (say) { say.textContent = text; say.classList.remove("hand__say--hint"); } // hand.js marks a hint after
     // Re-set the live region so that the same words are announced again.
     live.textContent = "";
     window.setTimeout(function () { live.textContent = text; }, 30);

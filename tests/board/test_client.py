@@ -220,7 +220,9 @@ def test_r23_hint_highlights_one_tile_and_one_train(new_context, first_turn):
     page.evaluate("m => window.__serve(m)", {"type": "hint", "tile": tile, "train": st.turn, "act": "play",
                                              "reason": "Because."})
     assert page.locator(".htile.is-hint").count() == 1 and page.locator(".train.is-hint").count() == 1
-    assert "Because." in page.inner_text("#toast")
+    # The hint reads on the hand's line; no toast repeats it over the hand.
+    assert page.inner_text(".hand__say.hand__say--hint") == "Hint: Because."
+    assert page.locator("#toast").is_hidden()
 
 
 def test_r24_relay_cover_reveals_on_request_only(new_context, tmp_path, shots):
@@ -310,4 +312,29 @@ def test_the_whose_turn_words_stay_whole_while_the_tools_go_icons_only(new_conte
     name = hint.evaluate("e => e.querySelector('.tool__text').textContent")
     assert page.get_by_role("button", name=name, exact=True).count() >= 1  # still named
     page.screenshot(path=str(shots / f"tight-{lang}-1280.png"))
+    assert not page.errors
+
+
+def test_flash_messages_float_close_by_keyboard_and_fade_without_moving_the_board(new_context, first_turn, shots):
+    """'Match N has started' (django messages, templates/base.html) neither stays nor pushes
+    the board: it floats, has a keyboard-reachable close button, and fades by itself."""
+    _st, url = first_turn
+    path = Path(url.removeprefix("file://"))
+    html = path.read_text()
+    main = '<main id="main" class="page" tabindex="-1">'
+    assert main in html
+    path.write_text(html.replace(main, main + '<ul class="messages" role="status">'
+                                 '<li class="message message--success">Match 1 has started.</li>'
+                                 '<li class="message message--error">Something is wrong.</li></ul>'))
+    page = open_page(new_context, url)
+    top = page.locator(".tbar").bounding_box()["y"]
+    ok, bad = page.locator(".message--success"), page.locator(".message--error")
+    assert ok.is_visible() and bad.is_visible()
+    page.screenshot(path=str(shots / "messages-1280.png"))
+    bad.locator(".message__close").focus()
+    assert bad.locator(".message__close").get_attribute("aria-label") == "Close this message"
+    page.keyboard.press("Enter")
+    bad.wait_for(state="detached", timeout=2000)
+    ok.wait_for(state="detached", timeout=9000)  # information fades by itself
+    assert page.locator(".tbar").bounding_box()["y"] == top  # nothing moved
     assert not page.errors

@@ -50,7 +50,7 @@ def test_pages_and_the_table_show_no_english(lang: str, live: str, make_user: An
     assert english_leaks(page.content(), lang) == [], "the table during the first turn"
 
     table.ask_hint()
-    page.locator("#toast").wait_for(state="visible")
+    page.locator(".hand__say--hint").wait_for(state="visible")  # the hint reads on the hand's line
     page.click('[data-panel="log"]')
     page.wait_for_function("document.querySelectorAll('#log-body li').length >= 2")
     page.wait_for_selector(".badge--paused")  # R26: the open log pauses the computers
