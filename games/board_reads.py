@@ -34,8 +34,8 @@ from django.utils import timezone
 from games import log, selectors
 from games.models import LogEntry, Match, Pause, Round, Seat
 
-#: matches whose reads a server process keeps (the least recently read are dropped)
-KEEP = 2048
+#: matches whose reads a server process keeps at most (the least recently read go first)
+KEEP = 1024
 #: seconds kept reads are given out: long enough for every connection told of a version,
 #: short enough that nothing lingers (a match id never comes back, but a database may be
 #: replaced under a running server)
@@ -124,9 +124,13 @@ def current(match_id: int, *, at_least: int | None) -> BoardReads | None:
             if kept is None or reads.version >= kept.version:
                 _kept[match_id] = reads
                 _kept.move_to_end(match_id)
-                while len(_kept) > KEEP:
-                    dropped, _reads = _kept.popitem(last=False)
-                    _readers.pop(dropped, None)
+            # Drop what is no longer given out (oldest first), so idle matches hold no memory.
+            while _kept:
+                oldest, first = next(iter(_kept.items()))
+                if len(_kept) <= KEEP and time.monotonic() - first.read_at < KEEP_SECONDS:
+                    break
+                del _kept[oldest]
+                _readers.pop(oldest, None)
         return reads
 
 

@@ -204,3 +204,15 @@ def test_matches_awaiting_a_computer_in_one_query(players: list[Any], django_ass
     assert awaiting == expected
     assert expected  # some match does wait for a computer
     assert len(expected) < Match.objects.filter(status=Match.Status.PLAYING).count()  # and some does not
+
+
+def test_reads_past_their_time_are_read_again_and_not_kept(players: list[Any], monkeypatch: Any) -> None:
+    match = started(players)
+    other = started(players, seed=8)
+    first = board_reads.current(match.pk, at_least=None)
+    assert first is not None and board_reads.current(match.pk, at_least=first.version) is first
+    monkeypatch.setattr(board_reads, "KEEP_SECONDS", 0.0)
+    again = board_reads.current(match.pk, at_least=first.version)
+    assert again is not None and again is not first and again.version == first.version
+    board_reads.current(other.pk, at_least=None)
+    assert match.pk not in board_reads._kept  # an idle match's reads are let go
