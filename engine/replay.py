@@ -50,7 +50,7 @@ def parse_action(raw: object, players: int | None = None) -> Action:
         train = parse_train(raw.get("train"))
     elif "tile" in raw or "train" in raw:
         raise BadReplay(f"'{act}' takes no tile or train")
-    return Action(act, seat, tile, train)  # type: ignore[arg-type]
+    return Action(act, seat, tile, train)
 
 
 def parse_train(value: object) -> TrainKey:
