@@ -35,6 +35,7 @@ import asyncio
 import json
 import os
 import resource
+import shutil
 import signal
 import sys
 from pathlib import Path
@@ -228,6 +229,8 @@ def load_phase(args: argparse.Namespace, db: BenchDatabase) -> dict[str, Any]:
     stored = persisted(match_ids)
     lat = stats.latencies
     errors = sum(stats.errors.values()) + (0 if alive else 1)
+    if errors == 0:
+        shutil.rmtree(servers.log_dir, ignore_errors=True)  # kept (and named) only when something went wrong
     return {
         "tables": args.tables, "processes": args.processes, "channel_layer": "redis" if redis_url else "in-memory",
         "conn_max_age": args.conn_max_age,
@@ -245,7 +248,7 @@ def load_phase(args: argparse.Namespace, db: BenchDatabase) -> dict[str, Any]:
         "server_peak_rss_mb": [r / 2**20 for r in rss],
         "client_cpu_seconds": (after_cpu.ru_utime + after_cpu.ru_stime) - (client_cpu.ru_utime + client_cpu.ru_stime),
         "loadavg_before": load_before, "loadavg_after": load_after,
-        "server_logs": str(servers.log_dir),
+        "server_logs": str(servers.log_dir) if errors else None,
     }
 
 
@@ -268,6 +271,8 @@ def report(results: dict[str, Any]) -> None:
     print(f"  errors: {load['errors']}" + (f" ({kinds})" if kinds else ""))
     for sample in load["error_samples"][:5]:
         print(f"    {sample}")
+    if load["server_logs"]:
+        print(f"    the servers' logs: {load['server_logs']}")
     rss = ", ".join(f"{r:.0f}" for r in load["server_peak_rss_mb"])
     per_action = load["server_cpu_seconds"] / load["actions"] * 1000 if load["actions"] else float("nan")
     print(f"  server CPU: {load['server_cpu_seconds']:.1f} s user+sys ({load['server_cores']:.2f} cores, "
