@@ -31,11 +31,12 @@ def rid() -> str:
     return uuid.uuid4().hex
 
 
-def spec(kind: str) -> SeatSpec:
-    """"me", "human", "local", "local:Ana", "computer", "computer:basic" -> SeatSpec."""
+def spec(kind: str, computer_level: str = "strong") -> SeatSpec:
+    """"me", "human", "local", "local:Ana", "computer", "computer:basic" -> SeatSpec
+    (a computer without a level gets `computer_level`)."""
     base, _, extra = kind.partition(":")
     if base == "computer":
-        return SeatSpec("computer", level=extra or "strong")
+        return SeatSpec("computer", level=extra or computer_level)
     if base == "local":
         return SeatSpec("local", name=extra)
     return SeatSpec(base)  # type: ignore[arg-type]

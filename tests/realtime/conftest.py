@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -30,22 +29,16 @@ from engine.tiles import Tile
 from games import services
 from games.models import Match
 from games.services import SeatSpec
+from tests.games.conftest import rid
+from tests.games.conftest import spec as games_spec
 
 SEED = 20261202
 TIMEOUT = 30  # generous: only a failing test waits this long
 
 
-def rid() -> str:
-    return uuid.uuid4().hex
-
-
 def spec(kind: str) -> SeatSpec:
-    base, _, extra = kind.partition(":")
-    if base == "computer":
-        return SeatSpec("computer", level=extra or "basic")
-    if base == "local":
-        return SeatSpec("local", name=extra)
-    return SeatSpec(base)  # type: ignore[arg-type]
+    """The games tests' seat shorthand; computers here are basic (fast, predictable)."""
+    return games_spec(kind, computer_level="basic")
 
 
 async def db(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
