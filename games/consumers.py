@@ -40,12 +40,16 @@ from django.utils.translation import gettext as _
 from games import board, board_reads, protocol, selectors, services
 from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
 from games.models import Match, Seat
-from games.notify import match_group
+from games.notify import LAYER_LOST, match_group
 
 logger = logging.getLogger(__name__)
 
 #: close code for a connection that may not watch this match (the client stops reconnecting)
 REFUSED = 4403
+#: close code when the channel layer is lost (Redis restarted): the browser reconnects and
+#: gets the current board, which the database still holds. In the application range
+#: (daphne's Autobahn sends only 1000 and 3000–4999), after HTTP's 503 "unavailable".
+LAYER_RESTART = 4503
 
 #: The threads the connections' database work runs in (each with its own connection).
 #: Channels' default runs every connection's calls of a process in one thread, one
@@ -87,6 +91,25 @@ def may_watch(match: Match | None, user: Any, token: str) -> bool:
 
 class TableConsumer(AsyncWebsocketConsumer):
     group: str | None = None
+    pausing = False
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Channels' dispatch loop, except that losing the channel layer (Redis restarted)
+        closes this connection quietly (`LAYER_RESTART`) instead of failing it with a traceback
+        (1011): its group membership is gone with Redis, and the reconnecting browser gets
+        the current board. Nothing confirmed is lost: actions are in the database."""
+        try:
+            await super().__call__(scope, receive, send)
+        except LAYER_LOST as e:
+            logger.warning("table %s: channel layer lost (%s); closing with %s so the browser reconnects",
+                           scope.get("url_route", {}).get("kwargs", {}).get("match_id"), e, LAYER_RESTART)
+            try:
+                await send({"type": "websocket.close", "code": LAYER_RESTART})
+            except Exception:  # the client may be gone already
+                logger.warning("table: close after a lost channel layer failed", exc_info=True)
+            if self.pausing:
+                self.pausing = False
+                await self.call(services.pause_close, match_id=self.match_id, channel=self.channel_name)
 
     async def connect(self) -> None:
         self.match_id: int = self.scope["url_route"]["kwargs"]["match_id"]

@@ -17,6 +17,20 @@ from channels.layers import get_channel_layer
 logger = logging.getLogger(__name__)
 
 
+def _layer_lost_errors() -> tuple[type[BaseException], ...]:
+    errors: list[type[BaseException]] = [OSError]  # refused, reset, unreachable
+    try:
+        import redis.exceptions
+    except ImportError:  # pragma: no cover - channels-redis (and so redis) is a dependency
+        return tuple(errors)
+    return (*errors, redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+
+
+#: What the channel layer raises when its store is gone (Redis restarted or down): an
+#: outage to report in one line, not a bug to report with a traceback.
+LAYER_LOST: tuple[type[BaseException], ...] = _layer_lost_errors()
+
+
 def match_group(match_id: int) -> str:
     """The channel-layer group of everyone at a match's table (players and spectators)."""
     return f"match-{match_id}"
@@ -29,6 +43,10 @@ def _send(match_id: int, message: dict[str, object]) -> bool:
             logger.warning("no channel layer configured: match %s not notified", match_id)
             return False
         async_to_sync(layer.group_send)(match_group(match_id), message)
+    except LAYER_LOST as e:
+        logger.warning("could not notify match %s of %s: channel layer unreachable (%s)",
+                       match_id, message.get("type"), e)
+        return False
     except Exception:  # the change is committed; a lost notice only delays the others' refresh
         logger.warning("could not notify match %s of %s", match_id, message.get("type"), exc_info=True)
         return False
