@@ -21,6 +21,8 @@ the computer players (R26).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 from concurrent.futures import ThreadPoolExecutor
@@ -50,6 +52,12 @@ REFUSED = 4403
 #: gets the current board, which the database still holds. In the application range
 #: (daphne's Autobahn sends only 1000 and 3000–4999), after HTTP's 503 "unavailable".
 LAYER_RESTART = 4503
+
+#: Seconds between a connection's renewals of its group membership. Channel layers
+#: forget members after their `group_expiry` (a day by default in channels-redis), and
+#: a table page may stay open for days without a move; renewing well inside that keeps
+#: it told of every change.
+GROUP_RENEW_SECONDS = 3600.0
 
 #: The threads the connections' database work runs in (each with its own connection).
 #: Channels' default runs every connection's calls of a process in one thread, one
@@ -92,6 +100,7 @@ def may_watch(match: Match | None, user: Any, token: str) -> bool:
 class TableConsumer(AsyncWebsocketConsumer):
     group: str | None = None
     pausing = False
+    renewing: asyncio.Task[None] | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Channels' dispatch loop, except that losing the channel layer (Redis restarted)
@@ -127,13 +136,27 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.renewing = asyncio.create_task(self.renew_group(self.group))
         await self.send_board()  # a (re)connecting client always starts from the current board
 
     async def disconnect(self, code: int) -> None:
+        if self.renewing is not None:
+            self.renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.renewing
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.pausing:
             await self.call(services.pause_close, match_id=self.match_id, channel=self.channel_name)
+
+    async def renew_group(self, group: str) -> None:
+        """Join the match's group again every `GROUP_RENEW_SECONDS`, so it never expires."""
+        while True:
+            await asyncio.sleep(GROUP_RENEW_SECONDS)
+            try:
+                await self.channel_layer.group_add(group, self.channel_name)
+            except LAYER_LOST as e:  # Redis is down: the next renewal (or a reconnect) joins again
+                logger.warning("table %s: could not renew the group membership (%s)", self.match_id, e)
 
     # ------------------------------------------------------------ frames from the browser
 

@@ -4,6 +4,7 @@ hints (R23, R25), pauses (R26), and the connection's language."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -347,3 +348,29 @@ async def test_board_messages_carry_version_title_and_turn(make_match: Any, alic
     assert board["version"] == (await db(snapshot, match.pk))[0]
     assert f'data-version="{board["version"]}"' in board["html"]
     assert isinstance(board["your_turn"], bool) and board["title"]
+
+
+@pytest.mark.parametrize("renew", [True, False])
+async def test_an_open_table_stays_in_its_group_past_the_layers_group_expiry(
+        renew: bool, make_match: Any, alice: Any, connect: Any, settings: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page left open longer than the channel layer's group expiry (a day with
+    channels-redis) is still told of moves: each connection renews its membership.
+    Without renewal the same page misses the move (so the set-up really expires)."""
+    from games import consumers
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
+                                           "CONFIG": {"group_expiry": 1}}}
+    monkeypatch.setattr(consumers, "GROUP_RENEW_SECONDS", 0.2 if renew else 3600.0)
+    match = await db(make_match, "me", "computer")
+    await to_my_turn(match.pk)
+    spectator = await connect(match, watch=match.watch_token)
+    me = await connect(match, alice)
+    await asyncio.sleep(2.5)  # memberships older than 1 s (whole seconds) are forgotten
+    action, version = await my_action(match.pk), me.version
+    await me.send(type="act", seat=0, action=action, version=version, request_id=rid())
+    assert (await me.expect("ack"))["version"] == version + 1
+    if renew:
+        assert (await spectator.board())["version"] == version + 1
+    else:
+        assert await spectator.quiet()
