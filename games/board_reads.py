@@ -27,8 +27,11 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
-from django.db.models import Exists, OuterRef, Prefetch
+from django.contrib.auth import get_user_model
+from django.db import router
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.utils import timezone
 
 from games import log, selectors
@@ -42,17 +45,37 @@ KEEP = 1024
 KEEP_SECONDS = 5.0
 
 
+class Line(NamedTuple):
+    """One log entry as the board reads it: the columns the fold (`games.log.Entry` and
+    `Played`, R27) and the last line (`games.board.log_line`) use, and its user's name."""
+
+    id: int
+    round_id: int
+    seq: int
+    kind: str
+    seat: int | None
+    action: Any
+    user_id: int | None
+    by_computer: bool
+    version: int
+    username: str | None
+
+
+#: `Line`'s columns up to `version` are LogEntry's fields in the model's order (see `_entry`)
+_ENTRY_FIELDS = Line._fields[:-1]
+
+
 @dataclass(frozen=True)
 class BoardReads:
-    #: the match, its creator and its seats (with their users) loaded
+    #: the match and its seats (with their users) loaded
     match: Match
     paused: bool
     #: (round number, penalty points of each seat) of every finished round, oldest first
     history: tuple[tuple[int, tuple[int, ...]], ...]
-    #: the match's latest log entry (with its user), for the board's last line
+    #: the match's latest log entry (with its user's name), for the board's last line
     last: LogEntry | None
     #: the current round's log folded (R27), while the match is being played
-    folded: log.Folded[LogEntry] | None
+    folded: log.Folded[Line] | None
     #: the next match at this table, once this one is over (R29)
     following: Match | None
     #: when it was read (time.monotonic)
@@ -63,35 +86,55 @@ class BoardReads:
         return int(self.match.version)
 
 
+def _lines(entries: QuerySet[LogEntry]) -> list[Line]:
+    """The entries as `Line`s: a few columns each, no model instances (a round's log is
+    read on every version and may hold a hundred entries)."""
+    username = "user__" + get_user_model().USERNAME_FIELD
+    return list(map(Line._make, entries.values_list(*_ENTRY_FIELDS, username)))
+
+
+def _entry(line: Line) -> LogEntry:
+    """The LogEntry of `line`, as a query loading its columns and its user's name would give it
+    (what it did not read, such as the time, is loaded if asked for)."""
+    db = router.db_for_read(LogEntry)
+    entry = LogEntry.from_db(db, _ENTRY_FIELDS, line[:len(_ENTRY_FIELDS)])
+    if line.user_id is not None:
+        user = get_user_model()
+        entry.user = user.from_db(db, [user._meta.pk.attname, user.USERNAME_FIELD], [line.user_id, line.username])
+    else:
+        entry.user = None
+    return entry
+
+
 def read(match: Match, *, paused: bool | None = None) -> BoardReads:
     """The reads of `match` as it is now (its seats are read too unless prefetched)."""
-    rounds = list(Round.objects.filter(match=match).order_by("number").values_list("number", "points"))
-    history = tuple((number, tuple(points)) for number, points in rounds if points is not None)
-    entries: list[LogEntry] = []
-    if match.state is not None:
-        entries = list(LogEntry.objects.filter(round__match=match, round__number=match.round_number)
-                       .select_related("user").order_by("seq"))
-    last = entries[-1] if entries else None
+    rounds = list(Round.objects.filter(match=match).order_by("number").values_list("number", "points", "id"))
+    history = tuple((number, tuple(points)) for number, points, _id in rounds if points is not None)
+    current = next((pk for number, _points, pk in rounds if number == match.round_number), None)
+    lines: list[Line] = []
+    if match.state is not None and current is not None:
+        lines = _lines(LogEntry.objects.filter(round_id=current).order_by("seq"))
+    last = lines[-1] if lines else None
     if last is None and rounds:
         # A round just started: the last line is the previous round's end.
-        last = (LogEntry.objects.filter(round__match=match).select_related("user")
-                .order_by("-round__number", "-seq").first())
+        latest = _lines(LogEntry.objects.filter(round__match=match).order_by("-round__number", "-seq")[:1])
+        last = latest[0] if latest else None
     playing = match.state is not None and match.status == Match.Status.PLAYING
     over = match.state is not None and match.state.get("phase") == "match_over"
     return BoardReads(
         match=match,
         paused=selectors.paused(match) if paused is None else paused,
         history=history,
-        last=last,
-        folded=log.fold(entries) if playing else None,
+        last=_entry(last) if last is not None else None,
+        folded=log.fold(lines) if playing else None,
         following=selectors.next_match(match) if over else None,
     )
 
 
 def _load(match_id: int) -> Match | None:
-    """The match with its creator, its seats and users, and whether a pause is on (R26)."""
+    """The match with its seats and their users, and whether a pause is on (R26)."""
     since = timezone.now() - selectors.PAUSE_TIMEOUT
-    return (Match.objects.select_related("created_by")
+    return (Match.objects
             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
             .annotate(paused_now=Exists(Pause.objects.filter(match=OuterRef("pk"), created_at__gte=since)))
             .filter(pk=match_id).first())
