@@ -13,7 +13,7 @@ so the server sees it, and the tables are emptied after each test.
 Fixtures:
 
 - `table_server` (package): the server's base URL; its log goes to
-  ``test-artifacts/browser-server.log``;
+  ``test-artifacts/daphne-<port>.log``;
 - `live` : the base URL for one test (transactional database);
 - `make_user(name)`; `context_for(user, lang=None, **context_options)` and
   `signed_in(username, ...)`: a browser context with that user's session cookie
@@ -23,15 +23,10 @@ Fixtures:
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
@@ -40,74 +35,23 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Match
-from tests.conftest import REPO_ROOT
+from tests.servers import Daphne, server_env
 
 #: seconds between two computer actions in the test server (settings.COMPUTER_DELAY)
-COMPUTER_DELAY = "0.05"
+COMPUTER_DELAY = 0.05
 #: longer than one pass of the server's computer worker (games.worker.DEFAULT_POLL and a step)
 WORKER_PASS = 0.5
-START_TIMEOUT = 30.0
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _database_url(db: dict[str, Any]) -> str:
-    """A postgres:// URL for the test database pytest-django created (its NAME is the test name)."""
-    user = quote(db.get("USER") or "", safe="")
-    password = quote(db.get("PASSWORD") or "", safe="")
-    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
-    host = db.get("HOST") or "127.0.0.1"
-    port = f":{db['PORT']}" if db.get("PORT") else ""
-    return f"postgres://{auth}{host}{port}/{quote(db['NAME'], safe='')}"
-
 
 @pytest.fixture(scope="package")
 def table_server(chromium_path: str, django_db_setup: Any, artifacts_dir: Path) -> Iterator[str]:
-    """daphne serving tablesite.asgi on a free port, against the test database."""
-    from django.db import connection
-
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("TEST_DATABASE_NAME", "REDIS_URL")}
-    env.update(
-        DATABASE_URL=_database_url(connection.settings_dict),
-        DEBUG="true",  # static files straight from static/, no collectstatic
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        COMPUTER_DELAY=COMPUTER_DELAY,
-        COMPUTER_WORKER="on",
-        CONN_MAX_AGE="0",
-        LOG_LEVEL="WARNING",
-        PYTHONUNBUFFERED="1",
-    )
-    log_path = artifacts_dir / "browser-server.log"
-    log = log_path.open("w")
-    daphne = Path(sys.executable).with_name("daphne")
-    command = [str(daphne), "-b", "127.0.0.1", "-p", str(port), "tablesite.asgi:application"]
-    process = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    """daphne serving tablesite.asgi on a free port, against the test database
+    (`tests.servers.Daphne`, as the fault and hostile tests start it)."""
+    server = Daphne(server_env(computer_delay=COMPUTER_DELAY), log_dir=artifacts_dir)
+    server.start()
     try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"daphne exited with {process.returncode}; see {log_path}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"daphne did not answer within {START_TIMEOUT}s; see {log_path}") from None
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
+        yield server.url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
+        server.stop()
 
 
 @pytest.fixture
