@@ -5,7 +5,8 @@ run left it) on the server that DATABASE_URL names (default 127.0.0.1:5432) and
 drops it again at the end. `Servers` starts one or more daphne processes of the
 site on free loopback ports against that database, waits until each answers,
 measures their CPU time (user + system, from /proc through psutil) and peak
-resident memory (VmHWM), and stops them: SIGTERM, then SIGKILL if one hangs.
+resident memory (VmHWM), and stops them: SIGTERM, then SIGKILL if one hangs
+(the processes are `tests.servers.Daphne`, the launcher the tests use).
 Nothing is left running when the benchmark exits, however it exits.
 """
 
@@ -13,12 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -27,17 +23,11 @@ import psutil
 import psycopg
 from psycopg import sql
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.servers import Daphne, tail
+
 DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
 #: the secret shared by the benchmark (which writes the session rows) and its servers
 SECRET_KEY = "load-benchmark-only-not-a-real-secret-0123456789abcdef"
-
-
-def free_port() -> int:
-    """A TCP port on the loopback nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def with_database(url: str, name: str) -> str:
@@ -96,14 +86,24 @@ def server_env(database_url: str, *, redis_url: str | None, conn_max_age: int) -
 
 @dataclass
 class Server:
-    port: int
-    process: subprocess.Popen[bytes]
-    log_path: Path
+    """One daphne of the site (`tests.servers.Daphne`: the launcher the tests use too)
+    and what it costs."""
+
+    daphne: Daphne
     cpu_start: float = 0.0
 
     @property
+    def port(self) -> int:
+        return self.daphne.port
+
+    @property
     def pid(self) -> int:
-        return self.process.pid
+        assert self.daphne.process is not None, "not started"
+        return self.daphne.process.pid
+
+    @property
+    def log_path(self) -> Path:
+        return self.daphne.log_path
 
     def cpu_seconds(self) -> float:
         """User + system CPU seconds this process has used so far."""
@@ -119,10 +119,7 @@ class Server:
         return int(psutil.Process(self.pid).memory_info().rss)
 
     def log_tail(self, lines: int = 30) -> str:
-        try:
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return ""
+        return tail(self.log_path, lines)
 
 
 @dataclass
@@ -135,27 +132,10 @@ class Servers:
     log_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="bench-load-")))
 
     def start(self, timeout: float = 60.0) -> None:
-        for i in range(self.count):
-            port = free_port()
-            log_path = self.log_dir / f"daphne-{i}.log"
-            with open(log_path, "wb") as log:
-                process = subprocess.Popen(
-                    [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "tablesite.asgi:application"],
-                    cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                )
-            self.servers.append(Server(port=port, process=process, log_path=log_path))
-        deadline = time.monotonic() + timeout
-        for server in self.servers:
-            while True:
-                if server.process.poll() is not None:
-                    raise RuntimeError(f"daphne on port {server.port} exited:\n{server.log_tail()}")
-                try:
-                    socket.create_connection(("127.0.0.1", server.port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise RuntimeError(f"daphne on port {server.port} did not answer:\n{server.log_tail()}") from None
-                    time.sleep(0.1)
+        for _ in range(self.count):
+            server = Server(Daphne(self.env, log_dir=self.log_dir))
+            self.servers.append(server)  # stopped by stop() even if it fails to answer
+            server.daphne.start(timeout)
 
     @property
     def ports(self) -> list[int]:
@@ -173,19 +153,9 @@ class Servers:
         return [s.peak_rss() for s in self.servers]
 
     def alive(self) -> bool:
-        return all(s.process.poll() is None for s in self.servers)
+        return all(s.daphne.running for s in self.servers)
 
     def stop(self) -> None:
-        """SIGTERM each server (its whole process group), SIGKILL what is left after 10 s."""
+        """SIGTERM each server (its whole process group), SIGKILL one still there after 10 s."""
         for s in self.servers:
-            if s.process.poll() is None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(s.process.pid, signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        for s in self.servers:
-            try:
-                s.process.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(s.process.pid, signal.SIGKILL)
-                s.process.wait(timeout=10)
+            s.daphne.stop()
