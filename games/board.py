@@ -5,7 +5,10 @@ from one `SeatView` — the only thing a viewer may see (R24) — plus public se
 metadata (names, kinds; colours and shapes are assigned here) and a few flags.
 `present()` is pure: no database, no request, no clock; it runs in the active
 language. `render_board()` gathers those inputs for a `Match` and renders
-``templates/games/board.html``.
+``games/jinja2/games/board.html`` (`board_html()`), a Jinja2 template (see
+games/jinja_env.py): a board is rendered per connection after every move, which
+Jinja2 does several times faster than Django's engine. Words with placeholders
+("Pass the device to %(name)s") are filled in here, not in the templates.
 
 Rules it shows: the round of 13 and its engine (R5), whose turn (R7), trains,
 markers and the Mexican train (R10, R13, R15, R16), open doubles oldest first
@@ -57,8 +60,9 @@ only when allowed; ``[data-reveal=<seat>]`` on the relay cover.
 - ``{"type": "redirect", "url": ...}`` — after ``new_match``: the new match's table (R29)
 
 A connection closed with code 4403 (may not watch) is not retried by the client.
-The HTTP page (``games.table_views.table``) renders the same ``board_context`` on
-first load, so the table works before the socket connects.
+The HTTP page (``games.table_views.table``) puts the same ``board_html(board_context(...))``
+into ``templates/games/table.html`` on first load, so the table works before the socket
+connects.
 """
 
 from __future__ import annotations
@@ -67,6 +71,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -204,6 +209,8 @@ class SeatCtx:
     winner: bool = False
     revealed: tuple[Tile, ...] | None = None
     hand_label: str = ""
+    #: "total 42", once the round is over
+    total_text: str = ""
 
     @property
     def is_computer(self) -> bool:
@@ -280,7 +287,7 @@ class ActionsCtx:
 
 @dataclass
 class Board:
-    """The template context of ``games/board.html`` (the template calls it ``b``)."""
+    """The template context of ``games/jinja2/games/board.html`` (the template calls it ``b``)."""
 
     match_id: int
     version: int
@@ -326,6 +333,12 @@ class Board:
     engine_label: str = ""
     engine_preview_label: str = ""
     engine_hint: str = ""
+    #: the relay cover's heading and button (R24)
+    cover_title: str = ""
+    cover_button: str = ""
+    #: the heading of the round's result and its "Next round (4 / 13)" button (R21)
+    round_over_title: str = ""
+    next_round_text: str = ""
 
     @property
     def ranking(self) -> list[SeatCtx]:
@@ -479,6 +492,7 @@ def _seats(view: SeatView, seats: Sequence[SeatInfo], me: int | None, controlled
             # R21, R24: hands are face up only once the round is over.
             revealed=view.revealed[i] if over and view.revealed is not None else None,
             hand_label=_("Your hand") if me == i else _("%(name)s's hand") % {"name": info.name},
+            total_text=_("total %(total)s") % {"total": view.totals[i]} if over else "",
         ))
     return out
 
@@ -705,6 +719,12 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         board.engine_hint = _("Place %(tile)s in the centre?") % {"tile": e}
     else:
         board.engine_hint = _("%(name)s holds %(tile)s") % {"name": seats[view.holder].name, "tile": e}
+    if board.cover is not None:
+        board.cover_title = _("Pass the device to %(name)s") % {"name": board.cover.name}
+        board.cover_button = _("%(name)s: show my tiles") % {"name": board.cover.name}
+    if board.round_over:
+        board.round_over_title = _("Round %(round)s is over") % {"round": view.round}
+        board.next_round_text = _("Next round (%(next)s / %(rounds)s)") % {"next": view.round + 1, "rounds": ROUNDS}
     if view.open_doubles and not over:
         board.open_doubles_text = ngettext("%(count)s open double", "%(count)s open doubles",
                                            len(view.open_doubles)) % {"count": len(view.open_doubles)}
@@ -770,14 +790,24 @@ def log_line(entry: Any, names: Sequence[str], viewer_seat: int | None, *, engin
                           engine=engine if entry.kind == "action" else None)
 
 
-def render_board(*, match: Any, seat_view: SeatView, viewer: Viewer, flags: Flags | None = None) -> str:
-    """The board HTML (``games/board.html``) for one connection; see the module docstring."""
-    from django.template.loader import render_to_string
+def _render(name: str, context: dict[str, Any]) -> SafeString:
+    """A Jinja2 template of ``games/jinja2/`` (games/jinja_env.py) rendered; it autoescapes, so
+    the HTML is safe to put into a Django page as it is."""
+    from django.template import engines
 
+    return mark_safe(engines["jinja2"].get_template(name).render(context))
+
+
+def board_html(board: Board) -> SafeString:
+    """The board HTML (``games/jinja2/games/board.html``) of a presented `Board`."""
+    return _render("games/board.html", {"b": board})
+
+
+def render_board(*, match: Any, seat_view: SeatView, viewer: Viewer, flags: Flags | None = None) -> str:
+    """The board HTML for one connection; see the module docstring."""
     if flags is None:
         flags = match_flags(match, viewer, seat_view)
-    board = present(seat_view, seat_infos(match), viewer=viewer, flags=flags)
-    return render_to_string("games/board.html", {"b": board})
+    return board_html(present(seat_view, seat_infos(match), viewer=viewer, flags=flags))
 
 
 def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:
@@ -794,20 +824,17 @@ def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:
 
 def board_message(*, match: Any, viewer: Viewer, reads: Any = None) -> dict[str, Any]:
     """The whole ``{"type": "board", …}`` message for one connection (see the module docstring)."""
-    from django.template.loader import render_to_string
-
     board = board_context(match=match, viewer=viewer, reads=reads)
     return {
         "type": "board", "version": board.version,
-        "html": render_to_string("games/board.html", {"b": board}),
+        "html": board_html(board),
         "title": board.title, "your_turn": board.your_turn,
     }
 
 
-def render_log(*, match: Any, viewer_seat: int | None) -> str:
-    """The log panel (``games/board/log.html``): every round of the match, every entry in words."""
-    from django.template.loader import render_to_string
-
+def render_log(*, match: Any, viewer_seat: int | None) -> SafeString:
+    """The log panel (``games/jinja2/games/board/log.html``): every round of the match, every entry
+    in words."""
     from engine.deal import engine_value
     from games.models import LogEntry
 
@@ -819,7 +846,6 @@ def render_log(*, match: Any, viewer_seat: int | None) -> str:
         number = entry.round.number
         rounds.setdefault(number, []).append(
             log_line(entry, names, viewer_seat, engine=engine_value(number)))
-    groups = [{"round": n, "lines": lines} for n, lines in sorted(rounds.items(), reverse=True)]
-    for g in groups:
-        g["lines"] = list(reversed(g["lines"]))  # newest first
-    return render_to_string("games/board/log.html", {"groups": groups})
+    groups = [{"title": _("Round %(round)s") % {"round": n}, "lines": lines[::-1]}  # newest first
+              for n, lines in sorted(rounds.items(), reverse=True)]
+    return _render("games/board/log.html", {"groups": groups})

@@ -142,7 +142,12 @@ class Seat(models.Model):
 
     def controlled_by(self, user: object) -> bool:
         """Whether `user` may act for this seat (their own seat, or their pass-and-play seat)."""
-        return self.kind != self.Kind.COMPUTER and self.user_id is not None and self.user_id == getattr(user, "pk", None)
+        return self.may_act(self.kind, self.user_id, user)
+
+    @staticmethod
+    def may_act(kind: str, user_id: int | None, user: object) -> bool:
+        """`controlled_by` for a seat of `kind` held by `user_id`, known without loading the seat."""
+        return kind != Seat.Kind.COMPUTER and user_id is not None and user_id == getattr(user, "pk", None)
 
 
 class Round(models.Model):

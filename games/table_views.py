@@ -91,6 +91,7 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
     ws_path = reverse("games:table", args=[match.pk]).replace("/m/", "/ws/m/", 1)
     return render(request, "games/table.html", {
         "b": b,
+        "board_html": board.board_html(b),  # a Jinja2 template (games/jinja_env.py)
         "match": match,
         "ws_path": ws_path,
         "watch_token": match.watch_token if not controlled and watching else "",

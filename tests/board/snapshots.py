@@ -74,7 +74,7 @@ def render_page(v: Any, seats: Any, viewer: Any, flags: Any) -> str:
     request = RequestFactory().get("/m/1/")
     request.user = AnonymousUser()
     html = render_to_string("games/table.html", {
-        "b": b, "match": SimpleNamespace(pk=1), "ws_path": "/ws/m/1/", "watch_token": "",
+        "b": b, "board_html": board.board_html(b), "match": SimpleNamespace(pk=1), "ws_path": "/ws/m/1/", "watch_token": "",
         "log_html": "", "rules": rules_text.sections(), "keys": rules_text.KEYS, "strings": _strings(),
     }, request=request)
     return html.replace('"/static/', f'"file://{REPO}/static/')

@@ -273,9 +273,7 @@ def test_screenshots_desktop_and_phone(new_context, tmp_path, shots, lang):
 
 
 def test_r24_a_cover_arriving_takes_the_focus_and_makes_the_board_inert(new_context, tmp_path):
-    from django.template.loader import render_to_string
-
-    from games.board import present
+    from games.board import board_html, present
 
     st = S.play_until(S.start(3, seed=5), lambda s: s.phase == "play" and s.turn == 0)
     seats = S.seats(3, {0: "local", 1: "local", 2: "local"})
@@ -285,8 +283,8 @@ def test_r24_a_cover_arriving_takes_the_focus_and_makes_the_board_inert(new_cont
     page.locator(".train").first.focus()
     covered = S.play_until(st, lambda s: s.turn == 1)
     with translation.override("en"):
-        html = render_to_string("games/board.html", {"b": present(
-            view(covered, None), seats, viewer=Viewer(controlled=(0, 1, 2), revealed=0), flags=Flags(version=9))})
+        html = board_html(present(
+            view(covered, None), seats, viewer=Viewer(controlled=(0, 1, 2), revealed=0), flags=Flags(version=9)))
     page.evaluate("h => window.__serve({type: 'board', version: 9, html: h, title: 't', your_turn: false})", html)
     assert page.evaluate("document.activeElement.dataset.reveal") == "1"
     assert page.locator(".htile").count() == 0

@@ -1,4 +1,4 @@
-"""templates/games/board.html rendered for real positions, in English, Spanish and German.
+"""The board (games/jinja2/games/board.html) rendered for real positions, in English, Spanish and German.
 
 What the page holds is checked in the HTML itself: the data attributes the client
 uses, buttons only when legal, and — by collecting every tile drawn in the page —
@@ -10,13 +10,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.template.loader import render_to_string
 from django.utils import translation
 
 from engine.rules import apply, legal_actions
 from engine.state import Action
 from engine.views import view
-from games.board import Flags, Viewer, present
+from games.board import Flags, Viewer, board_html, present
 from tests.i18n_helpers import english_leaks, visible_text
 
 from . import states as S
@@ -28,7 +27,7 @@ def spoken(tile):
 
 def render(v, seats, viewer=None, flags=None, lang="en"):
     with translation.override(lang):
-        return render_to_string("games/board.html", {"b": present(v, seats, viewer=viewer, flags=flags)})
+        return board_html(present(v, seats, viewer=viewer, flags=flags))
 
 
 def drawn_tiles(html):
