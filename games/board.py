@@ -225,6 +225,8 @@ class TrainTileCtx:
     badge: int | None = None
     #: hidden on a phone (only the last three are shown there)
     far: bool = False
+    #: the badge's title, naming the open double ("" without a badge: a train's tiles are
+    #: drawn decoratively, the train's own label says what matters)
     label: str = ""
 
 
@@ -515,7 +517,7 @@ def _trains(view: SeatView, seats: Sequence[SeatInfo], seat_ctx: list[SeatCtx], 
         for j, t in enumerate(shown):
             position = first_shown + j
             b = badge[1] if badge is not None and position == n - 1 and is_double(t) else None
-            tile_label = _("Tile %(tile)s") % {"tile": spoken(t)}
+            tile_label = ""
             if b is not None:
                 tile_label = _("Tile %(tile)s, open double number %(order)s") % {"tile": spoken(t), "order": b}
             tiles.append(TrainTileCtx(tile=t, double=is_double(t), badge=b, far=position < n - SHOWN_NARROW,
@@ -746,11 +748,13 @@ def seat_infos(match: Any) -> list[SeatInfo]:
     return out
 
 
-def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None) -> Flags:
+def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
+                seats: Sequence[SeatInfo] | None = None) -> Flags:
     """What the presenter needs beyond the view: offers, pause, history, last line.
 
     From `reads` (a `games.board_reads.BoardReads` of this match, which every viewer
-    of one version shares), or read now when not given."""
+    of one version shares), or read now when not given; `seats`: ``seat_infos(match)``
+    when the caller has it already."""
     from django.urls import reverse
 
     from games import board_reads, selectors
@@ -774,7 +778,8 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None) -
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
         paused=reads.paused,
         history=history,
-        last_event=log_line(last, [s.name for s in seat_infos(match)], view.seat, engine=view.engine)
+        last_event=log_line(last, [s.name for s in (seats if seats is not None else seat_infos(match))],
+                            view.seat, engine=view.engine)
         if last is not None else "",
     )
 
@@ -813,13 +818,16 @@ def render_board(*, match: Any, seat_view: SeatView, viewer: Viewer, flags: Flag
 def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:
     """The presenter's output for one viewer of a started match, the seat chosen by the relay
     (`reads`: see `match_flags`)."""
+    from engine.views import view as view_of
     from games import selectors
 
-    public = selectors.seat_view(match, None)
+    state = selectors.match_state(match)  # parsed once for both views
+    public = view_of(state, None)
     over = public.phase in ("round_over", "match_over")
     seat = viewer.shown_seat(public.turn, over)
-    view = public if seat is None else selectors.seat_view(match, seat)
-    return present(view, seat_infos(match), viewer=viewer, flags=match_flags(match, viewer, view, reads))
+    view = public if seat is None else view_of(state, seat)
+    seats = seat_infos(match)
+    return present(view, seats, viewer=viewer, flags=match_flags(match, viewer, view, reads, seats=seats))
 
 
 def board_message(*, match: Any, viewer: Viewer, reads: Any = None) -> dict[str, Any]:
