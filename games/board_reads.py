@@ -27,15 +27,15 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
-from django.db import router
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.db import connection, router
 from django.utils import timezone
 
 from games import log, selectors
-from games.models import LogEntry, Match, Pause, Round, Seat
+from games.models import LogEntry, Match, Round, Seat, from_row
 
 #: matches whose reads a server process keeps at most (the least recently read go first)
 KEEP = 1024
@@ -61,10 +61,6 @@ class Line(NamedTuple):
     username: str | None
 
 
-#: `Line`'s columns up to `version` are LogEntry's fields in the model's order (see `_entry`)
-_ENTRY_FIELDS = Line._fields[:-1]
-
-
 @dataclass(frozen=True)
 class BoardReads:
     #: the match and its seats (with their users) loaded
@@ -86,38 +82,84 @@ class BoardReads:
         return int(self.match.version)
 
 
-def _lines(entries: QuerySet[LogEntry]) -> list[Line]:
-    """The entries as `Line`s: a few columns each, no model instances (a round's log is
-    read on every version and may hold a hundred entries)."""
-    username = "user__" + get_user_model().USERNAME_FIELD
-    return list(map(Line._make, entries.values_list(*_ENTRY_FIELDS, username)))
+# The reads run for every version of every match, so their statements are written out
+# in SQL: the ORM spent more CPU building and compiling them (~0.6-1 ms each on the load
+# benchmark's machine) than running them takes, and built ~130 model instances from a
+# round's log. They read the rows and columns the ORM queries they replaced did.
+
+#: `Line`'s columns but the user's name: LogEntry's fields in the model's order (see `_entry`)
+_ENTRY = [LogEntry._meta.get_field(name) for name in Line._fields[:-1]]
+_ACTION = LogEntry._meta.get_field("action")
+_POINTS = Round._meta.get_field("points")
+_MATCH = Match._meta.concrete_fields
+_SEAT = Seat._meta.concrete_fields
+
+
+def _columns(alias: str, fields: Any) -> str:
+    return ", ".join(f'{alias}."{f.column}"' for f in fields)
+
+
+@cache
+def _statements() -> dict[str, str]:
+    """The SQL of the reads (built once: the user model is known once the apps are loaded)."""
+    user = get_user_model()
+    users, pk, name = user._meta.db_table, user._meta.pk.column, user._meta.get_field(user.USERNAME_FIELD).column
+    line = f'{_columns("l", _ENTRY)}, u."{name}" FROM games_logentry l LEFT JOIN "{users}" u ON u."{pk}" = l.user_id'
+    return {
+        "match": f"SELECT {_columns('m', _MATCH)}, EXISTS (SELECT 1 FROM games_pause p"
+                 " WHERE p.match_id = m.id AND p.created_at >= %s) FROM games_match m WHERE m.id = %s",
+        "seats": f'SELECT {_columns("s", _SEAT)}, {_columns("u", user._meta.concrete_fields)} FROM games_seat s'
+                 f' LEFT JOIN "{users}" u ON u."{pk}" = s.user_id WHERE s.match_id = %s ORDER BY s."index"',
+        "rounds": "SELECT number, points, id FROM games_round WHERE match_id = %s ORDER BY number",
+        "log": f"SELECT {line} WHERE l.round_id = %s ORDER BY l.seq",
+        "latest": f"SELECT {line} JOIN games_round r ON r.id = l.round_id WHERE r.match_id = %s"
+                  " ORDER BY r.number DESC, l.seq DESC LIMIT 1",
+    }
+
+
+def _rows(name: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(_statements()[name], params)
+        return cursor.fetchall()
+
+
+def _lines(name: str, params: list[Any]) -> list[Line]:
+    """Log entries as `Line`s: a few columns each, no model instances (a round's log is read
+    on every version and may hold a hundred entries)."""
+    action = Line._fields.index("action")
+    return [Line._make(row[:action] + (_ACTION.from_db_value(row[action], None, connection),) + row[action + 1:])
+            for row in _rows(name, params)]
 
 
 def _entry(line: Line) -> LogEntry:
-    """The LogEntry of `line`, as a query loading its columns and its user's name would give it
-    (what it did not read, such as the time, is loaded if asked for)."""
+    """The LogEntry of `line`, with its user as far as read (the name); what it did not read,
+    such as the time, is loaded if asked for."""
     db = router.db_for_read(LogEntry)
-    entry = LogEntry.from_db(db, _ENTRY_FIELDS, line[:len(_ENTRY_FIELDS)])
-    if line.user_id is not None:
+    entry = LogEntry.from_db(db, [f.attname for f in _ENTRY], line[:len(_ENTRY)])
+    if line.user_id is None:
+        entry.user = None
+    else:
         user = get_user_model()
         entry.user = user.from_db(db, [user._meta.pk.attname, user.USERNAME_FIELD], [line.user_id, line.username])
-    else:
-        entry.user = None
     return entry
 
 
 def read(match: Match, *, paused: bool | None = None) -> BoardReads:
-    """The reads of `match` as it is now (its seats are read too unless prefetched)."""
-    rounds = list(Round.objects.filter(match=match).order_by("number").values_list("number", "points", "id"))
-    history = tuple((number, tuple(points)) for number, points, _id in rounds if points is not None)
+    """The reads of `match` as it is now (its seats are read too unless prefetched); the
+    pause (R26) is read too unless given or loaded with the match (`_load`)."""
+    if paused is None:
+        paused = getattr(match, "paused_now", None)
+    rounds = _rows("rounds", [match.pk])
+    history = tuple((number, tuple(_POINTS.from_db_value(points, None, connection)))
+                    for number, points, _id in rounds if points is not None)
     current = next((pk for number, _points, pk in rounds if number == match.round_number), None)
     lines: list[Line] = []
     if match.state is not None and current is not None:
-        lines = _lines(LogEntry.objects.filter(round_id=current).order_by("seq"))
+        lines = _lines("log", [current])
     last = lines[-1] if lines else None
     if last is None and rounds:
         # A round just started: the last line is the previous round's end.
-        latest = _lines(LogEntry.objects.filter(round__match=match).order_by("-round__number", "-seq")[:1])
+        latest = _lines("latest", [match.pk])
         last = latest[0] if latest else None
     playing = match.state is not None and match.status == Match.Status.PLAYING
     over = match.state is not None and match.state.get("phase") == "match_over"
@@ -132,12 +174,24 @@ def read(match: Match, *, paused: bool | None = None) -> BoardReads:
 
 
 def _load(match_id: int) -> Match | None:
-    """The match with its seats and their users, and whether a pause is on (R26)."""
-    since = timezone.now() - selectors.PAUSE_TIMEOUT
-    return (Match.objects
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-            .annotate(paused_now=Exists(Pause.objects.filter(match=OuterRef("pk"), created_at__gte=since)))
-            .filter(pk=match_id).first())
+    """The match with its seats and their users (as ``prefetch_related("seats__user")`` leaves
+    them, see `selectors.match_seats`), and whether a pause is on (R26: `paused_now`)."""
+    found = _rows("match", [timezone.now() - selectors.PAUSE_TIMEOUT, match_id])
+    if not found:
+        return None
+    match = from_row(Match, _MATCH, found[0][:-1])
+    match.paused_now = found[0][-1]
+    user = get_user_model()
+    seats = []
+    for row in _rows("seats", [match_id]):
+        seat = from_row(Seat, _SEAT, row[:len(_SEAT)])
+        seat.user = None if seat.user_id is None else from_row(user, user._meta.concrete_fields, row[len(_SEAT):])
+        seat.match = match
+        seats.append(seat)
+    prefetched = match.seats.all()
+    prefetched._result_cache, prefetched._prefetch_done = seats, True
+    match._prefetched_objects_cache = {"seats": prefetched}
+    return match
 
 
 _lock = threading.Lock()
@@ -161,7 +215,7 @@ def current(match_id: int, *, at_least: int | None) -> BoardReads | None:
         match = _load(match_id)
         if match is None:
             return None
-        reads = read(match, paused=bool(match.paused_now))
+        reads = read(match)
         with _lock:
             kept = _kept.get(match_id)
             if kept is None or reads.version >= kept.version:

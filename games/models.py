@@ -9,12 +9,28 @@ human action so Undo (R27) never replays from the start.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
 from django.conf import settings
-from django.db import models
+from django.db import connection, models, router
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 MAX_SEATS = 10
+
+M = TypeVar("M", bound=models.Model)
+
+
+def from_row(model: type[M], fields: Sequence[Any], row: Sequence[Any]) -> M:
+    """The instance a query loading `fields` (in the model's field order) gives for `row`,
+    for the statements written out in SQL on every action (games.services, games.board_reads).
+
+    Each value is converted as the ORM converts it (a JSONField's text is decoded); the
+    fields not read are deferred, loaded if asked for."""
+    values = [f.from_db_value(value, None, connection) if hasattr(f, "from_db_value") else value
+              for f, value in zip(fields, row, strict=True)]
+    return model.from_db(router.db_for_read(model), [f.attname for f in fields], values)
 
 
 class Table(models.Model):

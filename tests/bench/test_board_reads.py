@@ -216,3 +216,46 @@ def test_reads_past_their_time_are_read_again_and_not_kept(players: list[Any], m
     assert again is not None and again is not first and again.version == first.version
     board_reads.current(other.pk, at_least=None)
     assert match.pk not in board_reads._kept  # an idle match's reads are let go
+
+
+def test_a_fresh_read_loads_what_the_orm_loads_in_four_statements(
+        players: list[Any], django_assert_num_queries: Any) -> None:
+    """The reads are written out in SQL (issue 5): the match, its seats and their users, the
+    pause (R26) and the last line (with the name of who undid, R27) are what the ORM loads,
+    and a board asks nothing more of the database for them."""
+    from games.models import LogEntry, Seat
+
+    match = started(players)
+    for _ in range(3):
+        row = Match.objects.get(pk=match.pk)
+        action = legal_actions(state_from_json(row.state))[0]
+        assert action.seat is not None
+        services.action_submit(match_id=match.pk, user=players[action.seat], seat=action.seat,
+                               action=action.to_json(), expected_version=row.version, request_id=rid())
+    undoer = players[action.seat]
+    services.match_undo(match_id=match.pk, user=undoer, expected_version=row.version + 1, request_id=rid())
+    services.pause_open(match_id=match.pk, user=players[1], channel="panel-1")
+
+    with django_assert_num_queries(4):  # match and pause, seats and users, rounds, the round's log
+        reads = board_reads.current(match.pk, at_least=None)
+        assert reads is not None and reads.paused
+        assert reads.last is not None and reads.last.user is not None
+        assert reads.last.user.get_username() == undoer.get_username()
+        seats = list(reads.match.seats.all())
+        assert [s.display_name for s in seats] == [p.get_username() for p in players]
+        assert selectors.match_seats(reads.match) == seats
+
+    fields = [f.attname for f in Match._meta.concrete_fields]
+    orm = load_match(match.pk)
+    assert orm is not None
+    assert [getattr(reads.match, f) for f in fields] == [getattr(orm, f) for f in fields]
+    seat_fields = [f.attname for f in Seat._meta.concrete_fields]
+    user_fields = [f.attname for f in type(players[0])._meta.concrete_fields]
+    for mine, theirs in zip(seats, orm.seats.all(), strict=True):
+        assert [getattr(mine, f) for f in seat_fields] == [getattr(theirs, f) for f in seat_fields]
+        assert [getattr(mine.user, f) for f in user_fields] == [getattr(theirs.user, f) for f in user_fields]
+        assert mine.match is reads.match
+    entry = LogEntry.objects.select_related("user").filter(round__match=match).latest("round__number", "seq")
+    entry_fields = [f.attname for f in LogEntry._meta.concrete_fields]
+    assert entry.kind == "undo"
+    assert [getattr(reads.last, f) for f in entry_fields] == [getattr(entry, f) for f in entry_fields]
