@@ -25,12 +25,11 @@ R29 (a new match at the same table).
 
 from __future__ import annotations
 
-import json
 import secrets
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from django.db import connection, router, transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -56,7 +55,7 @@ from .errors import (
     STALE,
     GameError,
 )
-from .models import LogEntry, Match, Pause, Round, Seat, Table, UndoPoint
+from .models import LogEntry, Match, Pause, Round, Seat, Table, UndoPoint, from_row
 from .selectors import PAUSE_TIMEOUT
 from .selectors import paused as _pause_active
 
@@ -100,10 +99,10 @@ class Result:
 
 #: every column of the match, in the model's order (`_lock` loads the whole row)
 _MATCH_FIELDS = Match._meta.concrete_fields
-_MATCH_ATTNAMES = [f.attname for f in _MATCH_FIELDS]
 _LOCK = "SELECT {} FROM games_match WHERE id = %s FOR UPDATE".format(", ".join(f'"{f.column}"' for f in _MATCH_FIELDS))
-#: the Round columns a change reads (the deal, `start`, is loaded only if asked for)
-_ROUND_FIELDS = ("id", "match_id", "number", "ended_by", "points", "totals", "restarts", "ended_at")
+#: the Round columns a change reads, in the model's order (the deal, `start`, loads only if asked for)
+_ROUND_FIELDS = [Round._meta.get_field(name) for name in
+                 ("id", "match", "number", "ended_by", "points", "totals", "restarts", "ended_at")]
 
 
 def _row(statement: str, params: list[Any]) -> tuple[Any, ...] | None:
@@ -118,11 +117,6 @@ def _jsonb(value: Any) -> Any:
     return Match._meta.get_field("state").get_db_prep_save(value, connection)
 
 
-def _json(raw: str | None) -> Any:
-    """A JSON column as the ORM loads it (psycopg hands jsonb over as text, as Django asks it to)."""
-    return None if raw is None else json.loads(raw)
-
-
 # ---------------------------------------------------------------- checks
 
 
@@ -135,8 +129,7 @@ def _lock(match_id: object) -> Match:
     row = _row(_LOCK, [pk])
     if row is None:
         raise GameError(NOT_FOUND, _("This match does not exist."))
-    values = [_json(value) if f.name == "state" else value for f, value in zip(_MATCH_FIELDS, row, strict=True)]
-    return Match.from_db(router.db_for_read(Match), _MATCH_ATTNAMES, values)
+    return from_row(Match, _MATCH_FIELDS, row)
 
 
 def _user_id(user: object) -> int | None:
@@ -228,17 +221,14 @@ def _match_over_error() -> GameError:
 def _current_round(match: Match) -> Round:
     """The round being played, with `last_seq`: its log's last sequence number (0 when empty)."""
     row = _row(
-        "SELECT r.id, r.ended_by, r.points, r.totals, r.restarts, r.ended_at,"
+        "SELECT r.id, r.match_id, r.number, r.ended_by, r.points, r.totals, r.restarts, r.ended_at,"
         " (SELECT max(seq) FROM games_logentry WHERE round_id = r.id)"
         " FROM games_round r WHERE r.match_id = %s AND r.number = %s",
         [match.pk, match.round_number])
     if row is None:
         raise Round.DoesNotExist(f"match {match.pk} has no round {match.round_number}")
-    pk, ended_by, points, totals, restarts, ended_at, last_seq = row
-    rnd = Round.from_db(router.db_for_read(Round), _ROUND_FIELDS,
-                        [pk, match.pk, match.round_number, ended_by, _json(points), _json(totals), restarts,
-                         ended_at])
-    rnd.last_seq = last_seq
+    rnd = from_row(Round, _ROUND_FIELDS, row[:-1])
+    rnd.last_seq = row[-1]
     return rnd
 
 
