@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -99,17 +98,30 @@ class Result:
 
 #: every column of the match, in the model's order (`_lock` loads the whole row)
 _MATCH_FIELDS = Match._meta.concrete_fields
-_LOCK = "SELECT {} FROM games_match WHERE id = %s FOR UPDATE".format(", ".join(f'"{f.column}"' for f in _MATCH_FIELDS))
+_MATCH_COLUMNS = ", ".join(f'm."{f.column}"' for f in _MATCH_FIELDS)
+_LOCK = f"SELECT {_MATCH_COLUMNS} FROM games_match m WHERE m.id = %s FOR UPDATE"
+#: `computer_step` skips a match another process holds, and reads whether a pause is on (R26)
+_LOCK_FOR_COMPUTER = (f"SELECT {_MATCH_COLUMNS}, EXISTS (SELECT 1 FROM games_pause p WHERE p.match_id = m.id"
+                      " AND p.created_at >= %s) FROM games_match m WHERE m.id = %s FOR UPDATE SKIP LOCKED")
+_SEAT_FIELDS = Seat._meta.concrete_fields
+_SEATS = "SELECT {} FROM games_seat WHERE match_id = %s ORDER BY \"index\"".format(
+    ", ".join(f'"{f.column}"' for f in _SEAT_FIELDS))
 #: the Round columns a change reads, in the model's order (the deal, `start`, loads only if asked for)
 _ROUND_FIELDS = [Round._meta.get_field(name) for name in
                  ("id", "match", "number", "ended_by", "points", "totals", "restarts", "ended_at")]
 
 
-def _row(statement: str, params: list[Any]) -> tuple[Any, ...] | None:
-    """Run one statement; its first row (None when it gives none)."""
+def _rows(statement: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    """Run one statement; the rows it gives (none for a write without RETURNING)."""
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
-        return cursor.fetchone() if cursor.description is not None else None
+        return cursor.fetchall() if cursor.description is not None else []
+
+
+def _row(statement: str, params: list[Any]) -> tuple[Any, ...] | None:
+    """Run one statement; its first row (None when it gives none)."""
+    rows = _rows(statement, params)
+    return rows[0] if rows else None
 
 
 def _jsonb(value: Any) -> Any:
@@ -139,7 +151,7 @@ def _user_id(user: object) -> int | None:
 
 
 def _seats(match: Match) -> list[Seat]:
-    return list(Seat.objects.filter(match=match).order_by("index"))
+    return [from_row(Seat, _SEAT_FIELDS, row) for row in _rows(_SEATS, [match.pk])]
 
 
 def _controlled(seats: list[Seat], user: object) -> list[int]:
@@ -573,15 +585,16 @@ def computer_step(*, match_id: int) -> Result | None:
     """One computer player's action, if a computer is to act and nobody has the rules
     or the log open (R26); None when there is nothing to do (or another process holds
     the match). The computer sees only its own seat's view (R25)."""
+    try:
+        pk = int(match_id)  # what the ORM makes of a primary key
+    except (ValueError, TypeError):
+        return None
     with transaction.atomic():
-        since = timezone.now() - PAUSE_TIMEOUT
-        try:
-            match = (Match.objects.select_for_update(skip_locked=True)
-                     .annotate(paused=Exists(Pause.objects.filter(match=OuterRef("pk"), created_at__gte=since)))
-                     .filter(pk=match_id).first())
-        except (ValueError, TypeError):
+        row = _row(_LOCK_FOR_COMPUTER, [timezone.now() - PAUSE_TIMEOUT, pk])
+        if row is None:
             return None
-        if match is None or match.status != Match.Status.PLAYING or match.state is None or match.paused:
+        match, paused = from_row(Match, _MATCH_FIELDS, row[:-1]), row[-1]
+        if match.status != Match.Status.PLAYING or match.state is None or paused:
             return None
         state = state_from_json(match.state)
         seats = _seats(match)
