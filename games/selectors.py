@@ -132,9 +132,10 @@ def undo_redo_available(match: Match, user: object) -> tuple[bool, bool]:
     return undo_redo_in(_folded(match) if mine else None, mine)
 
 
-def undo_redo_in(folded: log.Folded[LogEntry] | None, mine: list[int]) -> tuple[bool, bool]:
+def undo_redo_in(folded: log.Folded[Any] | None, mine: list[int]) -> tuple[bool, bool]:
     """R27: Undo and Redo for the seats `mine` from the current round's folded log
-    (None: the match is not being played)."""
+    (None: the match is not being played); its entries are LogEntry rows or anything with
+    their ``seat`` and ``by_computer`` (`games.board_reads.Line`)."""
     if folded is None or not mine:
         return False, False
     return (log.undo_group(folded.effective, mine) is not None,
