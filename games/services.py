@@ -125,7 +125,8 @@ def _row(statement: str, params: list[Any]) -> tuple[Any, ...] | None:
 
 
 def _jsonb(value: Any) -> Any:
-    """A JSON value as the ORM sends a JSONField (None stays SQL NULL)."""
+    """A JSON value as the ORM sends it to a JSONField (None stays SQL NULL; no JSONField
+    of these models has an encoder of its own)."""
     return Match._meta.get_field("state").get_db_prep_save(value, connection)
 
 
