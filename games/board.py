@@ -7,7 +7,7 @@ metadata (names, kinds; colours and shapes are assigned here) and a few flags.
 language. `render_board()` gathers those inputs for a `Match` and renders
 ``games/jinja2/games/board.html`` (`board_html()`), a Jinja2 template (see
 games/jinja_env.py): a board is rendered per connection after every move, which
-Jinja2 does several times faster than Django's engine. Words with placeholders
+Jinja2 does about three times faster than Django's engine. Words with placeholders
 ("Pass the device to %(name)s") are filled in here, not in the templates.
 
 Rules it shows: the round of 13 and its engine (R5), whose turn (R7), trains,

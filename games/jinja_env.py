@@ -2,7 +2,7 @@
 ``games/jinja2/games/board/*.html``), named in ``settings.TEMPLATES``.
 
 The board is re-rendered for every connection after every move (games/board.py),
-so it uses Jinja2, which renders it several times faster than Django's engine; the
+so it uses Jinja2, which renders it about three times faster than Django's engine; the
 pages around it stay Django templates. What the templates may call:
 
 - ``_("…")`` / ``gettext`` / ``ngettext``: Django's translations in the active
