@@ -48,6 +48,8 @@ def channel_layers(redis_url: str | None) -> dict[str, Any]:
 
     The in-memory layer only reaches consumers in the same process, which is
     right for development and tests with one daphne; several processes need Redis.
+    It is Channels' own, sweeping for expired entries once a second instead of on
+    every call (tablesite/layers.py).
     """
     if redis_url:
         return {
@@ -56,7 +58,7 @@ def channel_layers(redis_url: str | None) -> dict[str, Any]:
                 "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": REDIS_SOCKET_TIMEOUT}]},
             }
         }
-    return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return {"default": {"BACKEND": "tablesite.layers.SweepingInMemoryChannelLayer"}}
 
 
 def database(url: str, *, conn_max_age: int = 0) -> dict[str, Any]:

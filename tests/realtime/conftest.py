@@ -29,6 +29,7 @@ from engine.tiles import Tile
 from games import services
 from games.models import Match
 from games.services import SeatSpec
+from tablesite.env import channel_layers
 from tests.games.conftest import rid
 from tests.games.conftest import spec as games_spec
 
@@ -171,8 +172,9 @@ def covered(board: dict[str, Any]) -> int | None:
 def realtime_settings(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COMPUTER_WORKER", "off")
     settings.COMPUTER_DELAY = 0
-    # A fresh in-memory layer per test (changing the setting resets channels' layers).
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # A fresh in-memory layer per test (changing the setting resets channels' layers):
+    # the one the site runs without REDIS_URL.
+    settings.CHANNEL_LAYERS = channel_layers(None)
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from engine.views import view
 from games import services
 from games.models import ClientRequest, Match, Pause
 from games.protocol import MAX_FRAME
+from tablesite.env import channel_layers
 from tests.realtime.conftest import Browser, db, phase_of, play, rid, snapshot, state_of
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -359,8 +360,7 @@ async def test_an_open_table_stays_in_its_group_past_the_layers_group_expiry(
     Without renewal the same page misses the move (so the set-up really expires)."""
     from games import consumers
 
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
-                                           "CONFIG": {"group_expiry": 1}}}
+    settings.CHANNEL_LAYERS = {"default": {**channel_layers(None)["default"], "CONFIG": {"group_expiry": 1}}}
     monkeypatch.setattr(consumers, "GROUP_RENEW_SECONDS", 0.2 if renew else 3600.0)
     match = await db(make_match, "me", "computer")
     await to_my_turn(match.pk)

@@ -17,7 +17,7 @@ from tests.conftest import REPO_ROOT
 
 
 def test_no_redis_url_gives_the_in_memory_layer() -> None:
-    assert channel_layers(None) == {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    assert channel_layers(None) == {"default": {"BACKEND": "tablesite.layers.SweepingInMemoryChannelLayer"}}
     assert channel_layers("") == channel_layers(None)
 
 
