@@ -72,14 +72,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from engine.deal import ROUNDS
 from engine.previews import end_preview, hint
 from engine.state import MEXICAN, Action, TrainKey
 from engine.tiles import Tile, is_double, points
 from engine.views import SeatView, TrainView
+from games.jinja_env import active_language as language
+from games.jinja_env import fixed_language
+from games.jinja_env import ntext as ngettext
+from games.jinja_env import text as _  # Django's gettext, each word kept once translated
 
 #: train tiles shown at full size before the older ones fold ("… 9 more")
 SHOWN_WIDE = 7
@@ -800,7 +802,8 @@ def _render(name: str, context: dict[str, Any]) -> SafeString:
     the HTML is safe to put into a Django page as it is."""
     from django.template import engines
 
-    return mark_safe(engines["jinja2"].get_template(name).render(context))
+    with fixed_language():
+        return mark_safe(engines["jinja2"].get_template(name).render(context))
 
 
 def board_html(board: Board) -> SafeString:
@@ -821,23 +824,28 @@ def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:
     from engine.views import view as view_of
     from games import selectors
 
-    state = selectors.match_state(match)  # parsed once for both views
-    public = view_of(state, None)
+    def once(key: Any, make: Any) -> Any:
+        # What every viewer of this version shares is worked out for the first one only.
+        return reads.once(key, make) if reads is not None and reads.match is match else make()
+
+    state = once("state", lambda: selectors.match_state(match))  # parsed once for both views
+    public = once("public", lambda: view_of(state, None))
     over = public.phase in ("round_over", "match_over")
     seat = viewer.shown_seat(public.turn, over)
     view = public if seat is None else view_of(state, seat)
-    seats = seat_infos(match)
+    seats = once(("seats", language()), lambda: seat_infos(match))  # computers' names are translated
     return present(view, seats, viewer=viewer, flags=match_flags(match, viewer, view, reads, seats=seats))
 
 
 def board_message(*, match: Any, viewer: Viewer, reads: Any = None) -> dict[str, Any]:
     """The whole ``{"type": "board", …}`` message for one connection (see the module docstring)."""
-    board = board_context(match=match, viewer=viewer, reads=reads)
-    return {
-        "type": "board", "version": board.version,
-        "html": board_html(board),
-        "title": board.title, "your_turn": board.your_turn,
-    }
+    with fixed_language():  # the board's words, looked up in this language only once
+        board = board_context(match=match, viewer=viewer, reads=reads)
+        return {
+            "type": "board", "version": board.version,
+            "html": board_html(board),
+            "title": board.title, "your_turn": board.your_turn,
+        }
 
 
 def render_log(*, match: Any, viewer_seat: int | None) -> SafeString:

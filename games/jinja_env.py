@@ -5,13 +5,14 @@ The board is re-rendered for every connection after every move (games/board.py),
 so it uses Jinja2, which renders it about three times faster than Django's engine; the
 pages around it stay Django templates. What the templates may call:
 
-- ``_("…")`` / ``gettext`` / ``ngettext``: Django's translations in the active
-  language. Write ``{{ _("literal") }}``: `makemessages` (.ci/i18n) extracts that
-  form from any ``.html`` file; a string with placeholders is translated and filled
-  in games/board.py instead (``gettext(...) % {...}``), as extraction sees only the
-  literal form. The translated text is escaped, as ``{% translate %}`` does; as
-  Jinja's "newstyle" gettext applies ``%`` to every message, a literal per cent
-  sign in a template's msgid would have to be written ``%%``.
+- ``_("…")``: Django's translation in the active language, escaped as
+  ``{% translate %}`` escapes it. Write ``{{ _("literal") }}``: `makemessages`
+  (.ci/i18n) extracts that form from any ``.html`` file; a string with placeholders
+  is translated and filled in games/board.py instead (``gettext(...) % {...}``), as
+  extraction sees only the literal form. ``_`` is a plain function, not the i18n
+  extension's "newstyle" one, which cost the board a sixth of its rendering (it
+  formats every message with ``%`` and marks it safe again); so a per cent sign in a
+  template's msgid is just that. ``gettext`` / ``ngettext`` are the extension's.
 - ``tile(t, vertical=, label=, decorative=, css=)``, ``tile_back(...)``,
   ``tile_defs()``: the dominoes of games/templatetags/tiles.py (the same SVG; a
   board draws dozens of tiles, so each drawing is kept once made).
@@ -24,11 +25,14 @@ so a typo in a template fails its tests instead of silently dropping a part of t
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import translation
 from django.utils.autoreload import file_changed
 from jinja2 import Environment, StrictUndefined
@@ -36,22 +40,64 @@ from markupsafe import Markup, escape
 
 from games.templatetags import tiles
 
+#: The language a board is being presented and rendered in (`fixed_language`): asking
+#: Django (`translation.get_language`, an asgiref Local) for each of a board's hundred
+#: or so words cost more than a twentieth of the board.
+_language: ContextVar[str | None] = ContextVar("board_language", default=None)
+
+
+@contextmanager
+def fixed_language() -> Iterator[None]:
+    """Within: `_gettext`, `text` and `ntext` take the active language as it is now."""
+    token = _language.set(translation.get_language())
+    try:
+        yield
+    finally:
+        _language.reset(token)
+
+
+def active_language() -> str | None:
+    """The active language (as fixed by `fixed_language`, if within)."""
+    language = _language.get()
+    return translation.get_language() if language is None else language
+
 
 @lru_cache(maxsize=2048)
 def _translated(language: str | None, message: str) -> Markup:
     return escape(translation.gettext(message))  # `language` is the active one
 
 
+@lru_cache(maxsize=4096)
+def _translated_text(language: str | None, message: str) -> str:
+    return translation.gettext(message)  # `language` is the active one
+
+
+@lru_cache(maxsize=4096)
+def _translated_plural(language: str | None, singular: str, plural: str, number: int) -> str:
+    return translation.ngettext(singular, plural, number)
+
+
 def _gettext(message: str) -> Markup:
     # A board asks for some forty words; looking each up in the catalogues costs more
     # than the rest of its template, so each is kept once translated and escaped.
-    return _translated(translation.get_language(), message)
+    return _translated(active_language(), message)
+
+
+def text(message: str) -> str:
+    """``gettext(message)``, kept once translated (games/board.py's words; not escaped)."""
+    return _translated_text(active_language(), message)
+
+
+def ntext(singular: str, plural: str, number: int) -> str:
+    """``ngettext(singular, plural, number)``, kept once translated (not escaped)."""
+    return _translated_plural(active_language(), singular, plural, number)
 
 
 def _forget_translations(sender: Any, file_path: Path, **kwargs: Any) -> None:
     """The development server reloads a changed .mo without restarting: so do we."""
     if file_path.suffix == ".mo":
-        _translated.cache_clear()
+        for kept in (_translated, _translated_text, _translated_plural):
+            kept.cache_clear()
 
 
 file_changed.connect(_forget_translations)
@@ -61,25 +107,35 @@ def _ngettext(singular: str, plural: str, number: int) -> Markup:
     return escape(translation.ngettext(singular, plural, number))
 
 
-#: tiles.tile for given arguments; a label given is part of the key, so no language is mixed up
-_drawn = lru_cache(maxsize=4096)(tiles.tile)
+@lru_cache(maxsize=4096)
+def _drawn(language: str | None, value: tuple[int, int], vertical: bool, label: str | None, decorative: bool,
+           css: str) -> Markup:
+    """tiles.tile as Jinja's markup: a board draws dozens of tiles, and Jinja escapes a
+    Django safe string (``__html__``) through Python calls each time it is output, but
+    takes its own `Markup` as it is. `language` is the active one: a tile's default label
+    ("Tile 6-4") is in it."""
+    return Markup(tiles.tile(value, vertical, label, decorative, css))
 
 
 def tile(value: Any, vertical: bool = False, label: str | None = None, decorative: bool = False,
-         css: str = "") -> str:
+         css: str = "") -> Markup:
     """``{% tile %}`` of games/templatetags/tiles.py, for the board's Jinja2 templates."""
     if decorative:
         label = ""  # hidden from screen readers: no accessible name is worked out
-    elif label is None:
-        # "Tile 6-4" in the active language: left to tiles.tile, whose SVG cache is per label
-        return tiles.tile(value, vertical, None, False, css)
     if not isinstance(value, tuple):
-        return tiles.tile(value, vertical, label, decorative, css)
-    return _drawn(value, vertical, label, decorative, css)
+        return Markup(tiles.tile(value, vertical, label, decorative, css))
+    return _drawn(active_language() if label is None else None, value, vertical, label, decorative, css)
+
+
+@lru_cache(maxsize=256)
+def _reversed(prefix: str, urlconf: Any, name: str, args: tuple[Any, ...], kwargs: tuple[Any, ...]) -> str:
+    return reverse(name, args=args or None, kwargs=dict(kwargs) or None)  # for this prefix and urlconf
 
 
 def url(name: str, *args: Any, **kwargs: Any) -> str:
-    return reverse(name, args=args or None, kwargs=kwargs or None)
+    """``reverse(name, args, kwargs)``, kept once worked out (the board's links are a few
+    fixed pages; each reverse walks the URL patterns)."""
+    return _reversed(get_script_prefix(), get_urlconf(), name, args, tuple(sorted(kwargs.items())))
 
 
 def environment(**options: Any) -> Environment:
@@ -90,5 +146,6 @@ def environment(**options: Any) -> Environment:
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
     # Escaped here, then taken as safe markup by Jinja (see the module docstring).
     env.install_gettext_callables(_gettext, _ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.globals["_"] = _gettext  # without the extension's formatting (see the module docstring)
     env.globals.update(tile=tile, tile_back=tiles.tile_back, tile_defs=tiles.tile_defs, url=url)
     return env

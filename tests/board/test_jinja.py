@@ -129,3 +129,29 @@ def test_every_word_of_the_templates_is_extracted_and_translated():
         assert not words - translated, f"{lang} lacks {sorted(words - translated)}"
         # makemessages reads the templates where they are (.ci/i18n)
         assert any(o[0].startswith("games/jinja2/games/board") for e in po for o in e.occurrences)
+
+
+def test_kept_tiles_and_links_follow_the_language_and_the_script_prefix():
+    """games/jinja_env.py keeps each tile's drawing and each link once made: a tile's
+    spoken label stays in the language it is drawn in, a link under the prefix it is
+    served under (a site mounted below "/"), and both are exactly what Django gives."""
+    from django.urls import reverse, set_script_prefix
+    from markupsafe import Markup
+
+    from games import jinja_env
+    from games.templatetags import tiles
+
+    drawn = {}
+    for language in ("en", "de", "en"):
+        with translation.override(language):
+            drawn[language] = jinja_env.tile((6, 4))
+            assert isinstance(drawn[language], Markup)
+            assert drawn[language] == tiles.tile((6, 4))
+            assert jinja_env.tile((6, 4), decorative=True) == tiles.tile((6, 4), decorative=True)
+    assert drawn["en"] != drawn["de"]
+    assert jinja_env.url("games:rules") == reverse("games:rules") == "/rules/"
+    set_script_prefix("/dominoes/")
+    try:
+        assert jinja_env.url("games:rules") == reverse("games:rules") == "/dominoes/rules/"
+    finally:
+        set_script_prefix("/")
