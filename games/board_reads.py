@@ -26,6 +26,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, NamedTuple
@@ -76,6 +77,18 @@ class BoardReads:
     following: Match | None
     #: when it was read (time.monotonic)
     read_at: float = field(default_factory=time.monotonic, compare=False)
+    #: what the boards of this version work out the same for every viewer (`once`)
+    shared: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def once(self, key: Any, make: Callable[[], Any]) -> Any:
+        """`make()`, made once for every board of this version (games.board: the parsed
+        snapshot, the public view, the seats' names in a language). Two connections'
+        threads may both make it; they make the same, and one is kept."""
+        try:
+            return self.shared[key]
+        except KeyError:
+            value = self.shared[key] = make()
+            return value
 
     @property
     def version(self) -> int:

@@ -259,3 +259,30 @@ def test_a_fresh_read_loads_what_the_orm_loads_in_four_statements(
     entry_fields = [f.attname for f in LogEntry._meta.concrete_fields]
     assert entry.kind == "undo"
     assert [getattr(reads.last, f) for f in entry_fields] == [getattr(entry, f) for f in entry_fields]
+
+
+def test_what_the_boards_of_a_version_share_is_kept_per_language(players: list[Any]) -> None:
+    """The reads of a version keep what every board of it works out alike (the parsed
+    snapshot, the public view, the seats' names): boards in English, Spanish and German
+    from one shared read equal boards read afresh in that language, a computer's name
+    included ("Computer 3" is translated), and the words of each board are its own."""
+    match = services.match_create(creator=players[0], seed=11, listed=False,
+                                  seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="basic")])
+    services.seat_join(match_id=match.pk, user=players[1], token=match.invite_token)
+    shared = board_reads.current(match.pk, at_least=None)
+    assert shared is not None
+    htmls = {}
+    for language in ("en", "es", "de", "en"):
+        with translation.override(language):
+            fresh = load_match(match.pk)
+            assert fresh is not None
+            for user in players[:2] + [None]:
+                mine = tuple(selectors.seats_controlled(shared.match, user)) if user else ()
+                viewer = board.Viewer(user=user, controlled=mine)
+                kept = board.board_message(match=shared.match, viewer=viewer, reads=shared)
+                assert kept == board.board_message(match=fresh, viewer=board.Viewer(user=user, controlled=mine))
+            htmls[language] = kept["html"]
+            assert translation.gettext("Computer %(number)s") % {"number": 3} in kept["html"]
+    assert len(set(htmls.values())) == 3
+    assert {key for key in shared.shared if key != "state" and key != "public"} == {
+        ("seats", "en"), ("seats", "es"), ("seats", "de")}
