@@ -42,6 +42,15 @@ def env_list(env: Mapping[str, str], name: str, default: list[str] | None = None
 #: websocket with 1011 after about 5 s (found by bench/load.py --processes 2).
 REDIS_SOCKET_TIMEOUT = 30
 
+#: Redis connections a server process's channel layer may have in use at once. Each
+#: open table page makes its own layer calls (joining its match's group on connect,
+#: leaving on close), so a process with a few hundred pages makes that many at once
+#: when they (re)connect together; redis-py 8.1 caps a pool at 100 by default and fails
+#: the next call ("Too many connections"), which closed those pages (found by
+#: bench/load.py --processes 2). Idle connections are reused, not opened per call;
+#: this is Redis's own default limit of clients.
+REDIS_MAX_CONNECTIONS = 10_000
+
 
 def channel_layers(redis_url: str | None) -> dict[str, Any]:
     """CHANNEL_LAYERS: channels-redis when a Redis URL is given, else in-memory.
@@ -55,7 +64,8 @@ def channel_layers(redis_url: str | None) -> dict[str, Any]:
         return {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": REDIS_SOCKET_TIMEOUT}]},
+                "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                                       "max_connections": REDIS_MAX_CONNECTIONS}]},
             }
         }
     return {"default": {"BACKEND": "tablesite.layers.SweepingInMemoryChannelLayer"}}

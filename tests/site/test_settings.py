@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import socket
@@ -172,3 +173,26 @@ async def test_channel_layers_deliver_group_messages() -> None:
             await layer.flush()
     if not redis_url:
         pytest.skip("in-memory layer checked; no Redis on 127.0.0.1:6379 for channels-redis")
+
+
+@pytest.mark.asyncio
+async def test_the_redis_layer_takes_as_many_calls_at_once_as_a_busy_server_makes() -> None:
+    """A server process with a few hundred table pages open makes that many channel-layer
+    calls at once when they connect or a move is notified. redis-py 8.1 caps a pool at
+    100 connections in use and fails the next call ("Too many connections"), which
+    closed those pages (bench/load.py --processes 2): the site's pool is larger."""
+    from channels_redis.core import RedisChannelLayer
+
+    redis_url = _redis_url()
+    if not redis_url:
+        if os.environ.get("CI"):
+            pytest.fail("no Redis on 127.0.0.1:6379 under CI")
+        pytest.skip("no Redis on 127.0.0.1:6379 (REDIS_URL not set)")
+    config = channel_layers(redis_url)["default"]["CONFIG"]
+    layer = RedisChannelLayer(**config, prefix=f"mextrain-test-{secrets.token_hex(4)}")
+    try:
+        channels = [f"{await layer.new_channel()}{i}" for i in range(400)]
+        await asyncio.gather(*(layer.group_add("match-busy", c) for c in channels))
+        await asyncio.gather(*(layer.group_discard("match-busy", c) for c in channels))
+    finally:
+        await layer.flush()
