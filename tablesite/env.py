@@ -51,6 +51,14 @@ REDIS_SOCKET_TIMEOUT = 30
 #: this is Redis's own default limit of clients.
 REDIS_MAX_CONNECTIONS = 10_000
 
+#: Messages the Redis layer holds for one key before it drops more. channels-redis
+#: keeps the messages of all of a server process's connections under one key, and a
+#: group message to a full key is dropped without an error: at its default (100), a
+#: process with a couple of hundred table pages that fell 100 notices behind lost
+#: "match changed" notices, and those pages stopped updating until reloaded (found by
+#: bench/load.py --processes 2 at 100 tables). Messages still expire after 60 s.
+REDIS_CAPACITY = 10_000
+
 
 def channel_layers(redis_url: str | None) -> dict[str, Any]:
     """CHANNEL_LAYERS: channels-redis when a Redis URL is given, else in-memory.
@@ -65,7 +73,8 @@ def channel_layers(redis_url: str | None) -> dict[str, Any]:
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
                 "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": REDIS_SOCKET_TIMEOUT,
-                                       "max_connections": REDIS_MAX_CONNECTIONS}]},
+                                       "max_connections": REDIS_MAX_CONNECTIONS}],
+                           "capacity": REDIS_CAPACITY},
             }
         }
     return {"default": {"BACKEND": "tablesite.layers.SweepingInMemoryChannelLayer"}}

@@ -196,3 +196,31 @@ async def test_the_redis_layer_takes_as_many_calls_at_once_as_a_busy_server_make
         await asyncio.gather(*(layer.group_discard("match-busy", c) for c in channels))
     finally:
         await layer.flush()
+
+
+@pytest.mark.asyncio
+async def test_the_redis_layer_keeps_every_notice_for_a_busy_process() -> None:
+    """channels-redis keeps the messages for all of one server process's connections in
+    one Redis key, and a group message to a key already holding `capacity` messages is
+    dropped without an error. At the default (100) a process with a couple of hundred
+    table pages lost "match changed" notices whenever it fell behind by 100 of them,
+    and those pages stopped updating (bench/load.py --processes 2 at 100 tables)."""
+    from channels_redis.core import RedisChannelLayer
+
+    redis_url = _redis_url()
+    if not redis_url:
+        if os.environ.get("CI"):
+            pytest.fail("no Redis on 127.0.0.1:6379 under CI")
+        pytest.skip("no Redis on 127.0.0.1:6379 (REDIS_URL not set)")
+    config = channel_layers(redis_url)["default"]["CONFIG"]
+    layer = RedisChannelLayer(**config, prefix=f"mextrain-test-{secrets.token_hex(4)}")
+    try:
+        pages = [await layer.new_channel() for _ in range(300)]  # one process's connections
+        for number, page in enumerate(pages):
+            await layer.group_add(f"match-{number}", page)
+        for number in range(len(pages)):  # a move at every table before the process reads any
+            await layer.group_send(f"match-{number}", {"type": "match.changed", "version": number})
+        received = [await asyncio.wait_for(layer.receive(page), 5) for page in pages]
+        assert [m["version"] for m in received] == list(range(len(pages)))
+    finally:
+        await layer.flush()
