@@ -8,8 +8,11 @@ import secrets
 import socket
 import subprocess
 import sys
+from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
+import pytest_asyncio
 from channels.layers import InMemoryChannelLayer
 from django.conf import settings
 
@@ -175,12 +178,11 @@ async def test_channel_layers_deliver_group_messages() -> None:
         pytest.skip("in-memory layer checked; no Redis on 127.0.0.1:6379 for channels-redis")
 
 
-@pytest.mark.asyncio
-async def test_the_redis_layer_takes_as_many_calls_at_once_as_a_busy_server_makes() -> None:
-    """A server process with a few hundred table pages open makes that many channel-layer
-    calls at once when they connect or a move is notified. redis-py 8.1 caps a pool at
-    100 connections in use and fails the next call ("Too many connections"), which
-    closed those pages (bench/load.py --processes 2): the site's pool is larger."""
+
+@pytest_asyncio.fixture
+async def site_redis_layer() -> AsyncIterator[Any]:
+    """A channels-redis layer configured as the site configures it (`channel_layers`),
+    with a key prefix of its own, on REDIS_URL or the local Redis."""
     from channels_redis.core import RedisChannelLayer
 
     redis_url = _redis_url()
@@ -190,37 +192,34 @@ async def test_the_redis_layer_takes_as_many_calls_at_once_as_a_busy_server_make
         pytest.skip("no Redis on 127.0.0.1:6379 (REDIS_URL not set)")
     config = channel_layers(redis_url)["default"]["CONFIG"]
     layer = RedisChannelLayer(**config, prefix=f"mextrain-test-{secrets.token_hex(4)}")
-    try:
-        channels = [f"{await layer.new_channel()}{i}" for i in range(400)]
-        await asyncio.gather(*(layer.group_add("match-busy", c) for c in channels))
-        await asyncio.gather(*(layer.group_discard("match-busy", c) for c in channels))
-    finally:
-        await layer.flush()
+    yield layer
+    await layer.flush()
 
 
 @pytest.mark.asyncio
-async def test_the_redis_layer_keeps_every_notice_for_a_busy_process() -> None:
+async def test_the_redis_layer_takes_as_many_calls_at_once_as_a_busy_server_makes(site_redis_layer: Any) -> None:
+    """A server process with a few hundred table pages open makes that many channel-layer
+    calls at once when they connect or a move is notified. redis-py 8.1 caps a pool at
+    100 connections in use and fails the next call ("Too many connections"), which
+    closed those pages (bench/load.py --processes 2): the site's pool is larger."""
+    layer = site_redis_layer
+    channels = [f"{await layer.new_channel()}{i}" for i in range(400)]
+    await asyncio.gather(*(layer.group_add("match-busy", c) for c in channels))
+    await asyncio.gather(*(layer.group_discard("match-busy", c) for c in channels))
+
+
+@pytest.mark.asyncio
+async def test_the_redis_layer_keeps_every_notice_for_a_busy_process(site_redis_layer: Any) -> None:
     """channels-redis keeps the messages for all of one server process's connections in
     one Redis key, and a group message to a key already holding `capacity` messages is
     dropped without an error. At the default (100) a process with a couple of hundred
     table pages lost "match changed" notices whenever it fell behind by 100 of them,
     and those pages stopped updating (bench/load.py --processes 2 at 100 tables)."""
-    from channels_redis.core import RedisChannelLayer
-
-    redis_url = _redis_url()
-    if not redis_url:
-        if os.environ.get("CI"):
-            pytest.fail("no Redis on 127.0.0.1:6379 under CI")
-        pytest.skip("no Redis on 127.0.0.1:6379 (REDIS_URL not set)")
-    config = channel_layers(redis_url)["default"]["CONFIG"]
-    layer = RedisChannelLayer(**config, prefix=f"mextrain-test-{secrets.token_hex(4)}")
-    try:
-        pages = [await layer.new_channel() for _ in range(300)]  # one process's connections
-        for number, page in enumerate(pages):
-            await layer.group_add(f"match-{number}", page)
-        for number in range(len(pages)):  # a move at every table before the process reads any
-            await layer.group_send(f"match-{number}", {"type": "match.changed", "version": number})
-        received = [await asyncio.wait_for(layer.receive(page), 5) for page in pages]
-        assert [m["version"] for m in received] == list(range(len(pages)))
-    finally:
-        await layer.flush()
+    layer = site_redis_layer
+    pages = [await layer.new_channel() for _ in range(300)]  # one process's connections
+    for number, page in enumerate(pages):
+        await layer.group_add(f"match-{number}", page)
+    for number in range(len(pages)):  # a move at every table before the process reads any
+        await layer.group_send(f"match-{number}", {"type": "match.changed", "version": number})
+    received = [await asyncio.wait_for(layer.receive(page), 5) for page in pages]
+    assert [m["version"] for m in received] == list(range(len(pages)))
