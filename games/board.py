@@ -502,9 +502,9 @@ def _seats(view: SeatView, seats: Sequence[SeatInfo], me: int | None, controlled
 
 
 def _trains(view: SeatView, seats: Sequence[SeatInfo], seat_ctx: list[SeatCtx], me: int | None) -> list[TrainCtx]:
-    badges = {}
-    for order, (tile, key) in enumerate(view.open_doubles, start=1):
-        badges[str(key)] = (tile, order)
+    badges: dict[str, tuple[Tile, int]] = {}  # train key -> (its open double, order: 1 first, R19)
+    for order, (tile, on) in enumerate(view.open_doubles, start=1):
+        badges[str(on)] = (tile, order)
     open_to_me = me is not None and view.my_turn
     out = []
     for index, train in enumerate(view.trains):
