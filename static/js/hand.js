@@ -258,18 +258,34 @@
   // ------------------------------------------------------------ hints and refusals
   /** The hint's words go on the hand's line, marked as a hint, where the eye already is.
    *  Only without that line is there a toast (at the top: it covers no tile). */
-  function tellHint(text) {
+  function tellHint(text, again) {
     var say = document.getElementById("hand-say");
+    if (again) { // shown again after a board swap: the same words, not announced twice
+      if (say && say.offsetParent !== null) { say.textContent = text; say.classList.add("hand__say--hint"); }
+      return;
+    }
     MT.say(text);
     if (say && say.offsetParent !== null) say.classList.add("hand__say--hint");
     else MT.toast(text, "hint");
   }
-  function showHint(msg) {
+  /** The board a hint was given for: its version and seat (a hint holds for that state only). */
+  function boardKey() {
+    var b = host.querySelector(".board");
+    return b ? b.dataset.version + "|" + b.dataset.seat : "";
+  }
+  /** The last hint and the board it was for: a swap of the same board (a pause badge, a
+   *  resync, a reconnect) shows it again instead of losing it; a new version drops it. */
+  var hinted = null;
+  function showHint(msg, again) {
+    hinted = { msg: msg, key: boardKey() };
     host.querySelectorAll(".is-hint").forEach(function (el) { el.classList.remove("is-hint"); });
-    if (!msg.act) { tellHint(msg.reason || S.hint_none); return; }
+    if (!msg.act) { tellHint(msg.reason || S.hint_none, again); return; }
     if (msg.tile) {
       var btn = tileBtn(msg.tile) || tileBtn(msg.tile.split("-").reverse().join("-"));
-      if (btn) { btn.classList.add("is-hint"); btn.scrollIntoView({ block: "nearest", inline: "nearest" }); }
+      if (btn) {
+        btn.classList.add("is-hint");
+        if (!again) btn.scrollIntoView({ block: "nearest", inline: "nearest" });
+      }
     }
     if (msg.train !== null && msg.train !== undefined) {
       var train = host.querySelector('.train[data-train="' + msg.train + '"]');
@@ -278,7 +294,7 @@
       var action = host.querySelector('[data-act="' + msg.act + '"]');
       if (action) action.classList.add("is-hint");
     }
-    tellHint(S.hint + " " + msg.reason);
+    tellHint(S.hint + " " + msg.reason, again);
   }
   function refused(tile, why) {
     var btn = tileBtn(tile) || tileBtn(String(tile).split("-").reverse().join("-"));
@@ -287,7 +303,7 @@
 
   // ------------------------------------------------------------ across board swaps
   MT.hand = {
-    save: function () { return { selected: selected }; },
+    save: function () { return { selected: selected, hinted: hinted }; },
     restore: function (state) {
       var kind = "";
       try { kind = window.localStorage.getItem(SORT_KEY) || ""; } catch (e) { /* private mode */ }
@@ -297,8 +313,10 @@
         var btn = tileBtn(state.selected);
         if (btn && targetsOf(btn).length) select(btn, true); // still playable: keep it lifted
       }
+      hinted = null;
+      if (state && state.hinted && state.hinted.key === boardKey()) showHint(state.hinted.msg, true);
     },
-    showHint: showHint,
+    showHint: function (msg) { showHint(msg, false); },
     refused: refused,
     deselect: deselect
   };
