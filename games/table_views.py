@@ -44,6 +44,8 @@ def _strings() -> dict[str, str]:
         "refused": _("This table cannot be shown to you. Reload the page to sign in again."),
         "offline": _("Offline: wait for the connection to come back, then play."),
         "close_message": _("Close this message"),
+        "sound_on": _("A sound will say when it is your turn."),
+        "sound_off": _("No sound on your turn."),
     }
 
 
