@@ -38,6 +38,7 @@ def _strings() -> dict[str, str]:
         "hint_none": _("No hint now."),
         "sorted_pips": _("Sorted by pips."),
         "sorted_suit": _("Sorted by suit."),
+        "moved": _("Tile {tile} moved in your hand."),
         "error": _("That did not work. The board is up to date again."),
         "stale": _("The table changed meanwhile; here is the current board."),
         "your_turn": _("Your turn"),

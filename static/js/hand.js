@@ -6,7 +6,8 @@
  * A second tap on a tile that fits exactly one train plays it there. Dragging
  * (mouse, pen or an upward swipe on touch) drops it on a train. Arrow keys move
  * among tiles (←/→) and trains (↑/↓), Enter selects and plays, Esc deselects.
- * The hand's sort (by pips / by suit) is remembered in this browser.
+ * The hand's sort (by pips / by suit) is remembered in this browser; dragging a tile
+ * onto another place in the hand puts it there (its own order, kept for this match).
  */
 (function () {
   "use strict";
@@ -22,6 +23,7 @@
   var drag = null;
   var suppressClick = false;
   var SORT_KEY = "mt-hand-sort";
+  var ORDER_KEY = "mt-hand-order-"; // + the match id: the order the player dragged the tiles into
 
   function board() { return host.querySelector(".board"); }
   function tiles() { return Array.prototype.slice.call(host.querySelectorAll(".htile")); }
@@ -189,8 +191,9 @@
       if (Math.abs(dx) + Math.abs(dy) < 10) return;
       // On touch, sideways swipes scroll the hand; only an upward drag lifts the tile.
       if (event.pointerType !== "mouse" && Math.abs(dy) < Math.abs(dx)) { drag = null; return; }
-      if (!targetsOf(drag.btn).length) { shake(drag.btn, drag.btn.dataset.why); drag = null; return; }
-      select(drag.btn, true);
+      // A tile that fits nowhere may still move within the hand; on a train it shakes.
+      drag.playable = targetsOf(drag.btn).length > 0;
+      if (drag.playable) select(drag.btn, true);
       drag.active = true;
       drag.btn.classList.add("is-dragging");
       try { drag.btn.setPointerCapture(drag.id); } catch (e) { /* ignore */ }
@@ -208,7 +211,23 @@
       drag.over = over && over.classList.contains("is-target") ? over : null;
       if (drag.over) drag.over.classList.add("is-drop");
     }
+    drag.place = drag.over ? null : placeAt(event.clientX, event.clientY, drag.btn);
+    markPlace(drag.place);
   });
+  /** Where in the hand a tile dragged to (x, y) would go: {slot, after}, or null. */
+  function placeAt(x, y, btn) {
+    var el = document.elementFromPoint(x, y);
+    var slot = el ? el.closest(".hand__slot") : null;
+    if (!slot || !host.contains(slot) || slot.contains(btn)) return null;
+    var box = slot.getBoundingClientRect();
+    return { slot: slot, after: x > box.left + box.width / 2 };
+  }
+  var placeMark = null;
+  function markPlace(place) {
+    if (placeMark) placeMark.classList.remove("is-place-before", "is-place-after");
+    placeMark = place ? place.slot : null;
+    if (place) place.slot.classList.add(place.after ? "is-place-after" : "is-place-before");
+  }
   function endDrag(event, cancelled) {
     if (!drag || event.pointerId !== drag.id) return;
     var d = drag;
@@ -219,7 +238,11 @@
     d.btn.classList.remove("is-dragging");
     if (d.ghost) d.ghost.remove();
     if (d.over) d.over.classList.remove("is-drop");
+    var place = d.place;
+    markPlace(null);
     if (!cancelled && d.over) play(d.btn.dataset.tile, d.over.dataset.train);
+    else if (!cancelled && place) { deselect(true); moveTile(d.btn, place); }
+    else if (!cancelled && !d.playable && trainAt(event.clientX, event.clientY)) shake(d.btn, d.btn.dataset.why);
     else deselect(true);
   }
   host.addEventListener("pointerup", function (e) { endDrag(e, false); });
@@ -227,19 +250,50 @@
 
   // ------------------------------------------------------------ sorting
   function visibleOrder() { return tiles(); }
+  function orderKey() {
+    var b = board();
+    return b ? ORDER_KEY + b.dataset.match : null;
+  }
+  /** The order the player dragged this match's tiles into (tile ids), or null. */
+  function ownOrder() {
+    try { return JSON.parse(window.localStorage.getItem(orderKey()) || "null"); } catch (e) { return null; }
+  }
+  function keepOrder(order) {
+    try {
+      if (order) window.localStorage.setItem(orderKey(), JSON.stringify(order));
+      else window.localStorage.removeItem(orderKey());
+      window.localStorage.setItem(SORT_KEY, order ? "own" : "");
+    } catch (e) { /* private mode: this page only */ }
+  }
+  /** Put a dragged tile before or after another tile of the hand, and keep that order. */
+  function moveTile(btn, place) {
+    var slot = btn.closest(".hand__slot");
+    place.slot.parentNode.insertBefore(slot, place.after ? place.slot.nextSibling : place.slot);
+    keepOrder(tiles().map(function (t) { return t.dataset.tile; }));
+    sortHand("own");
+    MT.say(fmt(S.moved, btn.dataset.tile));
+  }
   function sortHand(kind) {
     var list = host.querySelector(".hand__tiles");
     if (!list) return;
+    var own = kind === "own" ? ownOrder() : null;
+    if (kind === "own" && !own) kind = ""; // dragged in another match: the server's order here
     var slots = Array.prototype.slice.call(list.children);
     var nums = function (slot) {
       var t = slot.querySelector(".htile").dataset.tile.split("-").map(Number);
       return { hi: Math.max(t[0], t[1]), lo: Math.min(t[0], t[1]) };
     };
+    var served = function (slot) { return Number(slot.querySelector(".htile").dataset.order); };
+    var place = function (slot) { // a tile drawn since the drag goes last, in the server's order
+      var at = own.indexOf(slot.querySelector(".htile").dataset.tile);
+      return at < 0 ? own.length + served(slot) : at;
+    };
     slots.sort(function (a, b) {
       var x = nums(a), y = nums(b);
       if (kind === "pips") return (y.hi + y.lo) - (x.hi + x.lo) || y.hi - x.hi;
       if (kind === "suit") return y.hi - x.hi || y.lo - x.lo;
-      return a.querySelector(".htile").dataset.order - b.querySelector(".htile").dataset.order;
+      if (kind === "own") return place(a) - place(b);
+      return served(a) - served(b);
     });
     slots.forEach(function (slot) { list.appendChild(slot); });
     host.querySelectorAll("[data-sort]").forEach(function (b) {
@@ -250,6 +304,7 @@
     var b = event.target.closest("[data-sort]");
     if (!b) return;
     var kind = b.getAttribute("aria-pressed") === "true" ? "" : b.dataset.sort;
+    keepOrder(null); // a sort replaces the order the tiles were dragged into
     try { window.localStorage.setItem(SORT_KEY, kind); } catch (e) { /* private mode */ }
     sortHand(kind);
     if (kind) MT.say(kind === "pips" ? S.sorted_pips : S.sorted_suit);

@@ -1,0 +1,75 @@
+"""Dragging tiles with the mouse (table-ux.md): onto a glowing train it plays the tile
+(R23); onto another place in the hand it moves it there, and that order holds across
+board swaps until a sort replaces it ("sortable: drag, or sort by pips / by suit")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import services
+from games.services import SeatSpec
+
+from .table import Table, first_fit_policy, pick_seed
+from .test_languages import we_hold_the_engine
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def drag(page: Any, source: str, to_x: float, to_y: float) -> None:
+    """Press on `source`, move in steps (a drag starts after 10 px), release at (to_x, to_y)."""
+    box = page.locator(source).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 4, y - 14, steps=3)
+    page.mouse.move(to_x, to_y, steps=12)
+    page.mouse.up()
+
+
+def test_dragging_a_tile_moves_it_in_the_hand_or_plays_it_on_a_train(
+        live: str, make_user: Any, context_for: Any) -> None:
+    seed = pick_seed(2, first_fit_policy, we_hold_the_engine, seeds=range(1, 60), cost=lambda a: 0)
+    ana = make_user("ana")
+    match = services.match_create(creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("computer", level="basic")])
+    page = context_for(ana).new_page()
+    table = Table(page).open(f"{live}/m/{match.pk}/")
+    table.act_first_fit()  # Confirm engine (R7): our first turn follows
+    table.wait("b.dataset.yourTurn === 'true'")
+
+    hand, version = table.hand(), table.version()
+    third = page.locator(f'.htile[data-tile="{hand[2]}"]').bounding_box()
+    drag(page, f'.htile[data-tile="{hand[0]}"]', third["x"] + third["width"] * 0.8, third["y"] + third["height"] / 2)
+    moved = [hand[1], hand[2], hand[0], *hand[3:]]
+    assert table.hand() == moved
+    page.wait_for_selector(f"#hand-say:has-text('Tile {hand[0]} moved in your hand.')")
+    assert page.locator(".htile.is-selected").count() == 0  # nothing stays lifted
+    assert page.locator(".train.is-target").count() == 0
+    assert table.version() == version  # moving a tile plays nothing
+
+    boards = len(table.boards())
+    page.evaluate("MT.sync()")  # the same board again, swapped in whole: the order holds
+    for _ in range(400):
+        if len(table.boards()) > boards:
+            break
+        page.wait_for_timeout(25)
+    page.wait_for_timeout(100)
+    assert table.hand() == moved
+    page.reload()
+    table.wait("b.dataset.yourTurn === 'true'")
+    assert table.hand() == moved  # and across page loads, for this match
+
+    page.click('[data-sort="pips"]')  # a sort replaces the dragged order
+    pips = sorted(moved, key=lambda t: (-sum(map(int, t.split("-"))), -max(map(int, t.split("-")))))
+    assert table.hand() == pips
+    page.click('[data-sort="pips"]')  # and off again: the order the server deals
+    assert table.hand() == hand
+
+    tile, targets = next(iter(table.playable().items()))
+    train = page.locator(f'.train[data-train="{targets[0]}"]').bounding_box()
+    before = table.version()
+    drag(page, f'.htile[data-tile="{tile}"]', train["x"] + train["width"] / 2, train["y"] + train["height"] / 2)
+    table.wait_version_above(before)
+    assert tile not in table.hand()  # played where it was dropped (R23)
+    table.assert_no_errors()
