@@ -87,6 +87,7 @@ SECTIONS: list[tuple[Promise, tuple[str, ...]]] = [
 #: Keyboard shortcuts of the table (R30), shown with the rules.
 KEYS: list[tuple[str, Promise]] = [
     ("← →", _("move among your tiles")),
+    ("Shift + ← →", _("move the tile in your hand")),
     ("↑ ↓", _("move among the trains")),
     ("Enter", _("select a tile, then play it on the chosen train")),
     ("Esc", _("deselect")),

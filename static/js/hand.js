@@ -7,7 +7,8 @@
  * (mouse, pen or an upward swipe on touch) drops it on a train. Arrow keys move
  * among tiles (←/→) and trains (↑/↓), Enter selects and plays, Esc deselects.
  * The hand's sort (by pips / by suit) is remembered in this browser; dragging a tile
- * onto another place in the hand puts it there (its own order, kept for this match).
+ * onto another place in the hand (or Shift+←/→ on it) puts it there (its own order,
+ * kept for this match).
  */
 (function () {
   "use strict";
@@ -152,7 +153,13 @@
     var train = event.target.closest(".train");
     if (!btn && !train) return;
     var key = event.key;
-    if (btn && (key === "ArrowLeft" || key === "ArrowRight")) {
+    if (btn && event.shiftKey && (key === "ArrowLeft" || key === "ArrowRight")) {
+      event.preventDefault(); // Shift+←/→: the keyboard's way of dragging a tile within the hand
+      var slot = btn.closest(".hand__slot");
+      var next = key === "ArrowLeft" ? slot.previousElementSibling : slot.nextElementSibling;
+      if (next) moveTile(btn, { slot: next, after: key === "ArrowRight" });
+      btn.focus();
+    } else if (btn && (key === "ArrowLeft" || key === "ArrowRight")) {
       event.preventDefault();
       rove(visibleOrder(), btn, key === "ArrowLeft" ? -1 : 1);
     } else if (btn && key === "ArrowUp") {

@@ -1,6 +1,7 @@
 """Dragging tiles with the mouse (table-ux.md): onto a glowing train it plays the tile
-(R23); onto another place in the hand it moves it there, and that order holds across
-board swaps until a sort replaces it ("sortable: drag, or sort by pips / by suit")."""
+(R23); onto another place in the hand it moves it there (Shift+←/→ does the same from
+the keyboard, R30), and that order holds across board swaps and page loads until a
+sort replaces it ("sortable: drag, or sort by pips / by suit")."""
 
 from __future__ import annotations
 
@@ -59,6 +60,15 @@ def test_dragging_a_tile_moves_it_in_the_hand_or_plays_it_on_a_train(
     page.reload()
     table.wait("b.dataset.yourTurn === 'true'")
     assert table.hand() == moved  # and across page loads, for this match
+
+    page.focus(f'.htile[data-tile="{moved[0]}"]')
+    page.keyboard.press("Shift+ArrowRight")  # the keyboard's drag: one place to the right
+    moved = [moved[1], moved[0], *moved[2:]]
+    assert table.hand() == moved
+    assert page.evaluate("document.activeElement.dataset.tile") == moved[1]  # the tile keeps the focus
+    page.keyboard.press("Shift+ArrowLeft")
+    moved = [moved[1], moved[0], *moved[2:]]
+    assert table.hand() == moved
 
     page.click('[data-sort="pips"]')  # a sort replaces the dragged order
     pips = sorted(moved, key=lambda t: (-sum(map(int, t.split("-"))), -max(map(int, t.split("-")))))
