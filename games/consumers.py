@@ -216,6 +216,13 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def do_sync(self, c: protocol.Command) -> None:
         await self.send_board()
 
+    async def do_check(self, c: protocol.Command) -> None:
+        # A notice may be lost (the channel layer dropped or expired it under overload):
+        # the page asks now and then, and gets the board it missed, else nothing.
+        current = await self.call(selectors.match_version, match_id=self.match_id)
+        if current is not None and current > self.sent_version:
+            await self.send_board(newer_than=self.sent_version, version=current)
+
     # ------------------------------------------------------------ notices from the group
 
     async def match_changed(self, event: dict[str, Any]) -> None:

@@ -18,6 +18,9 @@ Commands (see games/board.py's docstring for the whole contract):
 - ``hint`` (R23, R25), ``reveal`` (the relay's "Show my tiles", R24): ``seat``
 - ``panel`` (rules or log opened/closed, R26): ``open``
 - ``sync``: nothing — "send me a fresh board"
+- ``check``: nothing — "send me a board only if the match moved past the last one you
+  sent me" (a page asks now and then, so a notice lost on the channel layer under
+  overload leaves it behind for seconds, not for good; costs one indexed read)
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "reveal": frozenset({"seat"}),
     "panel": frozenset({"open"}),
     "sync": frozenset(),
+    "check": frozenset(),
 }
 
 

@@ -59,6 +59,11 @@ def seats_controlled(match: Match, user: object) -> list[int]:
     return [s.index for s in match_seats(match) if s.controlled_by(user)]
 
 
+def match_version(match_id: int) -> int | None:
+    """The match's version now (None: no such match): one indexed read, no snapshot."""
+    return Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+
+
 def seat_view(match: Match, seat_index: int | None) -> SeatView:
     """What one seat (None: a spectator) may see now (R24)."""
     return view(match_state(match), seat_index)

@@ -89,6 +89,15 @@
   MT.reveal = function (seat) { return send({ type: "reveal", seat: seat }); };
   MT.sync = function () { return send({ type: "sync" }); };
 
+  // Now and then (and when the tab comes back into view) the page asks whether the table
+  // moved on without telling it: a notice lost on an overloaded channel layer then costs
+  // seconds, not the rest of the game. The server answers only with a board it missed.
+  var CHECK_MS = window.MT_CHECK_MS || 20000; // tests set a shorter one
+  function check() { // quietly: no "offline" toast while reconnecting
+    if (ws && ws.readyState === WebSocket.OPEN && !document.hidden) send({ type: "check" });
+  }
+  window.setInterval(check, CHECK_MS);
+
   // ------------------------------------------------------------ swapping the board
   function focusKey(el) {
     if (!el || !host.contains(el)) return null;
@@ -282,6 +291,7 @@
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) {
       if (!ws) connect();
+      else check();
       var b = boardEl();
       if (b && b.dataset.title) document.title = b.dataset.title;
     }

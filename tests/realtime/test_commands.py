@@ -374,3 +374,28 @@ async def test_an_open_table_stays_in_its_group_past_the_layers_group_expiry(
         assert (await spectator.board())["version"] == version + 1
     else:
         assert await spectator.quiet()
+
+
+async def test_check_brings_the_board_a_lost_notice_did_not(make_match: Any, alice: Any, connect: Any,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A notice lost on the channel layer (dropped or expired under overload) leaves a
+    page behind until it checks: "check" answers with the board it missed, once, and
+    with nothing when the page is up to date. It changes nothing."""
+    from games import notify
+
+    match = await db(make_match, "me", "computer")
+    await to_my_turn(match.pk)
+    me = await connect(match, alice)
+    version = me.version
+    await me.send(type="check")
+    assert await me.quiet()  # up to date: nothing comes
+    monkeypatch.setattr(notify, "match_changed", lambda match_id, version: False)  # the notice is lost
+    action = await my_action(match.pk)
+    await db(services.action_submit, match_id=match.pk, user=alice, seat=0, action=action,
+             expected_version=version, request_id=rid())
+    assert await me.quiet()
+    await me.send(type="check")
+    assert (await me.board())["version"] == version + 1
+    await me.send(type="check")
+    assert await me.quiet()
+    assert (await db(snapshot, match.pk))[0] == version + 1  # checking changed nothing

@@ -32,6 +32,7 @@ def frame(**message: Any) -> str:
     ({"type": "panel", "open": True}, Command("panel", open=True)),
     ({"type": "panel", "open": False}, Command("panel", open=False)),
     ({"type": "sync"}, Command("sync")),
+    ({"type": "check"}, Command("check")),
 ])
 def test_every_command_of_the_contract_parses(message: dict[str, Any], command: Command) -> None:
     assert parse(frame(**message)) == command
@@ -45,6 +46,7 @@ LONG_ID = "x" * 65
     "", "{", "nope", "[]", '"sync"', "42", "null",
     frame(), frame(type=None), frame(type="SYNC"), frame(type="act_now"), frame(type="__init__"), frame(type=["sync"]),
     frame(type="sync", version=3),  # a field the command does not take
+    frame(type="check", version=3), frame(type="check", request_id=RID),
     frame(type="hint"), frame(type="hint", seat="0"), frame(type="hint", seat=True), frame(type="hint", seat=10),
     frame(type="hint", seat=-1), frame(type="hint", seat=1.0), frame(type="hint", seat=None),
     frame(type="reveal", seat=[1]),
