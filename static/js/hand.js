@@ -265,18 +265,20 @@
   function ownOrder() {
     try { return JSON.parse(window.localStorage.getItem(orderKey()) || "null"); } catch (e) { return null; }
   }
-  function keepOrder(order) {
+  /** Remember how the hand is sorted ("pips", "suit", "own" or "": as dealt) and, for
+   *  "own", the order the tiles were dragged into; any other sort forgets that order. */
+  function keepSort(kind, order) {
     try {
-      if (order) window.localStorage.setItem(orderKey(), JSON.stringify(order));
+      if (kind === "own") window.localStorage.setItem(orderKey(), JSON.stringify(order));
       else window.localStorage.removeItem(orderKey());
-      window.localStorage.setItem(SORT_KEY, order ? "own" : "");
+      window.localStorage.setItem(SORT_KEY, kind);
     } catch (e) { /* private mode: this page only */ }
   }
   /** Put a dragged tile before or after another tile of the hand, and keep that order. */
   function moveTile(btn, place) {
     var slot = btn.closest(".hand__slot");
     place.slot.parentNode.insertBefore(slot, place.after ? place.slot.nextSibling : place.slot);
-    keepOrder(tiles().map(function (t) { return t.dataset.tile; }));
+    keepSort("own", tiles().map(function (t) { return t.dataset.tile; }));
     sortHand("own");
     MT.say(fmt(S.moved, btn.dataset.tile));
   }
@@ -311,8 +313,7 @@
     var b = event.target.closest("[data-sort]");
     if (!b) return;
     var kind = b.getAttribute("aria-pressed") === "true" ? "" : b.dataset.sort;
-    keepOrder(null); // a sort replaces the order the tiles were dragged into
-    try { window.localStorage.setItem(SORT_KEY, kind); } catch (e) { /* private mode */ }
+    keepSort(kind); // a sort replaces the order the tiles were dragged into
     sortHand(kind);
     if (kind) MT.say(kind === "pips" ? S.sorted_pips : S.sorted_suit);
   });
@@ -332,7 +333,7 @@
   }
   /** The board a hint was given for: its version and seat (a hint holds for that state only). */
   function boardKey() {
-    var b = host.querySelector(".board");
+    var b = board();
     return b ? b.dataset.version + "|" + b.dataset.seat : "";
   }
   /** The last hint and the board it was for: a swap of the same board (a pause badge, a

@@ -17,14 +17,12 @@
   var audio = null;
   var wasYourTurn = null; // null until the first board: opening the page makes no sound
 
-  function enabled() {
-    try { return window.localStorage.getItem(KEY) === "on"; } catch (e) { return false; }
-  }
+  var remembered = false; // the player's choice: kept in this browser, read once
+  try { remembered = window.localStorage.getItem(KEY) === "on"; } catch (e) { /* private mode: off */ }
   function remember(on) {
     try { window.localStorage.setItem(KEY, on ? "on" : "off"); } catch (e) { /* private mode: this page only */ }
     remembered = on;
   }
-  var remembered = enabled();
 
   function chime() {
     var Context = window.AudioContext || window.webkitAudioContext;
