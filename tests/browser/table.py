@@ -19,12 +19,15 @@ import json
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping
+from functools import cache
 from typing import Any
 
 from engine import bots, rules
 from engine.state import Action, RoundState
 from engine.tiles import Tile
 from engine.views import SeatView, view
+from games import services
+from games.services import SeatSpec
 
 BOARD = "#board > .board"
 OVER = ("round_over", "match_over")
@@ -122,6 +125,18 @@ class Table:
 
     def boards(self) -> list[dict[str, Any]]:
         return [m for _, m in self.received if m["type"] == "board"]
+
+    def resync(self) -> None:
+        """Ask for the board again ("sync": the same version, swapped in whole) and wait
+        until it has come and been swapped in."""
+        count = len(self.boards())
+        self.page.evaluate("MT.sync()")
+        deadline = time.monotonic() + 10
+        while len(self.boards()) <= count:
+            if time.monotonic() > deadline:
+                raise AssertionError("no board came after sync")
+            self.page.wait_for_timeout(25)
+        self.page.wait_for_timeout(100)  # the swap follows the message at once; let it run
 
     def wait(self, condition: str, timeout: float = 15_000) -> None:
         """Wait until `condition` (JS, `b` is the board element) holds."""
@@ -303,3 +318,19 @@ def pick_seed(players: int, me: Policy | Mapping[int, Policy], wanted: Callable[
 def mine(actions: list[tuple[str, Action]], seat: int = 0) -> list[tuple[str, Action]]:
     return [(phase, a) for phase, a in actions if a.seat == seat]
 
+
+def we_hold_the_engine(actions: list[tuple[str, Action]]) -> bool:
+    first = actions[0][1]
+    return first.act == "engine" and first.seat == 0 and actions[1][1].act == "play"
+
+
+@cache
+def _engine_seed() -> int:
+    return pick_seed(2, first_fit_policy, we_hold_the_engine, seeds=range(1, 60), cost=lambda a: 0)
+
+
+def against_a_computer(user: Any) -> Any:
+    """A match of `user` against a basic computer, dealt so that `user` holds the engine
+    double (R7) and then has a tile to play: the table tests' usual start."""
+    return services.match_create(creator=user, seed=_engine_seed(),
+                                 seats=[SeatSpec("me"), SeatSpec("computer", level="basic")])

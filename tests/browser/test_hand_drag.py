@@ -9,11 +9,7 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.services import SeatSpec
-
-from .table import Table, first_fit_policy, pick_seed
-from .test_languages import we_hold_the_engine
+from .table import Table, against_a_computer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,9 +27,8 @@ def drag(page: Any, source: str, to_x: float, to_y: float) -> None:
 
 def test_dragging_a_tile_moves_it_in_the_hand_or_plays_it_on_a_train(
         live: str, make_user: Any, context_for: Any) -> None:
-    seed = pick_seed(2, first_fit_policy, we_hold_the_engine, seeds=range(1, 60), cost=lambda a: 0)
     ana = make_user("ana")
-    match = services.match_create(creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("computer", level="basic")])
+    match = against_a_computer(ana)
     page = context_for(ana).new_page()
     table = Table(page).open(f"{live}/m/{match.pk}/")
     table.act_first_fit()  # Confirm engine (R7): our first turn follows
@@ -49,13 +44,7 @@ def test_dragging_a_tile_moves_it_in_the_hand_or_plays_it_on_a_train(
     assert page.locator(".train.is-target").count() == 0
     assert table.version() == version  # moving a tile plays nothing
 
-    boards = len(table.boards())
-    page.evaluate("MT.sync()")  # the same board again, swapped in whole: the order holds
-    for _ in range(400):
-        if len(table.boards()) > boards:
-            break
-        page.wait_for_timeout(25)
-    page.wait_for_timeout(100)
+    table.resync()  # the same board again, swapped in whole: the order holds
     assert table.hand() == moved
     page.reload()
     table.wait("b.dataset.yourTurn === 'true'")

@@ -13,20 +13,15 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.services import SeatSpec
-
-from .table import Table, first_fit_policy, pick_seed
-from .test_languages import we_hold_the_engine
+from .table import Table, against_a_computer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_hint_stays_through_a_board_of_the_same_version_and_goes_with_a_move(
         live: str, make_user: Any, context_for: Any) -> None:
-    seed = pick_seed(2, first_fit_policy, we_hold_the_engine, seeds=range(1, 60), cost=lambda a: 0)
     ana = make_user("ana")
-    match = services.match_create(creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("computer", level="basic")])
+    match = against_a_computer(ana)
     page = context_for(ana).new_page()
     table = Table(page).open(f"{live}/m/{match.pk}/")
     table.act_first_fit()  # Confirm engine (R7); our first turn follows
@@ -38,14 +33,9 @@ def test_a_hint_stays_through_a_board_of_the_same_version_and_goes_with_a_move(
     marked = page.evaluate("Array.from(document.querySelectorAll('#board .is-hint')).map(e => e.outerHTML.slice(0, 80))")
     assert marked
 
-    version, boards = table.version(), len(table.boards())
-    page.evaluate("MT.sync()")  # the server sends the board again: the same version, swapped in whole
-    for _ in range(400):
-        if len(table.boards()) > boards:
-            break
-        page.wait_for_timeout(25)
-    page.wait_for_timeout(100)  # the swap follows the message at once; let it run
-    assert len(table.boards()) > boards and table.version() == version
+    version = table.version()
+    table.resync()  # the server sends the board again: the same version, swapped in whole
+    assert table.version() == version
     assert page.evaluate("Array.from(document.querySelectorAll('#board .is-hint')).map(e => e.outerHTML.slice(0, 80))") \
         == marked
     assert page.locator("#hand-say.hand__say--hint").inner_text() == said

@@ -15,25 +15,17 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.services import SeatSpec
 from tests.i18n_helpers import english_leaks
 
-from .table import Table, first_fit_policy, pick_seed
+from .table import Table, against_a_computer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-def we_hold_the_engine(actions: list[Any]) -> bool:
-    first = actions[0][1]
-    return first.act == "engine" and first.seat == 0 and actions[1][1].act == "play"
-
 
 @pytest.mark.parametrize("lang", ["es", "de"])
 def test_pages_and_the_table_show_no_english(lang: str, live: str, make_user: Any, context_for: Any,
                                             shots: Path) -> None:
-    seed = pick_seed(2, first_fit_policy, we_hold_the_engine, seeds=range(1, 60), cost=lambda a: 0)
     ana = make_user("ana")
-    match = services.match_create(creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("computer", level="basic")])
+    match = against_a_computer(ana)
     page = context_for(ana, lang=lang).new_page()
 
     for path in ("/", "/lobby/", "/rules/"):

@@ -16,8 +16,7 @@ import pytest
 from games import services
 from games.services import SeatSpec
 
-from .table import Table, first_fit_policy, pick_seed
-from .test_languages import we_hold_the_engine
+from .table import Table, against_a_computer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -53,9 +52,8 @@ def play_until_our_turn_comes_back(table: Table) -> None:
 
 def test_the_turn_sound_is_off_until_chosen_then_chimes_when_the_turn_comes(
         live: str, make_user: Any, context_for: Any) -> None:
-    seed = pick_seed(2, first_fit_policy, we_hold_the_engine, seeds=range(1, 60), cost=lambda a: 0)
     ana = make_user("ana")
-    match = services.match_create(creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("computer", level="basic")])
+    match = against_a_computer(ana)
     context = context_for(ana)
     context.add_init_script(COUNTING_AUDIO)
     page = context.new_page()
