@@ -62,14 +62,14 @@ def active_language() -> str | None:
     return translation.get_language() if language is None else language
 
 
-@lru_cache(maxsize=2048)
-def _translated(language: str | None, message: str) -> Markup:
-    return escape(translation.gettext(message))  # `language` is the active one
-
-
 @lru_cache(maxsize=4096)
 def _translated_text(language: str | None, message: str) -> str:
     return translation.gettext(message)  # `language` is the active one
+
+
+@lru_cache(maxsize=2048)
+def _translated(language: str | None, message: str) -> Markup:
+    return escape(_translated_text(language, message))
 
 
 @lru_cache(maxsize=4096)
