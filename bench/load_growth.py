@@ -79,7 +79,7 @@ class Copy:
 
     def __init__(self, users: list[Any], seed: int, counter: _Counter) -> None:
         from games import services
-        from games.consumers import TableConsumer
+        from games.table.consumers import TableConsumer
 
         self.users = users
         self.counter = counter

@@ -24,7 +24,7 @@ M = TypeVar("M", bound=models.Model)
 
 def from_row(model: type[M], fields: Sequence[Any], row: Sequence[Any]) -> M:
     """The instance a query loading `fields` (in the model's field order) gives for `row`,
-    for the statements written out in SQL on every action (games.services, games.board_reads).
+    for the statements written out in SQL on every action (games.services, games.table.board_reads).
 
     Each value is converted as the ORM converts it (a JSONField's text is decoded); the
     fields not read are deferred, loaded if asked for."""

@@ -153,7 +153,7 @@ def undo_redo_available(match: Match, user: object) -> tuple[bool, bool]:
 def undo_redo_in(folded: log.Folded[Any] | None, mine: list[int]) -> tuple[bool, bool]:
     """R27: Undo and Redo for the seats `mine` from the current round's folded log
     (None: the match is not being played); its entries are LogEntry rows or anything with
-    their ``seat`` and ``by_computer`` (`games.board_reads.Line`)."""
+    their ``seat`` and ``by_computer`` (`games.table.board_reads.Line`)."""
     if folded is None or not mine:
         return False, False
     return (log.undo_group(folded.effective, mine) is not None,

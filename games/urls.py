@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from games import table_views, views
+from games import views
+from games.table import views as table_views
 
 app_name = "games"
 

@@ -89,7 +89,7 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [],
         "APP_DIRS": True,  # <app>/jinja2/
-        "OPTIONS": {"environment": "games.jinja_env.environment", "autoescape": True},
+        "OPTIONS": {"environment": "games.table.jinja_env.environment", "autoescape": True},
     },
 ]
 

@@ -22,10 +22,11 @@ from django.utils import translation
 
 from engine.rules import legal_actions
 from engine.serialize import state_from_json
-from games import board, board_reads, selectors, services
-from games.consumers import load_match
+from games import selectors, services
 from games.models import Match
 from games.services import SeatSpec
+from games.table import board, board_reads
+from games.table.consumers import load_match
 
 pytestmark = pytest.mark.django_db
 

@@ -25,7 +25,7 @@ def pages() -> dict[str, tuple[Any, Any, Any]]:
     from engine.rules import apply
     from engine.state import Action
     from engine.views import view
-    from games.board import Flags, Viewer
+    from games.table.board import Flags, Viewer
     from tests.board import states as S
 
     out: dict[str, Any] = {}
@@ -67,8 +67,9 @@ def render_page(v: Any, seats: Any, viewer: Any, flags: Any) -> str:
     from django.template.loader import render_to_string
     from django.test import RequestFactory
 
-    from games import board, rules_text
-    from games.table_views import _strings
+    from games import rules_text
+    from games.table import board
+    from games.table.views import _strings
 
     b = board.present(v, seats, viewer=viewer, flags=flags)
     request = RequestFactory().get("/m/1/")

@@ -17,7 +17,7 @@ import pytest
 from django.utils import translation
 
 from engine.views import view
-from games.board import Flags, Viewer
+from games.table.board import Flags, Viewer
 
 from . import states as S
 from .snapshots import render_page
@@ -273,7 +273,7 @@ def test_screenshots_desktop_and_phone(new_context, tmp_path, shots, lang):
 
 
 def test_r24_a_cover_arriving_takes_the_focus_and_makes_the_board_inert(new_context, tmp_path):
-    from games.board import board_html, present
+    from games.table.board import board_html, present
 
     st = S.play_until(S.start(3, seed=5), lambda s: s.phase == "play" and s.turn == 0)
     seats = S.seats(3, {0: "local", 1: "local", 2: "local"})

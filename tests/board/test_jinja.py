@@ -20,7 +20,7 @@ from django.template import engines
 from django.utils import translation
 
 from engine.views import view
-from games.board import Flags, SeatInfo, Viewer, board_html, present
+from games.table.board import Flags, SeatInfo, Viewer, board_html, present
 
 from . import states as S
 
@@ -138,7 +138,7 @@ def test_kept_tiles_and_links_follow_the_language_and_the_script_prefix():
     from django.urls import reverse, set_script_prefix
     from markupsafe import Markup
 
-    from games import jinja_env
+    from games.table import jinja_env
     from games.templatetags import tiles
 
     drawn = {}

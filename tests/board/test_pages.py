@@ -14,10 +14,11 @@ from django.test import Client
 from django.urls import reverse
 
 from engine.serialize import state_from_json
-from games import board, services
+from games import services
 from games.models import Match
 from games.rules_text import RULES
 from games.services import SeatSpec
+from games.table import board
 from tests.i18n_helpers import english_leaks, visible_text
 
 

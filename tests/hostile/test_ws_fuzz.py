@@ -10,7 +10,7 @@ at the current version, request ids already used by bob (answered as duplicates,
 nothing applied) or by alice (refused). After each frame a sentinel frame proves the
 connection is still open and marks the end of the frame's answer. Each frame gets:
 
-- refused by `games.protocol` (malformed): exactly one ``error`` ``bad_request``, with
+- refused by `games.table.protocol` (malformed): exactly one ``error`` ``bad_request``, with
   a message and the frame's request id when it carried a well-formed one;
 - refused by a service: one ``error`` with a known code and a message, then a board;
 - a repeated request id of bob's: one ``ack`` marked duplicate, at the stored version;
@@ -33,10 +33,11 @@ from hypothesis import strategies as st
 from engine.replay import BadReplay, parse_action
 from engine.rules import legal_actions
 from engine.serialize import state_from_json
-from games import protocol, services
+from games import services
 from games.errors import CODES
 from games.models import ClientRequest, LogEntry, Match
-from games.protocol import MAX_FRAME, ProtocolError
+from games.table import protocol
+from games.table.protocol import MAX_FRAME, ProtocolError
 from tests.realtime.conftest import Browser, db, rid
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]

@@ -17,7 +17,7 @@ from engine.serialize import state_to_json
 from engine.views import view
 from games import services
 from games.models import ClientRequest, Match, Pause
-from games.protocol import MAX_FRAME
+from games.table.protocol import MAX_FRAME
 from tablesite.env import channel_layers
 from tests.realtime.conftest import Browser, db, phase_of, play, rid, snapshot, state_of
 
@@ -272,7 +272,7 @@ async def test_r23_r25_hint_suggests_without_playing(make_match: Any, alice: Any
 def english_hint(match_id: int) -> dict[str, Any]:
     from django.utils import translation
 
-    from games import board
+    from games.table import board
 
     with translation.override("en"):
         return board.hint_message(view(state_of(match_id), 0))
@@ -358,7 +358,7 @@ async def test_an_open_table_stays_in_its_group_past_the_layers_group_expiry(
     """A page left open longer than the channel layer's group expiry (a day with
     channels-redis) is still told of moves: each connection renews its membership.
     Without renewal the same page misses the move (so the set-up really expires)."""
-    from games import consumers
+    from games.table import consumers
 
     settings.CHANNEL_LAYERS = {"default": {**channel_layers(None)["default"], "CONFIG": {"group_expiry": 1}}}
     monkeypatch.setattr(consumers, "GROUP_RENEW_SECONDS", 0.2 if renew else 3600.0)

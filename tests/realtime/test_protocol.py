@@ -1,4 +1,4 @@
-"""games.protocol: the closed set of commands and its strict checks (no database)."""
+"""games.table.protocol: the closed set of commands and its strict checks (no database)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.protocol import MAX_FRAME, Command, ProtocolError, parse
+from games.table.protocol import MAX_FRAME, Command, ProtocolError, parse
 
 RID = "3f2b9c1e-4a5d-4e6f-8a7b-9c0d1e2f3a4b"
 

@@ -48,7 +48,7 @@ KEEP_SECONDS = 5.0
 
 class Line(NamedTuple):
     """One log entry as the board reads it: the columns the fold (`games.log.Entry` and
-    `Played`, R27) and the last line (`games.board.log_line`) use, and its user's name."""
+    `Played`, R27) and the last line (`games.table.board.log_line`) use, and its user's name."""
 
     id: int
     round_id: int
@@ -81,7 +81,7 @@ class BoardReads:
     shared: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def once(self, key: Any, make: Callable[[], Any]) -> Any:
-        """`make()`, made once for every board of this version (games.board: the parsed
+        """`make()`, made once for every board of this version (games.table.board: the parsed
         snapshot, the public view, the seats' names in a language). Two connections'
         threads may both make it; they make the same, and one is kept."""
         try:

@@ -2,9 +2,9 @@
 
 Thin by design (design.md): authenticate (the session, through AuthMiddlewareStack,
 behind the Origin check in tablesite/asgi.py), join the match's group, parse each
-frame with `games.protocol`, call a service, map a `GameError` to
+frame with `games.table.protocol`, call a service, map a `GameError` to
 ``{"type": "error", "code", "message", "request_id"}``, and render this
-connection's own board with `games.board.board_message`. Only ``match.changed`` /
+connection's own board with `games.table.board.board_message`. Only ``match.changed`` /
 ``match.paused`` notices (a version, a flag) travel on the channel layer; each
 connection reads its own seat's view from the database (R24).
 
@@ -39,10 +39,11 @@ from django.utils import translation
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
-from games import board, board_reads, protocol, selectors, services
+from games import selectors, services
 from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
 from games.models import Match, Seat
 from games.notify import LAYER_LOST, match_group
+from games.table import board, board_reads, protocol
 
 logger = logging.getLogger(__name__)
 

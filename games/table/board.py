@@ -60,7 +60,7 @@ only when allowed; ``[data-reveal=<seat>]`` on the relay cover.
 - ``{"type": "redirect", "url": ...}`` — after ``new_match``: the new match's table (R29)
 
 A connection closed with code 4403 (may not watch) is not retried by the client.
-The HTTP page (``games.table_views.table``) puts the same ``board_html(board_context(...))``
+The HTTP page (``games.table.views.table``) puts the same ``board_html(board_context(...))``
 into ``templates/games/table.html`` on first load, so the table works before the socket
 connects.
 """
@@ -78,10 +78,10 @@ from engine.previews import end_preview, hint
 from engine.state import MEXICAN, Action, TrainKey
 from engine.tiles import Tile, is_double, points
 from engine.views import SeatView, TrainView
-from games.jinja_env import active_language as language
-from games.jinja_env import fixed_language
-from games.jinja_env import ntext as ngettext
-from games.jinja_env import text as _  # Django's gettext, each word kept once translated
+from games.table.jinja_env import active_language as language
+from games.table.jinja_env import fixed_language
+from games.table.jinja_env import ntext as ngettext
+from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
 
 #: train tiles shown at full size before the older ones fold ("… 9 more")
 SHOWN_WIDE = 7
@@ -754,12 +754,13 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
                 seats: Sequence[SeatInfo] | None = None) -> Flags:
     """What the presenter needs beyond the view: offers, pause, history, last line.
 
-    From `reads` (a `games.board_reads.BoardReads` of this match, which every viewer
+    From `reads` (a `games.table.board_reads.BoardReads` of this match, which every viewer
     of one version shares), or read now when not given; `seats`: ``seat_infos(match)``
     when the caller has it already."""
     from django.urls import reverse
 
-    from games import board_reads, selectors
+    from games import selectors
+    from games.table import board_reads
 
     if reads is None:
         reads = board_reads.read(match)

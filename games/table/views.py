@@ -1,7 +1,7 @@
 """The table page (`/m/<id>/`, the board of a match) and the rules page (`/rules/`).
 
 Thin views: who may look is decided here (a player of the match, its creator, a
-spectator holding the watch token, staff); what they see is `games.board`'s job
+spectator holding the watch token, staff); what they see is `games.table.board`'s job
 (R24: a hand only for its owner, none for spectators or under the relay cover).
 The page renders the board server-side so it works before the websocket connects;
 ``static/js/table.js`` then keeps it live over ``/ws/m/<id>/``.
@@ -18,8 +18,9 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from games import board, rules_text, selectors
+from games import rules_text, selectors
 from games.models import Match, Seat
+from games.table import board
 
 
 def _strings() -> dict[str, str]:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.consumers import TableConsumer
+from games.table.consumers import TableConsumer
 
 websocket_urlpatterns = [
     # The live table of a match (games/consumers.py); spectators add ?watch=<token>.

@@ -1,0 +1,14 @@
+"""The live table: the wing of games/ that shows a match and takes its commands.
+
+- `protocol`: the closed set of websocket commands, parsed and checked.
+- `consumers`: the table's websocket (thin: authenticate, parse, call a service, answer).
+- `board_reads`: what every connection of a table reads of a version, read once.
+- `board`: from an engine `SeatView` to the board's template context and HTML (R24).
+- `jinja_env`: the Jinja2 environment the board's templates render in.
+- `views`: the table's HTTP pages (the first load of the board, the log).
+- `routing`: the websocket URL routes, mounted by tablesite/asgi.py.
+
+The domain (models, services, selectors, notify, worker) stays at the root of
+games/ and never imports this wing: services announce "match M is at version V"
+after commit, and the table turns that into boards.
+"""
