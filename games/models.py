@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import connection, models, router
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 MAX_SEATS = 10
@@ -294,7 +295,12 @@ class ClientRequest(models.Model):
 
 
 class Pause(models.Model):
-    """A human at the table has the rules or the log open: computer players wait (R26)."""
+    """A human at the table has the rules or the log open: computer players wait (R26).
+
+    A pause lives only as long as the connection that holds it keeps saying so: the
+    page renews it while the panel is open (`alive_at`), and one not renewed for
+    `games.selectors.PAUSE_TIMEOUT` no longer counts (its connection, or its server
+    process, is gone); the computer worker deletes those (`services.pauses_expire`)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="pauses", verbose_name=_("match"))
     #: the websocket connection (channel name) that opened the panel
@@ -302,6 +308,8 @@ class Pause(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
                              verbose_name=_("user"))
     created_at = models.DateTimeField(_("since"), auto_now_add=True)
+    #: last renewed by its connection (the page, while the panel stays open)
+    alive_at = models.DateTimeField(_("renewed"), default=timezone.now, db_index=True)
 
     class Meta:
         verbose_name = _("pause")

@@ -30,8 +30,11 @@ from . import log
 from .errors import NOT_STARTED, GameError
 from .models import LogEntry, Match, Pause, Round, Seat
 
-#: an opened rules or log panel older than this no longer pauses the computers (R26)
-PAUSE_TIMEOUT = timedelta(minutes=10)
+#: a pause its connection has not renewed for this long no longer counts (R26): that
+#: connection, or its server process, is gone (the page renews every PAUSE_RENEW)
+PAUSE_TIMEOUT = timedelta(seconds=30)
+#: how often an open page renews its pause (static/js/panels.js renews at this pace)
+PAUSE_RENEW = timedelta(seconds=10)
 
 
 # ---------------------------------------------------------------- states and views
@@ -106,8 +109,9 @@ def computer_to_act(match: Match) -> Seat | None:
 
 
 def paused(match: Match) -> bool:
-    """R26: someone at the table has the rules or the log open (pauses expire after 10 minutes)."""
-    return Pause.objects.filter(match=match, created_at__gte=timezone.now() - PAUSE_TIMEOUT).exists()
+    """R26: someone at the table has the rules or the log open (a pause not renewed within
+    `PAUSE_TIMEOUT` has expired)."""
+    return Pause.objects.filter(match=match, alive_at__gte=timezone.now() - PAUSE_TIMEOUT).exists()
 
 
 def matches_awaiting_computer() -> list[int]:

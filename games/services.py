@@ -102,7 +102,7 @@ _MATCH_COLUMNS = ", ".join(f'm."{f.column}"' for f in _MATCH_FIELDS)
 _LOCK = f"SELECT {_MATCH_COLUMNS} FROM games_match m WHERE m.id = %s FOR UPDATE"
 #: `computer_step` skips a match another process holds, and reads whether a pause is on (R26)
 _LOCK_FOR_COMPUTER = (f"SELECT {_MATCH_COLUMNS}, EXISTS (SELECT 1 FROM games_pause p WHERE p.match_id = m.id"
-                      " AND p.created_at >= %s) FROM games_match m WHERE m.id = %s FOR UPDATE SKIP LOCKED")
+                      " AND p.alive_at >= %s) FROM games_match m WHERE m.id = %s FOR UPDATE SKIP LOCKED")
 _SEAT_FIELDS = Seat._meta.concrete_fields
 _SEATS = "SELECT {} FROM games_seat WHERE match_id = %s ORDER BY \"index\"".format(
     ", ".join(f'"{f.column}"' for f in _SEAT_FIELDS))
@@ -617,15 +617,21 @@ def computer_step(*, match_id: int) -> Result | None:
 
 
 def pause_open(*, match_id: int, user: object, channel: str) -> bool:
-    """R26: a player opened the rules or the log: computer players wait. Opening it again
-    renews the pause (pauses older than 10 minutes are ignored). True when this started
-    the pause."""
+    """R26: a player opened the rules or the log: computer players wait. Saying so again
+    renews the pause (the page does every `PAUSE_RENEW` while the panel is open; a pause
+    not renewed within `PAUSE_TIMEOUT` has expired). True when this started the pause."""
+    if not isinstance(channel, str) or not 1 <= len(channel) <= 200:
+        raise GameError(BAD_REQUEST, _("A pause needs the connection that opened it."))
+    now = timezone.now()
+    user_pk = getattr(user, "pk", None)
+    if user_pk is not None and Pause.objects.filter(
+            match_id=match_id, channel=channel, user_id=user_pk, alive_at__gte=now - PAUSE_TIMEOUT,
+    ).update(alive_at=now):
+        return False  # a renewal of this connection's live pause: no lock, no notice
     with transaction.atomic():
         match = _lock(match_id)
         if not _controlled(_seats(match), user):
             raise GameError(FORBIDDEN, _("Only the players at this match can pause it."))
-        if not isinstance(channel, str) or not 1 <= len(channel) <= 200:
-            raise GameError(BAD_REQUEST, _("A pause needs the connection that opened it."))
         was_paused = _pause_active(match)
         Pause.objects.filter(match=match, channel=channel).delete()
         Pause.objects.create(match=match, channel=channel, user=user)
@@ -645,3 +651,23 @@ def pause_close(*, match_id: int, channel: str) -> bool:
             transaction.on_commit(lambda: notify.match_paused(match_pk, False))
             return True
         return False
+
+
+def pauses_expire(*, everything: bool = False) -> list[int]:
+    """Delete the pauses that no longer count (R26: not renewed within `PAUSE_TIMEOUT`;
+    with `everything`, all of them: a single server process starting up holds no
+    connection yet) and tell each table whose computers may play again. The computer
+    worker calls this at start-up and now and then. The ids of the matches resumed."""
+    with transaction.atomic():
+        stale = Pause.objects.all() if everything else Pause.objects.filter(
+            alive_at__lt=timezone.now() - PAUSE_TIMEOUT)
+        matches = set(stale.values_list("match_id", flat=True))
+        if not matches:
+            return []
+        stale.filter(match_id__in=matches).delete()
+        live = set(Pause.objects.filter(match_id__in=matches, alive_at__gte=timezone.now() - PAUSE_TIMEOUT)
+                   .values_list("match_id", flat=True))
+        resumed = sorted(matches - live)
+        for pk in resumed:
+            transaction.on_commit(lambda pk=pk: notify.match_paused(pk, False))
+        return resumed

@@ -17,8 +17,18 @@ The loop runs as an asyncio task on the server's event loop
 (`ComputerWorker.run`), its database work in one worker thread of its own: the
 services' "match changed" notices then reach the in-memory channel layer of the
 same process safely (it is not thread-safe), as well as Redis. `start_in_process`
-starts it once per server process from tablesite/asgi.py, unless the
-``COMPUTER_WORKER`` environment variable is ``off``.
+starts it once per server process when the server starts (tablesite/asgi.py), not
+at the first page request, so computers resume by themselves after a restart.
+
+Where it runs (`enabled`): with the in-memory channel layer (no ``REDIS_URL``) in
+the one server process; with a shared layer (``REDIS_URL``) in ``manage.py
+run_computers`` only (``.ci/serve`` starts it beside daphne). ``COMPUTER_WORKER``
+``on``/``off`` overrides either way.
+
+Pauses (R26) that outlived their connection: the loop deletes the expired ones when
+it starts and every `EXPIRE_EVERY` seconds (`services.pauses_expire`), and tells
+their tables; a single server process starting up deletes them all (no connection
+of its own holds one yet).
 """
 
 from __future__ import annotations
@@ -47,6 +57,8 @@ DEFAULT_DELAY = 0.6
 DEFAULT_POLL = 0.25
 #: a match whose computer step failed is left alone this long (the error is logged)
 FAILURE_BACKOFF = 30.0
+#: seconds between two clear-outs of expired pauses
+EXPIRE_EVERY = 5.0
 
 
 def computer_delay() -> float:
@@ -88,9 +100,13 @@ def _close_connection() -> None:
 class ComputerWorker:
     """The loop; `run_once` is one pass (what the tests and ``run_computers --once`` call)."""
 
-    def __init__(self, *, delay: float | None = None, poll: float = DEFAULT_POLL) -> None:
+    def __init__(self, *, delay: float | None = None, poll: float = DEFAULT_POLL,
+                 clear_all_pauses: bool = False) -> None:
         self.delay = delay
         self.poll = poll
+        #: at start-up, end every pause, not only the expired ones (a single server process)
+        self.clear_all_pauses = clear_all_pauses
+        self.expired_at: float | None = None
         #: match id -> monotonic time before which it is not tried again after a failure
         self.failed: dict[int, float] = {}
         self.steps = 0
@@ -125,10 +141,23 @@ class ComputerWorker:
         self.steps += steps
         return steps, wait
 
+    def expire_pauses(self) -> None:
+        """R26: end the pauses nobody renews any more (all of them at the first call when
+        `clear_all_pauses`), every `EXPIRE_EVERY` seconds."""
+        now = time.monotonic()
+        if self.expired_at is not None and now - self.expired_at < EXPIRE_EVERY:
+            return
+        first = self.expired_at is None
+        self.expired_at = now
+        resumed = services.pauses_expire(everything=first and self.clear_all_pauses)
+        if resumed:
+            logger.info("computer players: expired pauses ended in matches %s", resumed)
+
     def _pass(self) -> tuple[int, float | None]:
         """`run_once` in the worker's own thread, with a healthy connection."""
         close_old_connections()
         try:
+            self.expire_pauses()
             return self.run_once()
         except Exception:
             logger.exception("computer players: a pass failed")
@@ -162,13 +191,30 @@ class ComputerWorker:
 _running: dict[str, Any] = {"pid": None, "task": None, "worker": None}
 
 
+def shared_layer() -> bool:
+    """Whether the channel layer reaches other processes (Redis), so that a worker
+    process of its own (`manage.py run_computers`) is heard by the tables."""
+    return bool(getattr(settings, "REDIS_URL", None))
+
+
 def enabled() -> bool:
-    return os.environ.get("COMPUTER_WORKER", "on").strip().lower() not in ("off", "0", "false", "no")
+    """Whether a server process runs the computer players itself: ``COMPUTER_WORKER``
+    ``on``/``off`` if set, else only without a shared layer (with ``REDIS_URL``,
+    ``manage.py run_computers`` does)."""
+    value = os.environ.get("COMPUTER_WORKER", "").strip().lower()
+    if value in ("off", "0", "false", "no"):
+        return False
+    if value in ("on", "1", "true", "yes"):
+        return True
+    return not shared_layer()
 
 
-def start_in_process() -> bool:
+def start_in_process(*, server_start: bool = False) -> bool:
     """Start the loop on the running event loop, once per process (a forked server starts
-    its own). True when it was started now. Called by tablesite/asgi.py on each connection."""
+    its own). True when it was started now. Called by tablesite/asgi.py when the server
+    starts (`server_start`: with the in-memory layer this process is the only server,
+    so every pause left in the database belongs to a connection that is gone) and, as
+    a fallback for servers that announce no start, on each connection."""
     pid = os.getpid()
     task = _running["task"]
     loop = asyncio.get_running_loop()
@@ -176,7 +222,7 @@ def start_in_process() -> bool:
         return False
     if not enabled():
         return False
-    worker = ComputerWorker()
+    worker = ComputerWorker(clear_all_pauses=server_start and not shared_layer())
     _running.update(pid=pid, worker=worker, task=loop.create_task(worker.run()))
     logger.info("computer players: worker started in process %s", pid)
     return True
@@ -192,11 +238,9 @@ async def stop_in_process() -> None:
 
 
 class WithComputerWorker:
-    """ASGI wrapper: the first connection to a server process starts its computer worker.
-
-    Started from a request rather than at import, so it runs on the server's own
-    event loop (see the module docstring) and only in processes that serve; a
-    restarted server starts it again as soon as the browsers reconnect."""
+    """ASGI wrapper: any connection starts this process's computer worker if it is not
+    running yet — a fallback: the server's start does it first (`start_with_daphne`,
+    `lifespan`)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -204,3 +248,39 @@ class WithComputerWorker:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         start_in_process()
         return await self.app(scope, receive, send)
+
+
+async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """The ASGI ``lifespan`` protocol, for servers that send it (uvicorn, hypercorn; not
+    daphne): the worker starts with the server and stops at its shutdown."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            start_in_process(server_start=True)
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await stop_in_process()
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+def start_with_daphne() -> bool:
+    """Under daphne (which sends no ASGI lifespan), start the worker as soon as daphne's
+    event loop runs: computers move after a restart without waiting for a page request.
+    Called at the import of tablesite/asgi.py; True when scheduled (the app was loaded
+    by daphne, whose Twisted reactor runs on an asyncio loop)."""
+    import sys
+
+    if "daphne.server" not in sys.modules or "twisted.internet.reactor" not in sys.modules:
+        return False  # not loaded by daphne (tests, manage.py commands): importing the reactor would install one
+    from twisted.internet import reactor
+
+    def start() -> None:
+        try:
+            start_in_process(server_start=True)
+        except Exception:  # the next connection tries again
+            logger.exception("computer players: could not start with the server")
+
+    # callLater runs `start` inside the running asyncio loop (the reactor's), once it runs.
+    reactor.callLater(0, start)
+    return True

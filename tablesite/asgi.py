@@ -1,10 +1,14 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
-Websocket routes live in ``games/routing.py`` (``websocket_urlpatterns``). Every
-websocket is checked against ALLOWED_HOSTS (Origin header) and carries the
-signed-in user from the session. The first connection to a server process also
-starts its computer-player loop (games/worker.py; ``COMPUTER_WORKER=off`` to run
-it elsewhere, e.g. ``manage.py run_computers``).
+Websocket routes live in ``games/table/routing.py`` (``websocket_urlpatterns``). Every
+websocket handshake is checked against this site's origins — scheme, host and port
+(tablesite/origins.py) — and carries the signed-in user from the session.
+
+The computer players (games/worker.py) start with the server, not at the first
+request: under daphne (no ASGI lifespan) once its event loop runs
+(`start_with_daphne`), under servers that speak lifespan at its ``startup``; any
+connection starts them too if that did not happen. With ``REDIS_URL`` the server
+runs none and ``manage.py run_computers`` does (``COMPUTER_WORKER`` overrides).
 """
 
 import os
@@ -18,16 +22,19 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.table.routing import websocket_urlpatterns  # noqa: E402
-from games.worker import WithComputerWorker  # noqa: E402
+from games.worker import WithComputerWorker, lifespan, start_with_daphne  # noqa: E402
+from tablesite.origins import SiteOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": WithComputerWorker(django_asgi_app),
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": SiteOriginValidator(
             WithComputerWorker(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
+        "lifespan": lifespan,
     }
 )
+
+start_with_daphne()

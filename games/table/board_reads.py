@@ -120,7 +120,7 @@ def _statements() -> dict[str, str]:
     line = f'{_columns("l", _ENTRY)}, u."{name}" FROM games_logentry l LEFT JOIN "{users}" u ON u."{pk}" = l.user_id'
     return {
         "match": f"SELECT {_columns('m', _MATCH)}, EXISTS (SELECT 1 FROM games_pause p"
-                 " WHERE p.match_id = m.id AND p.created_at >= %s) FROM games_match m WHERE m.id = %s",
+                 " WHERE p.match_id = m.id AND p.alive_at >= %s) FROM games_match m WHERE m.id = %s",
         "seats": f'SELECT {_columns("s", _SEAT)}, {_columns("u", user._meta.concrete_fields)} FROM games_seat s'
                  f' LEFT JOIN "{users}" u ON u."{pk}" = s.user_id WHERE s.match_id = %s ORDER BY s."index"',
         "rounds": "SELECT number, points, id FROM games_round WHERE match_id = %s ORDER BY number",

@@ -17,6 +17,22 @@ Per connection: the relay seat last revealed on this device (R24: when the turn
 passes to another of this user's pass-and-play seats, the board comes with the
 relay cover and no hand until ``reveal``), and whether its rules/log panel pauses
 the computer players (R26).
+
+Hostile or unlucky endings (issue 13):
+
+- every frame meets `protocol.check_frame`'s limits before it is decoded: over
+  `protocol.MAX_FRAME` the connection is closed with `protocol.TOO_BIG`; nested too
+  deep, or anything else malformed, gets an error frame and the connection stays;
+  an unexpected failure while handling a frame gets a ``server_error`` frame, never
+  a closed socket;
+- `release` (leave the groups, end this connection's pause) runs on every way a
+  connection ends: the client closes, the server closes it, a handler raises, the
+  channel layer is lost; a pause this connection cannot end (its process killed)
+  expires by itself (`selectors.PAUSE_TIMEOUT`), since the page renews it while
+  the panel stays open (``panel`` ``open: true`` again every `PAUSE_RENEW` seconds);
+- a signed-in user's connection joins `accounts.sessions.user_group` and re-checks
+  its session before every command and whenever that group is told a session
+  ended (logout, password change, deactivation): closed with `SESSION_ENDED`.
 """
 
 from __future__ import annotations
@@ -39,6 +55,7 @@ from django.utils import translation
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
+from accounts import sessions
 from games import selectors, services
 from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
 from games.models import Match, Seat
@@ -53,6 +70,10 @@ REFUSED = 4403
 #: gets the current board, which the database still holds. In the application range
 #: (daphne's Autobahn sends only 1000 and 3000–4999), after HTTP's 503 "unavailable".
 LAYER_RESTART = 4503
+#: close code when the session this connection was opened with has ended (logout,
+#: password change, account deactivated): after HTTP's 401. The page reconnects and,
+#: signed out, is refused like any stranger (unless it holds the watch token).
+SESSION_ENDED = 4401
 
 #: Seconds between a connection's renewals of its group membership. Channel layers
 #: forget members after their `group_expiry` (a day by default in channels-redis), and
@@ -100,7 +121,11 @@ def may_watch(match: Match | None, user: Any, token: str) -> bool:
 
 class TableConsumer(AsyncWebsocketConsumer):
     group: str | None = None
+    user_group: str | None = None
+    session_key: str | None = None
     pausing = False
+    #: set once this connection is ending: no frame is acted on after that
+    ended = False
     renewing: asyncio.Task[None] | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -117,9 +142,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await send({"type": "websocket.close", "code": LAYER_RESTART})
             except Exception:  # the client may be gone already
                 logger.warning("table: close after a lost channel layer failed", exc_info=True)
-            if self.pausing:
-                self.pausing = False
-                await self.call(services.pause_close, match_id=self.match_id, channel=self.channel_name)
+        finally:
+            # However the connection ended (a close from either side, a handler that raised,
+            # the layer lost, the server cancelling it): no group membership, no pause left.
+            await self.release()
 
     async def connect(self) -> None:
         self.match_id: int = self.scope["url_route"]["kwargs"]["match_id"]
@@ -137,46 +163,100 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        self.renewing = asyncio.create_task(self.renew_group(self.group))
+        groups = [self.group]
+        if getattr(self.user, "is_authenticated", False):
+            # Told when a session of this user ends (logout, password change, deactivation).
+            self.session_key = getattr(self.scope.get("session"), "session_key", None) or ""
+            self.user_group = sessions.user_group(self.user.pk)
+            await self.channel_layer.group_add(self.user_group, self.channel_name)
+            groups.append(self.user_group)
+        self.renewing = asyncio.create_task(self.renew_groups(groups))
         await self.send_board()  # a (re)connecting client always starts from the current board
 
     async def disconnect(self, code: int) -> None:
-        if self.renewing is not None:
-            self.renewing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.renewing
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.pausing:
-            await self.call(services.pause_close, match_id=self.match_id, channel=self.channel_name)
+        await self.release()
 
-    async def renew_group(self, group: str) -> None:
-        """Join the match's group again every `GROUP_RENEW_SECONDS`, so it never expires."""
+    async def release(self) -> None:
+        """Leave the groups and end this connection's pause (R26). Safe to call more than
+        once, and from any ending; each step is tried even if another fails."""
+        self.ended = True
+        renewing, self.renewing = self.renewing, None
+        if renewing is not None:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
+        for name in ("group", "user_group"):
+            group = getattr(self, name)
+            setattr(self, name, None)
+            if group is not None:
+                try:
+                    await self.channel_layer.group_discard(group, self.channel_name)
+                except Exception as e:  # the layer is gone: so is the membership
+                    logger.warning("table %s: could not leave %s (%s)", self.match_id, group, e)
+        if self.pausing:
+            self.pausing = False
+            try:
+                await self.call(services.pause_close, match_id=self.match_id, channel=self.channel_name)
+            except Exception:  # the pause expires by itself (selectors.PAUSE_TIMEOUT)
+                logger.warning("table %s: could not end a pause", self.match_id, exc_info=True)
+
+    async def renew_groups(self, groups: list[str]) -> None:
+        """Join the groups again every `GROUP_RENEW_SECONDS`, so they never expire."""
         while True:
             await asyncio.sleep(GROUP_RENEW_SECONDS)
-            try:
-                await self.channel_layer.group_add(group, self.channel_name)
-            except LAYER_LOST as e:  # Redis is down: the next renewal (or a reconnect) joins again
-                logger.warning("table %s: could not renew the group membership (%s)", self.match_id, e)
+            for group in groups:
+                try:
+                    await self.channel_layer.group_add(group, self.channel_name)
+                except LAYER_LOST as e:  # Redis is down: the next renewal (or a reconnect) joins again
+                    logger.warning("table %s: could not renew the group membership (%s)", self.match_id, e)
 
     # ------------------------------------------------------------ frames from the browser
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.ended:
+            return
         try:
             command = protocol.parse(text_data if bytes_data is None else bytes_data)
+        except protocol.FrameTooBig:
+            await self.close(code=protocol.TOO_BIG)
+            return
         except protocol.ProtocolError as e:
             await self.send_json(self.words(e.to_json))
+            return
+        except Exception:  # a bug in the checks must not end the connection (nor skip its clean-up)
+            logger.exception("table %s: a frame could not be read", self.match_id)
+            await self.send_server_error(None)
+            return
+        if not await self.session_holds():
             return
         try:
             await getattr(self, f"do_{command.type}")(command)
         except GameError as e:
             await self.send_json({**self.words(e.to_json), "request_id": command.request_id})
             await self.send_board()  # whatever the client believed, here is the table as it is
+        except LAYER_LOST:
+            raise  # __call__ closes with LAYER_RESTART
         except Exception:
             logger.exception("table %s: %s failed", self.match_id, command.type)
-            message = self.words(lambda: _("Something went wrong on the server; nothing was changed."))
-            await self.send_json({"type": "error", "code": protocol.SERVER_ERROR, "message": message,
-                                  "request_id": command.request_id})
+            await self.send_server_error(command.request_id)
+
+    async def send_server_error(self, request_id: str | None) -> None:
+        message = self.words(lambda: _("Something went wrong on the server; nothing was changed."))
+        await self.send_json({"type": "error", "code": protocol.SERVER_ERROR, "message": message,
+                              "request_id": request_id})
+
+    async def session_holds(self) -> bool:
+        """A signed-in user's connection acts only while the session it was opened with
+        still signs that user in (`accounts.sessions.session_user_id`); else it closes
+        with `SESSION_ENDED`. Spectators by watch token have no session to lose."""
+        if self.session_key is None and not self.ended:
+            return True  # not signed in when it connected
+        if not self.ended and await self.call(sessions.session_user_id, session_key=self.session_key) == self.user.pk:
+            return True
+        logger.info("table %s: the session of user %s ended; closing", self.match_id, self.user.pk)
+        await self.close(code=SESSION_ENDED)
+        await self.release()
+        return False
 
     async def do_act(self, c: protocol.Command) -> None:
         result = await self.call(services.action_submit, match_id=self.match_id, user=self.user, seat=c.seat,
@@ -231,6 +311,17 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def match_paused(self, event: dict[str, Any]) -> None:
         await self.send_board()  # same version, but the "paused" badge changed (R26)
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        """One of this user's sessions ended: close if it was this connection's (logout
+        names it; a password change or deactivation ends them all, which the check sees)."""
+        if self.session_key is None or self.ended:
+            return
+        if event.get("session_key") and event["session_key"] == self.session_key:
+            await self.close(code=SESSION_ENDED)
+            await self.release()
+            return
+        await self.session_holds()
 
     # ------------------------------------------------------------ helpers
 

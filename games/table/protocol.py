@@ -4,11 +4,18 @@ Every frame a browser sends to ``/ws/m/<id>/`` is parsed here before anything el
 sees it (design.md: "a closed set of commands, parsed and validated"). A frame is
 refused with a `ProtocolError` — the consumer answers
 ``{"type": "error", "code": "bad_request", ...}`` and keeps the connection — when it
-is bigger than `MAX_FRAME`, is binary or not a JSON object, names an unknown type,
+is binary or not a JSON object, nests deeper than `MAX_DEPTH`, names an unknown type,
 lacks a field, carries a field the command does not take, or a field of the wrong
 type or size. What is left is a `Command` the consumer hands to a service; whether
 the move is legal is the engine's business (R7–R22), whether the seat is the
 sender's is the services' (R24).
+
+Limits come before parsing (`check_frame`, the first thing `parse` does): a frame
+over `MAX_FRAME` raises `FrameTooBig` and the consumer closes the connection with
+`TOO_BIG` (no real command comes near it; whoever sends one is not a table page); a
+frame nesting brackets deeper than `MAX_DEPTH` is refused by a linear scan before
+``json.loads`` ever sees it, since the decoder recurses once per level and a few
+kilobytes of ``[`` exhaust Python's stack (``RecursionError``).
 
 Commands (see games/board.py's docstring for the whole contract):
 
@@ -34,6 +41,11 @@ from django.utils.translation import gettext_lazy as _
 
 #: the largest frame accepted, in characters (a real command is well under 300)
 MAX_FRAME = 4096
+#: the deepest nesting of arrays and objects accepted (a real command has 2: the command, its action)
+MAX_DEPTH = 8
+#: close code for a frame over `MAX_FRAME`: 1009 ("message too big") in the application's
+#: range — daphne's Autobahn sends only 1000 and 3000–4999 (see consumers.LAYER_RESTART)
+TOO_BIG = 4009
 #: the error code of every refused frame (the services' codes are in games.errors)
 BAD_REQUEST = "bad_request"
 #: sent when the server failed unexpectedly; nothing was changed
@@ -75,6 +87,10 @@ class ProtocolError(ValueError):
                 "request_id": self.request_id}
 
 
+class FrameTooBig(ProtocolError):
+    """A frame over `MAX_FRAME`: the consumer closes the connection with `TOO_BIG`."""
+
+
 @dataclass(frozen=True, slots=True)
 class Command:
     """One checked client command; fields a type does not take are None."""
@@ -113,15 +129,56 @@ def _action(value: object, request_id: str | None) -> dict[str, Any]:
     return dict(value)
 
 
-def parse(frame: str | bytes | None) -> Command:
-    """Check one websocket frame and return its command, or raise `ProtocolError`."""
+def nesting_depth(text: str, *, limit: int = MAX_DEPTH) -> int:
+    """How deep arrays and objects nest in `text` (brackets inside JSON strings do not
+    count), read in one pass without parsing; stops counting once past `limit`.
+    Unbalanced or malformed text is left for the decoder to refuse."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def check_frame(frame: object) -> str:
+    """The limits every frame meets before it is decoded: the frame as text, or raise
+    `FrameTooBig` (over `MAX_FRAME`) or `ProtocolError` (binary, nested too deep)."""
+    if isinstance(frame, bytes | bytearray | memoryview):
+        if len(frame) > MAX_FRAME:
+            raise FrameTooBig(_("That message is too long."))
+        raise ProtocolError(_("Send commands as JSON text."))
     if not isinstance(frame, str):
         raise ProtocolError(_("Send commands as JSON text."))
     if len(frame) > MAX_FRAME:
-        raise ProtocolError(_("That message is too long."))
+        raise FrameTooBig(_("That message is too long."))
+    if nesting_depth(frame) > MAX_DEPTH:
+        raise ProtocolError(_("That message is nested too deeply."))
+    return frame
+
+
+def parse(frame: str | bytes | None) -> Command:
+    """Check one websocket frame and return its command, or raise `ProtocolError`
+    (`FrameTooBig` for a frame over `MAX_FRAME`)."""
+    text = check_frame(frame)
     try:
-        data = json.loads(frame)
-    except ValueError:
+        data = json.loads(text)
+    except (ValueError, RecursionError):  # the depth check makes the second unreachable; kept as a wall
         raise ProtocolError(_("That message is not valid JSON.")) from None
     if not isinstance(data, dict):
         raise ProtocolError(_("A command is a JSON object with a type."))

@@ -1,5 +1,8 @@
 /* The log and rules drawers. Opening either tells the server, which pauses the
- * computer players while it is open (R26); closing resumes them. One drawer at a
+ * computer players while it is open (R26); closing resumes them. While a drawer is
+ * open the page says so again every RENEW_MS: a pause nobody renews for 30 s has
+ * expired (its page or server is gone), so computers never wait on a lost phone or a
+ * crashed server for long. One drawer at a
  * time; Esc or the close button shuts it and gives focus back to its button.
  * The open log is refreshed from /m/<id>/log/ after each new board (or replaced
  * by a pushed {"type": "log"} message, see table.js).
@@ -12,6 +15,18 @@
   var openName = null;
 
   var logTimer = null;
+  var renewTimer = null;
+  var RENEW_MS = window.MT_PAUSE_RENEW_MS || 10000; // games.selectors.PAUSE_RENEW; tests set a shorter one
+
+  /** Keep this page's pause alive while a drawer is open (quietly: no "offline" toast). */
+  function renewing(on) {
+    window.clearInterval(renewTimer);
+    renewTimer = null;
+    if (!on) return;
+    renewTimer = window.setInterval(function () {
+      if (openName && MT.panel && MT.online && MT.online()) MT.panel(true);
+    }, RENEW_MS);
+  }
 
   function panel(name) { return document.getElementById(name + "-panel"); }
   /** The log's latest words (fetched rather than pushed: only while someone reads it). */
@@ -37,6 +52,7 @@
     panel(name).hidden = true;
     openName = null;
     mark();
+    renewing(false);
     if (MT.panel) MT.panel(false);
     if (refocus) {
       var b = buttons(name)[0];
@@ -53,6 +69,7 @@
     p.hidden = false;
     mark();
     if (!wasOpen && MT.panel) MT.panel(true);
+    if (!wasOpen) renewing(true);
     if (name === "log") refreshLog();
     var heading = p.querySelector("h2");
     if (heading) { heading.tabIndex = -1; heading.focus(); }

@@ -86,6 +86,8 @@
   };
   MT.hint = function (seat) { return send({ type: "hint", seat: seat }); };
   MT.panel = function (open) { return send({ type: "panel", open: !!open }); };
+  /** Whether the table's socket is open now (quiet renewals skip sending when it is not). */
+  MT.online = function () { return !!ws && ws.readyState === WebSocket.OPEN; };
   MT.reveal = function (seat) { return send({ type: "reveal", seat: seat }); };
   MT.sync = function () { return send({ type: "sync" }); };
 

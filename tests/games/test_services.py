@@ -550,7 +550,7 @@ def test_r26_a_pause_holds_the_computers(make_match: Callable[..., Match], alice
         assert services.pause_close(match_id=match.pk, channel="ch-2") is True
     assert sent[-1] == (match.pk, False)
     assert services.computer_step(match_id=match.pk) is not None
-    # A pause left open for more than ten minutes no longer holds anyone.
+    # A pause its connection stopped renewing for more than PAUSE_TIMEOUT (30 s) no longer holds anyone.
     from datetime import timedelta
 
     from django.utils import timezone
@@ -560,7 +560,51 @@ def test_r26_a_pause_holds_the_computers(make_match: Callable[..., Match], alice
     services.pause_open(match_id=match.pk, user=alice, channel="ch-3")
     if selectors.computer_to_act(match) is not None:
         assert services.computer_step(match_id=match.pk) is None
-    Pause.objects.update(created_at=timezone.now() - timedelta(minutes=11))
+    Pause.objects.update(alive_at=timezone.now() - timedelta(seconds=31))
+    assert not selectors.paused(match)
+
+
+def test_r26_a_pause_lives_while_its_connection_renews_it(make_match: Callable[..., Match], alice: Any,
+                                                          django_capture_on_commit_callbacks: Any,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13, fault 2: a pause nobody renews (its page, or its server, is gone) expires
+    within 30 s instead of holding the computers for ten minutes; a renewed one holds."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Pause
+
+    sent: list[tuple[int, bool]] = []
+    monkeypatch.setattr("games.notify.match_paused", lambda match_id, paused: sent.append((match_id, paused)))
+    match = make_match("computer", "me")
+    assert selectors.PAUSE_TIMEOUT <= timedelta(seconds=30)
+    assert selectors.PAUSE_RENEW * 2 < selectors.PAUSE_TIMEOUT  # one lost renewal does not end it
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.pause_open(match_id=match.pk, user=alice, channel="ch-1") is True
+    # 25 s later the page renews it: it holds on, without a second "paused" notice.
+    Pause.objects.update(alive_at=timezone.now() - timedelta(seconds=25))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.pause_open(match_id=match.pk, user=alice, channel="ch-1") is False
+    assert Pause.objects.get().alive_at > timezone.now() - timedelta(seconds=5)
+    assert selectors.paused(match) and services.computer_step(match_id=match.pk) is None
+    # Then the page goes silent (its phone lost the network, its server was killed).
+    Pause.objects.update(alive_at=timezone.now() - selectors.PAUSE_TIMEOUT - timedelta(seconds=1))
+    assert not selectors.paused(match)
+    assert services.computer_step(match_id=match.pk) is not None  # the computer plays on
+    # The worker's clear-out deletes it and tells the table the computers play again.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.pauses_expire() == [match.pk]
+    assert not Pause.objects.exists() and sent[-1] == (match.pk, False)
+    # A renewal that comes after expiry starts a new pause, and says so.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.pause_open(match_id=match.pk, user=alice, channel="ch-1") is True
+    assert sent[-1] == (match.pk, True)
+    # A live pause survives the clear-out; at a single server's start-up every pause goes.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.pauses_expire() == []
+        assert selectors.paused(match)
+        assert services.pauses_expire(everything=True) == [match.pk]
     assert not selectors.paused(match)
 
 

@@ -37,7 +37,7 @@ from games import services
 from games.errors import CODES
 from games.models import ClientRequest, LogEntry, Match
 from games.table import protocol
-from games.table.protocol import MAX_FRAME, ProtocolError
+from games.table.protocol import MAX_DEPTH, MAX_FRAME, ProtocolError
 from tests.realtime.conftest import Browser, db, rid
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -216,13 +216,21 @@ def well_typed(version: int) -> st.SearchStrategy[dict[str, Any]]:
 
 def frames(version: int) -> st.SearchStrategy[str | bytes]:
     as_json = st.one_of(commands(version), well_typed(version), JSON).map(json.dumps)
-    huge = st.builds(
-        lambda n, c: json.dumps({"type": "sync", "pad": c * n}),
-        st.integers(MAX_FRAME - 40, 300_000),
+    # Up to the size limit (a frame over it ends the connection: test_ws_limits.py).
+    big = st.builds(
+        lambda n, c: json.dumps({"type": "sync", "pad": c * n})[:MAX_FRAME],
+        st.integers(MAX_FRAME - 200, MAX_FRAME),
         st.sampled_from(["x", "é", "\u0000", " "]),
     )
+    # Nested deeper than a command ever is (issue 13: 1,500 "[" crashed the decoder).
+    deep = st.builds(
+        lambda n, open_, close: (open_ * n + close * n)[:MAX_FRAME],
+        st.integers(MAX_DEPTH + 1, MAX_FRAME),
+        st.sampled_from(["[", '{"a":', '[{"b":']),
+        st.sampled_from(["]", "}", "", "}]"]),
+    )
     return st.one_of(
-        as_json, as_json, as_json, st.text(max_size=300), st.binary(max_size=300), huge
+        as_json, as_json, as_json, st.text(max_size=300), st.binary(max_size=300), big, deep
     )
 
 
@@ -339,8 +347,9 @@ async def test_the_connection_is_still_open_after_the_fuzz(table: dict[str, Any]
     me: Browser = table["me"]
     garbage: list[str | bytes] = [
         b"\x00\xff" * 100,
-        "{" * 5000,
-        json.dumps({"type": "sync", "pad": "x" * 10**6}),
+        "{" * 4000,
+        "[" * 1500,  # issue 13: RecursionError in the decoder, the socket closed with 1011
+        json.dumps({"type": "sync", "pad": "x" * (MAX_FRAME - 40)}),
         "null",
         "[]",
     ]

@@ -54,8 +54,11 @@ MALFORMED: list[tuple[str, Any]] = [
     ("missing seat", json.dumps({"type": "hint"})),
     ("open as text", json.dumps({"type": "panel", "open": "true"})),
     ("extra field", json.dumps({"type": "sync", "as": "alice"})),
-    ("huge frame", json.dumps({"type": "act", "seat": 0, "action": {"act": "engine"}, "version": 1,
-                               "request_id": "r1", "pad": "x" * MAX_FRAME})),
+    ("nested too deep", json.dumps({"type": "act", "seat": 0, "action": {"act": [[[[[[[["engine"]]]]]]]]},
+                                    "version": 1, "request_id": "r1"})),
+    ("nested a thousand deep", "[" * 1500),
+    ("big frame", json.dumps({"type": "act", "seat": 0, "action": {"act": "engine"}, "version": 1,
+                              "request_id": "r1", "pad": "x" * (MAX_FRAME - 150)})),
 ]
 
 

@@ -122,10 +122,12 @@ def test_asgi_application_routes_http_and_websockets() -> None:
     from channels.security.websocket import OriginValidator
 
     from tablesite.asgi import application
+    from tablesite.origins import SiteOriginValidator
 
     assert isinstance(application, ProtocolTypeRouter)
-    assert set(application.application_mapping) == {"http", "websocket"}
+    assert set(application.application_mapping) == {"http", "websocket", "lifespan"}
     assert isinstance(application.application_mapping["websocket"], OriginValidator)
+    assert isinstance(application.application_mapping["websocket"], SiteOriginValidator)
 
 
 @pytest.mark.asyncio

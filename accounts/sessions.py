@@ -1,0 +1,106 @@
+"""Sessions end everywhere: open websockets follow logout, password change and deactivation.
+
+A table websocket authenticates once, at its handshake, from the session cookie. So
+that it cannot outlive the session it was opened with:
+
+- each socket of a signed-in user joins the channel-layer group `user_group(id)`;
+- logging out, changing the password and deactivating the account send that group a
+  ``session.ended`` notice after commit (`end_sessions`, from the signal receivers
+  below: ``user_logged_out``, and a save of the user that changes its password hash
+  or turns ``is_active`` off); each socket then re-checks its session and closes
+  when it no longer holds (the logged-out session is named in the notice and closed
+  outright: Django flushes it only after the signal);
+- and a socket re-checks its session before every command (`session_user_id`):
+  the session must still exist, name the same user, who is still active, with the
+  password hash the session was made with — `django.contrib.auth.get_user`'s checks,
+  run on a fresh read of the session rather than on the copy loaded at the handshake.
+"""
+
+from __future__ import annotations
+
+import logging
+from importlib import import_module
+from types import SimpleNamespace
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth import get_user, get_user_model
+from django.contrib.auth.signals import user_logged_out
+from django.db import transaction
+from django.db.models.signals import post_save, pre_save
+
+logger = logging.getLogger(__name__)
+
+#: the notice's channel-layer type (the consumer's ``session_ended`` handler)
+SESSION_ENDED = "session.ended"
+
+
+def user_group(user_id: int) -> str:
+    """The channel-layer group of every open table socket of one user."""
+    return f"user-{user_id}"
+
+
+def session_user_id(session_key: str | None) -> int | None:
+    """The id of the user the session `session_key` signs in now, or None when it has
+    ended (logged out, expired, password changed, account deactivated). Reads the
+    session afresh from its store; `get_user` checks the user and the password hash."""
+    if not session_key:
+        return None
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
+    user = get_user(SimpleNamespace(session=store))  # what get_user reads of a request: its session
+    return user.pk if user.is_authenticated else None
+
+
+def end_sessions(user_id: int, *, session_key: str | None = None) -> bool:
+    """Tell the user's open sockets to re-check their sessions (and the one of
+    `session_key` to close). After commit; a lost notice still leaves the per-command
+    check. True if sent."""
+    message: dict[str, Any] = {"type": SESSION_ENDED, "session_key": session_key}
+    try:
+        layer = get_channel_layer()
+        if layer is None:
+            return False
+        async_to_sync(layer.group_send)(user_group(user_id), message)
+    except Exception:  # the account change is made; the sockets' own checks still hold
+        logger.warning("could not tell user %s's sockets that a session ended", user_id, exc_info=True)
+        return False
+    return True
+
+
+def _on_commit(user_id: int, session_key: str | None = None) -> None:
+    transaction.on_commit(lambda: end_sessions(user_id, session_key=session_key))
+
+
+def logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    if user is not None and user.pk is not None:
+        session = getattr(request, "session", None)
+        _on_commit(user.pk, getattr(session, "session_key", None))
+
+
+def before_user_save(sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any) -> None:
+    """Note whether this save changes what sessions depend on (password hash, active)."""
+    instance._sessions_end = False
+    if instance.pk is None or kwargs.get("raw"):
+        return
+    if update_fields is not None and not {"password", "is_active"} & set(update_fields):
+        return  # e.g. last_login at each login
+    before = sender._default_manager.filter(pk=instance.pk).values("password", "is_active").first()
+    if before is not None:
+        instance._sessions_end = (before["password"] != instance.password
+                                  or (before["is_active"] and not instance.is_active))
+
+
+def after_user_save(sender: Any, instance: Any, created: bool = False, **kwargs: Any) -> None:
+    if not created and getattr(instance, "_sessions_end", False):
+        instance._sessions_end = False
+        _on_commit(instance.pk)
+
+
+def connect_receivers() -> None:
+    """Called once from AccountsConfig.ready."""
+    user_model = get_user_model()
+    user_logged_out.connect(logged_out, dispatch_uid="accounts.sessions.logged_out")
+    pre_save.connect(before_user_save, sender=user_model, dispatch_uid="accounts.sessions.before_save")
+    post_save.connect(after_user_save, sender=user_model, dispatch_uid="accounts.sessions.after_save")
