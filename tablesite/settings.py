@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "axes",  # login throttling (see AXES_* below)
     "accounts",
     "games",
+    "games.history",  # replays, scores, stats, ratings (games/history/)
 ]
 
 MIDDLEWARE = [
