@@ -36,8 +36,10 @@
     range.value = String(step);
     pos.textContent = pos.dataset.template.replace("%(step)s", step).replace("%(last)s", last);
     line.textContent = data.line;
-    link.href = data.url;
-    if (window.history && window.history.replaceState) window.history.replaceState(null, "", data.url);
+    // Relative, so the admin's copy of the viewer keeps its own address.
+    var here = "?round=" + data.round + "&step=" + data.step;
+    link.href = here;
+    if (window.history && window.history.replaceState) window.history.replaceState(null, "", here);
     if (lines) {
       var current = lines.querySelector("[aria-current]");
       if (current) current.removeAttribute("aria-current");
