@@ -41,6 +41,7 @@ from django.utils.translation import gettext as _
 
 from games import board, board_reads, protocol, selectors, services
 from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
+from games.history.mail import table_presence  # the one import of the history wing here
 from games.models import Match, Seat
 from games.notify import LAYER_LOST, match_group
 
@@ -135,6 +136,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=REFUSED)
             return
         self.group = match_group(self.match_id)
+        await self.call(table_presence, user=self.user, change=1)  # games.history.mail: no turn e-mail while here
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.renewing = asyncio.create_task(self.renew_group(self.group))
         await self.send_board()  # a (re)connecting client always starts from the current board
@@ -145,6 +147,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             with contextlib.suppress(asyncio.CancelledError):
                 await self.renewing
         if self.group is not None:
+            await self.call(table_presence, user=self.user, change=-1)
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.pausing:
             await self.call(services.pause_close, match_id=self.match_id, channel=self.channel_name)

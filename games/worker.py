@@ -129,6 +129,9 @@ class ComputerWorker:
         """`run_once` in the worker's own thread, with a healthy connection."""
         close_old_connections()
         try:
+            from games.history.mail import turn_mails_when_due
+
+            turn_mails_when_due()  # e-mail players whose turn it is while away (throttled, never raises)
             return self.run_once()
         except Exception:
             logger.exception("computer players: a pass failed")
