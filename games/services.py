@@ -274,6 +274,9 @@ def _store(match: Match, rnd: Round, state: RoundState) -> None:
     if state.phase == "match_over":
         match.status = Match.Status.FINISHED
         match.finished_at = now
+        from games.history.stats import match_finished  # the one call into the history wing
+
+        match_finished(match)  # players' stats and ratings, in this same transaction
 
 
 def _commit(match: Match, version: int, *, user: object = None, request_id: str | None = None) -> Result:

@@ -61,6 +61,7 @@ def my_matches(request: HttpRequest) -> HttpResponse:
     """The signed-in user's matches in progress and finished, each resumable in one click."""
     mine = _with_seats(selectors.my_matches(request.user))
     in_progress = [match_summary(m, request.user) for m in mine.exclude(status=Match.Status.FINISHED)]
+    in_progress.sort(key=lambda s: not s.your_turn)  # the matches waiting for you first (stable)
     finished_page = Paginator(mine.filter(status=Match.Status.FINISHED), FINISHED_PER_PAGE).get_page(
         request.GET.get("page"))
     finished = [match_summary(m, request.user) for m in finished_page.object_list]

@@ -158,6 +158,9 @@ class ComputerWorker:
         close_old_connections()
         try:
             self.expire_pauses()
+            from games.history.mail import turn_mails_when_due
+
+            turn_mails_when_due()  # e-mail players whose turn it is while away (throttled, never raises)
             return self.run_once()
         except Exception:
             logger.exception("computer players: a pass failed")

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "axes",  # login throttling (see AXES_* below)
     "accounts",
     "games",
+    "games.history",  # replays, scores, stats, ratings (games/history/)
 ]
 
 MIDDLEWARE = [
@@ -199,3 +200,12 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": ENV.get("LOG_LEVEL", "INFO")},
     "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }
+
+# Turn e-mails (games/history/mail.py): the console in development, SMTP (EMAIL_HOST…) otherwise.
+EMAIL_BACKEND = ENV.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = ENV.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(ENV.get("EMAIL_PORT", "25"))
+DEFAULT_FROM_EMAIL = ENV.get("DEFAULT_FROM_EMAIL", "Mexican Train <noreply@localhost>")
+#: the site's address in e-mails (links to the table and to unsubscribe)
+SITE_URL = ENV.get("SITE_URL", "http://127.0.0.1:8000")

@@ -11,4 +11,5 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language (POST)
     path("admin/", admin.site.urls),
     path("", include("games.urls")),
+    path("", include("games.history.urls")),
 ]

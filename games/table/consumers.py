@@ -58,6 +58,7 @@ from django.utils.translation import gettext as _
 from accounts import sessions
 from games import selectors, services
 from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
+from games.history.mail import table_presence  # the one import of the history wing here
 from games.models import Match, Seat
 from games.notify import LAYER_LOST, match_group
 from games.table import board, board_reads, protocol
@@ -162,6 +163,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=REFUSED)
             return
         self.group = match_group(self.match_id)
+        await self.call(table_presence, user=self.user, change=1)  # games.history.mail: no turn e-mail while here
         await self.channel_layer.group_add(self.group, self.channel_name)
         groups = [self.group]
         if getattr(self.user, "is_authenticated", False):
@@ -185,6 +187,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             renewing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await renewing
+        if self.group is not None:
+            try:
+                await self.call(table_presence, user=self.user, change=-1)
+            except Exception:
+                logger.warning("table %s: could not record leaving", self.match_id, exc_info=True)
         for name in ("group", "user_group"):
             group = getattr(self, name)
             setattr(self, name, None)

@@ -12,7 +12,7 @@ from django.urls import reverse
 from engine.replay import run_replay, state_json
 from engine.serialize import state_from_json
 from games import selectors
-from games.models import ClientRequest, LogEntry, Match, Round, Seat, UndoPoint
+from games.models import ClientRequest, LogEntry, Match, UndoPoint
 
 from .conftest import create, play, play_rounds
 
@@ -106,65 +106,6 @@ def test_admin_pages_need_staff(client: Client, ana: Any) -> None:
             assert response["Location"].startswith(reverse("admin:login"))
 
 
-def test_replay_steps_through_every_action_showing_every_hand(admin_client_: Client, ana: Any) -> None:
-    match = play(create(ana, "basic", "local", seed=3), 15)
-    doc = selectors.match_replay_doc(match)
-    actions = doc["actions"]
-    assert len(actions) == 15
-
-    first = admin_client_.get(replay_url(match, 0))
-    assert first.status_code == 200
-    page = first.content.decode()
-    start = run_replay({**doc, "actions": []})
-    for hand in start["hands"]:  # every hand of the deal is shown
-        for tile in hand:
-            assert f'<span class="tile">{tile}</span>' in page
-    assert "Round 1 dealt" in page
-    assert f"Step 0 of {len(actions)}" in page
-    assert f'href="{replay_url(match, 1)}"' in page
-
-    for k in (1, 7, len(actions)):
-        response = admin_client_.get(replay_url(match, k))
-        table = response.context["table"]
-        expected = run_replay({**doc, "actions": actions[:k]})
-        assert [s["hand"] for s in table["seats"]] == expected["hands"]
-        assert [s["train"] for s in table["seats"]] == [expected["trains"][str(i)]["tiles"] for i in range(3)]
-        assert [s["marker"] for s in table["seats"]] == [expected["trains"][str(i)]["marker"] for i in range(3)]
-        assert table["mexican"] == expected["trains"]["mexican"]["tiles"]
-        assert table["boneyard"] == expected["boneyard"]
-        assert [s["total"] for s in table["seats"]] == expected["totals"]
-        assert response.context["prev"] == k - 1
-        assert f'href="{replay_url(match, k - 1)}"' in response.content.decode()
-
-    # the action just taken, in words, names the seat
-    act = actions[0]
-    words = admin_client_.get(replay_url(match, 1)).context["table"]["words"]
-    assert act["act"] == "engine" and "placed the engine 12-12" in words
-
-    last = admin_client_.get(replay_url(match, 999))  # clamped to the last step
-    assert last.context["step"] == len(actions)
-    assert last.context["next"] is None
-    assert last.context["differences"] == []
-    assert "The replay reproduces the stored state." in last.content.decode()
-    assert admin_client_.get(replay_url(match) + "?step=abc").context["step"] == 0
-
-
-def test_a_draw_in_the_replay_names_the_tile_drawn(admin_client_: Client, ana: Any) -> None:
-    match = create(ana, "basic", seed=1)
-    doc = selectors.match_replay_doc(match)
-    for _ in range(300):  # play until somebody draws (R15)
-        if any(a["act"] == "draw" for a in doc["actions"]):
-            break
-        play(match, 1)
-        doc = selectors.match_replay_doc(match)
-    k = next(k for k, a in enumerate(doc["actions"], start=1) if a["act"] == "draw")
-    after = run_replay({**doc, "actions": doc["actions"][:k]})
-    seat = doc["actions"][k - 1]["seat"]
-    drawn = after["hands"][seat][-1]
-    words = admin_client_.get(replay_url(match, k)).context["table"]["words"]
-    assert f"drew {drawn} from the boneyard" in words
-
-
 def test_replay_export_and_round_trip_across_rounds(admin_client_: Client, ana: Any) -> None:
     match = play(play_rounds(create(ana, "basic", seed=2024), 2), 5)
     assert match.round_number == 2
@@ -175,7 +116,8 @@ def test_replay_export_and_round_trip_across_rounds(admin_client_: Client, ana: 
 
     response = admin_client_.get(reverse("admin:games_match_export", args=[match.pk]))
     assert response.status_code == 200
-    assert response["Content-Disposition"] == f'attachment; filename="match-{match.pk}.json"'
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="mexican-train-match-{match.pk}-seed-2024.json"')
     exported = json.loads(response.content)
     assert exported == doc
 
@@ -184,32 +126,3 @@ def test_replay_export_and_round_trip_across_rounds(admin_client_: Client, ana: 
     assert replayed["error"] is None
     stored = state_json(state_from_json(match.state))
     assert replayed == stored
-
-    # The round selector jumps to round 2's deal.
-    page = admin_client_.get(replay_url(match))
-    rounds = page.context["rounds"]
-    assert [r["number"] for r in rounds] == [1, 2]
-    round2 = rounds[1]["step"]
-    assert doc["actions"][round2 - 1] == {"act": "next_round"}
-    response = admin_client_.get(replay_url(match, round2))
-    assert "Round 2 dealt" in response.context["table"]["words"]
-    assert response.context["table"]["engine"] == "11-11"
-    assert [r["current"] for r in response.context["rounds"]] == [False, True]
-    # Round 2 starts from round 1's totals (R21).
-    round1 = Round.objects.get(match=match, number=1)
-    assert [s["total"] for s in response.context["table"]["seats"]] == round1.totals
-
-
-def test_replay_of_a_match_waiting_for_players(admin_client_: Client, ana: Any) -> None:
-    match = create(ana, "human")
-    response = admin_client_.get(replay_url(match))
-    assert response.status_code == 200
-    assert response.context["last"] == 0
-    assert response.context["differences"] is None  # nothing stored yet
-
-
-def test_seats_show_in_the_match_page_inline(admin_client_: Client, ana: Any) -> None:
-    match = create(ana, "strong", "local")
-    page = admin_client_.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
-    for seat in Seat.objects.filter(match=match):
-        assert seat.display_name in page

@@ -1,0 +1,163 @@
+"""The admin's match page with the players' replay viewer, the seed, the export and an import check.
+
+The stock match admin (games/admin.py) is replaced here by a subclass, so the root
+never imports this wing: its replay now is the viewer of `games.history.views`
+(ended rounds only, every hand face up, the log with seats numbered from 1 as
+players see them), and a live round's hands are shown to nobody, staff included
+(R24). The export downloads the replay file (`../shared/spec/replay-format.md`)
+under a name that says what it is; the import check replays an uploaded file and
+reports the first action where it parts from the stored match
+(`games.history.checks`). Rounds' logs read with 1-based seats too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from engine.deal import engine_value
+from engine.replay import BadReplay
+from games import selectors
+from games.admin import LogEntryInline, MatchAdmin, RoundAdmin
+from games.history import checks
+from games.history.replays import NotReplayable, parse_position, round_replay
+from games.history.views import position_url, viewer_context
+from games.logtext import describe_entry
+from games.models import LogEntry, Match, Round, Seat
+from games.queries import replay_differences, replay_json
+
+
+def export_filename(match: Match) -> str:
+    """`mexican-train-match-12-seed-4242.json`: what the file is, without opening it."""
+    return f"mexican-train-match-{match.pk}-seed-{match.seed}.json"
+
+
+class HasComputerFilter(admin.SimpleListFilter):
+    title = gettext_lazy("computer players")
+    parameter_name = "computers"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("yes", gettext_lazy("with computers")), ("no", gettext_lazy("people only"))]
+
+    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+        with_computer = Seat.objects.filter(kind=Seat.Kind.COMPUTER).values("match_id")
+        if self.value() == "yes":
+            return queryset.filter(pk__in=with_computer)
+        if self.value() == "no":
+            return queryset.exclude(pk__in=with_computer)
+        return queryset
+
+
+class HistoryMatchAdmin(MatchAdmin):
+    list_filter = ("status", "players", HasComputerFilter, *MatchAdmin.list_filter[2:], "finished_at")
+    search_help_text = gettext_lazy("A match id or seed, or a player's user name or seat name.")
+
+    @admin.display(description=gettext_lazy("replay"))
+    def replay_links(self, match: Match) -> str:
+        return format_html('<a href="{}">{}</a> · <a href="{}" download="{}">{}</a>',
+                           reverse("admin:games_match_replay", args=[match.pk]), _("Replay and check"),
+                           reverse("admin:games_match_export", args=[match.pk]), export_filename(match),
+                           _("Export replay"))
+
+    def replay_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The players' viewer (?round=R&step=K), the seed, the export and the import check."""
+        match = self._viewable(request, object_id)
+        match = Match.objects.prefetch_related("seats__user").select_related("created_by").get(pk=match.pk)
+        context: dict[str, Any] = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "original": match,
+            "title": _("Replay of match %(id)s") % {"id": match.pk},
+            "export_name": export_filename(match),
+            # The export replayed must be the stored snapshot (what `manage.py replay_check` says).
+            "differences": replay_differences(match),
+        }
+        if request.method == "POST":
+            context["check"] = self._check(request, match)
+        number, k = parse_position(request.GET.get("round"), request.GET.get("step"))
+        try:
+            context.update(viewer_context(round_replay(match, number), k))
+        except NotReplayable:
+            context["nothing"] = True
+        return TemplateResponse(request, "admin/history/match_replay.html", context)
+
+    def _check(self, request: HttpRequest, match: Match) -> dict[str, Any]:
+        upload = request.FILES.get("replay")
+        if upload is None:
+            return {"error": _("Choose a replay file to check.")}
+        if upload.size is not None and upload.size > checks.MAX_BYTES:
+            return {"error": _("That file is too large to be a replay.")}
+        try:
+            doc = checks.read_upload(upload.read(checks.MAX_BYTES + 1))
+        except BadReplay as e:
+            return {"error": _("That file is not a replay: %(reason)s") % {"reason": e}}
+        result = checks.first_divergence(selectors.match_replay_doc(match), doc)
+        out: dict[str, Any] = {"result": result, "name": upload.name}
+        if result.round is not None and result.step is not None and Round.objects.filter(
+                match=match, number=result.round).exclude(ended_by="").exists():
+            out["url"] = position_url(match.pk, result.round, result.step)
+        return out
+
+    def export_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        match = self._viewable(request, object_id)
+        response = HttpResponse(replay_json(selectors.match_replay_doc(match)),
+                                content_type="application/json; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{export_filename(match)}"'
+        return response
+
+    actions = ("export_selected",)
+
+    @admin.action(description=gettext_lazy("Export the selected matches' replays (one JSON list)"))
+    def export_selected(self, request: HttpRequest, queryset: Any) -> HttpResponse:
+        docs = [{"match": m.pk, **selectors.match_replay_doc(m)} for m in queryset.order_by("pk")[:200]]
+        if queryset.count() > 200:
+            messages.warning(request, _("Only the first 200 matches were exported."))
+        response = HttpResponse(replay_json(docs), content_type="application/json; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="mexican-train-replays.json"'
+        return response
+
+
+class NumberedLogInline(LogEntryInline):
+    """A round's log with seats numbered as players see them (from 1) and in words."""
+
+    fields = ("seq", "kind", "seat_number", "words", "user", "by_computer", "version", "created_at")
+    readonly_fields = fields
+
+    @admin.display(description=gettext_lazy("seat"))
+    def seat_number(self, entry: LogEntry) -> str:
+        return str(entry.seat + 1) if entry.seat is not None else "—"
+
+    @admin.display(description=gettext_lazy("what happened"))
+    def words(self, entry: LogEntry) -> str:
+        names = self._names.get(entry.round_id)
+        if names is None:
+            names = self._names[entry.round_id] = self._seat_names(entry)
+        actor = entry.user.get_username() if entry.user is not None else ""
+        return describe_entry(entry.kind, entry.action, names, None, actor=actor,
+                              engine=engine_value(entry.round.number) if entry.kind == "action" else None)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._names: dict[int, list[str]] = {}
+
+    @staticmethod
+    def _seat_names(entry: LogEntry) -> list[str]:
+        seats = Seat.objects.filter(match_id=entry.round.match_id).select_related("user").order_by("index")
+        return [_("%(name)s (seat %(number)s)") % {"name": s.display_name, "number": s.index + 1} for s in seats]
+
+
+class HistoryRoundAdmin(RoundAdmin):
+    inlines = (NumberedLogInline,)
+
+
+admin.site.unregister(Match)
+admin.site.register(Match, HistoryMatchAdmin)
+admin.site.unregister(Round)
+admin.site.register(Round, HistoryRoundAdmin)

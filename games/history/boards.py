@@ -1,0 +1,46 @@
+"""A replay step drawn on the live table's board: the only module of this wing that
+imports the table's presenter (games.board), so moving it changes this file alone.
+
+The step's state goes through the same path as a spectator's live board —
+`engine.views.view(state, None)`, `present`, `board_html` and the board templates —
+with the same flags the live board had at that version (the points of earlier
+rounds, the last log line). Then, because the round has ended (`games.history.replays`
+never yields a round still being played), every hand is laid face up on its row, as
+the live board does once the round is over (R21).
+"""
+
+from __future__ import annotations
+
+from django.utils.safestring import SafeString
+
+from engine.views import view as view_of
+from games.board import Flags, Viewer, board_html, log_line, present, seat_infos, seat_style
+from games.history.replays import RoundReplay
+
+__all__ = ["names", "seat_style", "step_html"]
+
+
+def names(replay: RoundReplay) -> list[str]:
+    """The seats' names as the table shows them."""
+    return [s.name for s in seat_infos(replay.match)]
+
+
+def step_html(replay: RoundReplay, k: int, *, hands: bool = True) -> SafeString:
+    """The board at step `k` of the (ended) round; `hands=False` draws what a spectator saw
+    live at that version (the test compares the two renders)."""
+    step = replay.step(k)
+    state = step.state
+    view = view_of(state, None)
+    seats = seat_infos(replay.match)
+    history = replay.earlier_points
+    if state.over and state.round_points is not None:
+        history = (*history, tuple(state.round_points))
+    entry = step.entry if step.entry is not None else replay.before
+    last = log_line(entry, [s.name for s in seats], None, engine=view.engine) if entry is not None else ""
+    flags = Flags(match_id=replay.match.pk, version=step.version, history=history, last_event=last)
+    board = present(view, seats, viewer=Viewer(), flags=flags)
+    if hands:
+        for seat in board.seats:  # the train rows hold these same objects as their owners
+            if seat.revealed is None:
+                seat.revealed = state.hands[seat.index]
+    return board_html(board)

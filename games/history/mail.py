@@ -1,0 +1,129 @@
+"""E-mail when it is your turn and you have been away from the table (opt-in per account).
+
+- Presence: the table's websocket calls `table_presence(user, +1)` when a player's
+  connection opens and `-1` when it closes; each call also stamps `last_seen`. An
+  account counts as connected while it has an open connection seen in the last
+  `PRESENCE_STALE` (a server killed without closing its sockets leaves a count
+  behind; after that long it no longer blocks e-mails).
+- `turn_mails_when_due()`: the computer worker's loop (games/worker.py) calls it on
+  every pass; it looks at most every `SCAN_EVERY` seconds in a process for matches
+  where a person is to play who opted in, has an e-mail address, is not connected,
+  and whose table has been closed, and the turn open, for the minutes they chose.
+  One e-mail per turn at most — a turn is the match version while it is theirs (a
+  version changes with every action) — enforced by a unique row written before the
+  e-mail goes (`TurnMailSent`), so several workers never send it twice.
+- Each e-mail carries an unsubscribe link (`TurnMail.token`). Django's e-mail
+  framework sends it (`EMAIL_BACKEND`: the console in development).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, F, IntegerField, OuterRef
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from games.history.models import TurnMail, TurnMailSent
+from games.models import Match, Seat
+
+logger = logging.getLogger(__name__)
+
+#: seconds between two scans in one process
+SCAN_EVERY = 30.0
+#: an open-connection count older than this is not trusted (a server died without closing)
+PRESENCE_STALE = timedelta(hours=6)
+
+_last_scan = 0.0
+
+
+def table_presence(user: Any, change: int) -> None:
+    """A table connection of `user` opened (+1) or closed (-1); anonymous visitors are ignored."""
+    if not getattr(user, "is_authenticated", False):
+        return
+    now = timezone.now()
+    TurnMail.objects.get_or_create(user_id=user.pk)
+    if change > 0:
+        TurnMail.objects.filter(user_id=user.pk).update(connections=F("connections") + 1, last_seen=now)
+    else:
+        TurnMail.objects.filter(user_id=user.pk, connections__gt=0).update(
+            connections=F("connections") - 1, last_seen=now)
+        TurnMail.objects.filter(user_id=user.pk).update(last_seen=now)
+
+
+def connected(setting: TurnMail, now: datetime) -> bool:
+    return setting.connections > 0 and setting.last_seen is not None and now - setting.last_seen < PRESENCE_STALE
+
+
+def due_turns(now: datetime) -> list[tuple[Match, Seat, TurnMail]]:
+    """(match, seat on turn, its account's setting) for every turn an e-mail is due for."""
+    on_turn = Seat.objects.filter(match=OuterRef("pk"), kind=Seat.Kind.HUMAN, index=OuterRef("turn"),
+                                  user__turn_mail__enabled=True)
+    matches = (Match.objects.filter(status=Match.Status.PLAYING, state__isnull=False)
+               .annotate(turn=Cast(KeyTextTransform("turn", "state"), IntegerField()))
+               .filter(Exists(on_turn)))
+    out = []
+    for match in matches:
+        seat = (Seat.objects.filter(match=match, index=match.turn).select_related("user", "user__turn_mail")
+                .first())
+        if seat is None or seat.user is None or not seat.user.email:
+            continue
+        setting = seat.user.turn_mail
+        away = timedelta(minutes=setting.after_minutes)
+        if connected(setting, now):
+            continue
+        if setting.last_seen is not None and now - setting.last_seen < away:
+            continue
+        if now - match.updated_at < away:  # the turn has not been open that long
+            continue
+        out.append((match, seat, setting))
+    return out
+
+
+def _send(match: Match, seat: Seat, setting: TurnMail, base_url: str) -> bool:
+    key = f"v{match.version}"
+    try:
+        with transaction.atomic():
+            TurnMailSent.objects.create(user=seat.user, match=match, turn_key=key)
+    except IntegrityError:
+        return False  # sent already for this turn
+    with translation.override(settings.LANGUAGE_CODE):
+        table = base_url + reverse("games:table", args=[match.pk])
+        unsubscribe = base_url + reverse("history:unsubscribe", args=[setting.token])
+        subject = _("Your turn in match %(id)s") % {"id": match.pk}
+        body = _("Hello %(name)s,\n\nit is your turn in match %(id)s (round %(round)s of 13).\n"
+                 "Play on: %(table)s\n\nYou get this e-mail because you asked for one when it is your turn "
+                 "and you are away.\nNo more of these e-mails: %(unsubscribe)s\n") % {
+            "name": seat.user.get_username(), "id": match.pk, "round": match.round_number,
+            "table": table, "unsubscribe": unsubscribe}
+    send_mail(subject, body, None, [seat.user.email])
+    return True
+
+
+def send_turn_mails(*, now: datetime | None = None) -> int:
+    """Send every due turn e-mail once; how many went."""
+    now = now or timezone.now()
+    base_url = getattr(settings, "SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+    return sum(_send(m, s, t, base_url) for m, s, t in due_turns(now))
+
+
+def turn_mails_when_due() -> None:
+    """The worker's call on every pass: a scan at most every `SCAN_EVERY` seconds; never raises
+    (a mail server down must not stop the computer players)."""
+    global _last_scan
+    if time.monotonic() - _last_scan < SCAN_EVERY:
+        return
+    _last_scan = time.monotonic()
+    try:
+        send_turn_mails()
+    except Exception:
+        logger.exception("turn e-mails: a scan failed")

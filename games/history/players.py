@@ -1,0 +1,93 @@
+"""Player pages: an account's finished matches, stats and rating, and the leaderboard."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from games.history.models import PlayerStats
+from games.history.stats import KINDS, LEADERBOARD_MIN, leaderboard
+from games.models import Match, Seat
+
+PER_PAGE = 20
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    match: Match
+    seats: list[dict[str, Any]]
+    #: "won", "shared", "lost"
+    result: str
+    result_text: str
+    total: int | None
+    place: int | None
+
+
+def _kind_label(kind: str) -> str:
+    return {"people": _("against people"), "basic": _("against basic computers"),
+            "strong": _("against strong computers")}[kind]
+
+
+def history_rows(user: Any, matches: list[Match]) -> list[HistoryRow]:
+    rows = []
+    for m in matches:
+        seats = sorted(m.seats.all(), key=lambda s: s.index)
+        totals = (m.state or {}).get("totals") or [None] * len(seats)
+        mine = next((s for s in seats if s.kind == Seat.Kind.HUMAN and s.user_id == user.pk), None)
+        best = min((t for t in totals if t is not None), default=None)
+        winners = [i for i, t in enumerate(totals) if t is not None and t == best]
+        total = totals[mine.index] if mine is not None else None
+        if mine is None:
+            result, text = "", _("Pass-and-play")
+        elif mine.index in winners and len(winners) > 1:
+            result, text = "shared", _("Shared win")
+        elif mine.index in winners:
+            result, text = "won", _("Won")
+        else:
+            result, text = "lost", _("Lost")
+        place = 1 + sum(1 for t in totals if t is not None and total is not None and t < total)
+        rows.append(HistoryRow(
+            match=m, result=result, result_text=text, total=total, place=place if mine else None,
+            seats=[{"number": s.index + 1, "name": s.display_name, "total": totals[s.index],
+                    "me": s is mine, "computer": s.kind == Seat.Kind.COMPUTER} for s in seats]))
+    return rows
+
+
+@require_safe
+@login_required
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    """One account's record: stats, rating with its uncertainty, finished matches with replays."""
+    who = get_object_or_404(get_user_model(), username=username)
+    stats = PlayerStats.objects.filter(user=who).first()
+    finished = (Match.objects.filter(status=Match.Status.FINISHED, seats__user=who, seats__kind=Seat.Kind.HUMAN)
+                .distinct().order_by("-finished_at", "-pk")
+                .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))))
+    page = Paginator(finished, PER_PAGE).get_page(request.GET.get("page"))
+    by_kind = []
+    if stats is not None:
+        for kind in KINDS:
+            row = stats.by_opponents.get(kind)
+            if row:
+                by_kind.append({"label": _kind_label(kind), **row})
+    return render(request, "history/player.html", {
+        "who": who, "stats": stats, "by_kind": by_kind, "page": page,
+        "rows": history_rows(who, list(page.object_list)),
+        "leaderboard_min": LEADERBOARD_MIN,
+        "own": who.pk == request.user.pk,
+    })
+
+
+@require_safe
+@login_required
+def players(request: HttpRequest) -> HttpResponse:
+    """The leaderboard: players with enough rated matches (among people), by rating."""
+    return render(request, "history/leaderboard.html", {"rows": leaderboard(), "minimum": LEADERBOARD_MIN})

@@ -1,0 +1,113 @@
+"""The admin's match page embeds the players' replay viewer (ended rounds only, R24), with
+the seed, the export under a proper file name, an import check that reports the first
+action where a file parts from the match, and logs with seats numbered from 1."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from engine.replay import run_replay
+from games import selectors
+from games.models import Match, Round
+from tests.site_games.conftest import create, play, play_rounds
+
+pytestmark = pytest.mark.django_db
+
+
+def replay_url(match: Match, query: str = "") -> str:
+    return reverse("admin:games_match_replay", args=[match.pk]) + query
+
+
+def test_a_live_round_shows_no_hand_to_staff(admin_client_: Client, ana: Any) -> None:
+    match = play(create(ana, "basic", "local", seed=3), 15)
+    assert match.round_number == 1 and match.state["phase"] not in ("round_over", "match_over")
+    page = admin_client_.get(replay_url(match, "?round=1&step=3"))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'class="reveal' not in html and "replay-board" not in html
+    assert "No round of this match has ended yet" in html
+    assert str(match.seed) in html  # the seed is shown
+
+
+def test_an_ended_round_on_the_board_with_log_and_positions(admin_client_: Client, ana: Any) -> None:
+    match = play(play_rounds(create(ana, "basic", seed=2024), 2), 3)
+    rnd = Round.objects.get(match=match, number=1)
+    page = admin_client_.get(replay_url(match, "?round=1&step=2"))
+    html = page.content.decode()
+    assert page.context["step"] == 2 and page.context["number"] == 1
+    assert html.count('<div class="reveal') == 2  # both hands face up (R21)
+    assert 'data-version="' in html and 'id="replay-board"' in html
+    lines = page.context["lines"]
+    assert len(lines) == page.context["last"] + 1
+    assert lines[1]["text"].endswith("(seat 1) placed the engine 12-12") or "(seat 2)" in lines[1]["text"]
+    assert all(line["seat"] in (None, 1, 2) for line in lines)  # seats counted from 1
+    assert 'href="?round=1&amp;step=5"' in html  # every log line links to its position
+    assert "The replay reproduces the stored state." in html
+    assert rnd.ended_by
+    # round 2 is being played: not offered, not served
+    assert [r["number"] for r in page.context["rounds"]] == [1]
+    assert admin_client_.get(replay_url(match, "?round=2")).context.get("nothing") is True
+
+
+def test_import_check_reports_the_first_divergence(admin_client_: Client, ana: Any) -> None:
+    match = play(play_rounds(create(ana, "basic", seed=77), 2), 4)
+    doc = selectors.match_replay_doc(match)
+
+    def check(content: bytes) -> Any:
+        upload = SimpleUploadedFile("file.json", content, content_type="application/json")
+        return admin_client_.post(replay_url(match), {"replay": upload}).context["check"]
+
+    same = check(json.dumps(doc).encode())
+    assert same["result"].same
+
+    k = next(i for i, a in enumerate(doc["actions"]) if a.get("act") == "draw" or a.get("act") == "play")
+    changed = json.loads(json.dumps(doc))
+    changed["actions"][k] = {"seat": changed["actions"][k]["seat"], "act": "pass"}
+    result = check(json.dumps(changed).encode())["result"]
+    assert result.kind == "differs" and result.index == k and result.round == 1 and result.step == k
+
+    shorter = {**doc, "actions": doc["actions"][:-2]}
+    result = check(json.dumps(shorter).encode())["result"]
+    assert result.kind == "file_shorter" and result.index == len(doc["actions"]) - 2
+
+    other_seed = {**doc, "seed": 78}
+    assert check(json.dumps(other_seed).encode())["result"].kind == "start"
+
+    assert "not a replay" in check(b"{nope")["error"]
+    assert check(json.dumps({"players": 99}).encode())["result"].kind == "bad_file"
+    assert "Choose a replay file" in admin_client_.post(replay_url(match), {}).context["check"]["error"]
+    match.refresh_from_db()
+    assert selectors.match_replay_doc(match) == doc  # a check changes nothing
+
+
+def test_export_is_the_replay_file_under_a_proper_name(admin_client_: Client, ana: Any) -> None:
+    match = play(create(ana, "basic", seed=11), 6)
+    response = admin_client_.get(reverse("admin:games_match_export", args=[match.pk]))
+    assert response["Content-Disposition"] == f'attachment; filename="mexican-train-match-{match.pk}-seed-11.json"'
+    assert run_replay(json.loads(response.content))["error"] is None
+
+
+def test_round_log_numbers_seats_from_one(admin_client_: Client, ana: Any) -> None:
+    match = play(create(ana, "basic", seed=12), 4)
+    rnd = Round.objects.get(match=match, number=1)
+    html = admin_client_.get(reverse("admin:games_round_change", args=[rnd.pk])).content.decode()
+    assert "(seat 1)" in html or "(seat 2)" in html
+    assert "(seat 0)" not in html
+
+
+def test_changelist_filters_by_computers_and_searches_players(admin_client_: Client, ana: Any, ben: Any) -> None:
+    with_computer = create(ana, "basic", seed=1)
+    people = create(ben, "human", seed=2)
+    url = reverse("admin:games_match_changelist")
+    ids = [m.pk for m in admin_client_.get(url + "?computers=yes").context["cl"].result_list]
+    assert with_computer.pk in ids and people.pk not in ids
+    ids = [m.pk for m in admin_client_.get(url + "?computers=no").context["cl"].result_list]
+    assert people.pk in ids and with_computer.pk not in ids
+    ids = [m.pk for m in admin_client_.get(url + "?q=ben").context["cl"].result_list]
+    assert ids == [people.pk]

@@ -1,0 +1,71 @@
+"""The pages that look back: a match's chart and round table (13 points per seat after 13
+rounds), player pages with their record and replay links, the leaderboard, and "My
+matches" with the matches waiting for you first."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games.history.models import PlayerStats
+from games.history.stats import LEADERBOARD_MIN
+from games.models import Round
+from tests.history.fabricate import finished_match
+from tests.site_games.conftest import create
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user: Any) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def test_match_page_draws_13_points_per_seat_and_the_round_table(make_user: Any) -> None:
+    ana, ben = make_user("ana"), make_user("ben")
+    match = finished_match([ana, ben, "basic"], seed=314)
+    html = client_for(ana).get(f"/m/{match.pk}/about/").content.decode()
+    for seat in (1, 2, 3):
+        assert len(re.findall(rf'class="chart__point" data-seat="{seat}"', html)) == 13
+    last = Round.objects.get(match=match, number=13)
+    for total in last.totals:
+        assert f": total {total}</title>" in html
+    assert html.count("<tr>") >= 14  # the header and 13 rounds
+    out_rounds = Round.objects.filter(match=match, ended_by="out").count()
+    assert html.count('<span class="badge">out</span>') == out_rounds
+    assert f'href="/m/{match.pk}/replay/"' in html
+    # a stranger sees neither the match nor its chart
+    assert client_for(make_user("cy")).get(f"/m/{match.pk}/about/").status_code == 404
+
+
+def test_player_page_shows_record_rating_and_history(make_user: Any) -> None:
+    ana, ben = make_user("ana"), make_user("ben")
+    matches = [finished_match([ana, ben], seed=s) for s in (1, 2, 3)]
+    st = PlayerStats.objects.get(user=ana)
+    html = client_for(ben).get("/players/ana/").content.decode()
+    assert f'<dd id="stat-matches">{st.matches}</dd>' in html and st.matches == 3
+    assert f'<dd id="stat-wins">{st.wins}</dd>' in html
+    assert "±" in html and st.rated_matches == 3
+    for m in matches:
+        assert f'href="/m/{m.pk}/replay/"' in html
+    board = client_for(ben).get("/players/").content.decode()
+    assert LEADERBOARD_MIN == 3
+    assert 'href="/players/ana/"' in board and 'href="/players/ben/"' in board
+    assert client_for(ben).get("/players/nobody/").status_code == 404
+    assert Client().get("/players/ana/").status_code == 302
+
+
+def test_my_matches_puts_your_turn_first_with_a_badge(make_user: Any) -> None:
+    ana = make_user("ana")
+    waiting = create(ana, "human", seed=3)  # a free seat: nobody's turn yet
+    mine = create(ana, "basic", seed=21)
+    from tests.history.test_turn_mail import on_turn
+
+    on_turn(mine)
+    html = client_for(ana).get("/matches/").content.decode()
+    assert html.count('badge--turn') == 1
+    assert html.index(f"Match {mine.pk}") < html.index(f"Match {waiting.pk}")

@@ -1,0 +1,117 @@
+"""Players' stats and ratings (R20–R22): hand-checked small cases, ties as shared wins,
+and `rebuild_stats` giving the very numbers counted when each match ended."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+
+from games.history.models import CountedMatch, PlayerStats
+from games.history.stats import count_match, match_facts, opponents_kind
+from games.models import Match, Round, Seat
+from tests.history.fabricate import finished_match
+
+pytestmark = pytest.mark.django_db
+
+
+def numbers() -> dict[int, tuple[Any, ...]]:
+    return {s.user_id: (s.matches, s.wins, s.shared_wins, s.rounds, s.penalty_sum, s.best_round,
+                        s.worst_round, s.rounds_out, s.by_opponents, s.rated_matches,
+                        None if s.rating_mu is None else round(s.rating_mu, 9),
+                        None if s.rating_sigma is None else round(s.rating_sigma, 9))
+            for s in PlayerStats.objects.all()}
+
+
+def test_a_match_against_a_computer_hand_checked(make_user: Any) -> None:
+    ana = make_user("ana")
+    match = finished_match([ana, "strong"], seed=31)
+    rounds = list(Round.objects.filter(match=match).order_by("number"))
+    mine = [r.points[0] for r in rounds]
+    st = PlayerStats.objects.get(user=ana)
+    assert (st.matches, st.rounds) == (1, 13)
+    assert st.penalty_sum == sum(mine) == rounds[-1].totals[0]
+    assert st.best_round == min(mine) and st.worst_round == max(mine)
+    assert st.average_penalty == pytest.approx(sum(mine) / 13)
+    facts = match_facts(match)
+    won = facts.totals[0] <= facts.totals[1]
+    shared = facts.totals[0] == facts.totals[1]
+    assert (st.wins, st.shared_wins) == (int(won and not shared), int(shared))
+    # R20: a round is gone out by the seat whose hand emptied; its penalty is 0 (R21)
+    outs = [r for r in rounds if r.ended_by == "out" and r.points[0] == 0 and facts.out[r.number - 1] == 0]
+    assert st.rounds_out == len(outs)
+    assert st.by_opponents == {"strong": {"matches": 1, "wins": st.wins, "shared_wins": st.shared_wins}}
+    # no rating from a match against a computer
+    assert st.rating_mu is None and st.rated_matches == 0
+    assert not count_match(match)  # counted once
+    assert PlayerStats.objects.get(user=ana).matches == 1
+
+
+def test_opponent_kind_is_people_or_the_strongest_computer() -> None:
+    seats = [Seat(index=0, kind="human"), Seat(index=1, kind="computer", level="basic"),
+             Seat(index=2, kind="computer", level="strong")]
+    assert opponents_kind(seats, 0) == "strong"
+    assert opponents_kind(seats[:2], 0) == "basic"
+    assert opponents_kind([Seat(index=0, kind="human"), Seat(index=1, kind="human")], 0) == "people"
+
+
+def test_a_tie_is_a_shared_win_and_shares_the_rating(make_user: Any) -> None:
+    ana, ben, cy = make_user("ana"), make_user("ben"), make_user("cy")
+    match = finished_match([ana, ben, cy], seed=5, count=False)
+    # R22: make ana and ben tie for the lowest total, cy behind
+    last = Round.objects.get(match=match, number=13)
+    low = min(last.totals)
+    Round.objects.filter(pk=last.pk).update(totals=[low, low, low + 7])
+    from games.history import stats
+
+    real = stats.match_facts
+
+    def tied(m: Match) -> stats.MatchFacts:
+        f = real(m)
+        return stats.MatchFacts(f.players, f.points, f.out, (low, low, low + 7), (0, 1))
+
+    stats.match_facts = tied
+    try:
+        count_match(match)
+    finally:
+        stats.match_facts = real
+    a, b, c = (PlayerStats.objects.get(user=u) for u in (ana, ben, cy))
+    assert (a.wins, a.shared_wins, b.wins, b.shared_wins, c.wins, c.shared_wins) == (0, 1, 0, 1, 0, 0)
+    assert a.by_opponents["people"] == {"matches": 1, "wins": 0, "shared_wins": 1}
+    # openskill: a shared place moves both the same way, above the third
+    assert a.rating_mu == pytest.approx(b.rating_mu) and a.rating_mu > 25 > c.rating_mu
+    assert a.rating_sigma < 25 / 3 and a.rated_matches == 1
+
+
+def test_a_pass_and_play_or_computer_seat_means_no_rating(make_user: Any) -> None:
+    ana, ben = make_user("ana"), make_user("ben")
+    finished_match([ana, ben, "basic"], seed=8)
+    assert all(s.rated_matches == 0 for s in PlayerStats.objects.all())
+    assert PlayerStats.objects.get(user=ben).by_opponents["basic"]["matches"] == 1
+
+
+def rebuild_equals_incremental(n: int, make_user: Any) -> None:
+    rng = random.Random(n)
+    users = [make_user(f"p{i}") for i in range(6)]
+    for k in range(n):
+        size = rng.randint(2, 4)
+        seats: list[Any] = rng.sample(users, size)
+        if rng.random() < 0.3:
+            seats[rng.randrange(1, size)] = rng.choice(["basic", "strong"])
+        finished_match(seats, seed=rng.randrange(10**9), undo_rng=random.Random(k))
+    counted = numbers()
+    assert CountedMatch.objects.count() == n
+    call_command("rebuild_stats", verbosity=0)
+    assert numbers() == counted
+    assert sum(s.matches for s in PlayerStats.objects.all()) > n
+
+
+def test_rebuild_gives_the_incremental_numbers(make_user: Any) -> None:
+    rebuild_equals_incremental(6, make_user)
+
+
+@pytest.mark.slow
+def test_rebuild_gives_the_incremental_numbers_over_200_matches(make_user: Any) -> None:
+    rebuild_equals_incremental(200, make_user)

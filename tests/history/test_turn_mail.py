@@ -1,0 +1,113 @@
+"""E-mail when it is your turn and you are away: at most one per turn, none to accounts
+that did not opt in, none while a table of yours is open; every e-mail can unsubscribe."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.utils import timezone
+
+from games.history.mail import send_turn_mails, table_presence
+from games.history.models import TurnMail
+from games.models import Match
+from tests.site_games.conftest import create, step
+
+pytestmark = pytest.mark.django_db
+
+
+def on_turn(match: Match, seat: int = 0) -> Match:
+    """Play until `seat` (ana's) is to act."""
+    for _ in range(200):
+        match.refresh_from_db()
+        if match.state["turn"] == seat and match.state["phase"] not in ("round_over", "match_over"):
+            return match
+        step(match)
+    raise AssertionError("never ana's turn")
+
+
+def away(match: Match, minutes: int = 90) -> None:
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(minutes=minutes))
+
+
+@pytest.fixture
+def ana_opted_in(make_user: Any) -> Any:
+    ana = make_user("ana", email="ana@example.org")
+    TurnMail.objects.create(user=ana, enabled=True, after_minutes=30)
+    return ana
+
+
+def test_one_mail_per_turn(ana_opted_in: Any) -> None:
+    match = on_turn(create(ana_opted_in, "basic", seed=21))
+    away(match)
+    assert send_turn_mails() == 1
+    assert send_turn_mails() == 0  # the same turn: no second e-mail
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["ana@example.org"] and str(match.pk) in message.subject
+    assert f"/m/{match.pk}/" in message.body
+    # ana plays; her next turn is another turn
+    step(match)
+    match = on_turn(match)
+    away(match)
+    assert send_turn_mails() == 1 and len(mail.outbox) == 2
+
+
+def test_none_before_the_chosen_time_or_when_not_her_turn(ana_opted_in: Any) -> None:
+    match = on_turn(create(ana_opted_in, "basic", seed=21))
+    away(match, minutes=10)  # chose 30
+    assert send_turn_mails() == 0
+    assert send_turn_mails(now=timezone.now() + timedelta(minutes=40)) == 1
+
+
+def test_none_to_accounts_that_did_not_opt_in(make_user: Any) -> None:
+    ben = make_user("ben", email="ben@example.org")
+    match = on_turn(create(ben, "basic", seed=21))
+    away(match)
+    assert send_turn_mails() == 0  # no setting at all
+    TurnMail.objects.create(user=ben, enabled=False)
+    assert send_turn_mails() == 0
+    assert mail.outbox == []
+
+
+def test_none_while_connected_and_not_right_after_leaving(ana_opted_in: Any) -> None:
+    match = on_turn(create(ana_opted_in, "basic", seed=21))
+    away(match)
+    table_presence(ana_opted_in, 1)
+    table_presence(ana_opted_in, 1)  # two tabs
+    assert send_turn_mails(now=timezone.now() + timedelta(hours=2)) == 0
+    table_presence(ana_opted_in, -1)
+    assert send_turn_mails(now=timezone.now() + timedelta(hours=2)) == 0  # one tab still open
+    table_presence(ana_opted_in, -1)
+    assert send_turn_mails() == 0  # left just now: not away for 30 minutes yet
+    assert send_turn_mails(now=timezone.now() + timedelta(minutes=31)) == 1
+
+
+def test_unsubscribe_link_turns_the_mails_off(ana_opted_in: Any) -> None:
+    match = on_turn(create(ana_opted_in, "basic", seed=21))
+    away(match)
+    send_turn_mails()
+    link = re.search(r"http://\S+/mail/unsubscribe/\S+/", mail.outbox[0].body).group(0)
+    path = link.split("8000", 1)[1] if "8000" in link else link
+    client = Client()
+    assert client.get(path).status_code == 200
+    assert TurnMail.objects.get(user=ana_opted_in).enabled  # a GET changes nothing
+    client.post(path)
+    assert not TurnMail.objects.get(user=ana_opted_in).enabled
+    assert Client().get("/mail/unsubscribe/nope/").status_code == 404
+
+
+def test_the_setting_page_opts_in(make_user: Any) -> None:
+    cy = make_user("cy", email="cy@example.org")
+    client = Client()
+    client.force_login(cy)
+    assert client.get("/account/turn-mail/").status_code == 200
+    client.post("/account/turn-mail/", {"enabled": "on", "after_minutes": "60"})
+    setting = TurnMail.objects.get(user=cy)
+    assert setting.enabled and setting.after_minutes == 60
+    assert client.post("/account/turn-mail/", {"enabled": "on", "after_minutes": "7"}).status_code == 200
+    assert TurnMail.objects.get(user=cy).after_minutes == 60  # refused, unchanged
