@@ -507,9 +507,9 @@ def test_r25_computer_step_acts_only_for_a_computer(make_match: Callable[..., Ma
     seen: list[Any] = []
     real = services.bots.choose
 
-    def spy(view: Any, level: Any) -> Any:
+    def spy(view: Any, level: Any, luck: int = 0) -> Any:
         seen.append(view)
-        return real(view, level)
+        return real(view, level, luck)
 
     monkeypatch.setattr(services.bots, "choose", spy)
     state = state_of(match)
