@@ -1,21 +1,35 @@
 """Computer players and hints (R25): limited heuristics over a seat's view only.
 
 A bot is a function of a `SeatView` — its own hand and public information — and
-never sees the state, so it cannot cheat. Nothing here is random: the same view
-always gives the same choice. Two levels:
+of a number, its `luck`, and never sees the state, so it cannot cheat. The same view
+and luck always give the same choice. Three levels, weakest first (their strength is
+measured by ``bench/bots.py``):
 
-- ``basic``: places the heaviest tile it can, one at a time, and never plans.
-- ``strong``: plans its first-turn chain (the longest, then heaviest, run from its
-  own hand), sheds high tiles, plays doubles only when it can follow them, prefers
-  its own train while it carries a marker, and keeps its options open.
+- ``beginner``: plays like a careless person: it never plans, often plays its
+  lightest tile and keeps the heavy ones for later, picks a tile on a whim
+  otherwise, and often ends its first turn after a tile or two although it could
+  go on (R9). It only ever takes a legal action; its whims come from
+  ``random.Random(luck)``, and the site derives the luck from the match's seed, the
+  round, the seat and the match's version (`luck`), so a match stays reproducible.
+- ``casual`` (called ``basic`` before): places the heaviest tile it can, one at a
+  time, and never plans.
+- ``expert`` (called ``strong`` before): plans its first-turn chain (the longest,
+  then heaviest, run from its own hand), sheds high tiles, plays doubles only when
+  it can follow them, prefers its own train while it carries a marker, and keeps
+  its options open.
+
+The old names ``basic`` and ``strong`` are still understood (`canonical`): the
+site stored them before the levels were renamed.
 
 A computer player decides once per action, so this module is on the hot path of
-every computer match: the strong level works on bitmasks of hand positions rather
+every computer match: the expert level works on bitmasks of hand positions rather
 than copies of the hand (see ``bench/engine.py``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import random
 from collections import OrderedDict
 from typing import Literal, NamedTuple, TypeAlias
 
@@ -23,8 +37,17 @@ from .state import MEXICAN, Action
 from .tiles import FULL_SET, HIGHEST, Tile
 from .views import SeatView
 
-Level = Literal["basic", "strong"]
-LEVELS: tuple[Level, ...] = ("basic", "strong")
+Level = Literal["beginner", "casual", "expert"]
+#: weakest first: each level beats the one before it (bench/bots.py --ladder)
+LEVELS: tuple[Level, ...] = ("beginner", "casual", "expert")
+#: the levels' names before there were three (kept in old seats and arguments)
+ALIASES: dict[str, Level] = {"basic": "casual", "strong": "expert"}
+
+#: how often the beginner ends its first turn after a tile although it could go on (R9)
+BEGINNER_STOPS = 0.4
+#: how often the beginner plays its lightest playable tile (the heavy ones "later");
+#: otherwise it picks any playable tile on a whim
+BEGINNER_LIGHT = 0.5
 
 #: how many chain extensions the first-turn planner may try (keeps a turn cheap).
 #: A search over at most 8 tiles that are not doubles never needs more than 239,
@@ -40,31 +63,77 @@ class Choice(NamedTuple):
     reason: str
 
 
-def choose(view: SeatView, level: Level = "strong") -> Action:
+def canonical(level: str) -> Level:
+    """The level called `level`, by its name or its old name; ValueError for anything else."""
+    if level in ALIASES:
+        return ALIASES[level]
+    if level not in LEVELS:
+        raise ValueError(f"no computer level {level!r}")
+    return level  # type: ignore[return-value]  # checked against LEVELS just above
+
+
+def luck(seed: int, round_number: int, seat: int, step: int) -> int:
+    """A computer's luck for one decision: a number fixed by the match's seed, the round,
+    the seat and the step (the site uses the match's version), so replaying a match
+    replays every whim. Stable across processes and Python versions (BLAKE2b, not hash())."""
+    text = f"{seed}:{round_number}:{seat}:{step}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+
+
+def choose(view: SeatView, level: str = "expert", luck: int = 0) -> Action:
     """The action a computer player of `level` takes in `view` (it must be its turn)."""
-    return decide(view, level).action
+    return decide(view, level, luck).action
 
 
 #: the reason for an action that is the only one on offer
 _ONLY = {"engine": "engine", "draw": "draw", "pass": "pass", "end": "end"}
 
 
-def decide(view: SeatView, level: Level = "strong") -> Choice:
+def decide(view: SeatView, level: str = "expert", luck: int = 0) -> Choice:
+    """The action and its reason; `luck` matters only to the beginner (see `luck`)."""
+    known = canonical(level)
     legal = view.legal
     if not legal:
         raise ValueError("it is not this seat's turn")
     only = legal[0]
     if len(legal) == 1 and only.act != "play":
         return Choice(only, _ONLY[only.act])
-    if level == "basic":
-        return _basic(view)
-    return _strong(view)
+    if known == "casual":
+        return _casual(view)
+    if known == "beginner":
+        return _beginner(view, luck)
+    return _expert(view)
 
 
-# ---------------------------------------------------------------- basic
+# ---------------------------------------------------------------- beginner
 
 
-def _basic(view: SeatView) -> Choice:
+def _weight(action: Action) -> int:
+    tile = action.tile
+    assert tile is not None
+    return tile[0] + tile[1]
+
+
+def _beginner(view: SeatView, luck: int) -> Choice:
+    """A careless player: no plan, light tiles first, whims, short first turns (R9)."""
+    legal = view.legal
+    plays = [a for a in legal if a.act == "play"]
+    if not plays:
+        return Choice(legal[0], legal[0].act)
+    rng = random.Random(luck)
+    if view.phase == "first" and view.placed > 0 and rng.random() < BEGINNER_STOPS:
+        # R9: after a tile the first turn may end; the beginner forgets the rest of its chain.
+        return Choice(next(a for a in legal if a.act == "end"), "end")
+    if rng.random() < BEGINNER_LIGHT:
+        # The lightest tile; the legal list's order breaks ties (it is the engine's, stable).
+        return Choice(min(plays, key=_weight), "lightest")
+    return Choice(plays[rng.randrange(len(plays))], "whim")
+
+
+# ---------------------------------------------------------------- casual
+
+
+def _casual(view: SeatView) -> Choice:
     best: Action | None = None
     best_key = (-1, 0)
     for a in view.legal:
@@ -81,7 +150,7 @@ def _basic(view: SeatView) -> Choice:
     return Choice(best, "heaviest")
 
 
-# ---------------------------------------------------------------- strong
+# ---------------------------------------------------------------- expert
 
 
 #: a bit for each tile of the set, either way round: a hand is the sum of its tiles'
@@ -238,7 +307,7 @@ def best_chain(hand: tuple[Tile, ...], end: int, budget: int = PLAN_BUDGET) -> l
     return out
 
 
-def _strong(view: SeatView) -> Choice:
+def _expert(view: SeatView) -> Choice:
     hand, seat, legal = view.hand, view.seat, view.legal
     assert hand is not None and seat is not None
     if view.phase == "first":
@@ -271,7 +340,7 @@ def _satisfy_order(action: Action) -> tuple[int, Tile]:
 
 
 class _Scorer:
-    """Scores the strong level's candidate plays against one view.
+    """Scores the expert level's candidate plays against one view.
 
     The hand is read once into bitmasks over hand positions (`touch[v]`: the tiles
     that show the number v), so each candidate costs a few bit operations instead

@@ -107,7 +107,7 @@ class MatchAdmin(admin.ModelAdmin):
     search_help_text = gettext_lazy("A match id or seed, a user name or a seat's name.")
     date_hierarchy = "created_at"
     list_select_related = ("created_by",)
-    fields = ("table", "number", "status", "listed", "players", "seed", "round_number", "version",
+    fields = ("table", "number", "status", "listed", "players", "seed", "pace", "hurry", "round_number", "version",
               "created_by", "created_at", "updated_at", "finished_at", "replay_links", "share_links")
     readonly_fields = tuple(f for f in fields if f != "listed")
     inlines = (SeatInline, RoundInline)

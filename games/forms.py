@@ -13,23 +13,33 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.models import MAX_SEATS
+from games.models import MAX_SEATS, Match
 
 #: the rows of the form: seats 2..10 (seat 1 is the creator)
 OTHER_SEATS = range(2, MAX_SEATS + 1)
 #: the largest seed the database stores (Match.seed is a signed 64-bit integer)
 MAX_SEED = 2**63 - 1
 
-NONE, INVITED, LOCAL, BASIC, STRONG = "", "human", "local", "basic", "strong"
+NONE, INVITED, LOCAL, BEGINNER, CASUAL, EXPERT = "", "human", "local", "beginner", "casual", "expert"
+#: the computer levels (engine.bots.LEVELS, weakest first), each with one line saying how it plays
+LEVELS = [
+    (BEGINNER, _("Computer (beginner)"),
+     _("Plays carelessly: often keeps its heavy tiles too long and cuts its first train short.")),
+    (CASUAL, _("Computer (casual)"),
+     _("Gets rid of its heaviest tile whenever it can, without a plan.")),
+    (EXPERT, _("Computer (expert)"),
+     _("Plans its first train, follows its doubles and keeps its options open.")),
+]
 KIND_CHOICES = [
     (NONE, _("No seat")),
     (INVITED, _("Invited player (free seat)")),
     (LOCAL, _("Pass-and-play on this device")),
-    (BASIC, _("Computer (basic)")),
-    (STRONG, _("Computer (strong)")),
+    *((value, label) for value, label, _line in LEVELS),
 ]
-#: what a new form offers: one basic computer opponent, the smallest complete match
-DEFAULT_KINDS = {2: BASIC}
+#: the levels' names before there were three, still taken from a page loaded before the change
+OLD_LEVELS = {"basic": CASUAL, "strong": EXPERT}
+#: what a new form offers: one casual computer opponent, the smallest complete match
+DEFAULT_KINDS = {2: CASUAL}
 
 
 class SeatChoice:
@@ -68,6 +78,12 @@ class MatchCreateForm(forms.Form):
         },
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "step": 1}),
     )
+    pace = forms.ChoiceField(
+        label=_("Computers' pace"),
+        choices=Match.Pace.choices,
+        initial=Match.Pace.NORMAL,
+        help_text=_("How long the computers wait between their moves; the players can change it during the match."),
+    )
     listed = forms.BooleanField(
         label=_("List in the lobby"),
         required=False,
@@ -76,6 +92,17 @@ class MatchCreateForm(forms.Form):
     )
 
     def __init__(self, *args: Any, creator_name: str = "", **kwargs: Any) -> None:
+        data = args[0] if args else kwargs.get("data")
+        if data is not None and any(data.get(kind_field(n)) in OLD_LEVELS for n in OTHER_SEATS):
+            # A page loaded before the levels were renamed: its "basic" and "strong" still mean something.
+            data = data.copy()
+            for n in OTHER_SEATS:
+                if data.get(kind_field(n)) in OLD_LEVELS:
+                    data[kind_field(n)] = OLD_LEVELS[data[kind_field(n)]]
+            if args:
+                args = (data, *args[1:])
+            else:
+                kwargs["data"] = data
         super().__init__(*args, **kwargs)
         self.creator_name = creator_name
         for number in OTHER_SEATS:
@@ -93,6 +120,10 @@ class MatchCreateForm(forms.Form):
             )
 
     # ------------------------------------------------------------ rendering
+
+    def levels(self) -> list[tuple[str, Any, Any]]:
+        """The computer levels with their one-line descriptions, for the lobby."""
+        return LEVELS
 
     def seat_rows(self) -> list[dict[str, Any]]:
         """The rows for the template: number, the bound kind and name fields."""
@@ -135,7 +166,7 @@ class MatchCreateForm(forms.Form):
         taken = {self.creator_name.casefold()} if self.creator_name else set()
         seats: list[SeatChoice] = []
         for position, (n, kind, name) in enumerate(chosen, start=2):
-            if kind in (BASIC, STRONG):
+            if kind in (BEGINNER, CASUAL, EXPERT):
                 name = name or gettext("Computer %(number)s") % {"number": position}
                 seats.append(SeatChoice("computer", name, kind))
             else:

@@ -112,3 +112,37 @@ def describe_entry(kind: str, action: dict[str, Any] | None, names: Sequence[str
     if kind == "restart":
         return _("%(name)s restarted the round with the same deal") % {"name": who}
     return _("Unknown action")
+
+
+def _taken_back(action: dict[str, Any], names: Sequence[str], you: bool) -> str:
+    """One person's action as Undo names it ("your 6-4", "Ben's draw")."""
+    act = action.get("act")
+    words = {"name": _name(names, action.get("seat")), "tile": _tile_words(action.get("tile"))}
+    if act == "play":
+        return (_("your %(tile)s") if you else _("%(name)s's %(tile)s")) % words
+    if act == "draw":
+        return (_("your draw") if you else _("%(name)s's draw")) % words
+    if act == "pass":
+        return (_("your pass") if you else _("%(name)s's pass")) % words
+    if act == "end":
+        return (_("the end of your first turn") if you else _("the end of %(name)s's first turn")) % words
+    if act == "engine":
+        return (_("your engine double") if you else _("%(name)s's engine double")) % words
+    return _("an action")
+
+
+def undo_words(taken: Sequence[Any], names: Sequence[str], viewer_seat: int | None) -> str:
+    """What one Undo takes back, in words, from the effective log entries it would take back
+    (R27: a person's action and the computers' actions after it): "Undo your 6-4 and 3
+    computer moves". Entries have `seat`, `action` and `by_computer` (LogEntry or its rows)."""
+    if not taken:
+        return ""
+    first, computers = taken[0], sum(1 for e in taken[1:] if e.by_computer)
+    action = first.action if isinstance(first.action, dict) else {}
+    mine = _taken_back(action, names, viewer_seat is not None and first.seat == viewer_seat)
+    if computers:
+        what = ngettext("%(mine)s and %(count)s computer move", "%(mine)s and %(count)s computer moves",
+                        computers) % {"mine": mine, "count": computers}
+    else:
+        what = mine
+    return _("Undo %(what)s") % {"what": what}

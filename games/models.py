@@ -57,6 +57,14 @@ class Match(models.Model):
         PLAYING = "playing", _("In progress")
         FINISHED = "finished", _("Finished")
 
+    class Pace(models.TextChoices):
+        """How long the computer players wait between two moves (`pace_seconds`)."""
+
+        RELAXED = "relaxed", _("Relaxed")
+        NORMAL = "normal", _("Normal")
+        FAST = "fast", _("Fast")
+        INSTANT = "instant", _("Instant")
+
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches", verbose_name=_("table"))
     number = models.PositiveSmallIntegerField(_("match number at the table"), default=1)
     seed = models.BigIntegerField(_("seed"), help_text=_("The deal of round r is a function of (seed, r) (R4)."))
@@ -75,6 +83,10 @@ class Match(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    #: the computers' pace, chosen at creation and changed by the seated people (games.services.pace_set)
+    pace = models.CharField(_("computer pace"), max_length=10, choices=Pace.choices, default=Pace.NORMAL)
+    #: "skip to my turn": the computers play without waiting until a person is to act again
+    hurry = models.BooleanField(_("computers hurry"), default=False)
 
     class Meta:
         verbose_name = _("match")
@@ -95,11 +107,18 @@ class Match(models.Model):
                                    name="match_finished_has_time"),
             models.CheckConstraint(condition=~Q(invite_token="") & ~Q(watch_token=""),
                                    name="match_tokens_not_empty"),
+            models.CheckConstraint(condition=Q(pace__in=["relaxed", "normal", "fast", "instant"]),
+                                   name="match_pace_valid"),
         ]
         indexes = [models.Index(fields=["status", "listed"])]
 
     def __str__(self) -> str:
         return _("Match %(id)s") % {"id": self.pk}
+
+
+#: seconds between two computer moves at each pace when settings.COMPUTER_DELAY is its
+#: default (0.6 s, "normal"); the setting scales them all (0 in tests: every pace instant)
+PACE_SECONDS = {"relaxed": 1.5, "normal": 0.6, "fast": 0.25, "instant": 0.0}
 
 
 class Seat(models.Model):
@@ -111,8 +130,12 @@ class Seat(models.Model):
         COMPUTER = "computer", _("Computer")
 
     class Level(models.TextChoices):
-        BASIC = "basic", _("Basic")
-        STRONG = "strong", _("Strong")
+        """engine.bots.LEVELS, weakest first (stored as "basic" and "strong" before
+        migration 0003_bots_pace: now "casual" and "expert")."""
+
+        BEGINNER = "beginner", _("Beginner")
+        CASUAL = "casual", _("Casual")
+        EXPERT = "expert", _("Expert")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", verbose_name=_("match"))
     index = models.PositiveSmallIntegerField(_("seat index"))

@@ -70,7 +70,8 @@ SeatKind = Literal["me", "human", "local", "computer"]
 class SeatSpec:
     """One seat of a new match: the creator ("me"), a free seat for an invited player
     ("human"), a pass-and-play seat on the creator's device ("local", R24) or a
-    computer player ("computer", R25) with a level ("basic" or "strong")."""
+    computer player ("computer", R25) with a level: "beginner", "casual" or "expert"
+    (engine.bots.LEVELS; the old names "basic" and "strong" mean casual and expert)."""
 
     kind: SeatKind
     name: str = ""
@@ -279,15 +280,21 @@ def _store(match: Match, rnd: Round, state: RoundState) -> None:
         match_finished(match)  # players' stats and ratings, in this same transaction
 
 
-def _commit(match: Match, version: int, *, user: object = None, request_id: str | None = None) -> Result:
+def _commit(match: Match, version: int, *, user: object = None, request_id: str | None = None,
+            hurry: bool | None = None) -> Result:
     """Save the match at `version` (the columns a change writes), remember the request id,
-    notify after commit."""
+    notify after commit. A person's change ends a "skip to my turn" (`hurry_start`)
+    unless `hurry` says otherwise; a computer's change keeps it as `computer_step` left it."""
     match.version = version
     match.updated_at = timezone.now()
+    if hurry is not None:
+        match.hurry = hurry
+    elif user is not None:
+        match.hurry = False
     _row("UPDATE games_match SET version = %s, state = %s, round_number = %s, status = %s, finished_at = %s,"
-         " updated_at = %s WHERE id = %s",
+         " updated_at = %s, hurry = %s WHERE id = %s",
          [match.version, _jsonb(match.state), match.round_number, match.status, match.finished_at,
-          match.updated_at, match.pk])
+          match.updated_at, match.hurry, match.pk])
     if request_id is not None:
         _row("INSERT INTO games_clientrequest (match_id, request_id, user_id, version, created_at)"
              " VALUES (%s, %s, %s, %s, %s)", [match.pk, request_id, _user_id(user), version, timezone.now()])
@@ -331,12 +338,26 @@ def _check_specs(seats: list[SeatSpec]) -> None:
     for spec in seats:
         if spec.kind not in ("me", "human", "local", "computer"):
             raise GameError(BAD_REQUEST, _("Unknown kind of seat."))
-        if spec.kind == "computer" and spec.level not in Seat.Level.values:
-            raise GameError(BAD_REQUEST, _("A computer player is basic or strong."))
+        if spec.kind == "computer" and _level(spec.level) not in Seat.Level.values:
+            raise GameError(BAD_REQUEST, _("A computer player is a beginner, casual or expert."))
         if spec.kind != "computer" and spec.level:
             raise GameError(BAD_REQUEST, _("Only a computer player has a level."))
         if len(spec.name) > MAX_NAME:
             raise GameError(BAD_REQUEST, _("A name has at most 40 characters."))
+
+
+def _level(level: object) -> str:
+    """A computer level's name as stored: the old names ("basic", "strong") are the casual
+    and expert levels (engine.bots.ALIASES); anything else is left for the check to refuse."""
+    if not isinstance(level, str):
+        return ""
+    return bots.ALIASES.get(level, level)
+
+
+def _pace(pace: object) -> str:
+    if not isinstance(pace, str) or pace not in Match.Pace.values:
+        raise GameError(BAD_REQUEST, _("The computers' pace is relaxed, normal, fast or instant."))
+    return pace
 
 
 def _new_seed(seed: object) -> int:
@@ -348,10 +369,10 @@ def _new_seed(seed: object) -> int:
 
 
 def _new_match(*, table: Table, number: int, creator: object, seats: list[tuple[str, object, str, str]],
-               seed: int, listed: bool) -> Match:
+               seed: int, listed: bool, pace: str = Match.Pace.NORMAL) -> Match:
     """A match with its seats (kind, user, name, level); started at once when no seat is free."""
     match = Match.objects.create(
-        table=table, number=number, seed=seed, players=len(seats), listed=listed,
+        table=table, number=number, seed=seed, players=len(seats), listed=listed, pace=pace,
         invite_token=secrets.token_urlsafe(16), watch_token=secrets.token_urlsafe(16), created_by=creator,
     )
     Seat.objects.bulk_create(
@@ -364,13 +385,16 @@ def _new_match(*, table: Table, number: int, creator: object, seats: list[tuple[
     return match
 
 
-def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = None, listed: bool = True) -> Match:
-    """Create a match at a new table; it starts at once when no seat waits for a player."""
+def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = None, listed: bool = True,
+                 pace: str = Match.Pace.NORMAL) -> Match:
+    """Create a match at a new table; it starts at once when no seat waits for a player.
+    `pace`: how fast its computers move (Match.Pace), changed later with `pace_set`."""
     if _user_id(creator) is None:
         raise GameError(FORBIDDEN, _("Sign in to create a match."))
     seats = list(seats)
     _check_specs(seats)
     chosen = _new_seed(seed)
+    pace = _pace(pace)
     rows: list[tuple[str, object, str, str]] = []
     for spec in seats:
         if spec.kind == "me":
@@ -380,10 +404,11 @@ def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = N
         elif spec.kind == "local":
             rows.append((str(Seat.Kind.LOCAL), creator, spec.name.strip(), ""))
         else:
-            rows.append((str(Seat.Kind.COMPUTER), None, spec.name.strip(), spec.level))
+            rows.append((str(Seat.Kind.COMPUTER), None, spec.name.strip(), _level(spec.level)))
     with transaction.atomic():
         table = Table.objects.create(created_by=creator)
-        return _new_match(table=table, number=1, creator=creator, seats=rows, seed=chosen, listed=listed)
+        return _new_match(table=table, number=1, creator=creator, seats=rows, seed=chosen, listed=listed,
+                          pace=pace)
 
 
 def seat_join(*, match_id: int, user: object, token: str | None = None, seat_index: int | None = None) -> Seat:
@@ -576,7 +601,7 @@ def table_new_match(*, match_id: int, user: object, request_id: str) -> Match:
         if new is None:
             rows = [(s.kind, s.user, s.name, s.level) for s in _seats(old)]
             new = _new_match(table=old.table, number=old.number + 1, creator=user, seats=rows,
-                             seed=_new_seed(None), listed=old.listed)
+                             seed=_new_seed(None), listed=old.listed, pace=old.pace)
         # The old match's table page learns of the new one through its own version.
         _commit(old, old.version + 1, user=user, request_id=request_id)
         return new
@@ -612,11 +637,56 @@ def computer_step(*, match_id: int) -> Result | None:
         seat = seats[state.turn]
         if seat.kind != Seat.Kind.COMPUTER:
             return None
-        level: bots.Level = "strong" if seat.level == Seat.Level.STRONG else "basic"
-        action = bots.choose(view(state, seat.index), level)
+        # The computer's luck (the beginner's whims) is fixed by the seed, the round, the
+        # seat and the version it acts on, so the match is the same when played again.
+        luck = bots.luck(match.seed, state.round, seat.index, match.version)
+        action = bots.choose(view(state, seat.index), seat.level, luck)
         version = match.version + 1
-        _play(match, _current_round(match), state, action, version, by_computer=True)
+        new = _play(match, _current_round(match), state, action, version, by_computer=True)
+        if new.turn is None or seats[new.turn].kind != Seat.Kind.COMPUTER:
+            match.hurry = False  # "skip to my turn" is done: a person is to act (or the round is over)
         return _commit(match, version)
+
+
+def pace_set(*, match_id: int, user: object, pace: object, request_id: object) -> Result:
+    """A seated person sets how fast the computers of the match move (Match.Pace); everyone
+    at the table sees the new pace with the new version. Spectators and strangers cannot."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        if not _controlled(_seats(match), user):
+            raise GameError(FORBIDDEN, _("Only the players at this match can change the computers' pace."))
+        seen = _seen(match, user, request_id)
+        if seen is not None:
+            return seen
+        chosen = _pace(pace)
+        if match.status == Match.Status.FINISHED:
+            raise GameError(ILLEGAL, _("The match is over: its computers have stopped."))
+        if chosen == match.pace:
+            raise GameError(BAD_REQUEST, _("The computers already play at that pace."))
+        match.pace = chosen
+        _row("UPDATE games_match SET pace = %s WHERE id = %s", [chosen, match.pk])
+        return _commit(match, match.version + 1, user=user, request_id=request_id, hurry=match.hurry)
+
+
+def hurry_start(*, match_id: int, user: object, request_id: object) -> Result:
+    """"Skip to my turn": a seated person has the computers play at once, with no wait
+    between their moves, until a person of the table is to act again (`computer_step`
+    then returns the match to its pace). Only while a computer is to act."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        seats = _seats(match)
+        if not _controlled(seats, user):
+            raise GameError(FORBIDDEN, _("Only the players at this match can hurry its computers."))
+        seen = _seen(match, user, request_id)
+        if seen is not None:
+            return seen
+        state = _started(match)
+        if match.status == Match.Status.FINISHED or state.turn is None \
+                or seats[state.turn].kind != Seat.Kind.COMPUTER:
+            raise GameError(ILLEGAL, _("No computer is to play now."))
+        if match.hurry:
+            raise GameError(BAD_REQUEST, _("The computers are already hurrying."))
+        return _commit(match, match.version + 1, user=user, request_id=request_id, hurry=True)
 
 
 def pause_open(*, match_id: int, user: object, channel: str) -> bool:

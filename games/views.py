@@ -95,6 +95,7 @@ def match_create(request: HttpRequest) -> HttpResponse:
                 seats=form.seat_specs(),
                 seed=form.cleaned_data["seed"],
                 listed=form.cleaned_data["listed"],
+                pace=form.cleaned_data["pace"],
             )
         except GameError as e:
             form.add_error(None, e.message)

@@ -2,8 +2,11 @@
 
 Each pass asks the database which matches wait for a computer player
 (`selectors.matches_awaiting_computer`) and lets `services.computer_step` take one
-action in each match whose last change is at least `COMPUTER_DELAY` seconds old
-(about 0.6 s, so people can follow the moves one at a time; 0 in tests). Nothing
+action in each match whose last change is old enough for the match's pace
+(`Match.pace`: relaxed 1.5 s, normal `COMPUTER_DELAY` = 0.6 s, fast 0.25 s, instant 0,
+all scaled by `COMPUTER_DELAY`, which is 0 in tests), so people can follow the moves
+one at a time; a match whose people asked to skip to their turn (`Match.hurry`) gets
+no wait at all until a person is to act again. Nothing
 is kept in memory between passes, so a restarted server, or another process,
 carries on from where the database is.
 
@@ -47,7 +50,7 @@ from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 from games import selectors, services
-from games.models import Match, Seat
+from games.models import PACE_SECONDS, Match, Seat
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +66,16 @@ EXPIRE_EVERY = 5.0
 
 def computer_delay() -> float:
     return float(getattr(settings, "COMPUTER_DELAY", DEFAULT_DELAY))
+
+
+def pace_delay(pace: str, hurry: bool = False, *, base: float | None = None) -> float:
+    """Seconds between two computer moves of a match at `pace` (Match.Pace); `base` is the
+    normal pace's (settings.COMPUTER_DELAY unless given), the others scale with it. None
+    wait while the computers hurry ("skip to my turn")."""
+    if hurry:
+        return 0.0
+    normal = computer_delay() if base is None else base
+    return PACE_SECONDS.get(pace, PACE_SECONDS[Match.Pace.NORMAL]) * normal / PACE_SECONDS[Match.Pace.NORMAL]
 
 
 def awaiting_computer() -> list[int]:
@@ -114,8 +127,9 @@ class ComputerWorker:
         self._stop = asyncio.Event()
 
     def run_once(self) -> tuple[int, float | None]:
-        """Act in every due match once. Returns (actions taken, seconds until the next one may be due)."""
-        delay = computer_delay() if self.delay is None else self.delay
+        """Act in every due match once. Returns (actions taken, seconds until the next one may be due).
+        Each match waits as long as its pace says (`pace_delay`; `delay`, if given, is the normal pace's)."""
+        base = computer_delay() if self.delay is None else self.delay
         now = time.monotonic()
         self.failed = {pk: until for pk, until in self.failed.items() if until > now}
         waiting = [pk for pk in awaiting_computer() if pk not in self.failed]
@@ -124,7 +138,9 @@ class ComputerWorker:
         steps = 0
         wait: float | None = None
         cutoff = timezone.now()
-        for pk, updated in Match.objects.filter(pk__in=waiting).values_list("pk", "updated_at"):
+        rows = Match.objects.filter(pk__in=waiting).values_list("pk", "updated_at", "pace", "hurry")
+        for pk, updated, pace, hurry in rows:
+            delay = pace_delay(pace, hurry, base=base)
             left = (updated + timedelta(seconds=delay) - cutoff).total_seconds()
             if left > 0:
                 wait = left if wait is None else min(wait, left)

@@ -185,6 +185,13 @@ class Flags:
     last_event: str = ""
     #: after a new match at this table (R29): where it is
     next_match_url: str = ""
+    #: the computers' pace (games.models.Match.Pace) and whether they hurry to a person's turn
+    pace: str = "normal"
+    hurry: bool = False
+    #: the viewer is seated at a match still being played: may change the pace, skip to their turn
+    may_pace: bool = False
+    #: what Undo would take back, in words ("" when there is no Undo)
+    undo_text: str = ""
 
 
 # ---------------------------------------------------------------- output pieces
@@ -287,6 +294,9 @@ class ActionsCtx:
     end_text: str = ""
     end_double: Tile | None = None
     hint: bool = False
+    #: "draw" or "pass" when that is the seat's only legal action: no tile to play (R10, R15);
+    #: the page's opt-in "draw and pass for me" sends it and nothing else
+    only: str = ""
 
 
 @dataclass
@@ -332,6 +342,16 @@ class Board:
     compact: bool
     last_event: str
     next_match_url: str = ""
+    #: the computers' pace, shown to everyone at a table with computers
+    has_computers: bool = False
+    pace: str = "normal"
+    pace_text: str = ""
+    #: the paces a seated person may choose, in the table's menu ({value, label, current})
+    pace_options: list[dict[str, Any]] | None = None
+    #: "Skip to my turn" is offered (a computer is to play, a seated person is looking)
+    skip: bool = False
+    hurry: bool = False
+    undo_text: str = ""
     open_doubles_text: str = ""
     round_text: str = ""
     engine_label: str = ""
@@ -573,6 +593,8 @@ def _actions(view: SeatView) -> ActionsCtx:
     acts = {a.act for a in view.legal}
     out = ActionsCtx(seat=view.seat, engine="engine" in acts, draw="draw" in acts, pass_="pass" in acts,
                      end="end" in acts, hint=bool(view.legal))
+    if len(view.legal) == 1 and view.legal[0].act in ("draw", "pass"):
+        out.only = view.legal[0].act
     preview = end_preview(view)
     if preview is not None:
         # R9, R11: show what ending leaves behind before it is confirmed.
@@ -729,10 +751,32 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
     if board.round_over:
         board.round_over_title = _("Round %(round)s is over") % {"round": view.round}
         board.next_round_text = _("Next round (%(next)s / %(rounds)s)") % {"next": view.round + 1, "rounds": ROUNDS}
+    board.undo_text = flags.undo_text if flags.undo else ""
+    _pace(board, view, seats, flags, over)
     if view.open_doubles and not over:
         board.open_doubles_text = ngettext("%(count)s open double", "%(count)s open doubles",
                                            len(view.open_doubles)) % {"count": len(view.open_doubles)}
     return board
+
+
+def pace_words() -> dict[str, str]:
+    """The paces' names in the active language (games.models.Match.Pace)."""
+    return {"relaxed": _("Relaxed"), "normal": _("Normal"), "fast": _("Fast"), "instant": _("Instant")}
+
+
+def _pace(board: Board, view: SeatView, seats: Sequence[SeatInfo], flags: Flags, over: bool) -> None:
+    """The computers' pace for everyone; the choice of pace and "Skip to my turn" for the seated."""
+    board.has_computers = any(s.kind == "computer" for s in seats)
+    if not board.has_computers:
+        return
+    words = pace_words()
+    board.pace, board.hurry = flags.pace, flags.hurry
+    board.pace_text = _("Computers: %(pace)s") % {"pace": words.get(flags.pace, flags.pace)}
+    if flags.may_pace and view.phase != "match_over":
+        board.pace_options = [{"value": value, "label": label, "current": value == flags.pace}
+                              for value, label in words.items()]
+    computer_turn = view.turn is not None and seats[view.turn].kind == "computer"
+    board.skip = flags.may_pace and computer_turn and not over and not flags.hurry
 
 
 # ---------------------------------------------------------------- rendering a match
@@ -759,7 +803,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     when the caller has it already."""
     from django.urls import reverse
 
-    from games import selectors
+    from games import log, selectors
     from games.table import board_reads
 
     if reads is None:
@@ -770,8 +814,15 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     last = reads.last
     following = reads.following if view.phase == "match_over" else None
     signed_in = user is not None and getattr(user, "is_authenticated", False)
-    undo, redo = (selectors.undo_redo_in(reads.folded, selectors.seats_controlled(match, user))
-                  if signed_in else (False, False))
+    mine = selectors.seats_controlled(match, user) if signed_in else []
+    undo, redo = selectors.undo_redo_in(reads.folded, mine) if signed_in else (False, False)
+    names = [s.name for s in (seats if seats is not None else seat_infos(match))]
+    undo_text = ""
+    if undo and reads.folded is not None:
+        from games.logtext import undo_words
+
+        count = log.undo_group(reads.folded.effective, mine) or 0
+        undo_text = undo_words(reads.folded.effective[-count:], names, view.seat)
     return Flags(
         match_id=match.pk, version=match.version,
         undo=undo, redo=redo,
@@ -780,9 +831,11 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
         new_match=signed_in and following is None and selectors.new_match_available(match, user),
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
         paused=reads.paused,
+        pace=getattr(match, "pace", "normal"), hurry=bool(getattr(match, "hurry", False)),
+        may_pace=bool(mine) and match.status == "playing",
         history=history,
-        last_event=log_line(last, [s.name for s in (seats if seats is not None else seat_infos(match))],
-                            view.seat, engine=view.engine)
+        undo_text=undo_text,
+        last_event=log_line(last, names, view.seat, engine=view.engine)
         if last is not None else "",
     )
 

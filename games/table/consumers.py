@@ -301,6 +301,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.pausing = False
             await self.call(services.pause_close, match_id=self.match_id, channel=self.channel_name)
 
+    async def do_pace(self, c: protocol.Command) -> None:
+        result = await self.call(services.pace_set, match_id=self.match_id, user=self.user, pace=c.pace,
+                                 request_id=c.request_id)
+        await self.ack(c, result)
+
+    async def do_skip(self, c: protocol.Command) -> None:
+        result = await self.call(services.hurry_start, match_id=self.match_id, user=self.user,
+                                 request_id=c.request_id)
+        await self.ack(c, result)
+
     async def do_sync(self, c: protocol.Command) -> None:
         await self.send_board()
 

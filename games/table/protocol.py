@@ -24,6 +24,9 @@ Commands (see games/board.py's docstring for the whole contract):
   ``version``, ``request_id``
 - ``hint`` (R23, R25), ``reveal`` (the relay's "Show my tiles", R24): ``seat``
 - ``panel`` (rules or log opened/closed, R26): ``open``
+- ``pace`` (the computers' speed, a seated person only): ``pace``, ``request_id``
+- ``skip`` ("skip to my turn": the computers play without waiting until a person is
+  to act): ``request_id``
 - ``sync``: nothing — "send me a fresh board"
 - ``check``: nothing — "send me a board only if the match moved past the last one you
   sent me" (a page asks now and then, so a notice lost on the channel layer under
@@ -70,7 +73,11 @@ FIELDS: dict[str, frozenset[str]] = {
     "panel": frozenset({"open"}),
     "sync": frozenset(),
     "check": frozenset(),
+    "pace": frozenset({"pace", "request_id"}),
+    "skip": frozenset({"request_id"}),
 }
+#: the longest pace name a frame may carry (games.models.Match.Pace; the service checks the name)
+MAX_PACE = 16
 
 
 class ProtocolError(ValueError):
@@ -101,6 +108,7 @@ class Command:
     version: int | None = None
     request_id: str | None = None
     open: bool | None = None
+    pace: str | None = None
 
 
 def _is_int(value: object) -> bool:
@@ -213,4 +221,8 @@ def parse(frame: str | bytes | None) -> Command:
         if not isinstance(data["open"], bool):
             raise ProtocolError(_("Open is true or false."), request_id)
         out["open"] = data["open"]
+    if "pace" in wanted:
+        if not isinstance(data["pace"], str) or not 1 <= len(data["pace"]) <= MAX_PACE:
+            raise ProtocolError(_("A pace is a short name."), request_id)
+        out["pace"] = data["pace"]
     return Command(type=kind, **out)

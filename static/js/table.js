@@ -84,6 +84,13 @@
     sent[id] = { type: type };
     return send({ type: type, version: version, request_id: id });
   };
+  /** A command without a version (pace, skip): `message` gets its request id here. */
+  MT.request = function (message) {
+    var id = uuid();
+    message.request_id = id;
+    sent[id] = { type: message.type };
+    return send(message);
+  };
   MT.hint = function (seat) { return send({ type: "hint", seat: seat }); };
   MT.panel = function (open) { return send({ type: "panel", open: !!open }); };
   /** Whether the table's socket is open now (quiet renewals skip sending when it is not). */

@@ -100,11 +100,12 @@ def test_r7_r9_r15_action_buttons_only_when_legal():
     assert 'data-act="engine"' not in render(view(st, (st.holder + 1) % 4), S.seats(4))
     st = S.with_draw(4)
     html = render(view(st, st.turn), S.seats(4))
-    assert 'data-act="draw"' in html and 'id="draw-dialog"' in html and "Draw a tile?" in html
+    # The only legal action is to draw: one click draws, no dialog first (issue 12).
+    assert 'data-act="draw"' in html and 'id="draw-dialog"' not in html and 'data-only="draw"' in html
     assert 'data-act="pass"' not in html and 'data-act="end"' not in html
     st = S.first_turn_chain(4)
     html = render(view(st, st.turn), S.seats(4))
-    assert 'data-act="end"' in html and 'id="end-dialog"' in html
+    assert 'data-act="end"' in html and 'id="end-dialog"' in html and 'data-only=""' in html
     waiting = render(view(st, (st.turn + 1) % 4), S.seats(4))
     assert " data-act=" not in waiting and 'data-cmd="hint"' not in waiting
 

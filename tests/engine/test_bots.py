@@ -1,6 +1,7 @@
 """Computer players (R25): they get a seat's view and nothing else, always choose a
-legal action, choose the same one for the same view, and the strong level plans its
-first turn, satisfies doubles, takes doubles it can follow and beats the basic level.
+legal action, choose the same one for the same view (and luck), and the expert level
+plans its first turn, satisfies doubles, takes doubles it can follow and beats the
+casual level, which beats the beginner (the old names "strong" and "basic" still work).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +29,7 @@ from .engine_helpers import action, board, do, table, train
 
 ENGINE_DIR = Path(bots.__file__).resolve().parent
 REASONS = {"engine", "draw", "pass", "end", "chain", "satisfy", "close_train", "double", "go_out",
-           "shed", "heaviest"}
+           "shed", "heaviest", "lightest", "whim"}
 NEXT = Action("next_round")
 
 
@@ -151,19 +153,20 @@ def test_r25_a_view_made_by_hand_is_all_a_bot_needs() -> None:
 def test_r25_every_choice_is_legal_and_the_same_view_gives_the_same_choice(
         seed: int, players: int, round_no: int, levels: list[Level]) -> None:
     s = new_match_round(players, seed, round_no)
-    for _ in range(3000):
+    for step in range(3000):
         if s.turn is None:
             break
         level = levels[s.turn % len(levels)]
         v = view(s, s.turn)
-        choice = decide(v, level)
+        luck = bots.luck(seed, s.round, s.turn, step)
+        choice = decide(v, level, luck)
         assert choice.action in v.legal
         assert choice.reason in REASONS
-        assert decide(v, level) == choice  # the same view again
-        assert decide(view(s, s.turn), level) == choice  # an equal view built anew
+        assert decide(v, level, luck) == choice  # the same view and luck again
+        assert decide(view(s, s.turn), level, luck) == choice  # an equal view built anew
         if s.phase == "first":
             forget_plans()  # nothing remembered from earlier searches
-            assert decide(v, level) == choice
+            assert decide(v, level, luck) == choice
         s = apply(s, choice.action)
     assert s.over
 
@@ -311,3 +314,107 @@ def test_r25_strong_scores_fewer_points_than_basic_over_twenty_seeded_matches() 
     strong, basic = statistics.fmean(points["strong"]), statistics.fmean(points["basic"])
     assert strong < basic, (strong, basic)
     assert strong < 0.75 * basic, (strong, basic)  # a clear margin, not a coin flip
+
+
+# ------------------------------------------------------------------ the levels and their names
+
+
+def test_r25_the_old_level_names_are_the_casual_and_expert_levels() -> None:
+    assert bots.canonical("basic") == "casual" and bots.canonical("strong") == "expert"
+    assert [bots.canonical(level) for level in LEVELS] == list(LEVELS)
+    s = mid_round(5, 4, 30)
+    assert s.turn is not None
+    v = view(s, s.turn)
+    assert decide(v, "basic") == decide(v, "casual") and decide(v, "strong") == decide(v, "expert")
+    for wrong in ("", "Expert", "godlike", "strong "):
+        try:
+            decide(v, wrong)
+        except ValueError:
+            continue
+        raise AssertionError(f"{wrong!r} was taken for a level")
+
+
+def test_r25_luck_is_a_fixed_function_of_seed_round_seat_and_step() -> None:
+    # Written down once: a change here would change every beginner's past matches.
+    assert bots.luck(7, 1, 0, 0) == bots.luck(7, 1, 0, 0)
+    assert len({bots.luck(7, 1, 0, step) for step in range(100)}) == 100
+    assert len({bots.luck(seed, r, seat, 5) for seed in (1, 2) for r in (1, 2) for seat in (0, 1)}) == 8
+    assert bots.luck(1, 2, 3, 4) == int.from_bytes(
+        __import__("hashlib").blake2b(b"1:2:3:4", digest_size=8).digest(), "big")
+
+
+def beginner_turns(seeds: range) -> list[tuple[SeatView, bots.Choice]]:
+    """Every decision of beginner seats in one round of each seeded 4-seat deal."""
+    out = []
+    for seed in seeds:
+        s = new_match_round(4, seed)
+        step = 0
+        while s.turn is not None:
+            v = view(s, s.turn)
+            choice = decide(v, "beginner", bots.luck(seed, s.round, s.turn, step))
+            out.append((v, choice))
+            s = apply(s, choice.action)
+            step += 1
+    return out
+
+
+def test_r9_r25_the_beginner_sometimes_ends_its_first_turn_although_it_could_go_on() -> None:
+    turns = beginner_turns(range(10))
+    early = [v for v, c in turns if c.action.act == "end" and any(a.act == "play" for a in v.legal)]
+    assert early, "the beginner never left a playable tile in its first turn"
+    assert all(v.phase == "first" and v.placed > 0 for v in early)  # R9: never before its first tile
+    # ...but not always: some first turns go on after the first tile.
+    assert any(v.phase == "first" and v.placed > 0 and c.action.act == "play" for v, c in turns)
+
+
+def test_r25_the_beginner_often_keeps_its_heavy_tiles_for_later() -> None:
+    with_choice = [(v, c) for v, c in beginner_turns(range(10))
+                   if len({a.tile for a in v.legal if a.act == "play"}) > 1]
+    weights = [(c.action.tile[0] + c.action.tile[1],
+                max(a.tile[0] + a.tile[1] for a in v.legal if a.tile is not None))
+               for v, c in with_choice if c.action.tile is not None]
+    lighter = sum(1 for w, heaviest in weights if w < heaviest)
+    assert len(weights) > 50 and lighter > len(weights) / 2, (lighter, len(weights))
+    assert {c.reason for _v, c in with_choice} >= {"lightest", "whim"}
+
+
+def test_r25_the_beginner_depends_on_its_luck_and_on_nothing_else() -> None:
+    turns = [(v, c) for v, c in beginner_turns(range(3)) if len(v.legal) > 2]
+    assert turns
+    for v, _c in turns:
+        assert all(decide(v, "beginner", luck).action in v.legal for luck in range(20))
+    # Another luck gives another choice somewhere; the same luck always the same one.
+    assert any(decide(v, "beginner", 1).action != decide(v, "beginner", 2).action for v, _c in turns)
+    v, _c = turns[0]
+    assert decide(v, "beginner", 99) == decide(v, "beginner", 99)
+
+
+def test_r25_casual_scores_fewer_points_than_the_beginner_over_twenty_seeded_matches() -> None:
+    """Deterministic (fixed seeds and luck): it cannot flake; the full ladder is the slow test below."""
+    points: dict[str, list[float]] = {"casual": [], "beginner": []}
+    for m in range(20):
+        seats: tuple[str, ...] = ("casual", "beginner") * 2 if m % 2 == 0 else ("beginner", "casual") * 2
+        s = new_match_round(4, 2000 + m // 2)
+        step = 0
+        while s.phase != "match_over":
+            step += 1
+            s = apply(s, NEXT if s.turn is None else choose(
+                view(s, s.turn), seats[s.turn], bots.luck(2000 + m // 2, s.round, s.turn, step)))
+        for seat, level in enumerate(seats):
+            points[level].append(s.totals[seat] / 13)
+    casual, beginner = statistics.fmean(points["casual"]), statistics.fmean(points["beginner"])
+    assert casual < 0.75 * beginner, (casual, beginner)
+
+
+@pytest.mark.slow
+def test_r25_the_ladder_is_strictly_ordered_over_two_thousand_six_hundred_rounds(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """bench/bots.py --ladder: 200 seeded matches (2,600 rounds) per pair; each level's
+    95% interval of points per round lies below the weaker level's (or the paired
+    difference's interval excludes 0)."""
+    sys.path.insert(0, str(ENGINE_DIR.parent))
+    from bench import bots as bench_bots
+
+    assert bench_bots.main(["--ladder", "--matches", "200"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("2600 rounds") == 2 and "the ladder is strictly ordered" in out

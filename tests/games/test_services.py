@@ -55,7 +55,7 @@ def test_r4_create_with_seed_starts_when_no_seat_is_free(make_match: Callable[..
     match = make_match("me", "local:Ana", "computer:basic")
     assert match.status == Match.Status.PLAYING and match.version == 1
     assert [(s.kind, s.user_id, s.name, s.level) for s in match.seats.order_by("index")] == [
-        ("human", alice.pk, "", ""), ("local", alice.pk, "Ana", ""), ("computer", None, "", "basic")]
+        ("human", alice.pk, "", ""), ("local", alice.pk, "Ana", ""), ("computer", None, "", "casual")]  # the old name "basic" is the casual level
     state = state_of(match)
     assert state.seed == SEED and state.round == 1 and state.phase == "engine"  # R5, R6, R7
     rnd = match.rounds.get()
@@ -507,9 +507,9 @@ def test_r25_computer_step_acts_only_for_a_computer(make_match: Callable[..., Ma
     seen: list[Any] = []
     real = services.bots.choose
 
-    def spy(view: Any, level: Any) -> Any:
+    def spy(view: Any, level: Any, luck: int = 0) -> Any:
         seen.append(view)
-        return real(view, level)
+        return real(view, level, luck)
 
     monkeypatch.setattr(services.bots, "choose", spy)
     state = state_of(match)

@@ -1,0 +1,124 @@
+"""The computers' pace and "skip to my turn" over the table's websocket: a seated person
+changes them, everyone at the table sees the result, spectators and strangers cannot,
+malformed commands are refused and change nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from games import services
+from games.models import Match
+from tests.realtime.conftest import db, rid, snapshot, state_of
+from tests.realtime.test_commands import to_computer_turn, to_my_turn
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+def pace_shown(board: dict[str, Any]) -> str | None:
+    found = re.search(r'data-pace-now="(\w+)"', board["html"])
+    return found.group(1) if found else None
+
+
+def pace_of(match_id: int) -> tuple[str, bool]:
+    m = Match.objects.get(pk=match_id)
+    return m.pace, m.hurry
+
+
+async def test_a_player_sets_the_pace_and_every_page_shows_it(make_match: Any, alice: Any, bob: Any,
+                                                              connect: Any) -> None:
+    match = await db(make_match, "me", "computer", "human")
+    await db(services.seat_join, match_id=match.pk, user=bob, token=match.invite_token)
+    me = await connect(match, alice)
+    other = await connect(match, bob)
+    spectator = await connect(match, watch=match.watch_token)
+    assert pace_shown(me.last_board) == pace_shown(spectator.last_board) == "normal"  # type: ignore[arg-type]
+    assert 'data-pace="fast"' in me.last_board["html"]  # type: ignore[index]  # the menu's choices
+    assert 'data-pace="fast"' not in spectator.last_board["html"]  # type: ignore[index]
+    await me.send(type="pace", pace="fast", request_id="pace-1")
+    ack = await me.expect("ack")
+    assert ack["request_id"] == "pace-1" and ack["version"] == me.version + 1
+    for page in (me, other, spectator):
+        board = await page.board(at_least=ack["version"])
+        assert pace_shown(board) == "fast"
+    assert await db(pace_of, match.pk) == ("fast", False)
+    assert re.search(r'data-pace="fast" aria-pressed="true"', me.last_board["html"])  # type: ignore[index]
+
+
+async def test_spectators_and_bad_paces_are_refused_and_change_nothing(make_match: Any, alice: Any,
+                                                                       connect: Any) -> None:
+    match = await db(make_match, "me", "computer")
+    await to_computer_turn(match.pk, alice)
+    me = await connect(match, alice)
+    spectator = await connect(match, watch=match.watch_token)
+    before = await db(snapshot, match.pk)
+    for message in [dict(type="pace", pace="fast", request_id=rid()), dict(type="skip", request_id=rid())]:
+        await spectator.send(**message)
+        assert (await spectator.expect("error"))["code"] == "forbidden", message
+        await spectator.expect("board")
+    # The service refuses (and sends the board as it is), or the protocol does (only the error).
+    for message, board_follows in [
+        (dict(type="pace", pace="ludicrous", request_id=rid()), True),
+        (dict(type="pace", pace="normal", request_id=rid()), True),  # already so
+        (dict(type="pace", pace=3, request_id=rid()), False),
+        (dict(type="pace", pace="x" * 40, request_id=rid()), False),
+        (dict(type="pace", request_id=rid()), False),
+        (dict(type="pace", pace="fast"), False),
+        (dict(type="skip", request_id=rid(), version=1), False),
+    ]:
+        await me.send(**message)
+        assert (await me.expect("error"))["code"] == "bad_request", message
+        if board_follows:
+            await me.expect("board")
+        assert await me.quiet()
+    await me.alive()
+    assert await db(snapshot, match.pk) == before
+    assert await db(pace_of, match.pk) == ("normal", False)
+
+
+async def test_skip_to_my_turn_is_offered_on_a_computers_turn_and_hurries_it(make_match: Any, alice: Any,
+                                                                             connect: Any) -> None:
+    match = await db(make_match, "me", "computer", "computer")
+    await to_my_turn(match.pk)
+    me = await connect(match, alice)
+    spectator = await connect(match, watch=match.watch_token)
+    assert "data-skip" not in me.last_board["html"]  # type: ignore[index]  # it is my turn
+    # Refused on a person's turn: nothing changes.
+    await me.send(type="skip", request_id=rid())
+    assert (await me.expect("error"))["code"] == "illegal"
+    await me.expect("board")
+    await to_computer_turn(match.pk, alice)
+    board = await me.board(at_least=await db(lambda: Match.objects.get(pk=match.pk).version))
+    assert "data-skip" in board["html"]
+    assert "data-skip" not in (await spectator.board(at_least=board["version"]))["html"]
+    await me.send(type="skip", request_id="skip-1")
+    ack = await me.expect("ack")
+    board = await me.board(at_least=ack["version"])
+    assert "data-skip" not in board["html"] and await db(pace_of, match.pk) == ("normal", True)
+    assert "data-pace-now" in (await spectator.board(at_least=ack["version"]))["html"]
+    # The computers play to my turn; then the table is back at its pace.
+    while (await db(state_of, match.pk)).turn != 0:
+        assert await db(services.computer_step, match_id=match.pk) is not None
+    assert await db(pace_of, match.pk) == ("normal", False)
+
+
+async def test_the_undo_button_says_what_it_takes_back(make_match: Any, alice: Any, connect: Any) -> None:
+    match = await db(make_match, "me", "computer", "computer")
+    await to_my_turn(match.pk)
+    await to_computer_turn(match.pk, alice)
+    await to_my_turn(match.pk)
+    me = await connect(match, alice)
+    html = me.last_board["html"]  # type: ignore[index]
+    undo = re.search(r'<button[^>]*data-cmd="undo"[^>]*>', html)
+    assert undo is not None, "Undo is offered after my move"
+    title = re.search(r'title="([^"]*)"', undo.group(0)).group(1)  # type: ignore[union-attr]
+    assert re.match(r"Undo (your |the end of your first turn)", title) and "computer move" in title, title
+    # The same button in Spanish, with the words of the language's catalogue.
+    es = await connect(match, alice, language="es")
+    es_undo = re.search(r'<button[^>]*data-cmd="undo"[^>]*>', es.last_board["html"])  # type: ignore[index]
+    assert es_undo is not None and re.search(r"Deshacer (tu |el final de tu primer turno)", es_undo.group(0))
+    assert "ordenador" in es_undo.group(0)
+    json.dumps(es.last_board)  # a plain message
