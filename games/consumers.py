@@ -39,6 +39,7 @@ from django.utils import translation
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
+from accounts import guests
 from games import board, board_reads, protocol, selectors, services
 from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
 from games.models import Match, Seat
@@ -90,7 +91,7 @@ def may_watch(match: Match | None, user: Any, token: str) -> bool:
     """Whether this user (or token holder) may see the match's table at all."""
     if match is None:
         return False
-    if token and constant_time_compare(token, match.watch_token):
+    if token and constant_time_compare(token, match.watch_token) and guests.may_watch_by_link(match, user):
         return True
     if not getattr(user, "is_authenticated", False):
         return False
