@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -159,7 +160,10 @@ def test_remove_guests_removes_only_guests_unused_for_30_days(ana: Any) -> None:
     age(recent, 29)
     age(playing, 31)
     match = Match.objects.get(created_by=playing)
-    play(match, 3)  # the guest's own moves are logged now
+    for _n in range(80):  # until the guest's own move is logged
+        if LogEntry.objects.filter(user=playing).exists():
+            break
+        play(match, 1)
     assert LogEntry.objects.filter(user=playing, created_at__gte=timezone.now() - timedelta(days=1)).exists()
     age(ana, 400)  # a full account is never removed
     call_command("remove_guests")
@@ -224,3 +228,28 @@ def test_a_page_view_keeps_a_guest(ana: Any) -> None:
     session.save()
     client.get("/")
     assert guests.remove_unused() == 0
+
+
+# ---------------------------------------------------------------- the lobby
+
+
+def test_a_new_table_is_private_unless_listed_and_the_seed_is_an_advanced_option(ana_client: Client) -> None:
+    page = ana_client.get("/lobby/new/").content.decode()
+    assert 'name="listed"' in page and not re.search(r'<input type="checkbox" name="listed"[^>]*checked', page)
+    advanced = page[page.index('<details class="advanced"'):]
+    assert 'name="seed"' in advanced[:advanced.index("</details>")]
+    assert "(R4)" not in page and "R4" not in page
+    ana_client.post("/lobby/new/", {"seat_2_kind": "basic", "seed": ""})
+    assert Match.objects.get().listed is False
+
+
+def test_the_lobby_lists_players_round_and_free_seats_with_join_and_watch(ana: Any, ana_client: Client) -> None:
+    waiting = create(ana, "human", "basic")
+    playing = play(create(ana, "basic", "strong"), 2)
+    private = create(ana, "basic", listed=False)
+    page = Client().get("/lobby/").content.decode()
+    assert f"/m/{waiting.pk}/join/{waiting.invite_token}/" in page
+    assert "1 free seat" in page
+    assert f"/m/{playing.pk}/watch/{playing.watch_token}/" in page
+    assert "Round 1 / 13" in page and "ana" in page
+    assert f"/m/{private.pk}/" not in page
