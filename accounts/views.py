@@ -14,6 +14,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.generic import CreateView
 
+from accounts import guests, throttle
+from accounts.models import Attempt
+
 
 def _safe_next(request: HttpRequest) -> str | None:
     target = request.POST.get("next") or request.GET.get("next")
@@ -31,11 +34,19 @@ class SignUpView(CreateView):
     template_name = "accounts/signup.html"
 
     def dispatch(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        if guests.is_guest(request.user):
+            return redirect("guest_keep")  # a guest keeps its matches: same account, new name
         if request.user.is_authenticated:
             return redirect("home")
         return super().dispatch(request, *args, **kwargs)
 
     def form_valid(self, form: UserCreationForm) -> HttpResponse:
+        if not throttle.allow(Attempt.Kind.SIGNUP, self.request):
+            form.add_error(None, _("Too many accounts were made from your address in the last hour. "
+                                   "Please try again later."))
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
         user = form.save()
         login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(

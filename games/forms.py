@@ -1,8 +1,11 @@
 """The lobby's "Create a match" form (R2 seats, R4 seed, R25 computer levels).
 
-A compact form that needs no JavaScript: seat 1 is always the creator; seats 2 to 10
-are rows of (kind, name). A row left at "No seat" is skipped and the seats that are
-filled are numbered in order, so a match has 1 + (filled rows) seats, 2 to 10 (R2).
+A form that needs no JavaScript: seat 1 is always the creator; seats 2 to 10 are
+drawn as a row of seats, each a group of radio buttons (nobody, an invited person,
+pass-and-play, a computer and its level) and a name. A seat left empty is skipped
+and the seats that are filled are numbered in order, so a match has 1 + (filled
+seats) seats, 2 to 10 (R2). The seed (R4) sits in an "advanced" fold. New matches
+are private unless the creator lists them in the lobby.
 """
 
 from __future__ import annotations
@@ -31,8 +34,8 @@ LEVELS = [
      _("Plans its first train, follows its doubles and keeps its options open.")),
 ]
 KIND_CHOICES = [
-    (NONE, _("No seat")),
-    (INVITED, _("Invited player (free seat)")),
+    (NONE, _("Empty")),
+    (INVITED, _("A person (invited)")),
     (LOCAL, _("Pass-and-play on this device")),
     *((value, label) for value, label, _line in LEVELS),
 ]
@@ -66,11 +69,11 @@ class MatchCreateForm(forms.Form):
     """Seats 2–10, an optional seed and whether the match is listed in the lobby."""
 
     seed = forms.IntegerField(
-        label=_("Seed (optional)"),
+        label=_("Deal number (optional)"),
         required=False,
         min_value=0,
         max_value=MAX_SEED,
-        help_text=_("The same seed deals the same tiles in every round (R4). Leave it blank for a random deal."),
+        help_text=_("The same number deals the same tiles again, to replay a match. Leave it blank for a random deal."),
         error_messages={
             "invalid": _("Enter the seed as a whole number (0 or more), or leave it blank for a random deal."),
             "min_value": _("The seed cannot be negative: enter 0 or more, or leave it blank."),
@@ -87,11 +90,12 @@ class MatchCreateForm(forms.Form):
     listed = forms.BooleanField(
         label=_("List in the lobby"),
         required=False,
-        initial=True,
-        help_text=_("Anyone can then see the match under “Open matches to join” and take a free seat."),
+        initial=False,
+        help_text=_("Anyone can then see the match in the lobby, take a free seat and watch it. "
+                    "Otherwise only the people you send the links to can."),
     )
 
-    def __init__(self, *args: Any, creator_name: str = "", **kwargs: Any) -> None:
+    def __init__(self, *args: Any, creator_name: str = "", guest: bool = False, **kwargs: Any) -> None:
         data = args[0] if args else kwargs.get("data")
         if data is not None and any(data.get(kind_field(n)) in OLD_LEVELS for n in OTHER_SEATS):
             # A page loaded before the levels were renamed: its "basic" and "strong" still mean something.
@@ -105,12 +109,17 @@ class MatchCreateForm(forms.Form):
                 kwargs["data"] = data
         super().__init__(*args, **kwargs)
         self.creator_name = creator_name
+        #: guests do not list tables in the lobby (accounts.guests)
+        self.guest = guest
+        if guest:
+            del self.fields["listed"]
         for number in OTHER_SEATS:
             self.fields[kind_field(number)] = forms.ChoiceField(
                 label=_("Seat %(number)s") % {"number": number},
                 choices=KIND_CHOICES,
                 required=False,
                 initial=DEFAULT_KINDS.get(number, NONE),
+                widget=forms.RadioSelect,
             )
             self.fields[name_field(number)] = forms.CharField(
                 label=_("Name at seat %(number)s") % {"number": number},
@@ -144,6 +153,8 @@ class MatchCreateForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        if self.guest:
+            cleaned["listed"] = False
         chosen: list[tuple[int, str, str]] = []  # (row number, kind, name)
         for n in OTHER_SEATS:
             kind = cleaned.get(kind_field(n), NONE)
@@ -153,13 +164,13 @@ class MatchCreateForm(forms.Form):
                     self.add_error(kind_field(n), gettext("Choose who sits at this seat, or clear the name."))
                 continue
             if kind == LOCAL and not name:
-                self.add_error(name_field(n), gettext("A pass-and-play seat needs a name, so the device can be passed to the right person (R24)."))
+                self.add_error(name_field(n), gettext("A pass-and-play seat needs a name, so the device can be passed to the right person."))
             if kind == INVITED and name:
                 self.add_error(name_field(n), gettext("An invited player brings their own user name: leave the name blank."))
             chosen.append((n, kind, name))
         if not chosen and not self.errors:
             raise forms.ValidationError(
-                gettext("A match needs 2 to 10 players (R2): choose at least one more seat."), code="too_few_seats")
+                gettext("A match needs 2 to 10 players: choose at least one more seat."), code="too_few_seats")
 
         # Seats are numbered in order once empty rows are skipped; computers without a
         # name are called after their seat number.

@@ -37,7 +37,8 @@ def from_row(model: type[M], fields: Sequence[Any], row: Sequence[Any]) -> M:
 class Table(models.Model):
     """A table hosts successive matches of the same company and keeps their logs (R29)."""
 
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+    #: empty once its creator, a guest, was removed (accounts.guests)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="tables_created", verbose_name=_("created by"))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -78,7 +79,8 @@ class Match(models.Model):
     round_number = models.PositiveSmallIntegerField(_("round"), default=1)
     #: engine snapshot of the current round (engine.serialize); a cache the log rebuilds
     state = models.JSONField(_("state"), null=True, blank=True, editable=False)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+    #: empty once its creator, a guest, was removed (accounts.guests)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="matches_created", verbose_name=_("created by"))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
@@ -143,7 +145,8 @@ class Seat(models.Model):
     #: HUMAN: the player once joined (empty while the seat is free); LOCAL: the creator
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                              related_name="seats", verbose_name=_("user"))
-    #: shown at the table: a pass-and-play or computer name (players show their user name)
+    #: shown at the table: a pass-and-play or computer name (players show their user name);
+    #: a player's seat with no user but a name is a removed guest's (accounts.guests)
     name = models.CharField(_("name"), max_length=40, blank=True)
     level = models.CharField(_("level"), max_length=10, choices=Level.choices, blank=True)
 
@@ -173,6 +176,8 @@ class Seat(models.Model):
         if self.kind == self.Kind.HUMAN:
             if self.user is not None:
                 return self.user.get_username()
+            if self.name:
+                return str(_("%(name)s (former guest)") % {"name": self.name})
             return str(_("Free seat %(n)s") % {"n": self.index + 1})
         if self.name:
             return self.name

@@ -56,7 +56,7 @@ class MatchSummary:
 
 
 def _seat_name(seat: Seat) -> str:
-    if seat.kind == Seat.Kind.HUMAN and seat.user_id is None:
+    if seat.kind == Seat.Kind.HUMAN and seat.user_id is None and not seat.name:
         return _("Free seat")
     return seat.display_name
 
@@ -76,7 +76,7 @@ def match_summary(match: Match, user: Any = None) -> MatchSummary:
             kind=s.kind,
             kind_label=str(s.get_kind_display()),
             level_label=str(s.get_level_display()) if s.level else "",
-            free=s.kind == Seat.Kind.HUMAN and s.user_id is None,
+            free=s.kind == Seat.Kind.HUMAN and s.user_id is None and not s.name,
             mine=user_pk is not None and s.user_id == user_pk,
             total=totals[s.index] if totals is not None and s.index < len(totals) else None,
             turn=turn == s.index and match.status == Match.Status.PLAYING,

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import learn, quick, views
 from games.table import views as table_views
 
 app_name = "games"
@@ -12,6 +12,10 @@ urlpatterns = [
     path("matches/", views.my_matches, name="my_matches"),
     path("lobby/", views.lobby, name="lobby"),
     path("lobby/new/", views.match_create, name="create"),
+    # One click from the front page (games/quick.py) and learning the game (games/learn.py)
+    path("play/computers/", quick.play_computers, name="play_computers"),
+    path("play/friends/", quick.play_friends, name="play_friends"),
+    path("how-to-play/", learn.how_to_play, name="how_to_play"),
     # A match: its summary and links, joining a free seat, watching
     path("m/<int:match_id>/about/", views.match_detail, name="detail"),
     path("m/<int:match_id>/join/<str:token>/", views.join, name="join"),

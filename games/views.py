@@ -20,7 +20,8 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from games import selectors, services
+from accounts import guests
+from games import quick, selectors, services
 from games.errors import NOT_FOUND, SEAT_TAKEN, GameError
 from games.forms import MatchCreateForm
 from games.models import Match, Seat
@@ -75,26 +76,36 @@ def my_matches(request: HttpRequest) -> HttpResponse:
 # ------------------------------------------------------------------ lobby
 
 
+#: listed matches being played shown in the lobby
+LIVE_SHOWN = 20
+
+
+def _form(request: HttpRequest, data: object = None) -> MatchCreateForm:
+    return MatchCreateForm(data, creator_name=request.user.get_username(), guest=guests.is_guest(request.user))
+
+
 @require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Create a match, and the listed matches with a free seat to join."""
-    form = MatchCreateForm(creator_name=request.user.get_username()) if request.user.is_authenticated else None
+    """Create a match; the listed matches with a free seat to join; the listed matches
+    being played, to watch."""
+    form = _form(request) if request.user.is_authenticated else None
     open_matches = [match_summary(m, request.user) for m in _with_seats(selectors.open_matches())]
-    return render(request, "games/lobby.html", {"form": form, "open_matches": open_matches})
+    live = [match_summary(m, request.user) for m in _with_seats(quick.live_matches())[:LIVE_SHOWN]]
+    return render(request, "games/lobby.html", {"form": form, "open_matches": open_matches, "live": live})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def match_create(request: HttpRequest) -> HttpResponse:
     """Create a match (R2 seats, R4 seed) and go to its table."""
-    form = MatchCreateForm(request.POST or None, creator_name=request.user.get_username())
+    form = _form(request, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             match = services.match_create(
                 creator=request.user,
                 seats=form.seat_specs(),
                 seed=form.cleaned_data["seed"],
-                listed=form.cleaned_data["listed"],
+                listed=form.cleaned_data.get("listed", False),
                 pace=form.cleaned_data["pace"],
             )
         except GameError as e:
@@ -121,7 +132,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     the page does not tell strangers that the match exists.
     """
     match = get_object_or_404(_with_seats(Match.objects.select_related("created_by")), pk=match_id)
-    watching = constant_time_compare(request.GET.get("watch", ""), match.watch_token)
+    watching = (constant_time_compare(request.GET.get("watch", ""), match.watch_token)
+                and guests.may_watch_by_link(match, request.user))
     participant = _is_participant(match, request.user)
     if not participant and not watching and not getattr(request.user, "is_staff", False):
         if not request.user.is_authenticated:
@@ -141,13 +153,16 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/match_detail.html", context)
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
-    """Take a free seat with an invitation link (a wrong token is a 404)."""
+    """Take a free seat with an invitation link (a wrong token is a 404). A visitor
+    without an account may join as a guest (one click), or log in first."""
     match = get_object_or_404(_with_seats(Match.objects.select_related("created_by")), pk=match_id)
     if not constant_time_compare(token, match.invite_token):
         raise Http404
+    if request.method == "POST" and not request.user.is_authenticated and _free_seats(match):
+        if quick.player(request) is None:
+            return redirect(request.get_full_path())
     already = _held_seat(match, request.user)
     error = ""
     if request.method == "POST" and already is not None:
@@ -187,11 +202,13 @@ def join(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
 
 def _held_seat(match: Match, user: object) -> Seat | None:
     pk = getattr(user, "pk", None)
+    if pk is None:
+        return None
     return next((s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN and s.user_id == pk), None)
 
 
 def _free_seats(match: Match) -> list[Seat]:
-    return sorted((s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN and s.user_id is None),
+    return sorted((s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN and s.user_id is None and not s.name),
                   key=lambda s: s.index)
 
 
@@ -199,6 +216,6 @@ def _free_seats(match: Match) -> list[Seat]:
 def watch(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
     """A spectator link: the table page in spectator mode (no hand is shown, R24)."""
     match = get_object_or_404(Match, pk=match_id)
-    if not constant_time_compare(token, match.watch_token):
+    if not constant_time_compare(token, match.watch_token) or not guests.may_watch_by_link(match, request.user):
         raise Http404
     return HttpResponseRedirect(f"{reverse('games:table', args=[match.pk])}?{urlencode({'watch': token})}")

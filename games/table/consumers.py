@@ -55,7 +55,7 @@ from django.utils import translation
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
-from accounts import sessions
+from accounts import guests, sessions
 from games import selectors, services
 from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
 from games.history.mail import table_presence  # the one import of the history wing here
@@ -113,7 +113,7 @@ def may_watch(match: Match | None, user: Any, token: str) -> bool:
     """Whether this user (or token holder) may see the match's table at all."""
     if match is None:
         return False
-    if token and constant_time_compare(token, match.watch_token):
+    if token and constant_time_compare(token, match.watch_token) and guests.may_watch_by_link(match, user):
         return True
     if not getattr(user, "is_authenticated", False):
         return False

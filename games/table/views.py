@@ -18,6 +18,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from accounts import guests
 from games import rules_text, selectors
 from games.models import Match, Seat
 from games.table import board
@@ -62,8 +63,9 @@ def _access(request: HttpRequest, match_id: int) -> tuple[Match, tuple[int, ...]
             Prefetch("seats", queryset=Seat.objects.select_related("user"))),
         pk=match_id)
     token = request.GET.get("watch", "")
-    watching = bool(token) and constant_time_compare(token, match.watch_token)
     user = request.user
+    watching = (bool(token) and constant_time_compare(token, match.watch_token)
+                and guests.may_watch_by_link(match, user))
     controlled = tuple(selectors.seats_controlled(match, user)) if user.is_authenticated else ()
     creator = user.is_authenticated and match.created_by_id == user.pk
     if not (controlled or watching or creator or getattr(user, "is_staff", False)):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -40,7 +41,7 @@ def test_create_page_offers_nine_seat_rows_and_one_computer_by_default(ana_clien
         assert f'name="seat_{n}_kind"' in page
         assert f'name="seat_{n}_name"' in page
     assert 'name="seat_11_kind"' not in page
-    assert '<option value="basic" selected>' in page  # seat 2 defaults to a basic computer
+    assert re.search(r'<input type="radio" name="seat_2_kind" value="basic"[^>]*checked', page)  # a basic computer
     assert "You (ana)" in page
 
 
@@ -58,7 +59,7 @@ def test_r2_two_seats_with_a_seed_start_at_once_and_go_to_the_table(ana_client: 
 def test_r2_one_seat_is_refused_with_a_clear_message(ana_client: Client) -> None:
     response = post(ana_client, {n: ("", "") for n in range(2, 11)})
     assert response.status_code == 200
-    assert "A match needs 2 to 10 players (R2)" in response.content.decode()
+    assert "A match needs 2 to 10 players: choose at least one more seat." in response.content.decode()
     assert not Match.objects.exists()
 
 

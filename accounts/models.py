@@ -1,0 +1,66 @@
+"""What accounts store beyond Django's User: guest marks, table preferences, throttle records."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Guest(models.Model):
+    """A guest account: a real User with a generated name, kept by its session.
+
+    It turns into a full account by choosing a name and a password (the row is then
+    deleted); `manage.py remove_guests` removes guests unused for 30 days."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="guest", verbose_name=_("user"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    #: the last day a page was seen with this session (bumped at most once a day)
+    last_seen = models.DateTimeField(_("last seen"))
+
+    class Meta:
+        verbose_name = _("guest")
+        verbose_name_plural = _("guests")
+        indexes = [models.Index(fields=["last_seen"])]
+
+    def __str__(self) -> str:
+        return str(self.user_id)
+
+
+class Preferences(models.Model):
+    """Table preferences kept on the account (guests too): the learning tips."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="preferences", verbose_name=_("user"))
+    #: "don't show tips again"
+    tips_off = models.BooleanField(_("tips turned off"), default=False)
+    #: the ids of the tips already dismissed (accounts.tips.TIPS)
+    tips_seen = models.JSONField(_("tips seen"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("preferences")
+        verbose_name_plural = _("preferences")
+
+    def __str__(self) -> str:
+        return str(self.user_id)
+
+
+class Attempt(models.Model):
+    """One sign-up or guest creation from an address, for the throttle (accounts.throttle)."""
+
+    class Kind(models.TextChoices):
+        SIGNUP = "signup", _("Sign-up")
+        GUEST = "guest", _("Guest")
+
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    address = models.GenericIPAddressField(_("address"))
+    created_at = models.DateTimeField(_("time"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("attempt")
+        verbose_name_plural = _("attempts")
+        indexes = [models.Index(fields=["kind", "address", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.address} {self.created_at:%Y-%m-%d %H:%M}"
