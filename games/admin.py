@@ -24,9 +24,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from engine.replay import BadReplay
-from games import selectors
+from games import permissions, selectors
 from games.admin_replay import frame_table, replay_frames
-from games.models import ClientRequest, LogEntry, Match, Pause, Round, Seat, Table, UndoPoint
+from games.models import (
+    ChangeRequest,
+    ClientRequest,
+    LogEntry,
+    Match,
+    Pause,
+    Round,
+    Seat,
+    Table,
+    UndoPoint,
+)
+from games.permissions import Action as Can
 from games.queries import replay_differences, replay_json
 
 
@@ -140,6 +151,13 @@ class MatchAdmin(admin.ModelAdmin):
                            reverse("admin:games_match_replay", args=[match.pk]), _("Replay"),
                            reverse("admin:games_match_export", args=[match.pk]), _("Export replay"))
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = super().get_fields(request, obj)
+        # The spectator link is a way to watch the table live: only for staff who may (issue 13).
+        if obj is None or not permissions.may(request.user, Can.WATCH, obj):
+            fields = [f for f in fields if f != "share_links"]
+        return fields
+
     @admin.display(description=gettext_lazy("links"))
     def share_links(self, match: Match) -> str:
         return format_html('<a href="{}">{}</a> · <a href="{}">{}</a>',
@@ -159,10 +177,11 @@ class MatchAdmin(admin.ModelAdmin):
         ]
 
     def _viewable(self, request: HttpRequest, object_id: str) -> Match:
+        """The match, if this staff member may see all of it (games.permissions: export)."""
         match = self.get_object(request, unquote(object_id))
         if match is None:
             raise Http404(_("There is no match %(id)s.") % {"id": object_id})
-        if not self.has_view_permission(request, match):
+        if not self.has_view_permission(request, match) or not permissions.may(request.user, Can.EXPORT, match):
             raise PermissionDenied
         return match
 
@@ -280,6 +299,13 @@ class ClientRequestAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("match", "request_id", "user", "version", "created_at")
     search_fields = ("request_id", "user__username")
     list_select_related = ("user",)
+
+
+@admin.register(ChangeRequest)
+class ChangeRequestAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("match", "change", "asked_by", "status", "created_at", "closed_at")
+    list_filter = ("change", "status")
+    list_select_related = ("asked_by",)
 
 
 @admin.register(Pause)

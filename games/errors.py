@@ -33,9 +33,14 @@ SEAT_TAKEN = "seat_taken"
 NO_UNDO = "no_undo"
 #: nothing to restore (R27)
 NO_REDO = "no_redo"
+#: another undo or restart request is open at this table (one at a time)
+REQUEST_OPEN = "request_open"
+#: the request answered is not the open one (answered, declined, expired or never there)
+NO_REQUEST = "no_request"
 
 CODES: tuple[str, ...] = (
     NOT_FOUND, FORBIDDEN, NOT_YOUR_TURN, STALE, ILLEGAL, BAD_REQUEST, NOT_STARTED, SEAT_TAKEN, NO_UNDO, NO_REDO,
+    REQUEST_OPEN, NO_REQUEST,
 )
 
 

@@ -29,6 +29,8 @@ ACTION = "action"
 UNDO = "undo"
 REDO = "redo"
 RESTART = "restart"
+#: an undo or restart asked of the others at the table, and its answers: no change to the round
+CONSENT = "consent"
 
 
 class Entry(Protocol):
@@ -85,6 +87,8 @@ def fold(entries: Iterable[E]) -> Folded[E]:
         elif kind == RESTART:
             effective.clear()
             redo.clear()
+        elif kind == CONSENT:
+            pass
         else:
             raise BadLog(f"unknown log entry kind {kind!r}")
     return Folded(tuple(effective), tuple(redo))

@@ -111,6 +111,8 @@ def describe_entry(kind: str, action: dict[str, Any] | None, names: Sequence[str
         return _("%(name)s restored what was taken back (redo)") % {"name": who}
     if kind == "restart":
         return _("%(name)s restarted the round with the same deal") % {"name": who}
+    if kind == "consent":
+        return _consent(action or {}, who)
     return _("Unknown action")
 
 
@@ -146,3 +148,21 @@ def undo_words(taken: Sequence[Any], names: Sequence[str], viewer_seat: int | No
     else:
         what = mine
     return _("Undo %(what)s") % {"what": what}
+
+
+def _consent(action: dict[str, Any], who: str) -> str:
+    """An undo or restart asked of the others at the table, and its answers."""
+    undo = action.get("change") == "undo"
+    step = action.get("step")
+    if step == "ask":
+        return (_("%(name)s asks to take back their last move (undo)") if undo
+                else _("%(name)s asks to restart the round")) % {"name": who}
+    if step == "accept":
+        return (_("%(name)s accepted the undo") if undo else _("%(name)s accepted the restart")) % {"name": who}
+    if step == "decline":
+        return (_("%(name)s declined the undo") if undo else _("%(name)s declined the restart")) % {"name": who}
+    if step == "expire":
+        return _("Nobody answered the undo request in time") if undo else _(
+            "Nobody answered the restart request in time")
+    return _("The undo request is no longer possible") if undo else _(
+        "The restart request is no longer possible")

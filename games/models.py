@@ -113,6 +113,10 @@ class Match(models.Model):
                                    name="match_pace_valid"),
         ]
         indexes = [models.Index(fields=["status", "listed"])]
+        permissions = [
+            # Staff watch a table they have no part in, live, only with this (games.permissions).
+            ("watch_private_table", _("Can watch any table live")),
+        ]
 
     def __str__(self) -> str:
         return _("Match %(id)s") % {"id": self.pk}
@@ -241,6 +245,9 @@ class LogEntry(models.Model):
         UNDO = "undo", _("Undo")
         REDO = "redo", _("Redo")
         RESTART = "restart", _("Restart round")
+        #: an undo or restart asked of the other people at the table, and its answers
+        #: (``{"change": "undo"|"restart", "step": "ask"|"accept"|"decline"|"expire"|"void"}``)
+        CONSENT = "consent", _("Request")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="log", verbose_name=_("round"))
     seq = models.PositiveIntegerField(_("sequence number"))
@@ -265,7 +272,7 @@ class LogEntry(models.Model):
             models.UniqueConstraint(fields=["round", "seq"], name="log_seq_unique_per_round"),
             models.CheckConstraint(condition=~Q(kind="action") | Q(seat__isnull=False, action__isnull=False),
                                    name="log_action_has_seat_and_action"),
-            models.CheckConstraint(condition=Q(kind__in=["action", "undo", "redo", "restart"]),
+            models.CheckConstraint(condition=Q(kind__in=["action", "undo", "redo", "restart", "consent"]),
                                    name="log_kind_valid"),
             models.CheckConstraint(condition=Q(seq__gte=1), name="log_seq_from_1"),
             # undo and redo say how many actions they took back or restored
@@ -348,3 +355,51 @@ class Pause(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} paused by {self.channel}"
+
+
+class ChangeRequest(models.Model):
+    """An undo (R27) or restart (R28) one person asked for at a table shared with others:
+    it is done once every other person accepts; one declining, or a minute passing,
+    closes it. One open request per match at a time (services.change_ask)."""
+
+    class Change(models.TextChoices):
+        UNDO = "undo", _("Undo")
+        RESTART = "restart", _("Restart round")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        DONE = "done", _("Accepted and done")
+        DECLINED = "declined", _("Declined")
+        EXPIRED = "expired", _("Expired")
+        VOID = "void", _("No longer possible")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="change_requests",
+                              verbose_name=_("match"))
+    change = models.CharField(_("change"), max_length=10, choices=Change.choices)
+    asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                                 verbose_name=_("asked by"))
+    #: the round it is for: a request does not outlive its round
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    #: the match version the asker saw
+    version = models.PositiveIntegerField(_("version"))
+    #: ids of the users who accepted so far
+    accepted = models.JSONField(_("accepted by"), default=list)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(_("asked"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"))
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("request")
+        verbose_name_plural = _("requests")
+        constraints = [
+            models.UniqueConstraint(fields=["match"], condition=Q(status="open"),
+                                    name="one_open_request_per_match"),
+            models.CheckConstraint(condition=Q(change__in=["undo", "restart"]), name="request_change_valid"),
+            models.CheckConstraint(condition=Q(status="open", closed_at__isnull=True)
+                                   | (~Q(status="open") & Q(closed_at__isnull=False)),
+                                   name="request_closed_has_time"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}: {self.change} by {self.asked_by_id} ({self.status})"

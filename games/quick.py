@@ -20,9 +20,8 @@ from accounts import guests, throttle
 from games import forms, services
 from games.models import MAX_SEATS, Match
 
-#: the level of the computers of "Play now": the middle one (point it at "casual" once
-#: engine/bots.py names its levels beginner / casual / expert)
-COMPUTER_LEVEL = forms.BASIC
+#: the level of the computers of "Play now": the middle one
+COMPUTER_LEVEL = forms.CASUAL
 #: the computers of "Play now" (a four-seat table: you and three computers)
 COMPUTERS = 3
 #: "Play with friends": how many free seats the front page offers at most

@@ -26,9 +26,10 @@ from engine.serialize import start_from_json, state_from_json
 from engine.state import Action, RoundState
 from engine.views import SeatView, view
 
-from . import log
+from . import log, permissions
 from .errors import NOT_STARTED, GameError
-from .models import LogEntry, Match, Pause, Round, Seat
+from .models import ChangeRequest, LogEntry, Match, Pause, Round, Seat
+from .permissions import Action as Can
 
 #: a pause its connection has not renewed for this long no longer counts (R26): that
 #: connection, or its server process, is gone (the page renews every PAUSE_RENEW)
@@ -58,8 +59,9 @@ def match_seats(match: Match) -> list[Seat]:
 
 
 def seats_controlled(match: Match, user: object) -> list[int]:
-    """The seat indexes `user` may act for: their own seat and their pass-and-play seats."""
-    return [s.index for s in match_seats(match) if s.controlled_by(user)]
+    """The seat indexes `user` may act for: their own seat and their pass-and-play seats
+    (`games.permissions.seats_controlled`)."""
+    return permissions.seats_controlled(match, user)
 
 
 def match_version(match_id: int) -> int | None:
@@ -175,28 +177,31 @@ def redo_available(match: Match, user: object) -> bool:
 
 
 def restart_available(match: Match, user: object) -> bool:
-    """R28: whether "restart round" shows (the creator, or a player alone with computers)."""
+    """R28: whether "restart round" shows (games.permissions: the creator, or a player alone
+    with computers; at a shared table it asks the others)."""
     if match.status != Match.Status.PLAYING or match.state is None or match.state.get("phase") in (
             "round_over", "match_over"):
         return False
-    seats = match_seats(match)
-    alone = any(s.controlled_by(user) for s in seats) and all(
-        s.kind == Seat.Kind.COMPUTER or s.controlled_by(user) for s in seats)
-    return alone or (getattr(user, "is_authenticated", False) and match.created_by_id == user.pk)  # type: ignore[attr-defined]
+    return permissions.may(user, Can.RESTART, match)
 
 
 def next_round_available(match: Match, user: object) -> bool:
     """Whether "Next round" shows: the round is over (not the match), for a player or the creator."""
     if match.status != Match.Status.PLAYING or match.state is None or match.state.get("phase") != "round_over":
         return False
-    return bool(seats_controlled(match, user)) or (
-        getattr(user, "is_authenticated", False) and match.created_by_id == user.pk)  # type: ignore[attr-defined]
+    return permissions.may(user, Can.NEXT_ROUND, match)
 
 
 def new_match_available(match: Match, user: object) -> bool:
     """R29: whether "New match at this table" shows (the creator, after the match)."""
-    return (match.status == Match.Status.FINISHED and getattr(user, "is_authenticated", False)
-            and match.created_by_id == user.pk)  # type: ignore[attr-defined]
+    return match.status == Match.Status.FINISHED and permissions.may(user, Can.NEW_MATCH, match)
+
+
+def open_request(match_id: int) -> ChangeRequest | None:
+    """The undo or restart request waiting for answers at the match (one past its minute is
+    not open any more, whether or not it has been closed in the database yet)."""
+    return (ChangeRequest.objects.filter(match_id=match_id, status=ChangeRequest.Status.OPEN,
+                                         expires_at__gt=timezone.now()).select_related("asked_by").first())
 
 
 def next_match(match: Match) -> Match | None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Literal
 
 from django.db import connection, transaction
@@ -40,21 +41,24 @@ from engine.serialize import start_to_json, state_from_json, state_to_json
 from engine.state import Action, IllegalAction, RoundState
 from engine.views import view
 
-from . import log, notify
+from . import log, notify, permissions
 from .errors import (
     BAD_REQUEST,
     FORBIDDEN,
     ILLEGAL,
     NO_REDO,
+    NO_REQUEST,
     NO_UNDO,
     NOT_FOUND,
     NOT_STARTED,
     NOT_YOUR_TURN,
+    REQUEST_OPEN,
     SEAT_TAKEN,
     STALE,
     GameError,
 )
-from .models import LogEntry, Match, Pause, Round, Seat, Table, UndoPoint, from_row
+from .models import ChangeRequest, LogEntry, Match, Pause, Round, Seat, Table, UndoPoint, from_row
+from .permissions import Action as Can
 from .selectors import PAUSE_TIMEOUT
 from .selectors import paused as _pause_active
 
@@ -62,6 +66,8 @@ from .selectors import paused as _pause_active
 SEED_LIMIT = 2**53
 MAX_REQUEST_ID = 64
 MAX_NAME = 40
+#: how long an undo or restart request waits for the others' answers
+REQUEST_LIFETIME = timedelta(minutes=1)
 
 SeatKind = Literal["me", "human", "local", "computer"]
 
@@ -86,6 +92,8 @@ class Result:
     match_id: int
     version: int
     duplicate: bool = False
+    #: the undo or restart was not done but asked of the others at the table (`ChangeRequest`)
+    asked: bool = False
 
 
 # ---------------------------------------------------------------- statements
@@ -156,17 +164,11 @@ def _seats(match: Match) -> list[Seat]:
     return [from_row(Seat, _SEAT_FIELDS, row) for row in _rows(_SEATS, [match.pk])]
 
 
-def _controlled(seats: list[Seat], user: object) -> list[int]:
-    return [s.index for s in seats if s.controlled_by(user)]
-
-
 def _seat_for(match: Match, user: object, seat: object) -> None:
-    """2. The user may act for `seat`: their own seat or their pass-and-play seat."""
+    """2. The user may act for `seat`: their own seat or their pass-and-play seat (games.permissions)."""
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise GameError(BAD_REQUEST, _("A seat is a number."))
-    row = _row('SELECT kind, user_id FROM games_seat WHERE match_id = %s AND "index" = %s', [match.pk, seat])
-    if row is None or not Seat.may_act(row[0], row[1], user):
-        raise GameError(FORBIDDEN, _("You cannot act for this seat."))
+    permissions.require(user, Can.ACT, match, seat=seat, seats=_seats(match))
 
 
 def _seen(match: Match, user: object, request_id: object) -> Result | None:
@@ -469,9 +471,8 @@ def _may_undo(match: Match, user: object, request_id: object, expected_version: 
               empty: str) -> tuple[Result | None, list[int], Round | None]:
     """The checks Undo and Redo share; the seats the user controls and the current round."""
     seats = _seats(match)
-    mine = _controlled(seats, user)
-    if not mine:
-        raise GameError(FORBIDDEN, _("Only the players at this match can do this."))
+    permissions.require(user, Can.UNDO, match, seats=seats)
+    mine = permissions.seats_controlled(match, user, seats=seats)
     seen = _seen(match, user, request_id)
     if seen is not None:
         return seen, mine, None
@@ -486,24 +487,40 @@ def match_undo(*, match_id: int, user: object, expected_version: int, request_id
     """R27: take back the user's last action with every computer action that answered it.
 
     Only within the current round, and only when nobody else has acted since. The
-    state comes back from the undo point of that action (no replay)."""
+    state comes back from the undo point of that action (no replay). At a table shared
+    with other people it is asked of them first (`change_answer` does it once they all
+    accept)."""
     with transaction.atomic():
         match = _lock(match_id)
         seen, mine, rnd = _may_undo(match, user, request_id, expected_version, NO_UNDO)
         if seen is not None:
             return seen
         assert rnd is not None
-        folded = log.fold(LogEntry.objects.filter(round=rnd).order_by("seq"))
-        count = log.undo_group(folded.effective, mine)
-        if count is None:
-            raise GameError(NO_UNDO, _("There is nothing of yours to take back: someone else has played since, "
-                                       "or you have not played in this round."))
-        target = folded.effective[-count]
-        before = UndoPoint.objects.get(entry=target).state
+        found = _undo_count(rnd, mine)  # something to take back, or no_undo before anything is asked
+        if permissions.needs_consent(match, user):
+            return _ask(match, rnd, user, ChangeRequest.Change.UNDO, request_id)
         version = match.version + 1
-        _append(rnd, kind=log.UNDO, version=version, action={"count": count}, user=user)
-        _store(match, rnd, state_from_json(before))
+        _undo(match, rnd, version, user, found)
         return _commit(match, version, user=user, request_id=request_id)
+
+
+def _undo_count(rnd: Round, mine: list[int]) -> tuple[log.Folded[LogEntry], int]:
+    folded = log.fold(LogEntry.objects.filter(round=rnd).order_by("seq"))
+    count = log.undo_group(folded.effective, mine)
+    if count is None:
+        raise GameError(NO_UNDO, _("There is nothing of yours to take back: someone else has played since, "
+                                   "or you have not played in this round."))
+    return folded, count
+
+
+def _undo(match: Match, rnd: Round, version: int, user: object,
+          found: tuple[log.Folded[LogEntry], int]) -> None:
+    """Take back `found` (`_undo_count`): the state before it comes from its undo point."""
+    folded, count = found
+    target = folded.effective[-count]
+    before = UndoPoint.objects.get(entry=target).state
+    _append(rnd, kind=log.UNDO, version=version, action={"count": count}, user=user)
+    _store(match, rnd, state_from_json(before))
 
 
 def match_redo(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:
@@ -530,29 +547,119 @@ def match_redo(*, match_id: int, user: object, expected_version: int, request_id
 def round_restart(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:
     """R28: start the current round again with its deal, its engine search and the totals
     from earlier rounds. For the match's creator, or a player when every other seat is a
-    computer or one of their own."""
+    computer or one of their own (games.permissions). At a table shared with other
+    people it is asked of them first (`change_answer` does it once they all accept)."""
     with transaction.atomic():
         match = _lock(match_id)
         seats = _seats(match)
-        alone = bool(_controlled(seats, user)) and all(
-            s.kind == Seat.Kind.COMPUTER or s.controlled_by(user) for s in seats)
-        if not alone and (match.created_by_id != _user_id(user) or _user_id(user) is None):
-            raise GameError(FORBIDDEN, _("Only the match's creator can restart the round."))
+        permissions.require(user, Can.RESTART, match, seats=seats)
         seen = _seen(match, user, request_id)
         if seen is not None:
             return seen
         _fresh(match, expected_version)
-        state = _started(match)
-        if state.phase == "match_over":
-            raise _match_over_error()
-        if state.over:
-            raise _round_over_error()
+        state = _restartable(match)
         rnd = _current_round(match)
+        if permissions.needs_consent(match, user, seats=seats):
+            return _ask(match, rnd, user, ChangeRequest.Change.RESTART, request_id)
         version = match.version + 1
-        _append(rnd, kind=log.RESTART, version=version, user=user)
-        rnd.restarts += 1
-        rnd.save(update_fields=["restarts"])
-        _store(match, rnd, rules.restart_round(state))
+        _restart(match, rnd, state, version, user)
+        return _commit(match, version, user=user, request_id=request_id)
+
+
+def _restartable(match: Match) -> RoundState:
+    state = _started(match)
+    if state.phase == "match_over":
+        raise _match_over_error()
+    if state.over:
+        raise _round_over_error()
+    return state
+
+
+def _restart(match: Match, rnd: Round, state: RoundState, version: int, user: object) -> None:
+    _append(rnd, kind=log.RESTART, version=version, user=user)
+    rnd.restarts += 1
+    rnd.save(update_fields=["restarts"])
+    _store(match, rnd, rules.restart_round(state))
+
+
+# ---------------------------------------------------------------- asking the others (consent)
+
+
+def _open_request(match: Match, rnd: Round | None = None) -> ChangeRequest | None:
+    """The match's open request; one past its minute is closed as expired here (and logged
+    in its round, when `rnd` is that round)."""
+    ask = ChangeRequest.objects.filter(match=match, status=ChangeRequest.Status.OPEN).first()
+    if ask is not None and ask.expires_at <= timezone.now():
+        _close(match, ask, ChangeRequest.Status.EXPIRED, "expire", rnd, version=match.version)
+        return None
+    return ask
+
+
+def _close(match: Match, ask: ChangeRequest, status: str, step: str, rnd: Round | None, *, version: int,
+           user: object = None) -> None:
+    ask.status = status
+    ask.closed_at = timezone.now()
+    ask.save(update_fields=["status", "closed_at"])
+    if rnd is not None and rnd.number == ask.round_number:
+        _append(rnd, kind=log.CONSENT, version=version, action={"change": ask.change, "step": step}, user=user)
+
+
+def _ask(match: Match, rnd: Round, user: object, change: str, request_id: str) -> Result:
+    """Open a request for `change` (one at a time per match), logged in the round."""
+    if _open_request(match, rnd) is not None:
+        raise GameError(REQUEST_OPEN, _("A request is already waiting for an answer at this table."))
+    version = match.version + 1
+    ChangeRequest.objects.create(match=match, change=change, asked_by=user, round_number=rnd.number,
+                                 version=match.version, expires_at=timezone.now() + REQUEST_LIFETIME)
+    _append(rnd, kind=log.CONSENT, version=version, action={"change": change, "step": "ask"}, user=user)
+    result = _commit(match, version, user=user, request_id=request_id)
+    return Result(result.match_id, result.version, asked=True)
+
+
+def change_answer(*, match_id: int, user: object, ask: object, accept: bool, request_id: str) -> Result:
+    """Accept or decline the open undo or restart request `ask` (its id, as the board showed
+    it). One decline closes it; once every other person accepted, the change is done for
+    the asker, if it still can be (else the request closes as void). A request past its
+    minute cannot be answered."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        seats = _seats(match)
+        permissions.require(user, Can.ANSWER, match, seats=seats)
+        seen = _seen(match, user, request_id)
+        if seen is not None:
+            return seen
+        state = _started(match)
+        rnd = _current_round(match)
+        current = _open_request(match, rnd)
+        if isinstance(ask, bool) or not isinstance(ask, int) or current is None or current.pk != ask:
+            raise GameError(NO_REQUEST, _("This request is no longer open."))
+        uid = permissions.user_id(user)
+        if uid == current.asked_by_id:
+            raise GameError(FORBIDDEN, _("The others answer your request, not you."))
+        version = match.version + 1
+        if not accept:
+            _close(match, current, ChangeRequest.Status.DECLINED, "decline", rnd, version=version, user=user)
+            return _commit(match, version, user=user, request_id=request_id)
+        current.accepted = sorted({*current.accepted, uid})
+        current.save(update_fields=["accepted"])
+        if permissions.others(match, current.asked_by, seats=seats) - set(current.accepted):
+            _append(rnd, kind=log.CONSENT, version=version, action={"change": current.change, "step": "accept"},
+                    user=user)
+            return _commit(match, version, user=user, request_id=request_id)
+        asker = current.asked_by
+        try:  # still possible? (another person played since, the round or the match ended: void)
+            if current.round_number != rnd.number or match.status != Match.Status.PLAYING:
+                raise GameError(NO_REQUEST, _("This request is no longer open."))
+            mine = permissions.seats_controlled(match, asker, seats=seats)
+            done = _undo_count(rnd, mine) if current.change == ChangeRequest.Change.UNDO else _restartable(match)
+        except GameError:
+            _close(match, current, ChangeRequest.Status.VOID, "void", rnd, version=version, user=user)
+            return _commit(match, version, user=user, request_id=request_id)
+        _close(match, current, ChangeRequest.Status.DONE, "accept", rnd, version=version, user=user)
+        if current.change == ChangeRequest.Change.UNDO:
+            _undo(match, rnd, version, asker, done)
+        else:
+            _restart(match, rnd, state, version, asker)
         return _commit(match, version, user=user, request_id=request_id)
 
 
@@ -560,9 +667,7 @@ def round_next(*, match_id: int, user: object, expected_version: int, request_id
     """Start the next round once this one is over (R5: round r + 1, totals carried, R21)."""
     with transaction.atomic():
         match = _lock(match_id)
-        if not _controlled(_seats(match), user) and (
-                _user_id(user) is None or match.created_by_id != _user_id(user)):
-            raise GameError(FORBIDDEN, _("Only the players at this match can start the next round."))
+        permissions.require(user, Can.NEXT_ROUND, match)
         seen = _seen(match, user, request_id)
         if seen is not None:
             return seen
@@ -589,8 +694,7 @@ def table_new_match(*, match_id: int, user: object, request_id: str) -> Match:
     stay as they are. Asking again gives the same new match."""
     with transaction.atomic():
         old = _lock(match_id)
-        if _user_id(user) is None or old.created_by_id != _user_id(user):
-            raise GameError(FORBIDDEN, _("Only the match's creator can start a new match at this table."))
+        permissions.require(user, Can.NEW_MATCH, old)
         following = Match.objects.filter(table_id=old.table_id, number__gt=old.number).order_by("number")
         if _seen(old, user, request_id) is not None:
             return following.get(number=old.number + 1)
@@ -653,8 +757,7 @@ def pace_set(*, match_id: int, user: object, pace: object, request_id: object) -
     at the table sees the new pace with the new version. Spectators and strangers cannot."""
     with transaction.atomic():
         match = _lock(match_id)
-        if not _controlled(_seats(match), user):
-            raise GameError(FORBIDDEN, _("Only the players at this match can change the computers' pace."))
+        permissions.require(user, Can.PACE, match, seats=_seats(match))
         seen = _seen(match, user, request_id)
         if seen is not None:
             return seen
@@ -675,8 +778,7 @@ def hurry_start(*, match_id: int, user: object, request_id: object) -> Result:
     with transaction.atomic():
         match = _lock(match_id)
         seats = _seats(match)
-        if not _controlled(seats, user):
-            raise GameError(FORBIDDEN, _("Only the players at this match can hurry its computers."))
+        permissions.require(user, Can.PACE, match, seats=seats)
         seen = _seen(match, user, request_id)
         if seen is not None:
             return seen
@@ -703,8 +805,7 @@ def pause_open(*, match_id: int, user: object, channel: str) -> bool:
         return False  # a renewal of this connection's live pause: no lock, no notice
     with transaction.atomic():
         match = _lock(match_id)
-        if not _controlled(_seats(match), user):
-            raise GameError(FORBIDDEN, _("Only the players at this match can pause it."))
+        permissions.require(user, Can.PAUSE, match, seats=_seats(match))
         was_paused = _pause_active(match)
         Pause.objects.filter(match=match, channel=channel).delete()
         Pause.objects.create(match=match, channel=channel, user=user)

@@ -21,10 +21,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts import guests
-from games import quick, selectors, services
+from games import permissions, quick, selectors, services
 from games.errors import NOT_FOUND, SEAT_TAKEN, GameError
 from games.forms import MatchCreateForm
 from games.models import Match, Seat
+from games.permissions import Action as Can
 from games.queries import match_summary
 
 #: finished matches shown per page of "My matches"
@@ -43,14 +44,6 @@ def _links(request: HttpRequest, match: Match) -> dict[str, str]:
         "watch_url": request.build_absolute_uri(
             reverse("games:watch", args=[match.pk, match.watch_token])),
     }
-
-
-def _is_participant(match: Match, user: object) -> bool:
-    """The creator, or anyone with a seat (their own or a pass-and-play seat)."""
-    pk = getattr(user, "pk", None)
-    if pk is None:
-        return False
-    return match.created_by_id == pk or any(s.user_id == pk for s in match.seats.all())
 
 
 # ------------------------------------------------------------------ my matches
@@ -128,17 +121,15 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     """A short page about one match: seats, round, totals, whose turn, and its links.
 
     Players of the match see the invitation and spectator links; anyone holding the
-    spectator token (`?watch=`) sees the public summary; everyone else gets a 404, so
-    the page does not tell strangers that the match exists.
+    spectator token (`?watch=`) sees the public summary; everyone else (games.permissions)
+    gets a 404, signed in or not, so the page does not tell strangers that the match exists.
     """
-    match = get_object_or_404(_with_seats(Match.objects.select_related("created_by")), pk=match_id)
-    watching = (constant_time_compare(request.GET.get("watch", ""), match.watch_token)
-                and guests.may_watch_by_link(match, request.user))
-    participant = _is_participant(match, request.user)
-    if not participant and not watching and not getattr(request.user, "is_staff", False):
-        if not request.user.is_authenticated:
-            return redirect(f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}")
-        raise Http404
+    match = _with_seats(Match.objects.select_related("created_by")).filter(pk=match_id).first()
+    token = request.GET.get("watch", "")
+    if match is None or not permissions.may(request.user, Can.WATCH, match, token=token):
+        raise Http404  # the same for a match that does not exist: nobody learns which ids exist
+    watching = permissions.token_ok(match, token)
+    participant = permissions.may(request.user, Can.SEE_LINKS, match)
     table_url = reverse("games:table", args=[match.pk])
     if watching and not participant:
         table_url += "?" + urlencode({"watch": match.watch_token})

@@ -2,5 +2,5 @@
 
 A wing of games/ (design.md): it imports the root of games/ and engine/, never the
 other way round. `boards` is the only module here that touches the live table's
-presenter (games.board), so moving that presenter changes one import.
+presenter (games.table.board), so moving that presenter changes one import.
 """

@@ -1,5 +1,5 @@
 """A replay step drawn on the live table's board: the only module of this wing that
-imports the table's presenter (games.board), so moving it changes this file alone.
+imports the table's presenter (games.table.board), so moving it changes this file alone.
 
 The step's state goes through the same path as a spectator's live board —
 `engine.views.view(state, None)`, `present`, `board_html` and the board templates —
@@ -14,8 +14,8 @@ from __future__ import annotations
 from django.utils.safestring import SafeString
 
 from engine.views import view as view_of
-from games.board import Flags, Viewer, board_html, log_line, present, seat_infos, seat_style
 from games.history.replays import RoundReplay
+from games.table.board import Flags, Viewer, board_html, log_line, present, seat_infos, seat_style
 
 __all__ = ["names", "seat_style", "step_html"]
 

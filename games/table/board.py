@@ -192,6 +192,25 @@ class Flags:
     may_pace: bool = False
     #: what Undo would take back, in words ("" when there is no Undo)
     undo_text: str = ""
+    #: an undo or restart waiting for the others' answers (issue 13): `Ask`
+    ask: Ask | None = None
+
+
+@dataclass(frozen=True)
+class Ask:
+    """An undo or restart asked of the others at a shared table, as one viewer sees it."""
+
+    id: int
+    #: "undo" or "restart"
+    change: str
+    #: "Ana asks to restart the round."
+    text: str
+    #: this viewer asked: "waiting for the others"
+    mine: bool
+    #: this viewer is one of the others and has not accepted yet: Accept / Decline
+    answer: bool
+    #: when it expires (ISO 8601), so the page asks for a fresh board then
+    expires: str
 
 
 # ---------------------------------------------------------------- output pieces
@@ -352,6 +371,7 @@ class Board:
     skip: bool = False
     hurry: bool = False
     undo_text: str = ""
+    ask: Ask | None = None
     open_doubles_text: str = ""
     round_text: str = ""
     engine_label: str = ""
@@ -736,6 +756,7 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         history=_history(flags),
         compact=view.players >= COMPACT_FROM,
         last_event=flags.last_event, next_match_url=flags.next_match_url,
+        ask=flags.ask if not over else None,
     )
     e = spoken((view.engine, view.engine))
     board.round_text = _("Round %(round)s of %(rounds)s") % {"round": view.round, "rounds": ROUNDS}
@@ -823,6 +844,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
 
         count = log.undo_group(reads.folded.effective, mine) or 0
         undo_text = undo_words(reads.folded.effective[-count:], names, view.seat)
+    ask = _ask(match, reads.ask, user if signed_in else None)
     return Flags(
         match_id=match.pk, version=match.version,
         undo=undo, redo=redo,
@@ -833,11 +855,29 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
         paused=reads.paused,
         pace=getattr(match, "pace", "normal"), hurry=bool(getattr(match, "hurry", False)),
         may_pace=bool(mine) and match.status == "playing",
+        ask=ask,
         history=history,
         undo_text=undo_text,
         last_event=log_line(last, names, view.seat, engine=view.engine)
         if last is not None else "",
     )
+
+
+def _ask(match: Any, ask: Any, user: Any) -> Ask | None:
+    """The open undo or restart request (`games.models.ChangeRequest`) as `user` sees it."""
+    from games import permissions
+
+    if ask is None or ask.round_number != match.round_number:
+        return None
+    name = ask.asked_by.get_username()
+    text = (_("%(name)s asks to take back their last move.") if ask.change == "undo"
+            else _("%(name)s asks to restart the round.")) % {"name": name}
+    uid = permissions.user_id(user)
+    mine = uid is not None and uid == ask.asked_by_id
+    answer = (uid is not None and not mine and uid not in ask.accepted
+              and permissions.may(user, permissions.Action.ANSWER, match))
+    return Ask(id=ask.pk, change=ask.change, text=text, mine=mine, answer=answer,
+               expires=ask.expires_at.isoformat())
 
 
 def log_line(entry: Any, names: Sequence[str], viewer_seat: int | None, *, engine: int | None = None) -> str:

@@ -7,6 +7,12 @@ round's log (R27) and that log's last line, whether the computer players wait
 the same for every viewer of the match at one version; what each viewer may see of
 the snapshot is decided afterwards, per viewer, by `engine.views.view` (R24).
 
+All of it is read in one transaction at REPEATABLE READ (`snapshot`), so a board
+never mixes versions: a change committed between two of its reads is not seen by the
+later ones either (issue 13: one frame in 1,427 showed a version label with the
+last line of the next version). An undo or restart waiting for the others' answers
+(`games.models.ChangeRequest`) is read with them.
+
 Every change to a match raises its version (games.services), so the reads of
 version v hold until v + 1 — except the pause, which starts and ends without a new
 version and has a notice of its own (`games.notify.match_paused`).
@@ -23,20 +29,21 @@ version and has a notice of its own (`games.notify.match_paused`).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
-from django.db import connection, router
+from django.db import connection, router, transaction
 from django.utils import timezone
 
 from games import log, selectors
-from games.models import LogEntry, Match, Round, Seat, from_row
+from games.models import ChangeRequest, LogEntry, Match, Round, Seat, from_row
 
 #: matches whose reads a server process keeps at most (the least recently read go first)
 KEEP = 1024
@@ -75,6 +82,8 @@ class BoardReads:
     folded: log.Folded[Line] | None
     #: the next match at this table, once this one is over (R29)
     following: Match | None
+    #: the undo or restart asked of the others at the table, while it waits for answers
+    ask: ChangeRequest | None = None
     #: when it was read (time.monotonic)
     read_at: float = field(default_factory=time.monotonic, compare=False)
     #: what the boards of this version work out the same for every viewer (`once`)
@@ -183,7 +192,22 @@ def read(match: Match, *, paused: bool | None = None) -> BoardReads:
         last=_entry(last) if last is not None else None,
         folded=log.fold(lines) if playing else None,
         following=selectors.next_match(match) if over else None,
+        ask=selectors.open_request(match.pk) if playing else None,
     )
+
+
+@contextlib.contextmanager
+def snapshot() -> Iterator[None]:
+    """The reads inside see the database as it was at their first statement: one read-only
+    transaction at REPEATABLE READ. Inside a transaction already (a service, a test's),
+    that transaction's view is kept as it is."""
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
 
 
 def _load(match_id: int) -> Match | None:
@@ -225,10 +249,11 @@ def current(match_id: int, *, at_least: int | None) -> BoardReads | None:
             if (kept is not None and kept.version >= at_least
                     and time.monotonic() - kept.read_at < KEEP_SECONDS):
                 return kept
-        match = _load(match_id)
-        if match is None:
-            return None
-        reads = read(match)
+        with snapshot():
+            match = _load(match_id)
+            if match is None:
+                return None
+            reads = read(match)
         with _lock:
             kept = _kept.get(match_id)
             if kept is None or reads.version >= kept.version:

@@ -8,9 +8,9 @@ connection's own board with `games.table.board.board_message`. Only ``match.chan
 ``match.paused`` notices (a version, a flag) travel on the channel layer; each
 connection reads its own seat's view from the database (R24).
 
-Who may connect: a user with a seat (their player seat and/or pass-and-play seats),
-the match's creator, staff, or anyone holding the watch token (``?watch=<token>``);
-the last three as spectators, with no hand. Anyone else is closed with 4403 (the
+Who may connect is games.permissions' answer: a user with a seat (their player seat
+and/or pass-and-play seats), the match's creator, staff with the named permission, or
+anyone holding the watch token (``?watch=<token>``); the last three as spectators, with no hand. Anyone else is closed with 4403 (the
 same for a match that does not exist, so strangers learn nothing).
 
 Per connection: the relay seat last revealed on this device (R24: when the turn
@@ -52,15 +52,15 @@ from django.db import close_old_connections
 from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils import translation
-from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
-from accounts import guests, sessions
-from games import selectors, services
+from accounts import sessions
+from games import permissions, selectors, services
 from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
 from games.history.mail import table_presence  # the one import of the history wing here
 from games.models import Match, Seat
 from games.notify import LAYER_LOST, match_group
+from games.permissions import Action as Can
 from games.table import board, board_reads, protocol
 
 logger = logging.getLogger(__name__)
@@ -110,14 +110,9 @@ def load_match(match_id: int) -> Match | None:
 
 
 def may_watch(match: Match | None, user: Any, token: str) -> bool:
-    """Whether this user (or token holder) may see the match's table at all."""
-    if match is None:
-        return False
-    if token and constant_time_compare(token, match.watch_token) and guests.may_watch_by_link(match, user):
-        return True
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return bool(selectors.seats_controlled(match, user)) or match.created_by_id == user.pk or user.is_staff
+    """Whether this user (or token holder) may see the match's table at all (games.permissions;
+    a staff member's watch is logged)."""
+    return match is not None and permissions.may(user, Can.WATCH, match, token=token, log_watch=True)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -277,6 +272,14 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     do_undo = do_redo = do_restart = do_next_round = do_change
 
+    async def do_answer(self, c: protocol.Command) -> None:
+        # Another person's undo or restart request at a shared table: yes or no (issue 13).
+        result = await self.call(services.change_answer, match_id=self.match_id, user=self.user, ask=c.ask,
+                                 accept=c.type == "accept", request_id=c.request_id)
+        await self.ack(c, result)
+
+    do_accept = do_decline = do_answer
+
     async def do_new_match(self, c: protocol.Command) -> None:
         # R29: asking again with the same request id gives the same new match (the
         # service has no expected version: there is one new match per finished one).
@@ -344,7 +347,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def ack(self, c: protocol.Command, result: services.Result) -> None:
         await self.send_json({"type": "ack", "request_id": c.request_id, "version": result.version,
-                              "duplicate": result.duplicate})
+                              "duplicate": result.duplicate, "asked": result.asked})
         # The acting client gets its board at once; the group notice for this version is then skipped.
         await self.send_board(newer_than=self.sent_version, version=result.version)
 
@@ -387,7 +390,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def viewer(self, match: Match) -> board.Viewer:
         user = self.user if getattr(self.user, "is_authenticated", False) else None
-        controlled = tuple(selectors.seats_controlled(match, user)) if user is not None else ()
+        controlled = tuple(permissions.seats_controlled(match, user))
         return board.Viewer(user=user, controlled=controlled, revealed=self.revealed)
 
     def board_message(self, *, at_least: int | None = None) -> dict[str, Any] | None:
@@ -419,7 +422,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def pause_open(self) -> bool:
         match = self.started_match()
-        if not self.viewer(match).controlled:
+        if not permissions.may(self.user, Can.PAUSE, match):
             return False
         services.pause_open(match_id=self.match_id, user=self.user, channel=self.channel_name)
         return True

@@ -27,6 +27,8 @@ Commands (see games/board.py's docstring for the whole contract):
 - ``pace`` (the computers' speed, a seated person only): ``pace``, ``request_id``
 - ``skip`` ("skip to my turn": the computers play without waiting until a person is
   to act): ``request_id``
+- ``accept`` ``decline``: ``ask`` (the id of the open undo or restart request the board
+  showed), ``request_id`` — the answer of another person at a shared table (issue 13)
 - ``sync``: nothing — "send me a fresh board"
 - ``check``: nothing — "send me a board only if the match moved past the last one you
   sent me" (a page asks now and then, so a notice lost on the channel layer under
@@ -56,6 +58,8 @@ SERVER_ERROR = "server_error"
 
 MAX_SEAT = 9  # R2: at most ten seats
 MAX_VERSION = 2**31 - 1
+#: request ids (`games.models.ChangeRequest`, a bigint)
+MAX_ASK = 2**63 - 1
 #: client request ids: uuids and the like (services store at most 64 characters)
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 #: the fields a replay-format action may carry (engine.replay.parse_action)
@@ -71,6 +75,8 @@ FIELDS: dict[str, frozenset[str]] = {
     "hint": frozenset({"seat"}),
     "reveal": frozenset({"seat"}),
     "panel": frozenset({"open"}),
+    "accept": frozenset({"ask", "request_id"}),
+    "decline": frozenset({"ask", "request_id"}),
     "sync": frozenset(),
     "check": frozenset(),
     "pace": frozenset({"pace", "request_id"}),
@@ -109,6 +115,7 @@ class Command:
     request_id: str | None = None
     open: bool | None = None
     pace: str | None = None
+    ask: int | None = None
 
 
 def _is_int(value: object) -> bool:
@@ -217,6 +224,11 @@ def parse(frame: str | bytes | None) -> Command:
         out["seat"] = _seat(data["seat"], request_id)
     if "action" in wanted:
         out["action"] = _action(data["action"], request_id)
+    if "ask" in wanted:
+        ask = data["ask"]
+        if not _is_int(ask) or not 1 <= ask <= MAX_ASK:
+            raise ProtocolError(_("A request is a whole number."), request_id)
+        out["ask"] = ask
     if "open" in wanted:
         if not isinstance(data["open"], bool):
             raise ProtocolError(_("Open is true or false."), request_id)

@@ -1,7 +1,8 @@
 """The table page (`/m/<id>/`, the board of a match) and the rules page (`/rules/`).
 
-Thin views: who may look is decided here (a player of the match, its creator, a
-spectator holding the watch token, staff); what they see is `games.table.board`'s job
+Thin views: who may look is decided by games.permissions (a player of the match, its
+creator, a spectator holding the watch token, staff with the named permission); anyone
+else gets the 404 of a match that does not exist; what they see is `games.table.board`'s job
 (R24: a hand only for its owner, none for spectators or under the relay cover).
 The page renders the board server-side so it works before the websocket connects;
 ``static/js/table.js`` then keeps it live over ``/ws/m/<id>/``.
@@ -11,17 +12,16 @@ from __future__ import annotations
 
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.crypto import constant_time_compare
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from accounts import guests
-from games import rules_text, selectors
+from games import permissions, rules_text
 from games.models import Match, Seat
-from games.table import board
+from games.permissions import Action as Can
+from games.table import board, board_reads
 
 
 def _strings() -> dict[str, str]:
@@ -55,37 +55,28 @@ def _strings() -> dict[str, str]:
 def _access(request: HttpRequest, match_id: int) -> tuple[Match, tuple[int, ...], bool]:
     """The match, the seats this user plays, and whether they came with the watch token.
 
-    Raises Http404 for strangers (they are not told that the match exists); an
-    anonymous visitor without the token gets `None` as the match (sign in first).
+    Raises Http404 for anyone who may not watch it (games.permissions), signed in or not,
+    exactly as for a match that does not exist: nobody learns which ids exist.
     """
-    match = get_object_or_404(
-        Match.objects.select_related("created_by").prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("user"))),
-        pk=match_id)
+    match = (Match.objects.select_related("created_by")
+             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+             .filter(pk=match_id).first())
     token = request.GET.get("watch", "")
     user = request.user
-    watching = (bool(token) and constant_time_compare(token, match.watch_token)
-                and guests.may_watch_by_link(match, user))
-    controlled = tuple(selectors.seats_controlled(match, user)) if user.is_authenticated else ()
-    creator = user.is_authenticated and match.created_by_id == user.pk
-    if not (controlled or watching or creator or getattr(user, "is_staff", False)):
-        if not user.is_authenticated:
-            raise _SignIn
+    if match is None or not permissions.may(user, Can.WATCH, match, token=token, log_watch=True):
         raise Http404
-    return match, controlled, watching
-
-
-class _SignIn(Exception):
-    """An anonymous visitor without the watch token: send them to the login page."""
+    return match, tuple(permissions.seats_controlled(match, user)), permissions.token_ok(match, token)
 
 
 @require_safe
 def table(request: HttpRequest, match_id: int) -> HttpResponse:
     """The table: the live board of a match for a player, the creator or a spectator."""
-    try:
-        match, controlled, watching = _access(request, match_id)
-    except _SignIn:
-        return redirect(f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}")
+    with board_reads.snapshot():  # the page's board is one version too (issue 13)
+        return _table(request, match_id)
+
+
+def _table(request: HttpRequest, match_id: int) -> HttpResponse:
+    match, controlled, watching = _access(request, match_id)
     token = request.GET.get("watch", "")
     user = request.user
     if match.state is None or match.status == Match.Status.WAITING:
@@ -112,10 +103,7 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_safe
 def table_log(request: HttpRequest, match_id: int) -> HttpResponse:
     """The log panel's contents (every action in words, R26), fetched when the panel opens."""
-    try:
-        match, controlled, _watching = _access(request, match_id)
-    except _SignIn:
-        raise Http404 from None
+    match, controlled, _watching = _access(request, match_id)
     seat = controlled[0] if len(controlled) == 1 else None  # "You" only when one seat is yours
     return HttpResponse(board.render_log(match=match, viewer_seat=seat))
 

@@ -66,6 +66,7 @@
     if (el.dataset.confirm && !window.confirm(el.dataset.confirm)) return;
     var menu = el.closest("details");
     if (menu) menu.open = false;
+    if (el.dataset.ask) { MT.answer(cmd, parseInt(el.dataset.ask, 10)); return; }
     MT.command(cmd);
   });
 })();

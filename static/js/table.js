@@ -91,6 +91,12 @@
     sent[id] = { type: message.type };
     return send(message);
   };
+  /** accept | decline: the answer to another person's undo or restart request `ask` */
+  MT.answer = function (type, ask) {
+    var id = uuid();
+    sent[id] = { type: type };
+    return send({ type: type, ask: ask, request_id: id });
+  };
   MT.hint = function (seat) { return send({ type: "hint", seat: seat }); };
   MT.panel = function (open) { return send({ type: "panel", open: !!open }); };
   /** Whether the table's socket is open now (quiet renewals skip sending when it is not). */
@@ -125,6 +131,17 @@
     return out;
   }
 
+  // An undo or restart request waits a minute for answers: then the page asks for a board
+  // without it (nothing else changes the version when nobody answers).
+  var askTimer = null;
+  function askExpiry(b) {
+    window.clearTimeout(askTimer);
+    var ask = b.querySelector("[data-ask-expires]");
+    if (!ask) return;
+    var left = Date.parse(ask.dataset.askExpires) - Date.now();
+    if (!isNaN(left)) askTimer = window.setTimeout(MT.sync, Math.max(0, left) + 500);
+  }
+
   function swap(html, newVersion) {
     var focused = focusKey(document.activeElement);
     var openDialog = host.querySelector("dialog[open]");
@@ -139,6 +156,7 @@
     var b = boardEl();
     if (!b) return;
     document.title = b.dataset.title || document.title;
+    askExpiry(b);
 
     if (MT.hand && MT.hand.restore) MT.hand.restore(state);
     (MT.afterSwap || []).forEach(function (fn) { fn(b); });

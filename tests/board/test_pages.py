@@ -69,8 +69,9 @@ def test_r24_spectators_need_the_token_and_see_no_hand(ana, ben):
     match = vs_computers(ana)
     url = reverse("games:table", args=[match.pk])
     assert client_for(ben).get(url).status_code == 404  # a stranger: the match is not told
-    anonymous = client_for().get(url)
-    assert anonymous.status_code == 302 and reverse("login") in anonymous["Location"]
+    # Anonymous too, exactly as for a match that does not exist (no id oracle, issue 13).
+    assert client_for().get(url).status_code == 404
+    assert client_for().get(reverse("games:table", args=[match.pk + 1000])).status_code == 404
     html = client_for(ben).get(url, {"watch": match.watch_token}).content.decode()
     assert "Watching" in html and not hand_tiles(html)
     assert f'data-watch="{match.watch_token}"' in html

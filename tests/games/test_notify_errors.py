@@ -71,7 +71,7 @@ def test_error_codes_and_rule_words() -> None:
                            "explanation": "This train is not open to you, or the tile does not match its end (R13)"}
     assert GameError("stale", "Refresh").to_json() == {"type": "error", "code": "stale", "message": "Refresh"}
     assert {"not_found", "forbidden", "not_your_turn", "stale", "illegal", "bad_request", "not_started",
-            "seat_taken", "no_undo", "no_redo"} == set(CODES)
+            "seat_taken", "no_undo", "no_redo", "request_open", "no_request"} == set(CODES)
     for rule in ("R7", "R8", "R9", "R10", "R13", "R14", "R15", "R19", "R20", "R22"):
         words = RULE_EXPLANATIONS[rule]
         assert isinstance(words, Promise) and str(words).endswith(f"({rule})")

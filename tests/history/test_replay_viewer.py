@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.board import Viewer, board_context, board_html
 from games.history import boards
 from games.history.replays import NotReplayable, round_replay
 from games.models import Match
+from games.table.board import Viewer, board_context, board_html
 from tests.site_games.conftest import create, step
 
 REVEAL = re.compile(r'<div class="reveal[^"]*">.*?</div>', re.S)

@@ -1,0 +1,245 @@
+"""Who may do what to a match: the one place that decides (design.md, issue 13).
+
+Views, the table's websocket, services, selectors and the admin ask `may` (or
+`require`, which raises `GameError(FORBIDDEN)`) and never re-derive the answer from
+seats, creators or staff flags themselves.
+
+Roles a viewer can hold at a match (`roles`; several at once, e.g. the creator
+who also plays a seat):
+
+- ``owner``: the match's creator;
+- ``seated``: a signed-in player with a seat of their own (``Seat.Kind.HUMAN``);
+- ``holder``: the holder of pass-and-play seats (R24: several seats on one device);
+- ``spectator``: anyone holding the match's watch token;
+- ``staff`` / ``superuser``: site staff; staff see private tables live only with the
+  named permission ``games.watch_private_table`` (a superuser has every permission),
+  and every such watch is logged (logger ``games.permissions``);
+- ``anonymous``: nobody signed in and no token.
+
+What each may do (`Action`; tested as a table in tests/games/test_permissions.py):
+
+============== ======= ====== ====== ========= ===== ============ =========
+action         owner   seated holder spectator staff staff + perm superuser
+============== ======= ====== ====== ========= ===== ============ =========
+watch          yes     yes    yes    yes       no    yes          yes
+act (a seat)   no [1]  own    own    no        no    no           no
+undo / redo    no [1]  yes    yes    no        no    no           no
+restart        yes     alone  alone  no        no    no           no
+pause          no [1]  yes    yes    no        no    no           no
+export         ended   ended  ended  no        no    yes [2]      yes
+see hands [3]  yes     yes    yes    yes       no    yes          yes
+============== ======= ====== ====== ========= ===== ============ =========
+
+[1] unless the owner also holds a seat. "alone": every other seat is a computer
+or one of the user's own pass-and-play seats (R28). [2] staff with the admin's
+``games.view_match``: the export holds the seed, so every hand of the match.
+[3] every hand, once the round is over (R24: "all hands are revealed when the round
+ends"); before that nobody sees a hand but its own (`engine.views.view`).
+
+An anonymous viewer may do nothing. At a table with more than one person (distinct
+users; pass-and-play seats count as their holder) undo and restart are not done at
+once but asked of the others (`others`, `needs_consent`; services.change_ask).
+"""
+
+from __future__ import annotations
+
+import logging
+from enum import StrEnum
+
+from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
+
+from accounts import guests
+
+from .errors import FORBIDDEN, GameError
+from .models import Match, Seat
+
+logger = logging.getLogger(__name__)
+
+#: the named permission that lets staff watch a table they have no part in, live
+WATCH_PRIVATE = "games.watch_private_table"
+#: the admin's permission to view matches (its replay and export)
+VIEW_MATCH = "games.view_match"
+
+
+class Role(StrEnum):
+    OWNER = "owner"
+    SEATED = "seated"
+    HOLDER = "holder"
+    SPECTATOR = "spectator"
+    STAFF = "staff"
+    SUPERUSER = "superuser"
+    ANONYMOUS = "anonymous"
+
+
+class Action(StrEnum):
+    WATCH = "watch"
+    ACT = "act"
+    UNDO = "undo"
+    RESTART = "restart"
+    NEXT_ROUND = "next_round"
+    NEW_MATCH = "new_match"
+    PAUSE = "pause"
+    EXPORT = "export"
+    SEE_HANDS = "see_hands"
+    #: accept or decline another person's undo or restart request
+    ANSWER = "answer"
+    #: the invitation and spectator links on the match's page
+    SEE_LINKS = "see_links"
+    #: set the computers' pace, or have them skip to a person's turn
+    PACE = "pace"
+
+
+def user_id(user: object) -> int | None:
+    """The id of a signed-in user; None for nobody signed in."""
+    return _uid(user)
+
+
+def _uid(user: object) -> int | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return getattr(user, "pk", None)
+
+
+def _seats(match: Match, seats: list[Seat] | None = None) -> list[Seat]:
+    if seats is not None:
+        return seats
+    from .selectors import match_seats
+
+    return match_seats(match)
+
+
+def seats_controlled(match: Match, user: object, *, seats: list[Seat] | None = None) -> list[int]:
+    """The seat indexes `user` may act for: their own seat and their pass-and-play seats (R24)."""
+    if _uid(user) is None:
+        return []
+    return [s.index for s in _seats(match, seats) if s.controlled_by(user)]
+
+
+def token_ok(match: Match, token: object) -> bool:
+    """Whether `token` is the match's watch token (compared in constant time)."""
+    return isinstance(token, str) and bool(token) and constant_time_compare(token, match.watch_token)
+
+
+def roles(match: Match, user: object, *, token: object = "", seats: list[Seat] | None = None) -> frozenset[Role]:
+    """Every role `user` (or a token holder) has at `match`."""
+    out: set[Role] = set()
+    uid = _uid(user)
+    if uid is not None:
+        if match.created_by_id == uid:
+            out.add(Role.OWNER)
+        for s in _seats(match, seats):
+            if s.user_id == uid and s.kind == Seat.Kind.HUMAN:
+                out.add(Role.SEATED)
+            elif s.user_id == uid and s.kind == Seat.Kind.LOCAL:
+                out.add(Role.HOLDER)
+        if getattr(user, "is_staff", False):
+            out.add(Role.STAFF)
+        if getattr(user, "is_superuser", False):
+            out.add(Role.SUPERUSER)
+    if token_ok(match, token) and guests.may_watch_by_link(match, user):
+        out.add(Role.SPECTATOR)  # a guest's watch link works on listed tables only (issue 14)
+    if not out and uid is None:
+        out.add(Role.ANONYMOUS)
+    return frozenset(out)
+
+
+def people(match: Match, *, seats: list[Seat] | None = None) -> set[int]:
+    """The distinct users seated at the match (pass-and-play seats count as their holder's)."""
+    return {s.user_id for s in _seats(match, seats) if s.kind != Seat.Kind.COMPUTER and s.user_id is not None}
+
+
+def others(match: Match, user: object, *, seats: list[Seat] | None = None) -> set[int]:
+    """The people at the table besides `user`: whose consent an undo or restart needs."""
+    return people(match, seats=seats) - {_uid(user)}
+
+
+def needs_consent(match: Match, user: object, *, seats: list[Seat] | None = None) -> bool:
+    """Whether undo and restart by `user` must be asked of the others first (issue 13, R27, R28)."""
+    return bool(others(match, user, seats=seats))
+
+
+def _alone(seats: list[Seat], user: object) -> bool:
+    return any(s.controlled_by(user) for s in seats) and all(
+        s.kind == Seat.Kind.COMPUTER or s.controlled_by(user) for s in seats)
+
+
+def _participant(have: frozenset[Role]) -> bool:
+    return bool(have & {Role.OWNER, Role.SEATED, Role.HOLDER})
+
+
+def _staff_with(user: object, permission: str) -> bool:
+    return bool(getattr(user, "is_active", False) and getattr(user, "is_staff", False)
+                and user.has_perm(permission))  # type: ignore[attr-defined]
+
+
+def may(user: object, action: Action | str, match: Match, *, seat: int | None = None,
+        token: object = "", log_watch: bool = False, seats: list[Seat] | None = None) -> bool:
+    """May `user` (None or AnonymousUser: nobody signed in; `token`: a watch token they
+    brought) do `action` to `match` (for `seat`, where the action is a seat's) now?
+
+    `seats`: the match's seats when the caller has read them already. `log_watch`: the
+    caller is about to show the table, so a watch granted only by the staff permission
+    is logged."""
+    action = Action(action)
+    uid = _uid(user)
+    seats = _seats(match, seats)
+    if action in (Action.WATCH, Action.SEE_HANDS):
+        have = roles(match, user, token=token, seats=seats)
+        if _participant(have) or Role.SPECTATOR in have:
+            allowed = True
+        elif _staff_with(user, WATCH_PRIVATE):
+            allowed = True
+            if log_watch:
+                logger.warning("staff watch: user %s (%s) watches match %s live", uid,
+                               user.get_username(), match.pk)  # type: ignore[attr-defined]
+        else:
+            allowed = False
+        if action == Action.SEE_HANDS:
+            return allowed and (match.state or {}).get("phase") in ("round_over", "match_over")
+        return allowed
+    if uid is None:
+        return False
+    mine = seats_controlled(match, user, seats=seats)
+    if action == Action.ACT:
+        return bool(mine) if seat is None else seat in mine
+    if action in (Action.UNDO, Action.PAUSE, Action.PACE):
+        return bool(mine)
+    if action == Action.RESTART:
+        return match.created_by_id == uid or _alone(seats, user)
+    if action == Action.NEXT_ROUND:
+        return match.created_by_id == uid or bool(mine)
+    if action == Action.NEW_MATCH:
+        return match.created_by_id == uid
+    if action == Action.ANSWER:
+        return uid in people(match, seats=seats)
+    if action == Action.SEE_LINKS:
+        return match.created_by_id == uid or any(s.user_id == uid for s in seats)
+    if action == Action.EXPORT:
+        if _staff_with(user, VIEW_MATCH):
+            return True
+        return (match.created_by_id == uid or any(s.user_id == uid for s in seats)) and (
+            match.status == Match.Status.FINISHED)
+    raise AssertionError(action)  # every Action is answered above
+
+
+_REFUSALS = {
+    Action.ACT: lambda: _("You cannot act for this seat."),
+    Action.UNDO: lambda: _("Only the players at this match can do this."),
+    Action.RESTART: lambda: _("Only the match's creator can restart the round."),
+    Action.NEXT_ROUND: lambda: _("Only the players at this match can start the next round."),
+    Action.NEW_MATCH: lambda: _("Only the match's creator can start a new match at this table."),
+    Action.PAUSE: lambda: _("Only the players at this match can pause it."),
+    Action.PACE: lambda: _("Only the players at this match can change the computers' pace."),
+    Action.ANSWER: lambda: _("Only the players at this match can do this."),
+}
+
+
+def require(user: object, action: Action | str, match: Match, *, seat: int | None = None,
+            seats: list[Seat] | None = None) -> None:
+    """`may`, or a `GameError(FORBIDDEN)` in words for the action."""
+    if not may(user, action, match, seat=seat, seats=seats):
+        words = _REFUSALS.get(Action(action), lambda: _("You cannot do this at this match."))
+        raise GameError(FORBIDDEN, words())
+
+
