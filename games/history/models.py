@@ -38,7 +38,7 @@ class PlayerStats(models.Model):
     worst_round = models.PositiveIntegerField(_("worst round"), null=True, blank=True)
     #: rounds this player ended by emptying their hand (R20)
     rounds_out = models.PositiveIntegerField(_("rounds gone out"), default=0)
-    #: {"people"|"basic"|"strong": {"matches": n, "wins": n, "shared_wins": n}}
+    #: {"people"|"beginner"|"casual"|"expert": {"matches": n, "wins": n, "shared_wins": n}}
     by_opponents = models.JSONField(_("by opponents"), default=dict)
     #: openskill (Plackett–Luce) rating from matches among people only; None before the first
     rating_mu = models.FloatField(_("rating"), null=True, blank=True)

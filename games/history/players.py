@@ -33,8 +33,8 @@ class HistoryRow:
 
 
 def _kind_label(kind: str) -> str:
-    return {"people": _("against people"), "basic": _("against basic computers"),
-            "strong": _("against strong computers")}[kind]
+    return {"people": _("against people"), "beginner": _("against beginner computers"),
+            "casual": _("against casual computers"), "expert": _("against expert computers")}[kind]
 
 
 def history_rows(user: Any, matches: list[Match]) -> list[HistoryRow]:

@@ -34,7 +34,8 @@ from games.models import LogEntry, Match, Round, Seat
 #: rated matches a player needs to appear on the leaderboard
 LEADERBOARD_MIN = 3
 PEOPLE = "people"
-KINDS = (PEOPLE, Seat.Level.BASIC.value, Seat.Level.STRONG.value)
+#: opponents' kinds: people, or a computer level (weakest first, Seat.Level)
+KINDS = (PEOPLE, *(level.value for level in Seat.Level))
 
 
 @dataclass(frozen=True)
@@ -76,10 +77,9 @@ def match_facts(match: Match) -> MatchFacts:
 def opponents_kind(seats: Iterable[Seat], me: int) -> str:
     """"people", or the strongest computer level among the other seats."""
     levels = {s.level for s in seats if s.index != me and s.kind == Seat.Kind.COMPUTER}
-    if Seat.Level.STRONG in levels:
-        return Seat.Level.STRONG.value
-    if levels:
-        return Seat.Level.BASIC.value
+    for level in reversed(Seat.Level):  # the strongest first
+        if level in levels:
+            return level.value
     return PEOPLE
 
 
