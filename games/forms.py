@@ -60,7 +60,7 @@ class MatchCreateForm(forms.Form):
         required=False,
         min_value=0,
         max_value=MAX_SEED,
-        help_text=_("The same seed deals the same tiles in every round (R4). Leave it blank for a random deal."),
+        help_text=_("The same seed deals the same tiles in every round. Leave it blank for a random deal."),
         error_messages={
             "invalid": _("Enter the seed as a whole number (0 or more), or leave it blank for a random deal."),
             "min_value": _("The seed cannot be negative: enter 0 or more, or leave it blank."),
@@ -122,13 +122,13 @@ class MatchCreateForm(forms.Form):
                     self.add_error(kind_field(n), gettext("Choose who sits at this seat, or clear the name."))
                 continue
             if kind == LOCAL and not name:
-                self.add_error(name_field(n), gettext("A pass-and-play seat needs a name, so the device can be passed to the right person (R24)."))
+                self.add_error(name_field(n), gettext("A pass-and-play seat needs a name, so the device can be passed to the right person."))
             if kind == INVITED and name:
                 self.add_error(name_field(n), gettext("An invited player brings their own user name: leave the name blank."))
             chosen.append((n, kind, name))
         if not chosen and not self.errors:
             raise forms.ValidationError(
-                gettext("A match needs 2 to 10 players (R2): choose at least one more seat."), code="too_few_seats")
+                gettext("A match needs 2 to 10 players: choose at least one more seat."), code="too_few_seats")
 
         # Seats are numbered in order once empty rows are skipped; computers without a
         # name are called after their seat number.
@@ -136,8 +136,10 @@ class MatchCreateForm(forms.Form):
         seats: list[SeatChoice] = []
         for position, (n, kind, name) in enumerate(chosen, start=2):
             if kind in (BASIC, STRONG):
-                name = name or gettext("Computer %(number)s") % {"number": position}
+                # An unnamed computer stays unnamed: the table calls it "Computer 2" in each
+                # viewer's own language (Seat.display_name); the default still may not be taken.
                 seats.append(SeatChoice("computer", name, kind))
+                name = name or gettext("Computer %(number)s") % {"number": position}
             else:
                 seats.append(SeatChoice(kind, name))
             if name:
