@@ -25,11 +25,11 @@ from games import logtext
 
 #: the engine's round phases in words
 PHASES = {
-    "engine": gettext_lazy("Engine to place (R7)"),
-    "first": gettext_lazy("First turns (R8–R12)"),
-    "play": gettext_lazy("Later turns (R13–R19)"),
-    "round_over": gettext_lazy("Round over (R21)"),
-    "match_over": gettext_lazy("Match over (R22)"),
+    "engine": gettext_lazy("Engine to place"),
+    "first": gettext_lazy("First turns"),
+    "play": gettext_lazy("Later turns"),
+    "round_over": gettext_lazy("Round over"),
+    "match_over": gettext_lazy("Match over"),
 }
 
 
@@ -92,13 +92,13 @@ def describe(frame: Frame, names: Sequence[str]) -> str:
     engine = tile_str((state.engine, state.engine))
     labels = [seat_label(names, s) for s in range(state.players)]
     if frame.action is None or frame.action.act == "next_round":
-        return _("Round %(round)s dealt: %(holder)s holds the engine %(tile)s (R5, R6).") % {
+        return _("Round %(round)s dealt: %(holder)s holds the engine %(tile)s.") % {
             "round": state.round, "holder": labels[state.holder], "tile": engine}
     action = frame.action
     assert action.seat is not None
     if action.act == "draw":
         drawn = state.hands[action.seat][-1]
-        return _("%(seat)s drew %(tile)s from the boneyard (R15).") % {
+        return _("%(seat)s drew %(tile)s from the boneyard.") % {
             "seat": labels[action.seat], "tile": tile_str(drawn)}
     return logtext.describe(action.to_json(), labels, None, engine=state.engine)
 
@@ -109,13 +109,13 @@ def outcome(state: RoundState, names: Sequence[str]) -> str | None:
         return None
     if state.ended_by == "out":
         out = [s for s, hand in enumerate(state.hands) if not hand]
-        text = _("Round %(round)s is over: %(seat)s went out (R18, R21).") % {
+        text = _("Round %(round)s is over: %(seat)s went out.") % {
             "round": state.round, "seat": ", ".join(seat_label(names, s) for s in out)}
     else:
-        text = _("Round %(round)s is over: blocked (R20, R21).") % {"round": state.round}
+        text = _("Round %(round)s is over: blocked.") % {"round": state.round}
     winners = state.winners()
     if winners is not None:
-        text += " " + _("Match over; winner(s): %(seats)s (R22).") % {
+        text += " " + _("Match over; winner(s): %(seats)s.") % {
             "seats": ", ".join(seat_label(names, s) for s in winners)}
     return text
 

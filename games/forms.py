@@ -178,8 +178,10 @@ class MatchCreateForm(forms.Form):
         seats: list[SeatChoice] = []
         for position, (n, kind, name) in enumerate(chosen, start=2):
             if kind in (BEGINNER, CASUAL, EXPERT):
-                name = name or gettext("Computer %(number)s") % {"number": position}
+                # An unnamed computer stays unnamed: the table calls it "Computer 2" in each
+                # viewer's own language (Seat.display_name); the default still may not be taken.
                 seats.append(SeatChoice("computer", name, kind))
+                name = name or gettext("Computer %(number)s") % {"number": position}
             else:
                 seats.append(SeatChoice(kind, name))
             if name:

@@ -61,6 +61,7 @@ from .models import ChangeRequest, LogEntry, Match, Pause, Round, Seat, Table, U
 from .permissions import Action as Can
 from .selectors import PAUSE_TIMEOUT
 from .selectors import paused as _pause_active
+from .words import refusal
 
 #: random seeds stay below 2**53 so they survive a round trip through JavaScript numbers
 SEED_LIMIT = 2**53
@@ -215,20 +216,26 @@ def _parse(raw: object, seat: int) -> Action:
     return action
 
 
-def _apply(state: RoundState, action: Action) -> RoundState:
+def _refused(match: Match, e: IllegalAction, me: int | None) -> GameError:
+    """The engine's refusal in the player's words (games.words), seats named as at the table."""
+    names = [s.display_name for s in _seats(match)]
+    return GameError(ILLEGAL, refusal(e.code, e.params, names=names, me=me), rule=e.rule, reason=e.code)
+
+
+def _apply(match: Match, state: RoundState, action: Action) -> RoundState:
     """8. The engine applies the action or says which rule forbids it."""
     try:
         return rules.apply(state, action)
     except IllegalAction as e:
-        raise GameError(ILLEGAL, e.message, rule=e.rule) from None
+        raise _refused(match, e, action.seat) from None
 
 
 def _round_over_error() -> GameError:
-    return GameError(ILLEGAL, _("The round is over; only the next round can start (R20)"), rule="R20")
+    return GameError(ILLEGAL, refusal("round_over"), rule="R20", reason="round_over")
 
 
 def _match_over_error() -> GameError:
-    return GameError(ILLEGAL, _("The match is over after round 13 (R22)"), rule="R22")
+    return GameError(ILLEGAL, refusal("match_over"), rule="R22", reason="match_over")
 
 
 # ---------------------------------------------------------------- writing
@@ -308,7 +315,7 @@ def _commit(match: Match, version: int, *, user: object = None, request_id: str 
 def _play(match: Match, rnd: Round, state: RoundState, action: Action, version: int, *,
           user: object = None, by_computer: bool = False) -> RoundState:
     """Apply one action: log it, keep an undo point before a human's action (R27), store the snapshot."""
-    new = _apply(state, action)
+    new = _apply(match, state, action)
     entry = _append(rnd, kind=log.ACTION, version=version, seat=action.seat, action=action.to_json(),
                     user=user, by_computer=by_computer)
     if not by_computer:
@@ -334,7 +341,7 @@ def _start(match: Match) -> None:
 
 def _check_specs(seats: list[SeatSpec]) -> None:
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-        raise GameError(BAD_REQUEST, _("A match has 2 to 10 seats (R2)."))
+        raise GameError(BAD_REQUEST, _("A match has 2 to 10 seats."))
     if sum(1 for s in seats if s.kind == "me") > 1:
         raise GameError(BAD_REQUEST, _("You can take only one seat yourself."))
     for spec in seats:
@@ -461,7 +468,9 @@ def action_submit(*, match_id: int, user: object, seat: int, action: dict[str, A
         state = _started(match)
         parsed = _parse(action, seat)
         if state.turn is not None and state.turn != seat:
-            raise GameError(NOT_YOUR_TURN, _("It is not your turn."))
+            raise GameError(NOT_YOUR_TURN, refusal("not_your_turn", {"seat": state.turn},
+                                                   names=[s.display_name for s in _seats(match)]),
+                            rule="R7", reason="not_your_turn")
         version = match.version + 1
         _play(match, _current_round(match), state, parsed, version, user=user)
         return _commit(match, version, user=user, request_id=request_id)
@@ -479,7 +488,7 @@ def _may_undo(match: Match, user: object, request_id: object, expected_version: 
     _fresh(match, expected_version)
     _started(match)
     if match.status == Match.Status.FINISHED:
-        raise GameError(empty, _("The match is over after round 13 (R22)"))
+        raise GameError(empty, _("The match is over after round 13"))
     return None, mine, _current_round(match)
 
 
@@ -682,7 +691,7 @@ def _next_round(match: Match, state: RoundState) -> None:
     try:
         new = rules.next_round(state)
     except IllegalAction as e:
-        raise GameError(ILLEGAL, e.message, rule=e.rule) from None
+        raise _refused(match, e, None) from None
     Round.objects.create(match=match, number=new.round, start=start_to_json(new.start))
     match.round_number = new.round
     match.state = state_to_json(new)
@@ -699,7 +708,7 @@ def table_new_match(*, match_id: int, user: object, request_id: str) -> Match:
         if _seen(old, user, request_id) is not None:
             return following.get(number=old.number + 1)
         if old.status != Match.Status.FINISHED:
-            raise GameError(ILLEGAL, _("A new match at this table starts once this one is over (R29)"),
+            raise GameError(ILLEGAL, _("A new match at this table starts once this one is over."),
                             rule="R29")
         new = following.first()
         if new is None:

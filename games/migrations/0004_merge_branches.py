@@ -1,5 +1,5 @@
-# Joins the migrations that four branches of work added side by side on 0002
-# (pace, former guests, pause heartbeats, consent requests); no operations.
+# Joins the migrations that five branches of work added side by side on 0002
+# (pace, former guests, pause heartbeats, consent requests, the seed's help text); no operations.
 from django.db import migrations
 
 
@@ -9,6 +9,7 @@ class Migration(migrations.Migration):
         ("games", "0003_guest_former_guests"),
         ("games", "0003_trusta_pause_heartbeat"),
         ("games", "0003_trustb_requests"),
+        ("games", "0003_words_seed_help"),
     ]
 
     operations = []

@@ -82,6 +82,7 @@ from games.table.jinja_env import active_language as language
 from games.table.jinja_env import fixed_language
 from games.table.jinja_env import ntext as ngettext
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
+from games.words import Reason, rule_url, say
 
 #: train tiles shown at full size before the older ones fold ("… 9 more")
 SHOWN_WIDE = 7
@@ -289,6 +290,7 @@ class HandTileCtx:
     targets: list[str]
     targets_attr: str
     why: str
+    why_url: str
     drawn: bool
     double: bool
     points: int
@@ -429,48 +431,38 @@ def _train_aria(label: str, train: TrainView, open_double: bool) -> str:
     return ", ".join(parts)
 
 
-def why_not(view: SeatView, tile: Tile, seats: Sequence[SeatInfo]) -> str:
-    """Why `tile` may not be played now, in words citing the rule; "" when it may.
+def why_not(view: SeatView, tile: Tile) -> Reason | None:
+    """Why `tile` may not be played now (a `games.words.Reason`), or None when it may.
 
-    Computed from the view alone (the same facts the engine's legality uses), so
-    a tile that fits nowhere can say why before the player even tries (R23).
+    Computed from the view alone (the same facts the engine's legality uses, and the
+    engine's reason codes), so a tile that fits nowhere can say why before the player
+    even tries (R23). `games.words` puts the reason into words.
     """
     if any(a.act == "play" and a.tile == tile for a in view.legal):
-        return ""
+        return None
     if view.phase in ("round_over", "match_over"):
-        return _("The round is over (R20).")
+        return Reason("round_over", "R20")
     if not view.my_turn:
         if view.turn is None:
-            return _("Wait for your turn (R7).")
-        return _("Wait for your turn: it is %(name)s's turn (R7).") % {"name": seats[view.turn].name}
+            return Reason("wait", "R7")
+        return Reason("not_your_turn", "R7", {"seat": view.turn})
     if view.phase == "engine":
-        return _("First place the engine double in the centre (R7).")
+        return Reason("engine_first", "R7")
     assert view.seat is not None
     if view.phase == "first":
         if Action("pass", view.seat) in view.legal:
-            return _("None of your tiles matches %(number)s: pass, and your train opens (R10).") % {
-                "number": view.engine}
-        return _("On your first turn you play only on your own train, which ends in %(number)s (R8).") % {
-            "number": view.train(view.seat).end}
+            return Reason("cannot_start", "R10", {"number": view.engine})
+        return Reason("first_turn_own_train", "R8", {"end": view.train(view.seat).end})
     if view.drawn_tile is not None and tile != view.drawn_tile:
-        return _("After drawing, only the drawn tile may be played (R15).")
+        return Reason("drawn_tile_only", "R15")
     if view.open_doubles and not view.owes:
         double, where = view.open_doubles[0]
-        words = {"tile": spoken(double)}
-        if where == MEXICAN:
-            return _("The open double %(tile)s on the Mexican train must be satisfied first (R19).") % words
-        if where == view.seat:
-            return _("The open double %(tile)s on your train must be satisfied first (R19).") % words
-        words["name"] = seats[int(where)].name
-        return _("The open double %(tile)s on %(name)s's train must be satisfied first (R19).") % words
+        return Reason("open_double_first", "R19", {"tile": spoken(double), "train": where})
     closed = [t for t in view.trains if (t.end in tile) and t.owner is not None and t.owner != view.seat
               and not t.marker]
     if closed:
-        return _("%(name)s's train ends in %(number)s but is not open to you (R13).") % {
-            "name": seats[closed[0].owner].name, "number": closed[0].end}  # type: ignore[index]
-    if is_double(tile):
-        return _("No train open to you ends in %(a)s (R13).") % {"a": tile[0]}
-    return _("No train open to you ends in %(a)s or %(b)s (R13).") % {"a": tile[1], "b": tile[0]}
+        return Reason("train_not_open", "R13", {"train": closed[0].owner, "end": closed[0].end})
+    return Reason("fits_nowhere", "R13", {"a": tile[1], "b": tile[0]})
 
 
 HINT_REASONS = {
@@ -586,19 +578,34 @@ def _fold_text(n: int) -> str:
     return ngettext("… %(count)s more", "… %(count)s more", n) % {"count": n} if n else ""
 
 
+@dataclass(frozen=True)
+class _Why:
+    words: str
+    url: str
+
+
+def _why(view: SeatView, tile: Tile, names: list[str]) -> _Why | None:
+    reason = why_not(view, tile)
+    if reason is None:
+        return None
+    return _Why(say(reason, names=names, me=view.seat), rule_url(reason.rule))
+
+
 def _hand(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx | None:
     if view.hand is None or view.seat is None:
         return None
+    names = [s.name for s in seats]
     tiles = []
     playable = 0
     for t in view.hand:
         targets = [str(a.train) for a in view.legal if a.act == "play" and a.tile == t]
+        why = None if targets else _why(view, t, names)
         if targets:
             playable += 1
         tiles.append(HandTileCtx(
             tile=(max(t), min(t)), data=spoken(t), label=_("Tile %(tile)s") % {"tile": spoken(t)},
             targets=targets, targets_attr=" ".join(targets),
-            why="" if targets else why_not(view, t, seats),
+            why=why.words if why is not None else "", why_url=why.url if why is not None else "",
             drawn=view.drawn_tile is not None and t == view.drawn_tile,
             double=is_double(t), points=points(t),
         ))
@@ -623,7 +630,7 @@ def _actions(view: SeatView) -> ActionsCtx:
         if preview.open_double is not None:
             out.end_double = preview.open_double
             chain += " " + _("The double %(tile)s stays open at its end; it must be satisfied once the first "
-                             "turns are over (R11, R19).") % {"tile": spoken(preview.open_double)}
+                             "turns are over.") % {"tile": spoken(preview.open_double)}
         out.end_text = chain
     return out
 
@@ -646,16 +653,16 @@ def _status(view: SeatView, seats: Sequence[SeatInfo], me: int | None, cover: in
                 # R9: the chain is started and nothing more fits it: end, not pass.
                 return _("Nothing more fits your chain: end your first turn.")
             if "play" not in acts:
-                return _("Your first turn: you cannot start your train, so pass; it opens (R10).")
+                return _("Your first turn: you cannot start your train, so pass; it opens.")
             if view.placed:
-                return _("Your first turn: add another tile to your chain, or end your turn (R9).")
+                return _("Your first turn: add another tile to your chain, or end your turn.")
             return _("Your first turn: build a chain on your own train.")
         if "draw" in acts:
-            return _("Your turn: no tile fits, so draw one (R15).")
+            return _("Your turn: no tile fits, so draw one.")
         if "play" not in acts:
-            return _("Your turn: nothing fits, so pass; your train opens (R15).")
+            return _("Your turn: nothing fits, so pass; your train opens.")
         if view.drawn_tile is not None:
-            return _("The drawn tile fits: play it (R15).")
+            return _("The drawn tile fits: play it.")
         if view.owes:
             return _("You played a double: play again.")
         if view.open_doubles:

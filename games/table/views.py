@@ -37,6 +37,7 @@ def _strings() -> dict[str, str]:
         "select_first": _("Select a tile first."),
         "fits_nowhere": _("This tile fits nowhere now."),
         "hint": _("Hint:"),
+        "why": _("why?"),
         "hint_none": _("No hint now."),
         "sorted_pips": _("Sorted by pips."),
         "sorted_suit": _("Sorted by suit."),

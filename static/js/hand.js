@@ -50,11 +50,11 @@
     clearMarks();
     if (!quiet) MT.say(S.deselected);
   }
-  function shake(btn, why) {
+  function shake(btn, why, whyUrl) {
     btn.classList.remove("is-shaking");
     void btn.offsetWidth; // restart the animation
     btn.classList.add("is-shaking");
-    MT.say(why || S.fits_nowhere);
+    MT.say(why || S.fits_nowhere, why ? whyUrl || btn.dataset.whyUrl : "");
   }
   function select(btn, quiet) {
     var targets = targetsOf(btn);
@@ -359,9 +359,9 @@
     }
     tellHint(S.hint + " " + msg.reason, again);
   }
-  function refused(tile, why) {
+  function refused(tile, why, whyUrl) {
     var btn = tileBtn(tile) || tileBtn(String(tile).split("-").reverse().join("-"));
-    if (btn) { btn.classList.remove("is-pending"); shake(btn, why); }
+    if (btn) { btn.classList.remove("is-pending"); shake(btn, why, whyUrl); }
   }
 
   // ------------------------------------------------------------ across board swaps

@@ -46,17 +46,32 @@
   }
 
   // ------------------------------------------------------------ saying things
-  MT.say = function (text) {
+  /* A small "why?" link to the rule's anchor on the rules page (games/words.py rule_url). */
+  function whyLink(url) {
+    var a = document.createElement("a");
+    a.className = "why";
+    a.href = url;
+    a.target = "_blank";
+    a.rel = "noopener";
+    a.textContent = S.why || "?";
+    return a;
+  }
+  MT.say = function (text, whyUrl) {
     if (!text) return;
     var say = document.getElementById("hand-say");
-    if (say) { say.textContent = text; say.classList.remove("hand__say--hint"); } // hand.js marks a hint after
+    if (say) {
+      say.textContent = text;
+      if (whyUrl) { say.appendChild(document.createTextNode(" ")); say.appendChild(whyLink(whyUrl)); }
+      say.classList.remove("hand__say--hint"); // hand.js marks a hint after
+    }
     // Re-set the live region so that the same words are announced again.
     live.textContent = "";
     window.setTimeout(function () { live.textContent = text; }, 30);
   };
-  MT.toast = function (text, kind) {
+  MT.toast = function (text, kind, whyUrl) {
     if (!text) return;
     toastEl.textContent = text;
+    if (whyUrl) { toastEl.appendChild(document.createTextNode(" ")); toastEl.appendChild(whyLink(whyUrl)); }
     toastEl.className = "toast" + (kind ? " toast--" + kind : "");
     toastEl.hidden = false;
     window.clearTimeout(toastTimer);
@@ -248,9 +263,9 @@
     } else if (msg.type === "error") {
       var asked = sent[msg.request_id];
       delete sent[msg.request_id];
-      MT.toast(msg.explanation || msg.message || S.error, "error");
+      MT.toast(msg.message || S.error, "error", msg.why_url);
       if (asked && asked.type === "act" && asked.action && asked.action.tile && MT.hand) {
-        MT.hand.refused(asked.action.tile, msg.message);
+        MT.hand.refused(asked.action.tile, msg.message, msg.why_url);
       }
       if (msg.code === "stale" || msg.code === "not_your_turn") MT.sync();
     } else if (msg.type === "hint") {

@@ -115,7 +115,8 @@ def test_a_tile_that_fits_nowhere_shakes_and_says_why(new_context, first_turn):
     tile = page.locator(".htile[data-why]").first
     why = tile.get_attribute("data-why")
     tile.click()
-    assert page.inner_text("#hand-say") == why and "(R8)" in why
+    assert page.inner_text("#hand-say") == why + " " + "why?" and "your own train" in why
+    assert page.locator("#hand-say a.why").get_attribute("href") == "/rules/#R8"
     assert page.locator(".board.is-selecting").count() == 0
     assert [m for m in sent(page) if m["type"] == "act"] == []
 

@@ -13,6 +13,7 @@ from engine.state import Action
 from engine.tiles import is_double
 from engine.views import view
 from games.table.board import Flags, Viewer, hint_message, present, why_not
+from games.words import say
 
 from . import states as S
 
@@ -34,7 +35,8 @@ def test_r7_holder_sees_only_confirm_engine_and_others_wait():
     assert b.actions.engine and not (b.actions.draw or b.actions.pass_ or b.actions.end)
     assert b.your_turn and not b.engine_placed
     # Every hand tile waits for the engine (R7), so none is playable.
-    assert all(not t.targets and "(R7)" in t.why for t in b.hand.tiles)
+    assert all(not t.targets and t.why == "First the engine double goes in the centre." and t.why_url == "/rules/#R7"
+               for t in b.hand.tiles)
     other = (st.holder + 1) % 4
     ob = present(view(st, other), S.seats(4))
     assert not ob.actions.engine and not ob.your_turn and not ob.actions.hint
@@ -75,7 +77,8 @@ def test_r15_draw_is_offered_alone_and_the_drawn_tile_is_marked():
     assert not bd.actions.draw  # never a second draw (R15)
     others = [t for t in bd.hand.tiles if not t.drawn]
     if marked[0].targets:
-        assert all("(R15)" in t.why for t in others)
+        assert all(t.why == "After drawing, only the drawn tile may be played." and t.why_url.endswith("#R15")
+                   for t in others)
     else:
         assert bd.actions.pass_
 
@@ -87,7 +90,7 @@ def test_r19_tiles_say_the_open_double_must_be_satisfied_first():
     double, key = st.open_doubles[0][0], st.train_key(st.open_doubles[0][1])
     for t in b.hand.tiles:
         if not t.targets and not (v.drawn_tile is not None):
-            assert "(R19)" in t.why and spoken(double) in t.why
+            assert t.why_url.endswith("#R19") and "must be satisfied first" in t.why and spoken(double) in t.why
         for target in t.targets:
             assert target == str(key)
     badged = [(tr.key, x.badge) for tr in b.trains for x in tr.tiles if x.badge]
@@ -98,20 +101,25 @@ def test_r19_tiles_say_the_open_double_must_be_satisfied_first():
 def test_r8_first_turn_why_names_the_own_train_end():
     st = S.first_turn_chain(4)
     v = view(st, st.turn)
-    reasons = [why_not(v, t, S.seats(4)) for t in v.hand if not any(a.tile == t for a in v.legal)]
-    assert reasons and all("(R8)" in r for r in reasons)
-    assert str(v.train(st.turn).end) in reasons[0]
+    reasons = [why_not(v, t) for t in v.hand if not any(a.tile == t for a in v.legal)]
+    assert reasons and all(r is not None and r.rule == "R8" for r in reasons)
+    assert reasons[0].params == {"end": v.train(st.turn).end}
+    assert say(reasons[0]) == f"On your first turn you play only on your own train, which ends in {v.train(st.turn).end}."
 
 
 def test_r13_why_names_a_closed_train_that_would_fit():
     st = S.mid_game(4, plays_after_first=14)
     v = view(st, st.turn)
     for tile in v.hand:
-        reason = why_not(v, tile, S.seats(4))
-        if "(R13)" in reason and "not open to you" in reason:
+        reason = why_not(v, tile)
+        if reason is not None and reason.code == "train_not_open":
             break
     else:
         pytest.skip("no closed train fits a tile in this position")
+    owner = int(reason.params["train"])  # type: ignore[call-overload]
+    assert reason.rule == "R13" and owner != st.turn
+    assert say(reason, names=S.NAMES) == \
+        f"{S.NAMES[owner]}'s train ends in {reason.params['end']} but is not open to you."
 
 
 def test_r9_end_first_turn_previews_what_it_leaves():
@@ -264,12 +272,13 @@ def test_titles_and_status_follow_the_turn():
 
 def test_the_hand_line_says_what_to_do_now():
     st = S.with_draw(4)
-    assert present(view(st, st.turn), S.seats(4)).status == "Your turn: no tile fits, so draw one (R15)."
+    assert present(view(st, st.turn), S.seats(4)).status == "Your turn: no tile fits, so draw one."
     drawn = apply(st, Action("draw", st.turn))
     status = present(view(drawn, drawn.turn), S.seats(4)).status
-    assert status in ("The drawn tile fits: play it (R15).",
-                      "Your turn: nothing fits, so pass; your train opens (R15).")
+    assert status in ("The drawn tile fits: play it.",
+                      "Your turn: nothing fits, so pass; your train opens.")
     st = S.first_turn_chain(4)
-    assert "(R9)" in present(view(st, st.turn), S.seats(4)).status
+    assert present(view(st, st.turn), S.seats(4)).status == \
+        "Your first turn: add another tile to your chain, or end your turn."
     st = S.start(4)
     assert present(view(st, st.holder), S.seats(4)).status == "Your turn: place the engine double."

@@ -1,0 +1,153 @@
+"""Why a move is not allowed, in the player's words: the one home of the table's reasoning.
+
+The engine refuses with a reason code and its facts (`engine.state.IllegalAction`:
+``code="not_your_turn"``, ``params={"seat": 2}``, seats 0-based as the engine counts
+them, and the rule id for code and tests). The board's "why can't I play this tile?"
+(`games.table.board.why_not`) reasons from the seat's view and names its reason with
+the same codes plus three of its own (`VIEW_CODES`). This module alone turns a code
+into a sentence, in the active language, with seats named as players see them: by
+name when the names are known, else numbered from 1. No sentence cites a rule id;
+`rule_url()` gives the "why?" link to the rule's anchor on the rules page instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from engine.state import MEXICAN, REFUSAL_CODES
+
+#: reasons only the board gives (it knows them before the player tries)
+VIEW_CODES: tuple[str, ...] = ("wait", "cannot_start", "fits_nowhere")
+
+#: the rule each board-only reason stands on (the engine's refusals carry their own)
+VIEW_RULES: dict[str, str] = {"wait": "R7", "cannot_start": "R10", "fits_nowhere": "R13"}
+
+
+@dataclass(frozen=True)
+class Reason:
+    """A refusal before it is put into words: a code, its facts and the rule it rests on."""
+
+    code: str
+    rule: str
+    params: dict[str, object] = field(default_factory=dict)
+
+
+def seat_name(seat: object, names: Sequence[str] | None) -> str:
+    """A seat as players see it: its name, or "player 3" (numbered from 1)."""
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        if names is not None and 0 <= seat < len(names):
+            return names[seat]
+        return _("player %(number)s") % {"number": seat + 1}
+    return _("another player")
+
+
+def _on_train(train: object, me: int | None, mexican: Callable[[], str], mine: Callable[[], str],
+              other: Callable[[], str], names: Sequence[str] | None, words: dict[str, object]) -> str:
+    """One of three sentences, by whose train it is about (a train's name declines differently
+    in Spanish and German, so each case is a sentence of its own)."""
+    if train == MEXICAN:
+        return mexican() % words
+    if me is not None and train == me:
+        return mine() % words
+    return other() % {**words, "name": seat_name(train, names)}
+
+
+def refusal(code: str, params: dict[str, object] | None = None, *, names: Sequence[str] | None = None,
+            me: int | None = None) -> str:
+    """The sentence for a refusal `code` with its `params`, for the player at seat `me`."""
+    p = dict(params or {})
+    words: dict[str, object] = {"tile": p.get("tile", "?"), "number": p.get("end", p.get("number", "?"))}
+    train = p.get("train")
+    if code == "match_over":
+        return _("The match is over.")
+    if code == "round_over":
+        return _("The round is over: only the next round can start.")
+    if code == "round_not_over":
+        return _("The round is not over yet.")
+    if code == "no_seed":
+        return _("The next round cannot be dealt: this match has no seed to deal from.")
+    if code == "not_your_turn":
+        if p.get("seat") is None:
+            return _("Wait for your turn.")
+        return _("Wait for your turn: it is %(name)s's turn.") % {"name": seat_name(p["seat"], names)}
+    if code == "wait":
+        return _("Wait for your turn.")
+    if code == "engine_holder_only":
+        return _("Only the player holding the engine double places it.")
+    if code == "engine_first":
+        return _("First the engine double goes in the centre.")
+    if code == "engine_placed":
+        return _("The engine double is already in the centre.")
+    if code == "no_draw_first_turn":
+        return _("Nobody draws during the first turns.")
+    if code == "must_play":
+        return _("You must play when you can, for example %(tile)s.") % words
+    if code == "one_draw":
+        return _("You have drawn already: there is no second draw.")
+    if code == "boneyard_empty":
+        return _("The boneyard is empty.")
+    if code == "end_not_pass":
+        return _("End your first turn instead of passing.")
+    if code == "must_start_train":
+        return _("You can start your train, so play at least one tile.")
+    if code == "draw_before_pass":
+        return _("Draw a tile before passing.")
+    if code == "not_first_turn":
+        return _("Only a first turn is ended this way.")
+    if code == "pass_not_end":
+        return _("You cannot start your train: pass instead.")
+    if code == "play_before_end":
+        return _("Play at least one tile before ending your first turn.")
+    if code == "not_an_action":
+        return _("That is not an action of this game.")
+    if code == "not_in_hand":
+        return _("%(tile)s is not in your hand.") % words
+    if code == "no_such_train":
+        return _("There is no such train.")
+    if code == "first_turn_mexican":
+        return _("During the first turns nobody plays on the Mexican train.")
+    if code == "first_turn_own_train":
+        return _("On your first turn you play only on your own train, which ends in %(number)s.") % words
+    if code == "cannot_start":
+        return _("None of your tiles matches %(number)s: pass, and your train opens.") % words
+    if code == "drawn_tile_only":
+        return _("After drawing, only the drawn tile may be played.")
+    if code == "no_match":
+        return _on_train(train, me, lambda: _("%(tile)s does not match the end of the Mexican train (%(number)s)."),
+                         lambda: _("%(tile)s does not match the end of your train (%(number)s)."),
+                         lambda: _("%(tile)s does not match the end of %(name)s's train (%(number)s)."),
+                         names, words)
+    if code == "open_double_first":
+        return _on_train(train, me, lambda: _("The open double %(tile)s on the Mexican train must be satisfied first."),
+                         lambda: _("The open double %(tile)s on your train must be satisfied first."),
+                         lambda: _("The open double %(tile)s on %(name)s's train must be satisfied first."),
+                         names, words)
+    if code == "train_not_open":
+        return _("%(name)s's train ends in %(number)s but is not open to you.") % {
+            **words, "name": seat_name(train, names)}
+    if code == "fits_nowhere":
+        a, b = p.get("a", "?"), p.get("b", "?")
+        if a == b:
+            return _("No train open to you ends in %(a)s.") % {"a": a}
+        return _("No train open to you ends in %(a)s or %(b)s.") % {"a": a, "b": b}
+    return _("That move is not allowed now.")
+
+
+#: every code this module has words for
+CODES: tuple[str, ...] = REFUSAL_CODES + VIEW_CODES
+
+
+def say(reason: Reason, *, names: Sequence[str] | None = None, me: int | None = None) -> str:
+    """`refusal` for a `Reason`."""
+    return refusal(reason.code, reason.params, names=names, me=me)
+
+
+def rule_url(rule: str | None) -> str:
+    """The rule's anchor on the rules page ("/rules/#R13"), for a "why?" link; "" without a rule."""
+    if not rule:
+        return ""
+    return f"{reverse('games:rules')}#{rule}"
