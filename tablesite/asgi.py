@@ -5,11 +5,16 @@ websocket is checked against ALLOWED_HOSTS (Origin header) and carries the
 signed-in user from the session. The first connection to a server process also
 starts its computer-player loop (games/worker.py; ``COMPUTER_WORKER=off`` to run
 it elsewhere, e.g. ``manage.py run_computers``).
+
+With ``GC_STATS_FILE`` set (bench/load.py sets it), the process records its
+garbage-collection pauses there (tablesite/gcstats.py).
 """
 
 import os
 
 from django.core.asgi import get_asgi_application
+
+from tablesite import gcstats
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tablesite.settings")
 
@@ -31,3 +36,5 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+gcstats.install_from_env()
