@@ -2,7 +2,8 @@
 
     python bench/load.py [--tables 100] [--seconds 30] [--max-actions 1000000]
                          [--processes 1|2] [--redis-url redis://127.0.0.1:6379/11]
-                         [--json results.json]
+                         [--pace R] [--spectators K] [--check-every 20]
+                         [--capacity] [--json results.json]
 
 What one run does, by itself, and cleans up after:
 
@@ -18,12 +19,25 @@ What one run does, by itself, and cleans up after:
    real session per seat and the matches (ORM and services, from this process),
    then drives every table with one websocket client per seat playing the first
    legal move as soon as its board says it is its turn (bench/load_clients.py),
-   until ``--seconds`` pass or ``--max-actions`` are sent;
+   until ``--seconds`` pass or ``--max-actions`` are sent; or, with ``--pace R``, open
+   loop: each table offers R actions per second on a seeded schedule of its own,
+   whatever the server's speed; ``--spectators K`` anonymous watchers per table; every
+   connection sends the page's ``check`` every ``--check-every`` seconds;
 5. prints actions per second, the latency from sending an action until every seat
    of its table holds the new version (p50/p95/p99), errors, the servers' CPU
    time and peak memory, the persisted actions per second against the floor, and
    the cost growth — each with its target from the issue, met or missed — and the
-   load average, since the machine may be shared.
+   load average, since the machine may be shared. Also: frame sizes (median, p95) for
+   players and spectators, the acting seat's ack latency, the PostgreSQL backends' CPU
+   per action (read from /proc for the backends serving the run's database: this
+   server has no pg_stat_statements), the servers' garbage-collection pauses (the
+   servers record them, tablesite/gcstats.py, when the run sets GC_STATS_FILE) and
+   this process's own CPU.
+
+``--capacity`` (open loop; ``--pace`` defaults to 0.5): the most tables held with p99 ≤
+``--capacity-p99`` ms and no error: runs of ``--seconds`` each, the tables doubling from
+``--capacity-start`` until one fails, then bisecting (a fresh server and fresh matches
+for every run).
 
 Exit status 0 when the run had no errors (a missed target is reported, not fatal).
 """
@@ -34,10 +48,11 @@ import argparse
 import asyncio
 import json
 import os
-import resource
 import shutil
 import signal
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +65,9 @@ sys.path.insert(0, str(ROOT))
 from bench.load_server import SECRET_KEY, BenchDatabase, Servers, server_env  # noqa: E402
 
 TARGET_P99 = 0.050
+#: open loop (issue 11): p99 send -> every seat and spectator
+TARGET_OPEN_P99 = 0.100
+TARGET_GC_PAUSE_MS = 10.0
 TARGET_FLOOR_RATIO = 0.5
 TARGET_GROWTH = 1.2
 SEATS = 4
@@ -74,7 +92,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--growth-after", type=int, default=1000,
                    help="cost growth: compare actions 1..W with actions after this many (0: skip)")
     p.add_argument("--growth-window", type=int, default=10, help="cost growth: actions per window (W)")
-    p.add_argument("--seed", type=int, default=5_000, help="seeds of the matches start here")
+    p.add_argument("--seed", type=int, default=5_000, help="seeds of the matches (and the schedules) start here")
+    p.add_argument("--pace", type=float, default=None,
+                   help="open loop: actions per second offered by each table (exponential gaps; default: flat out)")
+    p.add_argument("--spectators", type=int, default=0, help="anonymous spectators per table (watch token)")
+    p.add_argument("--check-every", type=float, default=20.0,
+                   help="seconds between each connection's 'check' message, as the page sends (0: none)")
+    p.add_argument("--capacity", action="store_true",
+                   help="search the most tables held at --pace (default 0.5) with p99 <= --capacity-p99")
+    p.add_argument("--capacity-p99", type=float, default=TARGET_OPEN_P99 * 1000, help="ms (default 100)")
+    p.add_argument("--capacity-start", type=int, default=5, help="tables in the first run of the search")
+    p.add_argument("--capacity-max", type=int, default=1000, help="the search goes no higher")
     p.add_argument("--json", type=Path, help="also write the results to this file")
     return p.parse_args(argv)
 
@@ -115,12 +143,13 @@ def session_cookie(user: Any) -> str:
     return session.session_key
 
 
-def make_tables(n: int, seed: int) -> tuple[list[int], list[list[Any]]]:
-    """`n` started 4-seat matches, every seat a signed-in human of its own."""
+def make_tables(n: int, seed: int, prefix: str = "load") -> tuple[list[int], list[list[Any]], list[str]]:
+    """`n` started 4-seat matches, every seat a signed-in human of its own; their ids,
+    users and watch tokens."""
     from games import services
 
-    users = make_users(n * SEATS, "load")
-    ids, seated = [], []
+    users = make_users(n * SEATS, prefix)
+    ids, seated, tokens = [], [], []
     for t in range(n):
         table_users = users[t * SEATS:(t + 1) * SEATS]
         match = services.match_create(creator=table_users[0], seed=seed + t, listed=False,
@@ -129,7 +158,8 @@ def make_tables(n: int, seed: int) -> tuple[list[int], list[list[Any]]]:
             services.seat_join(match_id=match.pk, user=user, token=match.invite_token)
         ids.append(match.pk)
         seated.append(table_users)
-    return ids, seated
+        tokens.append(match.watch_token)
+    return ids, seated, tokens
 
 
 def persisted(match_ids: list[int]) -> int:
@@ -187,12 +217,91 @@ def growth_phase(after: int, window: int, seed: int) -> dict[str, Any]:
     return out
 
 
-def load_phase(args: argparse.Namespace, db: BenchDatabase) -> dict[str, Any]:
+class DatabaseCpu:
+    """CPU time (user + system) of the PostgreSQL backends serving one database, read
+    from /proc (psutil) — the server runs on this machine. Sampled every second during
+    the run, so a backend that exits counts up to its last sample; a backend that
+    appears after the mark counts from zero. The server's shared processes (WAL
+    writer, checkpointer) are not counted."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.start: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+        self.stop = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def sample(self) -> dict[int, float]:
+        import psutil
+
+        out = {}
+        for p in psutil.process_iter(["cmdline"]):
+            try:
+                words = " ".join(p.info["cmdline"] or []).split()
+                if words[:1] == ["postgres:"] and self.name in words:
+                    t = p.cpu_times()
+                    out[p.pid] = float(t.user + t.system)
+            except (psutil.Error, OSError):
+                continue
+        return out
+
+    def mark(self) -> None:
+        self.start = self.sample()
+        self.last = dict(self.start)
+        self.thread = threading.Thread(target=self._keep_sampling, daemon=True)
+        self.thread.start()
+
+    def _keep_sampling(self) -> None:
+        while not self.stop.wait(1.0):
+            self.last.update(self.sample())
+
+    def seconds(self) -> float:
+        self.stop.set()
+        if self.thread is not None:
+            self.thread.join()
+        self.last.update(self.sample())
+        return sum(v - self.start.get(pid, 0.0) for pid, v in self.last.items())
+
+
+def read_gc_stats(folder: Path) -> dict[int, dict[str, Any]]:
+    out = {}
+    for f in folder.glob("gc-*.json"):
+        try:
+            data = json.loads(f.read_text())
+        except (OSError, ValueError):
+            continue
+        out[data["pid"]] = data
+    return out
+
+
+def gc_summary(before: dict[int, dict[str, Any]], after: dict[int, dict[str, Any]], since: float,
+               until: float) -> dict[str, Any]:
+    """The servers' collections between two snapshots: counts and time per generation, and the
+    longest pause within [since, until] (pauses under gcstats.LONG_MS are not listed one by one)."""
+    collections, seconds = [0, 0, 0], [0.0, 0.0, 0.0]
+    longest, long_count = 0.0, 0
+    for pid, a in after.items():
+        b = before.get(pid, {"collections": [0, 0, 0], "seconds": [0.0, 0.0, 0.0]})
+        for g in range(3):
+            collections[g] += a["collections"][g] - b["collections"][g]
+            seconds[g] += a["seconds"][g] - b["seconds"][g]
+        for t, _gen, ms, _collected in a["long"]:
+            if since <= t <= until:
+                longest = max(longest, ms)
+                long_count += 1
+    return {"collections": collections, "seconds": seconds, "max_pause_ms": longest, "pauses_over_1ms": long_count,
+            "thresholds": [a.get("thresholds") for a in after.values()],
+            "frozen": [a.get("frozen") for a in after.values()]}
+
+
+def load_phase(args: argparse.Namespace, db: BenchDatabase, *, tables: int | None = None,
+               run_tag: str = "load") -> dict[str, Any]:
     from django.db import connection
 
     from bench.load_clients import TableSpec, drive
 
-    match_ids, seated = make_tables(args.tables, args.seed)
+    n_tables = tables or args.tables
+    match_ids, seated, tokens = make_tables(n_tables, args.seed, prefix=run_tag)
     cookies = [[session_cookie(u) for u in users] for users in seated]
     connection.close()  # nothing of this process touches the database while the servers work
 
@@ -203,82 +312,189 @@ def load_phase(args: argparse.Namespace, db: BenchDatabase) -> dict[str, Any]:
         r = redis.Redis.from_url(redis_url)
         r.flushdb()  # a channel layer of this run only (its own database number)
         r.close()
-    servers = Servers(env=server_env(db.url, redis_url=redis_url, conn_max_age=args.conn_max_age),
-                      count=args.processes)
+    env = server_env(db.url, redis_url=redis_url, conn_max_age=args.conn_max_age)
+    servers = Servers(env=env, count=args.processes)
+    servers.env["GC_STATS_FILE"] = str(servers.log_dir / "gc-%p.json")
+    db_cpu = DatabaseCpu(db.name)
+    gc_marks: dict[str, Any] = {}
     try:
         servers.start()
         ports = servers.ports
-        specs = [TableSpec(match_id=m, cookies=c, ports=[ports[(t + s) % len(ports)] for s in range(SEATS)])
-                 for t, (m, c) in enumerate(zip(match_ids, cookies, strict=True))]
+        specs = [TableSpec(match_id=m, cookies=c, ports=[ports[(t + s) % len(ports)] for s in range(SEATS)],
+                           watch_token=token,
+                           spectator_ports=[ports[(t + SEATS + k) % len(ports)] for k in range(args.spectators)])
+                 for t, (m, c, token) in enumerate(zip(match_ids, cookies, tokens, strict=True))]
         load_before = loadavg()
-        # The servers' CPU is counted from the first move, after every board of the connections.
-        client_cpu = resource.getrusage(resource.RUSAGE_SELF)
+
+        def on_start() -> None:
+            # The servers' CPU is counted from the first move, after every board of the connections.
+            servers.mark()
+            db_cpu.mark()
+            gc_marks["before"] = read_gc_stats(servers.log_dir)
+            gc_marks["since"] = time.time()
 
         async def play() -> Any:
             return await drive(specs, seconds=args.seconds, max_actions=args.max_actions, grace=args.grace,
-                               on_start=servers.mark)
+                               on_start=on_start, pace=args.pace, seed=args.seed, check_every=args.check_every)
 
         stats = asyncio.run(play())
         cpu = servers.cpu_since_mark()
+        database_cpu = db_cpu.seconds()
+        until = time.time()
+        time.sleep(0.6)  # a snapshot of the servers' collector written after the end (every 0.5 s)
+        gc_stats = gc_summary(gc_marks.get("before", {}), read_gc_stats(servers.log_dir),
+                              gc_marks.get("since", until), until)
         rss = servers.peak_rss()
         alive = servers.alive()
-        after_cpu = resource.getrusage(resource.RUSAGE_SELF)
         load_after = loadavg()
     finally:
+        db_cpu.stop.set()
         servers.stop()
     stored = persisted(match_ids)
     lat = stats.latencies
+    ack = stats.ack_latencies
     errors = sum(stats.errors.values()) + (0 if alive else 1)
     if errors == 0:
         shutil.rmtree(servers.log_dir, ignore_errors=True)  # kept (and named) only when something went wrong
+    actions = len(lat)
+    frames = {role: {"count": len(sizes), "median": percentile([float(x) for x in sizes], 0.5),
+                     "p95": percentile([float(x) for x in sizes], 0.95)}
+              for role, sizes in stats.frame_sizes.items()}
+    per_connection = {role: (sum(b) / len(b) / actions * n_tables if b and actions else 0.0)
+                      for role, b in stats.connection_bytes.items()}
     return {
-        "tables": args.tables, "processes": args.processes, "channel_layer": "redis" if redis_url else "in-memory",
-        "conn_max_age": args.conn_max_age,
+        "tables": n_tables, "processes": args.processes, "channel_layer": "redis" if redis_url else "in-memory",
+        "conn_max_age": args.conn_max_age, "pace": args.pace, "spectators": args.spectators,
+        "check_every": args.check_every, "checks_sent": stats.checks_sent,
+        "offered": stats.offered, "offered_per_second": n_tables * args.pace if args.pace else None,
         "connect_seconds": stats.connect_seconds, "connect_retries": stats.connect_retries, "elapsed": stats.elapsed,
-        "actions": len(lat), "acts_sent": stats.acts_sent, "acts_acked": stats.acts_acked,
-        "actions_per_second": len(lat) / stats.elapsed if stats.elapsed else 0.0,
+        "actions": actions, "acts_sent": stats.acts_sent, "acts_acked": stats.acts_acked,
+        "actions_per_second": actions / stats.elapsed if stats.elapsed else 0.0,
         "persisted": stored, "persisted_per_second": stored / stats.elapsed if stats.elapsed else 0.0,
         "next_rounds": stats.next_rounds, "tables_finished": stats.tables_finished,
         "p50_ms": percentile(lat, 0.50) * 1000, "p95_ms": percentile(lat, 0.95) * 1000,
         "p99_ms": percentile(lat, 0.99) * 1000, "max_ms": max(lat) * 1000 if lat else float("nan"),
+        "ack_p50_ms": percentile(ack, 0.50) * 1000, "ack_p95_ms": percentile(ack, 0.95) * 1000,
+        "ack_p99_ms": percentile(ack, 0.99) * 1000,
+        "late_p50_ms": percentile(stats.lateness, 0.50) * 1000 if stats.lateness else None,
+        "late_p99_ms": percentile(stats.lateness, 0.99) * 1000 if stats.lateness else None,
         "errors": errors, "error_kinds": dict(stats.errors) | ({} if alive else {"server_died": 1}),
         "error_samples": stats.error_samples,
-        "boards": stats.boards, "board_kb_mean": stats.board_bytes / stats.boards / 1024 if stats.boards else 0.0,
+        "frames": frames, "frame_types": dict(stats.frame_types),
+        "bytes_per_connection_per_table_action": per_connection,
         "server_cpu_seconds": cpu, "server_cores": cpu / stats.elapsed if stats.elapsed else 0.0,
+        "server_cpu_ms_per_action": cpu / actions * 1000 if actions else None,
+        "database_cpu_seconds": database_cpu,
+        "database_cpu_ms_per_action": database_cpu / actions * 1000 if actions else None,
+        "database_cpu_source": "/proc of the PostgreSQL backends serving the run's database",
+        "gc": gc_stats,
         "server_peak_rss_mb": [r / 2**20 for r in rss],
-        "client_cpu_seconds": (after_cpu.ru_utime + after_cpu.ru_stime) - (client_cpu.ru_utime + client_cpu.ru_stime),
+        "client_cpu_seconds": stats.client_cpu_seconds,
         "loadavg_before": load_before, "loadavg_after": load_after,
         "server_logs": str(servers.log_dir) if errors else None,
     }
 
 
-def report(results: dict[str, Any]) -> None:
-    load, floor, growth = results["load"], results.get("floor"), results.get("growth")
+def capacity_search(args: argparse.Namespace, db: BenchDatabase) -> dict[str, Any]:
+    """The most tables held at `args.pace` with p99 <= `args.capacity_p99` and no error:
+    doubling from --capacity-start until a run fails, then bisecting to within 10%."""
+    runs: list[dict[str, Any]] = []
+
+    def held(n: int) -> bool:
+        result = load_phase(args, db, tables=n, run_tag=f"cap{len(runs)}_")
+        ok = result["errors"] == 0 and result["p99_ms"] <= args.capacity_p99
+        result["held"] = ok
+        runs.append(result)
+        print(f"  capacity run {len(runs)}: {n} tables, {result['actions_per_second']:.1f} actions/s "
+              f"(offered {n * args.pace:.1f}/s), p50 {result['p50_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms, "
+              f"errors {result['errors']}, server CPU {result['server_cores']:.2f} cores, longest collection "
+              f"{result['gc']['max_pause_ms']:.1f} ms, load average {result['loadavg_before']} -> "
+              f"{result['loadavg_after']}: {'held' if ok else 'NOT held'}", flush=True)
+        return ok
+
+    good, bad, n = 0, None, max(1, args.capacity_start)
+    while bad is None:
+        if held(n):
+            good = n
+            if n >= args.capacity_max:
+                break
+            n = min(n * 2, args.capacity_max)
+        else:
+            bad = n
+    while bad is not None and bad - good > max(1, good // 10):
+        mid = (good + bad) // 2
+        if held(mid):
+            good = mid
+        else:
+            bad = mid
+    return {"pace": args.pace, "p99_limit_ms": args.capacity_p99, "tables_held": good, "first_not_held": bad,
+            "runs": runs}
+
+
+def fmt(x: float | None, digits: int = 1) -> str:
+    return "n/a" if x is None or x != x else f"{x:.{digits}f}"
+
+
+def report_load(load: dict[str, Any], indent: str = "  ") -> None:
     mode = (f"{load['processes']} daphne process{'es' if load['processes'] > 1 else ''}, "
             f"{load['channel_layer']} channel layer, CONN_MAX_AGE={load['conn_max_age']}")
-    print(f"load benchmark: {load['tables']} tables x {SEATS} seats, {mode}")
-    print(f"  machine: {os.cpu_count()} cores; load average before {load['loadavg_before']}, "
+    watchers = f" + {load['spectators']} spectator{'s' if load['spectators'] != 1 else ''}" if load["spectators"] else ""
+    pace = (f"open loop at {load['pace']} actions/s per table ({load['offered_per_second']:.1f}/s offered)"
+            if load["pace"] else "flat out")
+    print(f"load benchmark: {load['tables']} tables x {SEATS} seats{watchers}, {mode}; {pace}")
+    print(f"{indent}machine: {os.cpu_count()} cores; load average before {load['loadavg_before']}, "
           f"after {load['loadavg_after']}")
-    print(f"  connected {load['tables'] * SEATS} websockets in {load['connect_seconds']:.1f} s "
-          f"({load['connect_retries']} handshakes retried)")
-    print(f"  actions per second: {load['actions_per_second']:.1f} "
-          f"({load['actions']} actions in {load['elapsed']:.1f} s; next rounds {load['next_rounds']}, "
+    connections = load["tables"] * (SEATS + load["spectators"])
+    print(f"{indent}connected {connections} websockets in {load['connect_seconds']:.1f} s "
+          f"({load['connect_retries']} handshakes retried); 'check' every {load['check_every']:g} s: "
+          f"{load['checks_sent']} sent")
+    offered = f"; offered {load['offered']}" if load["pace"] else ""
+    print(f"{indent}actions per second: {load['actions_per_second']:.1f} "
+          f"({load['actions']} actions in {load['elapsed']:.1f} s{offered}; next rounds {load['next_rounds']}, "
           f"tables finished {load['tables_finished']})")
-    print(f"  latency, send -> every seat holds the new version: p50 {load['p50_ms']:.1f} ms, "
+    who = "every seat and spectator holds" if load["spectators"] else "every seat holds"
+    target = TARGET_OPEN_P99 if load["pace"] else TARGET_P99
+    print(f"{indent}latency, send -> {who} the new version: p50 {load['p50_ms']:.1f} ms, "
           f"p95 {load['p95_ms']:.1f} ms, p99 {load['p99_ms']:.1f} ms, max {load['max_ms']:.1f} ms "
-          f"[target p99 <= {TARGET_P99 * 1000:.0f} ms: {verdict(load['p99_ms'] <= TARGET_P99 * 1000)}]")
+          f"[target p99 <= {target * 1000:.0f} ms: {verdict(load['p99_ms'] <= target * 1000)}]")
+    print(f"{indent}ack latency, send -> the acting seat's ack: p50 {load['ack_p50_ms']:.1f} ms, "
+          f"p95 {load['ack_p95_ms']:.1f} ms, p99 {load['ack_p99_ms']:.1f} ms")
+    if load["pace"]:
+        print(f"{indent}sends behind their table's schedule: p50 {fmt(load['late_p50_ms'])} ms, "
+              f"p99 {fmt(load['late_p99_ms'])} ms")
     kinds = ", ".join(f"{k} {v}" for k, v in sorted(load["error_kinds"].items()))
-    print(f"  errors: {load['errors']}" + (f" ({kinds})" if kinds else ""))
+    print(f"{indent}errors: {load['errors']}" + (f" ({kinds})" if kinds else ""))
     for sample in load["error_samples"][:5]:
-        print(f"    {sample}")
+        print(f"{indent}  {sample}")
     if load["server_logs"]:
-        print(f"    the servers' logs: {load['server_logs']}")
+        print(f"{indent}  the servers' logs: {load['server_logs']}")
+    for role, f in load["frames"].items():
+        if f["count"]:
+            per = load["bytes_per_connection_per_table_action"][role]
+            print(f"{indent}frames to {role}s ({', '.join(f'{k} {v}' for k, v in sorted(load['frame_types'].items()))} "
+                  f"in all): median {f['median'] / 1024:.2f} kB, p95 {f['p95'] / 1024:.2f} kB "
+                  f"({f['count']} frames; {per / 1024:.2f} kB per connection per action of its table) "
+                  f"[target median <= 1.5 kB: {verdict(f['median'] <= 1536)}, p95 <= 6 kB: "
+                  f"{verdict(f['p95'] <= 6144)}]")
     rss = ", ".join(f"{r:.0f}" for r in load["server_peak_rss_mb"])
-    per_action = load["server_cpu_seconds"] / load["actions"] * 1000 if load["actions"] else float("nan")
-    print(f"  server CPU: {load['server_cpu_seconds']:.1f} s user+sys ({load['server_cores']:.2f} cores, "
-          f"{per_action:.1f} ms per action); peak RSS: {rss} MB")
-    print(f"  client CPU (this process): {load['client_cpu_seconds']:.1f} s; boards received {load['boards']}, "
-          f"{load['board_kb_mean']:.1f} KB each")
+    print(f"{indent}server CPU: {load['server_cpu_seconds']:.1f} s user+sys ({load['server_cores']:.2f} cores, "
+          f"{fmt(load['server_cpu_ms_per_action'])} ms per action); peak RSS: {rss} MB")
+    print(f"{indent}database CPU: {load['database_cpu_seconds']:.1f} s ({fmt(load['database_cpu_ms_per_action'])} "
+          f"ms per action; {load['database_cpu_source']})")
+    g = load["gc"]
+    gc_share = sum(g["seconds"]) / load["server_cpu_seconds"] if load["server_cpu_seconds"] else 0.0
+    longest = f"{g['max_pause_ms']:.1f} ms" if g["pauses_over_1ms"] else "under 1 ms"
+    print(f"{indent}server garbage collection: longest pause {longest} "
+          f"[target <= {TARGET_GC_PAUSE_MS:.0f} ms: {verdict(g['max_pause_ms'] <= TARGET_GC_PAUSE_MS)}]; "
+          f"{g['pauses_over_1ms']} pauses over 1 ms; collections by generation {g['collections']}, "
+          f"{sum(g['seconds']) * 1000:.0f} ms in all ({gc_share:.1%} of the server CPU); thresholds "
+          f"{g['thresholds']}, frozen objects {g['frozen']}")
+    print(f"{indent}client CPU (this process, collector frozen during play): {load['client_cpu_seconds']:.1f} s")
+
+
+def report(results: dict[str, Any]) -> None:
+    load, floor, growth = results["load"], results.get("floor"), results.get("growth")
+    report_load(load)
     if floor is not None:
         ratio = load["persisted_per_second"] / floor["per_second"] if floor["per_second"] else 0.0
         results["floor_ratio"] = ratio
@@ -316,6 +532,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.tables < 1 or args.seconds <= 0:
         raise SystemExit("--tables and --seconds must be positive")
+    if args.capacity and args.pace is None:
+        args.pace = 0.5
+    if (args.pace is not None and args.pace <= 0) or args.spectators < 0 or args.check_every < 0:
+        raise SystemExit("--pace must be positive; --spectators and --check-every not negative")
     # SIGTERM (a test's timeout, Ctrl-C's cousin) still runs the cleanup below.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     db = BenchDatabase(args.database)
@@ -331,8 +551,18 @@ def main(argv: list[str] | None = None) -> int:
             results["floor"] = {"actions": f.actions, "seconds": f.seconds, "per_second": f.per_second}
         if args.growth_after > 0:
             results["growth"] = growth_phase(args.growth_after, args.growth_window, args.seed - 1)
-        results["load"] = load_phase(args, db)
-        report(results)
+        if args.capacity:
+            print(f"capacity search: open loop at {args.pace} actions/s per table, {args.spectators} spectators "
+                  f"per table, p99 <= {args.capacity_p99:g} ms, {args.seconds:g} s a run", flush=True)
+            results["capacity"] = capacity_search(args, db)
+            results["load"] = max(results["capacity"]["runs"], key=lambda r: (r["held"], r["tables"]))
+            c = results["capacity"]
+            print(f"capacity: {c['tables_held']} tables held at {c['pace']} actions/s per table "
+                  f"(first not held: {c['first_not_held']})")
+            report(results)
+        else:
+            results["load"] = load_phase(args, db)
+            report(results)
     finally:
         if "django" in sys.modules and "django.db" in sys.modules:
             from django.db import connections
@@ -342,6 +572,8 @@ def main(argv: list[str] | None = None) -> int:
             db.drop()
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
+    if args.capacity:
+        return 0
     return 0 if results["load"]["errors"] == 0 else 1
 
 

@@ -9,11 +9,16 @@ request: under daphne (no ASGI lifespan) once its event loop runs
 (`start_with_daphne`), under servers that speak lifespan at its ``startup``; any
 connection starts them too if that did not happen. With ``REDIS_URL`` the server
 runs none and ``manage.py run_computers`` does (``COMPUTER_WORKER`` overrides).
+
+With ``GC_STATS_FILE`` set (bench/load.py sets it), the process records its
+garbage-collection pauses there (tablesite/gcstats.py).
 """
 
 import os
 
 from django.core.asgi import get_asgi_application
+
+from tablesite import gcstats
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tablesite.settings")
 
@@ -37,4 +42,5 @@ application = ProtocolTypeRouter(
     }
 )
 
+gcstats.install_from_env()
 start_with_daphne()

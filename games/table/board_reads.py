@@ -223,9 +223,13 @@ def _load(match_id: int) -> Match | None:
     for row in _rows("seats", [match_id]):
         seat = from_row(Seat, _SEAT, row[:len(_SEAT)])
         seat.user = None if seat.user_id is None else from_row(user, user._meta.concrete_fields, row[len(_SEAT):])
-        seat.match = match
         seats.append(seat)
-    prefetched = match.seats.all()
+    # No reference from the seats or their queryset back to the match (prefetch_related's
+    # `match.seats.all()` keeps the match in its filter and hints, and sets `seat.match`):
+    # a cycle here would make every version's reads, the parsed snapshot with them (about
+    # 800 objects), garbage that only the cycle collector frees (tests/bench/test_gc.py).
+    # Nothing reads `seat.match` of these seats; `match_id` is set.
+    prefetched = Seat.objects.filter(match_id=match_id)
     prefetched._result_cache, prefetched._prefetch_done = seats, True
     match._prefetched_objects_cache = {"seats": prefetched}
     return match

@@ -1,5 +1,5 @@
 """The load benchmark (bench/load.py) run tiny: two tables for a few seconds, one daphne
-process, then two daphne processes sharing Redis. It must print every number the issue
+process, then two daphne processes sharing Redis, then open loop with spectators. It must print every number the issue
 asks for, play real moves over the websockets with no error, and leave nothing behind
 (no server process, no database).
 
@@ -29,9 +29,14 @@ LINES = [
     r"load benchmark: 2 tables x 4 seats",
     r"load average before [\d.]+ [\d.]+ [\d.]+",
     r"actions per second: [\d.]+",
-    r"latency, send -> every seat holds the new version: p50 [\d.]+ ms, p95 [\d.]+ ms, p99 [\d.]+ ms",
+    r"latency, send -> every seat (and spectator )?holds the new version: p50 [\d.]+ ms, p95 [\d.]+ ms, p99 [\d.]+ ms",
     r"errors: 0$",
     r"server CPU: [\d.]+ s user\+sys .* peak RSS: [\d, ]+ MB",
+    r"ack latency, send -> the acting seat's ack: p50 [\d.]+ ms, p95 [\d.]+ ms, p99 [\d.]+ ms",
+    r"frames to players \(.*\): median [\d.]+ kB, p95 [\d.]+ kB",
+    r"database CPU: [\d.]+ s \([\d.]+ ms per action; /proc of the PostgreSQL backends",
+    r"server garbage collection: longest pause .* collections by generation \[\d+, \d+, \d+\]",
+    r"client CPU \(this process, collector frozen during play\): [\d.]+ s",
     r"floor \(bare psycopg, 1 transaction = INSERT log row \+ UPDATE match row\): \d+ actions/s",
     r"persisted actions per second: [\d.]+ .* ratio to the floor [\d.]+ \[target >= 0.5: (met|MISSED)\]",
     r"cost growth \(one match, services.action_submit; the two windows timed turn about\): actions 1-5 median [\d.]+ ms, "
@@ -82,6 +87,10 @@ def check(stdout: str, results: dict[str, Any]) -> None:
     assert load["persisted"] >= load["actions"]  # every confirmed action is stored
     assert 0 < load["p50_ms"] <= load["p95_ms"] <= load["p99_ms"]
     assert load["server_cpu_seconds"] > 0 and all(mb > 0 for mb in load["server_peak_rss_mb"])
+    assert load["database_cpu_seconds"] > 0  # the backends serving the run's database were found
+    assert 0 < load["ack_p50_ms"] <= load["ack_p99_ms"]
+    assert load["frames"]["player"]["count"] > 0 and load["frames"]["player"]["median"] > 0
+    assert sum(load["gc"]["collections"]) > 0  # the servers' collector hook wrote its snapshots
     assert results["floor"]["per_second"] > 0 and results["floor_ratio"] > 0
     growth = results["growth"]
     assert growth["complete"] and growth["service_ratio"] > 0 and growth["boards_ratio"] > 0
@@ -104,4 +113,24 @@ def test_two_server_processes_share_redis(tmp_path: Path) -> None:
     check(stdout, results)
     assert results["load"]["processes"] == 2 and results["load"]["channel_layer"] == "redis"
     assert len(results["load"]["server_peak_rss_mb"]) == 2
+    assert_left_nothing(database)
+
+
+def test_open_loop_with_spectators(tmp_path: Path) -> None:
+    # Two tables offering 2 actions/s each for 4 s, one anonymous spectator each (watch
+    # token), every connection checking every second: the actions sent follow the tables'
+    # schedules (not the server's speed), and every action reaches the spectators too.
+    stdout, results, database = run_bench(tmp_path, "--pace", "2", "--spectators", "1", "--check-every", "1",
+                                           "--seconds", "4")
+    check(stdout, results)
+    load = results["load"]
+    assert "open loop at 2.0 actions/s per table (4.0/s offered)" in stdout
+    assert "latency, send -> every seat and spectator holds the new version" in stdout
+    assert load["pace"] == 2.0 and load["spectators"] == 1
+    # Sent on schedule: about 16 scheduled times came in 4 s; a seat never sends before its
+    # table's time, so no more than those (and the few next rounds among them).
+    assert 0 < load["acts_sent"] + load["next_rounds"] <= load["offered"]
+    assert load["acts_sent"] >= load["offered"] // 3
+    assert load["frames"]["spectator"]["count"] >= load["actions"]
+    assert load["checks_sent"] >= 2 * 10  # 10 connections, a check a second, 4 s
     assert_left_nothing(database)
