@@ -35,9 +35,9 @@ def slow_apply(monkeypatch: pytest.MonkeyPatch) -> None:
     so that concurrent requests really overlap."""
     real = services._apply
 
-    def slow(state: Any, action: Any) -> Any:
+    def slow(*args: Any) -> Any:
         time.sleep(0.3)
-        return real(state, action)
+        return real(*args)
 
     monkeypatch.setattr(services, "_apply", slow)
 
