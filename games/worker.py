@@ -46,7 +46,13 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connection, transaction
+from django.db import (
+    InterfaceError,
+    OperationalError,
+    close_old_connections,
+    connection,
+    transaction,
+)
 from django.utils import timezone
 
 from games import selectors, services
@@ -147,6 +153,8 @@ class ComputerWorker:
                 continue
             try:
                 result = step_when_due(pk, delay=delay)
+            except (OperationalError, InterfaceError):
+                raise  # the database, not this match: `_pass` reconnects and the next pass tries again
             except Exception:
                 logger.exception("computer player failed in match %s; retrying in %ss", pk, FAILURE_BACKOFF)
                 self.failed[pk] = time.monotonic() + FAILURE_BACKOFF

@@ -216,6 +216,41 @@ class Daphne(_Process):
         return f"ws://127.0.0.1:{self.port}"
 
 
+class Computers(_Process):
+    """``manage.py run_computers`` (the computer players in a process of their own, beside
+    daphne when ``REDIS_URL`` is set). Listens on no port: started once its log says so."""
+
+    name = "computers"
+
+    def __init__(self, env: dict[str, str], log_dir: Path | None = None) -> None:
+        super().__init__(None, log_dir)
+        self.env = env
+
+    def command(self) -> list[str]:
+        return [sys.executable, "manage.py", "run_computers"]
+
+    def environment(self) -> dict[str, str]:
+        return self.env
+
+    def start(self, timeout: float = START_TIMEOUT) -> None:
+        assert not self.running, "run_computers is already running"
+        self.starts += 1
+        marker = f"---- start {self.starts}"
+        with open(self.log_path, "ab") as log:
+            log.write(f"\n{marker}\n".encode())
+            log.flush()
+            self.process = subprocess.Popen(self.command(), cwd=REPO_ROOT, env=self.environment(), stdout=log,
+                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                            start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while "waiting for turns" not in self.log_path.read_text(errors="replace").rsplit(marker, 1)[-1]:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"run_computers exited with {self.process.returncode}:\n{tail(self.log_path)}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"run_computers did not start within {timeout}s:\n{tail(self.log_path)}")
+            time.sleep(0.05)
+
+
 class Redis(_Process):
     """A private redis-server: loopback only, nothing saved, so a restart starts it empty."""
 
@@ -258,6 +293,14 @@ class Processes:
         if start:
             server.start()
         return server
+
+    def computers(self, *, start: bool = True, **env: Any) -> Computers:
+        """A ``manage.py run_computers`` process (`server_env`'s environment)."""
+        worker = Computers(server_env(**env), log_dir=self.log_dir)
+        self.started.append(worker)
+        if start:
+            worker.start()
+        return worker
 
     def redis(self, *, start: bool = True) -> Redis:
         if not os.access(REDIS_SERVER, os.X_OK):

@@ -48,7 +48,7 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils import translation
@@ -152,7 +152,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent_version = -1
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = query.get("watch", [""])[0]
-        allowed = await self.call(lambda: may_watch(load_match(self.match_id), self.user, token))
+        try:
+            allowed = await self.call(lambda: may_watch(load_match(self.match_id), self.user, token))
+        except Exception:  # the database is unreachable for a moment: the page tries again
+            logger.exception("table %s: could not check a new connection", self.match_id)
+            await self.accept()
+            await self.close(code=LAYER_RESTART)
+            return
         await self.accept()
         if not allowed:
             await self.close(code=REFUSED)
@@ -229,13 +235,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             logger.exception("table %s: a frame could not be read", self.match_id)
             await self.send_server_error(None)
             return
-        if not await self.session_holds():
-            return
         try:
+            if not await self.session_holds():
+                return
             await getattr(self, f"do_{command.type}")(command)
         except GameError as e:
             await self.send_json({**self.words(e.to_json), "request_id": command.request_id})
-            await self.send_board()  # whatever the client believed, here is the table as it is
+            await self.told(self.send_board())  # whatever the client believed, here is the table as it is
         except LAYER_LOST:
             raise  # __call__ closes with LAYER_RESTART
         except Exception:
@@ -251,9 +257,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         """A signed-in user's connection acts only while the session it was opened with
         still signs that user in (`accounts.sessions.session_user_id`); else it closes
         with `SESSION_ENDED`. Spectators by watch token have no session to lose."""
-        if self.session_key is None and not self.ended:
+        if self.ended:
+            return False
+        if self.session_key is None:
             return True  # not signed in when it connected
-        if not self.ended and await self.call(sessions.session_user_id, session_key=self.session_key) == self.user.pk:
+        if await self.call(sessions.session_user_id, session_key=self.session_key) == self.user.pk:
             return True
         logger.info("table %s: the session of user %s ended; closing", self.match_id, self.user.pk)
         await self.close(code=SESSION_ENDED)
@@ -301,8 +309,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             # Spectators may read the rules too, but only players pause the computers (R26).
             self.pausing = await self.call(self.pause_open)
         elif self.pausing:
-            self.pausing = False
             await self.call(services.pause_close, match_id=self.match_id, channel=self.channel_name)
+            self.pausing = False  # only once ended: a failed close is ended again with the connection
 
     async def do_pace(self, c: protocol.Command) -> None:
         result = await self.call(services.pace_set, match_id=self.match_id, user=self.user, pace=c.pace,
@@ -327,10 +335,23 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------ notices from the group
 
     async def match_changed(self, event: dict[str, Any]) -> None:
-        await self.send_board(newer_than=self.sent_version, version=event.get("version"))
+        await self.told(self.send_board(newer_than=self.sent_version, version=event.get("version")))
 
     async def match_paused(self, event: dict[str, Any]) -> None:
-        await self.send_board()  # same version, but the "paused" badge changed (R26)
+        await self.told(self.send_board())  # same version, but the "paused" badge changed (R26)
+
+    async def told(self, answer: Any) -> None:
+        """Answer a notice; a failure (the database dropped the connection) costs this board
+        only: the page's next ``check`` brings it. The socket stays open."""
+        if self.ended:
+            answer.close()
+            return
+        try:
+            await answer
+        except LAYER_LOST:
+            raise
+        except Exception:
+            logger.exception("table %s: a notice could not be answered", self.match_id)
 
     async def session_ended(self, event: dict[str, Any]) -> None:
         """One of this user's sessions ended: close if it was this connection's (logout
@@ -341,7 +362,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=SESSION_ENDED)
             await self.release()
             return
-        await self.session_holds()
+        try:
+            await self.session_holds()
+        except Exception:  # could not read the session: the check before the next command will
+            logger.exception("table %s: could not re-check a session", self.match_id)
 
     # ------------------------------------------------------------ helpers
 
@@ -372,8 +396,19 @@ class TableConsumer(AsyncWebsocketConsumer):
 
         def run() -> Any:
             try:
-                with translation.override(language):
-                    return fn(**kwargs)
+                try:
+                    with translation.override(language):
+                        return fn(**kwargs)
+                except (OperationalError, InterfaceError):
+                    # The database dropped this thread's connection (restarted, or a persistent
+                    # connection cut; psycopg learns it on the next query), or broke a deadlock:
+                    # once more, on a new connection if need be. Safe: the changes are idempotent
+                    # by request id (R29) and the rest are reads or set a state (pause, reveal).
+                    logger.warning("table %s: a database error; trying once more", self.match_id, exc_info=True)
+                    if not connection.is_usable():
+                        connection.close()
+                    with translation.override(language):
+                        return fn(**kwargs)
             finally:
                 # What database_sync_to_async does too, unless a test harness turned it off
                 # (channels.testing does): these threads outlive the call, and a connection

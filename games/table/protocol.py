@@ -166,8 +166,8 @@ def nesting_depth(text: str, *, limit: int = MAX_DEPTH) -> int:
                 deepest = depth
                 if deepest > limit:
                     return deepest
-        elif ch in "]}":
-            depth -= 1
+        elif ch in "]}" and depth:
+            depth -= 1  # never below 0: a stray closing bracket hides no opening ones
     return deepest
 
 
