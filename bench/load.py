@@ -567,8 +567,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.growth_after > 0:
             results["growth"] = growth_phase(args.growth_after, args.growth_window, args.seed - 1)
         if args.capacity:
-            print(f"capacity search: open loop at {args.pace} actions/s per table, {args.spectators} spectators "
-                  f"per table, p99 <= {args.capacity_p99:g} ms, {args.seconds:g} s a run", flush=True)
+            print(f"capacity search: open loop at {args.pace} actions/s per table, {args.spectators} "
+                  f"spectator{'' if args.spectators == 1 else 's'} per table, p99 <= {args.capacity_p99:g} ms, {args.seconds:g} s a run", flush=True)
             results["capacity"] = capacity_search(args, db)
             results["load"] = max(results["capacity"]["runs"], key=lambda r: (r["held"], r["tables"]))
             c = results["capacity"]
