@@ -1,6 +1,7 @@
 """Engine benchmark (issue 2): full 13-round computer matches from fixed seeds.
 
     python bench/engine.py [--matches 40] [--repeats 5] [--players 4] [--levels strong,basic]
+    python bench/engine.py --playouts [--compare 63a5a6e] [--matches 40] [--repeats 5] [--players 4]
 
 Every action goes the way a computer seat's does on the site: the seat gets its
 view (R24), the bot chooses from that view only (R25), and `apply` validates the
@@ -13,14 +14,28 @@ other work on a shared machine disturbs them less than the wall clock; the wall
 clock rates are printed too, with the load average. Prints the best of several
 repeats (the run least disturbed), then the cost in microseconds of each step on
 the hot path, measured over the states of real matches.
+
+``--playouts`` compares engines side by side in one run: random playouts (every
+seat takes a seeded random legal action, bench/engine_playouts.py) with this
+tree's engine and with the engine of ``--compare`` (a commit, default 63a5a6e:
+the engine before issue 11), unpacked with ``git archive`` into a temporary
+folder. Each repeat runs both, one after the other in fresh processes, alternating
+which goes first, so both meet the same machine load; the matches must be the
+same, action for action (a digest of every round's points and length), or the run
+fails. Prints each engine's actions per CPU second (best and median of the
+repeats) and the ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import json
 import os
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -114,6 +129,42 @@ def per_call(samples: list[tuple[RoundState, Action]], repeats: int, levels: tup
     return out
 
 
+def playouts_once(root: Path, matches: int, players: int) -> dict[str, float]:
+    """One process of bench/engine_playouts.py with the engine of `root`."""
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "engine_playouts.py"), str(root),
+                          "--matches", str(matches), "--players", str(players)],
+                         capture_output=True, text=True, check=True)
+    return cast(dict[str, float], json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def compare_playouts(rev: str, matches: int, players: int, repeats: int) -> dict[str, float]:
+    """Random playouts with the engine of `rev` and this tree's, alternating; returns the
+    actions per CPU second of each (best) and the ratio."""
+    with tempfile.TemporaryDirectory(prefix="engine-") as tmp:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "engine"], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        engines = {rev: Path(tmp), "this tree": ROOT}
+        rates: dict[str, list[float]] = {name: [] for name in engines}
+        digests: dict[str, set[float]] = {name: set() for name in engines}
+        for r in range(repeats):
+            order = list(engines) if r % 2 == 0 else list(engines)[::-1]
+            for name in order:
+                got = playouts_once(engines[name], matches, players)
+                rates[name].append(got["actions"] / got["cpu"])
+                digests[name].add(got["digest"])
+    if len(digests[rev] | digests["this tree"]) != 1:
+        raise SystemExit(f"the engines played different matches: digests {digests}")
+    for name, values in rates.items():
+        print(f"{name:>10}: random playouts {max(values):9.0f} actions per CPU second best, "
+              f"{statistics.median(values):9.0f} median ({', '.join(f'{v:.0f}' for v in values)})")
+    best_ratio = max(rates["this tree"]) / max(rates[rev])
+    median_ratio = statistics.median(rates["this tree"]) / statistics.median(rates[rev])
+    print(f"this tree / {rev}: {best_ratio:.2f}x (best), {median_ratio:.2f}x (median) "
+          f"[target >= 1.3: {'met' if best_ratio >= 1.3 else 'MISSED'}]; same matches (digest "
+          f"{next(iter(digests[rev]))})")
+    return {"old": max(rates[rev]), "new": max(rates["this tree"]), "ratio": best_ratio}
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--matches", type=int, default=40, help="matches per repeat (seeds 0..N-1)")
@@ -121,7 +172,17 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--levels", default="strong,basic",
                    help="levels by seat, repeated around the table (default: strong,basic)")
+    p.add_argument("--playouts", action="store_true",
+                   help="random playouts of this tree's engine and --compare's, side by side")
+    p.add_argument("--compare", default="63a5a6e", help="the commit whose engine --playouts compares with")
     args = p.parse_args(argv)
+    if args.playouts:
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, "
+              f"load average before {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print(f"{args.matches} matches x {args.repeats} repeats, {args.players} seats, random legal actions")
+        compare_playouts(args.compare, args.matches, args.players, args.repeats)
+        print(f"load average after {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        return
     names: list[str] = args.levels.split(",")
     for name in names:
         if name not in bots.LEVELS:

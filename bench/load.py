@@ -278,18 +278,28 @@ def gc_summary(before: dict[int, dict[str, Any]], after: dict[int, dict[str, Any
                until: float) -> dict[str, Any]:
     """The servers' collections between two snapshots: counts and time per generation, and the
     longest pause within [since, until] (pauses under gcstats.LONG_MS are not listed one by one)."""
-    collections, seconds = [0, 0, 0], [0.0, 0.0, 0.0]
-    longest, long_count = 0.0, 0
+    collections, seconds, cpu = [0, 0, 0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
+    longest, long_count, collected, longest_cpu = 0.0, 0, 0, 0.0
+    pauses: list[tuple[int, float, float]] = []
+    by_gen = [0.0, 0.0, 0.0]
     for pid, a in after.items():
-        b = before.get(pid, {"collections": [0, 0, 0], "seconds": [0.0, 0.0, 0.0]})
+        b = before.get(pid, {"collections": [0, 0, 0], "seconds": [0.0, 0.0, 0.0], "cpu_seconds": [0.0, 0.0, 0.0],
+                             "collected": 0})
+        collected += a["collected"] - b["collected"]
         for g in range(3):
             collections[g] += a["collections"][g] - b["collections"][g]
             seconds[g] += a["seconds"][g] - b["seconds"][g]
-        for t, _gen, ms, _collected in a["long"]:
+            cpu[g] += a["cpu_seconds"][g] - b["cpu_seconds"][g]
+        for t, gen, ms, _collected, cpu_ms in a["long"]:
             if since <= t <= until:
                 longest = max(longest, ms)
+                longest_cpu = max(longest_cpu, cpu_ms)
+                by_gen[gen] = max(by_gen[gen], ms)
                 long_count += 1
-    return {"collections": collections, "seconds": seconds, "max_pause_ms": longest, "pauses_over_1ms": long_count,
+                pauses.append((gen, ms, cpu_ms))
+    return {"collections": collections, "seconds": seconds, "cpu_seconds": cpu, "pauses_over_1ms_list": pauses,
+            "max_pause_ms": longest, "pauses_over_1ms": long_count,
+            "max_pause_ms_by_generation": by_gen, "collected": collected, "max_pause_cpu_ms": longest_cpu,
             "thresholds": [a.get("thresholds") for a in after.values()],
             "frozen": [a.get("frozen") for a in after.values()]}
 
@@ -482,12 +492,17 @@ def report_load(load: dict[str, Any], indent: str = "  ") -> None:
     print(f"{indent}database CPU: {load['database_cpu_seconds']:.1f} s ({fmt(load['database_cpu_ms_per_action'])} "
           f"ms per action; {load['database_cpu_source']})")
     g = load["gc"]
-    gc_share = sum(g["seconds"]) / load["server_cpu_seconds"] if load["server_cpu_seconds"] else 0.0
-    longest = f"{g['max_pause_ms']:.1f} ms" if g["pauses_over_1ms"] else "under 1 ms"
+    gc_share = sum(g["cpu_seconds"]) / load["server_cpu_seconds"] if load["server_cpu_seconds"] else 0.0
+    longest = (f"{g['max_pause_ms']:.1f} ms (CPU {g['max_pause_cpu_ms']:.1f} ms)" if g["pauses_over_1ms"]
+               else "under 1 ms")
     print(f"{indent}server garbage collection: longest pause {longest} "
           f"[target <= {TARGET_GC_PAUSE_MS:.0f} ms: {verdict(g['max_pause_ms'] <= TARGET_GC_PAUSE_MS)}]; "
-          f"{g['pauses_over_1ms']} pauses over 1 ms; collections by generation {g['collections']}, "
-          f"{sum(g['seconds']) * 1000:.0f} ms in all ({gc_share:.1%} of the server CPU); thresholds "
+          f"{g['pauses_over_1ms']} pauses over 1 ms (longest by generation, ms: "
+          f"{', '.join(f'{x:.1f}' for x in g['max_pause_ms_by_generation'])}); collections by generation "
+          f"{g['collections']}, {sum(g['seconds']) * 1000:.0f} ms in all (CPU {sum(g['cpu_seconds']) * 1000:.0f} ms: "
+          f"{gc_share:.1%} of the server CPU), "
+          f"{g['collected']} objects freed by them ({fmt(g['collected'] / load['actions'] if load['actions'] else None)} "
+          f"per action); thresholds "
           f"{g['thresholds']}, frozen objects {g['frozen']}")
     print(f"{indent}client CPU (this process, collector frozen during play): {load['client_cpu_seconds']:.1f} s")
 
@@ -552,8 +567,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.growth_after > 0:
             results["growth"] = growth_phase(args.growth_after, args.growth_window, args.seed - 1)
         if args.capacity:
-            print(f"capacity search: open loop at {args.pace} actions/s per table, {args.spectators} spectators "
-                  f"per table, p99 <= {args.capacity_p99:g} ms, {args.seconds:g} s a run", flush=True)
+            print(f"capacity search: open loop at {args.pace} actions/s per table, {args.spectators} "
+                  f"spectator{'' if args.spectators == 1 else 's'} per table, p99 <= {args.capacity_p99:g} ms, {args.seconds:g} s a run", flush=True)
             results["capacity"] = capacity_search(args, db)
             results["load"] = max(results["capacity"]["runs"], key=lambda r: (r["held"], r["tables"]))
             c = results["capacity"]

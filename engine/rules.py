@@ -123,7 +123,13 @@ _last_legal: tuple[RoundState | None, tuple[Action, ...]] = (None, ())
 
 def legal_actions(state: RoundState) -> list[Action]:
     """Every action the seat to act may take now; empty when the round is over."""
-    return list(legal_tuple(state))
+    global _last_legal
+    last_state, last = _last_legal
+    if last_state is state:
+        return list(last)
+    legal = _list_legal(state)  # `legal_tuple` inlined (a call less on the hot path)
+    _last_legal = (state, tuple(legal))
+    return legal
 
 
 def legal_tuple(state: RoundState) -> tuple[Action, ...]:
@@ -143,18 +149,18 @@ def _list_legal(state: RoundState) -> list[Action]:
     if seat is None or phase == "round_over" or phase == "match_over":
         return []
     if phase == "engine":
-        return [Action("engine", seat)]
+        return [_new(Action, ("engine", seat, None, None))]
     plays = _plays(state, seat)
     if phase == "first":
         if state.placed == 0:
-            return plays or [Action("pass", seat)]  # R9 / R10
-        plays.append(Action("end", seat))  # R9: end explicitly
+            return plays or [_new(Action, ("pass", seat, None, None))]  # R9 / R10
+        plays.append(_new(Action, ("end", seat, None, None)))  # R9: end explicitly
         return plays
     if plays:
         return plays  # R14
     if not state.drawn and state.boneyard:
-        return [Action("draw", seat)]  # R15
-    return [Action("pass", seat)]  # R15, R17, R19
+        return [_new(Action, ("draw", seat, None, None))]  # R15
+    return [_new(Action, ("pass", seat, None, None))]  # R15, R17, R19
 
 
 def _play_target(state: RoundState, action: Action) -> int:
@@ -207,10 +213,17 @@ def apply(state: RoundState, action: Action) -> RoundState:
     """Return the state after `action`; raise `IllegalAction` (naming the rule) if it is not allowed."""
     act = action.act
     if act == "play":
-        # Checked directly rather than looked up in the list of every legal play (hot path).
-        index = _play_target(state, action)
-        if index < 0:
-            raise explain(state, action)
+        key = action.train
+        last_state, last = _last_legal
+        if last_state is state and (type(key) is int or key == MEXICAN) and action in last:
+            # Listed for this very state a moment ago (a computer's view, a playout): legal.
+            # (A train given as True or 1.0 equals 1 but names no train: checked below.)
+            index = len(state.trains) - 1 if key == MEXICAN else key
+        else:
+            # Checked directly rather than looked up in the list of every legal play (hot path).
+            index = _play_target(state, action)
+            if index < 0:
+                raise explain(state, action)
         assert state.turn is not None and action.tile is not None
         return _play(state, state.turn, action.tile, index)
     if act == "next_round":
@@ -264,15 +277,21 @@ def _play(state: RoundState, seat: int, tile: Tile, index: int) -> RoundState:
     low, high = tile
     oriented = tile if low == end else (high, low)  # its far number is the train's new end
     # R16: only the owner playing on their own train removes its marker.
-    grown = _new(Train, (tiles + (oriented,), False if index == seat else marker))
-    trains = _with(trains, index, grown)
+    changed = list(trains)  # `_with`, inlined
+    changed[index] = _new(Train, (tiles + (oriented,), False if index == seat else marker))
+    trains = tuple(changed)
     hand = hands[seat]
     at = hand.index(tile)
     hand = hand[:at] + hand[at + 1 :]
-    hands = _with(hands, seat, hand)
+    changed = list(hands)
+    changed[seat] = hand
+    hands = tuple(changed)
     # A double is open while nothing follows it (R19): playing after it closes it.
     if doubles:
-        doubles = tuple(d for d in doubles if d[1] != index)
+        for d in doubles:
+            if d[1] == index:
+                doubles = tuple([d for d in doubles if d[1] != index])
+                break
     double = low == high
     if double:
         doubles += ((tile, index),)

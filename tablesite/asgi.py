@@ -10,10 +10,16 @@ request: under daphne (no ASGI lifespan) once its event loop runs
 connection starts them too if that did not happen. With ``REDIS_URL`` the server
 runs none and ``manage.py run_computers`` does (``COMPUTER_WORKER`` overrides).
 
+Garbage collection (issue 11): an action leaves no reference cycles (what it makes
+is freed by reference counting; tests/bench/test_gc.py), so the cycle collector has
+little to find. Once the application is set up, `settle_heap` moves the start-up heap
+(Django, the apps, the templates: most of the process's objects) into the permanent
+generation, which collections never traverse, and sets the thresholds (see there).
 With ``GC_STATS_FILE`` set (bench/load.py sets it), the process records its
-garbage-collection pauses there (tablesite/gcstats.py).
+collection pauses there (tablesite/gcstats.py).
 """
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -42,5 +48,52 @@ application = ProtocolTypeRouter(
     }
 )
 
+
+def warm_templates() -> None:
+    """Compile the board's Jinja2 templates and load every language's catalogue now, so
+    they are part of the frozen heap rather than young objects of the first requests."""
+    from django.conf import settings
+    from django.template import engines
+    from django.utils import translation
+
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            translation.gettext("Round")
+
+    env = engines["jinja2"].env  # type: ignore[attr-defined]
+    for name in env.list_templates():
+        if name.startswith("games/"):
+            env.get_template(name)
+
+
+def settle_heap() -> None:
+    """Freeze what start-up made and set the collector's thresholds (`THRESHOLDS`)."""
+    warm_templates()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*THRESHOLDS)
+
+
+#: The collector's thresholds, from measurement (2026-12-03, 2-core machine, load
+#: average 10-20 from other work; CPU times, which that load does not stretch).
+#: Frozen at start-up: ~114,000-140,000 objects. Then actions with every seat's and a
+#: spectator's board, four matches in one process (the harness of tests/bench/test_gc.py):
+#: - gen0 threshold 700 (Python's default): 24 young collections per 60 actions, each
+#:   ~0.5 ms, the longest 0.9-1.3 ms; 2,000: 3 per 60 actions, the longest 1.2 ms;
+#:   5,000: 1, 1.5 ms. A young collection costs about the young objects alive at that
+#:   moment (the actions in flight), not the threshold, and finds nothing (an action
+#:   leaves no cycles; the server's collections freed ~5-16 objects per action in
+#:   bench/load.py runs), so fewer of them is nearly free: 2,000.
+#: - gen2: a full collection traverses every object made since start-up and still alive
+#:   (mostly the reads kept for each match's latest version, games/table/board_reads.py,
+#:   ~500-1,000 objects a match), ~1-2 ms here with four matches and growing with the
+#:   tables a process serves; since an action makes no cyclic garbage, full collections
+#:   are made ten times rarer than the default (100 older collections between two, and
+#:   Python's own rule of 25% growth of the old generation still applies).
+#: Before (no freeze, default thresholds, the reads' cycles): full collections of the
+#: whole ~100 MB heap, 95-410 ms (issue 11), 600-735 ms by the wall clock on this loaded machine.
+THRESHOLDS = (2000, 10, 100)
+
+settle_heap()
 gcstats.install_from_env()
 start_with_daphne()

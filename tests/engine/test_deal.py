@@ -119,6 +119,20 @@ def test_r4_deal_depends_only_on_seed_and_round_not_on_call_order_or_global_rand
     assert random.random() == before  # and dealing does not use the global random
 
 
+def test_r4_the_deal_is_the_shuffle_of_random_seeded_with_the_match_and_round() -> None:
+    # seeded_deal writes random.Random.shuffle out (a faster loop, issue 11): the same
+    # tiles in the same order as the library's shuffle, for every round and table size.
+    for seed in (0, 1, 7, 424242, 2**40 + 3):
+        for players in (2, 4, 7, 10):
+            for r in range(1, 14):
+                tiles = list(FULL_SET)
+                random.Random(f"mextrain/{seed}/{r}").shuffle(tiles)
+                size = hand_size(players)
+                assert seeded_deal(seed, r, players) == Deal(
+                    hands=tuple(tuple(tiles[i * size:(i + 1) * size]) for i in range(players)),
+                    boneyard=tuple(tiles[players * size:]))
+
+
 def test_r4_a_known_seed_gives_a_pinned_deal() -> None:
     """A seeded match must replay identically on every machine and Python version: pin one deal.
 
