@@ -115,3 +115,24 @@ def test_rebuild_gives_the_incremental_numbers(make_user: Any) -> None:
 @pytest.mark.slow
 def test_rebuild_gives_the_incremental_numbers_over_200_matches(make_user: Any) -> None:
     rebuild_equals_incremental(200, make_user)
+
+
+@pytest.mark.slow  # a whole match through the services: about 80 s
+def test_the_service_that_ends_a_match_counts_it(make_user: Any) -> None:
+    """Played through the services to the end of round 13: the stats are there when the
+    match is finished (the same transaction), and a rebuild gives the same numbers."""
+    from tests.site_games.conftest import create, step
+
+    ana = make_user("ana")
+    match = create(ana, "basic", seed=606)
+    for _ in range(5000):
+        if not step(match):
+            break
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    st = PlayerStats.objects.get(user=ana)
+    assert (st.matches, st.rounds) == (1, 13)
+    assert st.penalty_sum == match.state["totals"][0]
+    counted = numbers()
+    call_command("rebuild_stats", verbosity=0)
+    assert numbers() == counted
