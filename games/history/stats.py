@@ -34,7 +34,8 @@ from games.models import LogEntry, Match, Round, Seat
 #: rated matches a player needs to appear on the leaderboard
 LEADERBOARD_MIN = 3
 PEOPLE = "people"
-KINDS = (PEOPLE, Seat.Level.BASIC.value, Seat.Level.STRONG.value)
+BASIC, STRONG = "basic", "strong"  # Seat.Level values
+KINDS = (PEOPLE, BASIC, STRONG)
 
 
 @dataclass(frozen=True)
@@ -76,10 +77,10 @@ def match_facts(match: Match) -> MatchFacts:
 def opponents_kind(seats: Iterable[Seat], me: int) -> str:
     """"people", or the strongest computer level among the other seats."""
     levels = {s.level for s in seats if s.index != me and s.kind == Seat.Kind.COMPUTER}
-    if Seat.Level.STRONG in levels:
-        return Seat.Level.STRONG.value
+    if STRONG in levels:
+        return STRONG
     if levels:
-        return Seat.Level.BASIC.value
+        return BASIC
     return PEOPLE
 
 
