@@ -78,6 +78,10 @@ def test_import_check_reports_the_first_divergence(admin_client_: Client, ana: A
 
     other_seed = {**doc, "seed": 78}
     assert check(json.dumps(other_seed).encode())["result"].kind == "start"
+    no_seed = {k: v for k, v in doc.items() if k != "seed"}
+    assert check(json.dumps(no_seed).encode())["result"].message == "seed"
+    defaults = {k: v for k, v in doc.items() if k not in ("round", "totals")}  # the format's defaults
+    assert check(json.dumps(defaults).encode())["result"].same
 
     assert "not a replay" in check(b"{nope")["error"]
     assert check(json.dumps({"players": 99}).encode())["result"].kind == "bad_file"
