@@ -12,6 +12,7 @@ reports the first action where it parts from the stored match
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import admin, messages
@@ -56,7 +57,8 @@ class HasComputerFilter(admin.SimpleListFilter):
 
 
 class HistoryMatchAdmin(MatchAdmin):
-    list_filter = ("status", "players", HasComputerFilter, *MatchAdmin.list_filter[2:], "finished_at")
+    list_filter: tuple[Any, ...] = ("status", "players", HasComputerFilter, *MatchAdmin.list_filter[2:],
+                                    "finished_at")
     search_help_text = gettext_lazy("A match id or seed, or a player's user name or seat name.")
 
     @admin.display(description=gettext_lazy("replay"))
@@ -112,14 +114,26 @@ class HistoryMatchAdmin(MatchAdmin):
         response["Content-Disposition"] = f'attachment; filename="{export_filename(match)}"'
         return response
 
-    actions = ("export_selected",)
+    actions = ("export_selected", "check_selected")
+
+    @admin.action(description=gettext_lazy("Check that the selected matches' replays reproduce them"))
+    def check_selected(self, request: HttpRequest, queryset: Any) -> None:
+        for match in queryset.order_by("pk")[:200]:
+            differences = replay_differences(match)
+            if differences is None:
+                messages.info(request, _("Match %(id)s has not started.") % {"id": match.pk})
+            elif differences:
+                messages.error(request, _("Match %(id)s: the replay does not reproduce it (%(first)s).") % {
+                    "id": match.pk, "first": differences[0]})
+            else:
+                messages.success(request, _("Match %(id)s: the replay reproduces it.") % {"id": match.pk})
 
     @admin.action(description=gettext_lazy("Export the selected matches' replays (one JSON list)"))
     def export_selected(self, request: HttpRequest, queryset: Any) -> HttpResponse:
         docs = [{"match": m.pk, **selectors.match_replay_doc(m)} for m in queryset.order_by("pk")[:200]]
         if queryset.count() > 200:
             messages.warning(request, _("Only the first 200 matches were exported."))
-        response = HttpResponse(replay_json(docs), content_type="application/json; charset=utf-8")
+        response = HttpResponse(json.dumps(docs, indent=2, ensure_ascii=False) + "\n", content_type="application/json; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="mexican-train-replays.json"'
         return response
 

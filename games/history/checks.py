@@ -56,8 +56,11 @@ def first_divergence(stored: dict[str, Any], uploaded: Any) -> Check:
         state = parse_start(uploaded)
     except BadReplay as e:
         return Check(None, "bad_file", str(e))
+    # Round and totals default as the format says (1, zeros: as a match starts); a file without
+    # the seed would be dealt from another one, so the seed must be there and the same.
+    defaults = {"round": 1, "totals": [0] * state.players}
     for key in ("players", "seed", "round", "totals", "deal"):
-        if uploaded.get(key, stored.get(key) if key != "deal" else None) != stored.get(key):
+        if uploaded.get(key, defaults.get(key)) != stored.get(key, defaults.get(key)):
             return Check(0, "start", key, round=1, step=0)
     raw_actions = uploaded.get("actions", [])
     if not isinstance(raw_actions, list):

@@ -67,9 +67,11 @@ def _nice_top(value: int) -> int:
 
 
 def chart_svg(names: Sequence[str], colours: Sequence[str], rows: Sequence[RoundRow], *,
-              rounds: int = ROUNDS) -> SafeString:
+              shapes: Sequence[str] | None = None, rounds: int = ROUNDS) -> SafeString:
     """An SVG line chart: x the round (1..13), y the running total, one line and one point per
-    ended round for each seat; every point has a title naming seat, round and total."""
+    ended round for each seat; every point has a title naming seat, round and total. With
+    `shapes` (SVG paths in a 20 × 20 box, the seats' marks) each point is drawn in its seat's
+    shape, so colour is not the only way to tell the lines apart."""
     top = _nice_top(max((max(r.totals) for r in rows if r.totals), default=0) or 10)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
@@ -96,12 +98,20 @@ def chart_svg(names: Sequence[str], colours: Sequence[str], rows: Sequence[Round
         if not points:
             continue
         line = " ".join(f"{x(n)},{y(v)}" for n, v in points)
-        circles = format_html_join(
-            "", '<circle class="chart__point" data-seat="{}" data-round="{}" cx="{}" cy="{}" r="4">'
-                '<title>{}</title></circle>',
-            ((seat + 1, n, x(n), y(v),
-              _("%(name)s, round %(round)s: total %(total)s") % {"name": name, "round": n, "total": v})
-             for n, v in points))
+        def title(n: int, v: int, name: str = name) -> str:
+            return _("%(name)s, round %(round)s: total %(total)s") % {"name": name, "round": n, "total": v}
+
+        if shapes:
+            circles = format_html_join(
+                "", '<g class="chart__point" data-seat="{}" data-round="{}" transform="translate({} {}) scale(.5)">'
+                    '<title>{}</title><path d="{}" stroke="none"/></g>',
+                ((seat + 1, n, round(x(n) - 5, 1), round(y(v) - 5, 1), title(n, v), shapes[seat])
+                 for n, v in points))
+        else:
+            circles = format_html_join(
+                "", '<circle class="chart__point" data-seat="{}" data-round="{}" cx="{}" cy="{}" r="4">'
+                    '<title>{}</title></circle>',
+                ((seat + 1, n, x(n), y(v), title(n, v)) for n, v in points))
         parts.append(format_html(
             '<g class="chart__seat" data-seat="{}" style="--seat:{}" fill="{}" stroke="{}">'
             '<polyline fill="none" stroke-width="2" points="{}"/>{}</g>',
@@ -109,3 +119,8 @@ def chart_svg(names: Sequence[str], colours: Sequence[str], rows: Sequence[Round
     label = _("Running totals by round (the lowest total wins)")
     return format_html('<svg class="chart" viewBox="0 0 {} {}" role="img" aria-label="{}">{}</svg>',
                        WIDTH, HEIGHT, label, mark_safe("".join(parts)))
+
+
+def legend(names: Sequence[str], styles: Sequence[tuple[str, str, str]]) -> list[dict[str, str]]:
+    """The chart's key: each seat's name, colour and shape (`seat_style`: colour, shape, path)."""
+    return [{"name": n, "colour": c, "path": p} for n, (c, _shape, p) in zip(names, styles, strict=True)]

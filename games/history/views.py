@@ -55,7 +55,8 @@ def viewer_context(replay: RoundReplay, k: int) -> dict[str, Any]:
     step = replay.step(k)
     names = boards.names(replay)
     rows = scores.round_rows(match)
-    colours = [boards.seat_style(i)[0] for i in range(match.players)]
+    styles = [boards.seat_style(i) for i in range(match.players)]
+    colours = [c for c, _shape, _path in styles]
     return {
         "match": match,
         "replay": replay,
@@ -69,9 +70,10 @@ def viewer_context(replay: RoundReplay, k: int) -> dict[str, Any]:
                    for n in replay.ended],
         "step_url": reverse("history:replay_step", args=[match.pk]),
         "page_url": reverse("history:replay", args=[match.pk]),
-        "chart": scores.chart_svg(names, colours, rows),
+        "chart": scores.chart_svg(names, colours, rows, shapes=[p for _c, _s, p in styles]),
         "round_rows": rows,
         "names": names,
+        "legend": scores.legend(names, styles),
         "seat_numbers": range(1, match.players + 1),
     }
 

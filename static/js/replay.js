@@ -72,7 +72,8 @@
   function tick() {
     if (step >= last) { stop(); return; }
     go(step + 1).then(function () {
-      if (timer !== null) timer = setTimeout(tick, Number(speed.value));
+      if (step >= last) stop();  // the round's end: the button says Play again
+      else if (timer !== null) timer = setTimeout(tick, Number(speed.value));
     });
   }
 

@@ -23,7 +23,7 @@ from games.models import LogEntry, Match, Round, Seat, Table
 
 def finished_match(seats: Sequence[Any], seed: int, *, count: bool = True,
                    undo_rng: random.Random | None = None) -> Match:
-    """A finished match; `seats`: a user (a person's seat) or "basic"/"strong" (a computer).
+    """A finished match; `seats`: a user (a person's seat) or a computer level ("casual", "expert", …).
 
     With `undo_rng`, now and then an action is logged, then undone (R27), then played
     differently or the same again, so the stats must fold the log rather than read it raw."""
@@ -45,7 +45,7 @@ def finished_match(seats: Sequence[Any], seed: int, *, count: bool = True,
             rnd = Round.objects.create(match=match, number=number, start=start_to_json(state.start))
             seq = 0
             while not state.over:
-                action = bots.choose(view(state, state.turn), "basic")
+                action = bots.choose(view(state, state.turn), "casual")
                 if undo_rng is not None and undo_rng.random() < 0.05:
                     seq += 1
                     version += 1

@@ -78,6 +78,10 @@ def test_import_check_reports_the_first_divergence(admin_client_: Client, ana: A
 
     other_seed = {**doc, "seed": 78}
     assert check(json.dumps(other_seed).encode())["result"].kind == "start"
+    no_seed = {k: v for k, v in doc.items() if k != "seed"}
+    assert check(json.dumps(no_seed).encode())["result"].message == "seed"
+    defaults = {k: v for k, v in doc.items() if k not in ("round", "totals")}  # the format's defaults
+    assert check(json.dumps(defaults).encode())["result"].same
 
     assert "not a replay" in check(b"{nope")["error"]
     assert check(json.dumps({"players": 99}).encode())["result"].kind == "bad_file"
@@ -111,3 +115,18 @@ def test_changelist_filters_by_computers_and_searches_players(admin_client_: Cli
     assert people.pk in ids and with_computer.pk not in ids
     ids = [m.pk for m in admin_client_.get(url + "?q=ben").context["cl"].result_list]
     assert ids == [people.pk]
+
+
+def test_list_actions_export_and_check_the_selected_matches(admin_client_: Client, ana: Any) -> None:
+    one, two = play(create(ana, "basic", seed=41), 5), play(create(ana, "basic", seed=42), 3)
+    url = reverse("admin:games_match_changelist")
+    response = admin_client_.post(url, {"action": "export_selected", "_selected_action": [one.pk, two.pk]})
+    assert response["Content-Disposition"] == 'attachment; filename="mexican-train-replays.json"'
+    docs = json.loads(response.content)
+    assert [d["match"] for d in docs] == [one.pk, two.pk]
+    assert all(run_replay({k: v for k, v in d.items() if k != "match"})["error"] is None for d in docs)
+    response = admin_client_.post(url, {"action": "check_selected", "_selected_action": [one.pk, two.pk]},
+                                  follow=True)
+    texts = [str(m) for m in response.context["messages"]]
+    assert f"Match {one.pk}: the replay reproduces it." in texts
+    assert f"Match {two.pk}: the replay reproduces it." in texts

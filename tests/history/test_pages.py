@@ -69,3 +69,13 @@ def test_my_matches_puts_your_turn_first_with_a_badge(make_user: Any) -> None:
     html = client_for(ana).get("/matches/").content.decode()
     assert html.count('badge--turn') == 1
     assert html.index(f"Match {mine.pk}") < html.index(f"Match {waiting.pk}")
+
+
+def test_the_match_end_on_the_table_links_to_the_replay_and_scores(make_user: Any) -> None:
+    ana = make_user("ana")
+    match = finished_match([ana, "basic"], seed=99)
+    html = client_for(ana).get(f"/m/{match.pk}/").content.decode()
+    assert "The match is over" in html
+    assert f'href="/m/{match.pk}/replay/"' in html
+    watcher = Client().get(f"/m/{match.pk}/?watch={match.watch_token}").content.decode()
+    assert "The match is over" in watcher and f'href="/m/{match.pk}/replay/"' not in watcher

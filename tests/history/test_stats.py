@@ -27,7 +27,7 @@ def numbers() -> dict[int, tuple[Any, ...]]:
 
 def test_a_match_against_a_computer_hand_checked(make_user: Any) -> None:
     ana = make_user("ana")
-    match = finished_match([ana, "strong"], seed=31)
+    match = finished_match([ana, "expert"], seed=31)
     rounds = list(Round.objects.filter(match=match).order_by("number"))
     mine = [r.points[0] for r in rounds]
     st = PlayerStats.objects.get(user=ana)
@@ -42,7 +42,7 @@ def test_a_match_against_a_computer_hand_checked(make_user: Any) -> None:
     # R20: a round is gone out by the seat whose hand emptied; its penalty is 0 (R21)
     outs = [r for r in rounds if r.ended_by == "out" and r.points[0] == 0 and facts.out[r.number - 1] == 0]
     assert st.rounds_out == len(outs)
-    assert st.by_opponents == {"strong": {"matches": 1, "wins": st.wins, "shared_wins": st.shared_wins}}
+    assert st.by_opponents == {"expert": {"matches": 1, "wins": st.wins, "shared_wins": st.shared_wins}}
     # no rating from a match against a computer
     assert st.rating_mu is None and st.rated_matches == 0
     assert not count_match(match)  # counted once
@@ -50,10 +50,10 @@ def test_a_match_against_a_computer_hand_checked(make_user: Any) -> None:
 
 
 def test_opponent_kind_is_people_or_the_strongest_computer() -> None:
-    seats = [Seat(index=0, kind="human"), Seat(index=1, kind="computer", level="basic"),
-             Seat(index=2, kind="computer", level="strong")]
-    assert opponents_kind(seats, 0) == "strong"
-    assert opponents_kind(seats[:2], 0) == "basic"
+    seats = [Seat(index=0, kind="human"), Seat(index=1, kind="computer", level="casual"),
+             Seat(index=2, kind="computer", level="expert")]
+    assert opponents_kind(seats, 0) == "expert"
+    assert opponents_kind(seats[:2], 0) == "casual"
     assert opponents_kind([Seat(index=0, kind="human"), Seat(index=1, kind="human")], 0) == "people"
 
 
@@ -87,9 +87,9 @@ def test_a_tie_is_a_shared_win_and_shares_the_rating(make_user: Any) -> None:
 
 def test_a_pass_and_play_or_computer_seat_means_no_rating(make_user: Any) -> None:
     ana, ben = make_user("ana"), make_user("ben")
-    finished_match([ana, ben, "basic"], seed=8)
+    finished_match([ana, ben, "casual"], seed=8)
     assert all(s.rated_matches == 0 for s in PlayerStats.objects.all())
-    assert PlayerStats.objects.get(user=ben).by_opponents["basic"]["matches"] == 1
+    assert PlayerStats.objects.get(user=ben).by_opponents["casual"]["matches"] == 1
 
 
 def rebuild_equals_incremental(n: int, make_user: Any) -> None:
@@ -99,7 +99,7 @@ def rebuild_equals_incremental(n: int, make_user: Any) -> None:
         size = rng.randint(2, 4)
         seats: list[Any] = rng.sample(users, size)
         if rng.random() < 0.3:
-            seats[rng.randrange(1, size)] = rng.choice(["basic", "strong"])
+            seats[rng.randrange(1, size)] = rng.choice(["casual", "expert"])
         finished_match(seats, seed=rng.randrange(10**9), undo_rng=random.Random(k))
     counted = numbers()
     assert CountedMatch.objects.count() == n
@@ -115,3 +115,24 @@ def test_rebuild_gives_the_incremental_numbers(make_user: Any) -> None:
 @pytest.mark.slow
 def test_rebuild_gives_the_incremental_numbers_over_200_matches(make_user: Any) -> None:
     rebuild_equals_incremental(200, make_user)
+
+
+@pytest.mark.slow  # a whole match through the services: about 80 s
+def test_the_service_that_ends_a_match_counts_it(make_user: Any) -> None:
+    """Played through the services to the end of round 13: the stats are there when the
+    match is finished (the same transaction), and a rebuild gives the same numbers."""
+    from tests.site_games.conftest import create, step
+
+    ana = make_user("ana")
+    match = create(ana, "casual", seed=606)
+    for _ in range(5000):
+        if not step(match):
+            break
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    st = PlayerStats.objects.get(user=ana)
+    assert (st.matches, st.rounds) == (1, 13)
+    assert st.penalty_sum == match.state["totals"][0]
+    counted = numbers()
+    call_command("rebuild_stats", verbosity=0)
+    assert numbers() == counted

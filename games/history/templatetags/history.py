@@ -24,9 +24,10 @@ def match_scores(match: Match) -> dict[str, Any]:
     rows = scores.round_rows(match)
     seats = sorted(match.seats.all(), key=lambda s: s.index)
     names = [s.display_name for s in seats]
-    colours = [seat_style(s.index)[0] for s in seats]
-    return {"chart": scores.chart_svg(names, colours, rows), "round_rows": rows, "names": names,
-            "show": bool(rows)}
+    styles = [seat_style(s.index) for s in seats]
+    return {"chart": scores.chart_svg(names, [c for c, _s, _p in styles], rows,
+                                      shapes=[p for _c, _s, p in styles]), "round_rows": rows,
+            "names": names, "legend": scores.legend(names, styles), "show": bool(rows)}
 
 
 @register.simple_tag
