@@ -803,7 +803,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     when the caller has it already."""
     from django.urls import reverse
 
-    from games import board_reads, log, selectors
+    from games import board_reads, selectors
 
     if reads is None:
         reads = board_reads.read(match)
@@ -817,11 +817,10 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     undo, redo = selectors.undo_redo_in(reads.folded, mine) if signed_in else (False, False)
     names = [s.name for s in (seats if seats is not None else seat_infos(match))]
     undo_text = ""
-    if undo and reads.folded is not None:
+    if undo:
         from games.logtext import undo_words
 
-        count = log.undo_group(reads.folded.effective, mine) or 0
-        undo_text = undo_words(reads.folded.effective[-count:], names, view.seat)
+        undo_text = undo_words(selectors.undo_takes_back(reads.folded, mine), names, view.seat)
     return Flags(
         match_id=match.pk, version=match.version,
         undo=undo, redo=redo,
