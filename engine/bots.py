@@ -69,7 +69,7 @@ def canonical(level: str) -> Level:
         return ALIASES[level]
     if level not in LEVELS:
         raise ValueError(f"no computer level {level!r}")
-    return level  # type: ignore[return-value]  # checked against LEVELS just above
+    return level
 
 
 def luck(seed: int, round_number: int, seat: int, step: int) -> int:

@@ -29,10 +29,10 @@ def playable_tiles(view: SeatView) -> list[Tile]:
 
 
 def hint(view: SeatView) -> Choice | None:
-    """R23/R25: the play the strong computer player would make; nothing is played."""
+    """R23/R25: the play the expert computer player would make; nothing is played."""
     if not view.legal:
         return None
-    return decide(view, "strong")
+    return decide(view, "expert")
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,6 +85,7 @@ class MatchCreateForm(forms.Form):
         label=_("Computers' pace"),
         choices=Match.Pace.choices,
         initial=Match.Pace.NORMAL,
+        required=False,  # a page loaded before the pace existed sends none: the normal pace
         help_text=_("How long the computers wait between their moves; the players can change it during the match."),
     )
     listed = forms.BooleanField(
@@ -189,6 +190,7 @@ class MatchCreateForm(forms.Form):
                     self.add_error(name_field(n), gettext("Two seats cannot share the name “%(name)s”.") % {"name": name})
                 taken.add(name.casefold())
         cleaned["seats"] = seats
+        cleaned["pace"] = cleaned.get("pace") or Match.Pace.NORMAL
         return cleaned
 
     def seat_specs(self) -> list[Any]:

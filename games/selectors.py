@@ -166,6 +166,16 @@ def undo_redo_in(folded: log.Folded[Any] | None, mine: list[int]) -> tuple[bool,
             bool(folded.redo) and folded.redo[-1][0].seat in mine)
 
 
+def undo_takes_back(folded: log.Folded[Any] | None, mine: list[int]) -> tuple[Any, ...]:
+    """R27: the effective log entries one Undo by the controller of `mine` would take back
+    (their last action and the computers' after it), oldest first; () when there is no Undo.
+    games.logtext.undo_words says them in words for the Undo button."""
+    if folded is None or not mine:
+        return ()
+    count = log.undo_group(folded.effective, mine)
+    return tuple(folded.effective[-count:]) if count else ()
+
+
 def undo_available(match: Match, user: object) -> bool:
     """R27: whether Undo shows: the user's last action in this round has only computer actions after it."""
     return undo_redo_available(match, user)[0]

@@ -378,7 +378,7 @@ def _new_seed(seed: object) -> int:
 
 
 def _new_match(*, table: Table, number: int, creator: object, seats: list[tuple[str, object, str, str]],
-               seed: int, listed: bool, pace: str = Match.Pace.NORMAL) -> Match:
+               seed: int, listed: bool, pace: str = "normal") -> Match:
     """A match with its seats (kind, user, name, level); started at once when no seat is free."""
     match = Match.objects.create(
         table=table, number=number, seed=seed, players=len(seats), listed=listed, pace=pace,
@@ -395,7 +395,7 @@ def _new_match(*, table: Table, number: int, creator: object, seats: list[tuple[
 
 
 def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = None, listed: bool = True,
-                 pace: str = Match.Pace.NORMAL) -> Match:
+                 pace: str = "normal") -> Match:
     """Create a match at a new table; it starts at once when no seat waits for a player.
     `pace`: how fast its computers move (Match.Pace), changed later with `pace_set`."""
     if _user_id(creator) is None:
@@ -761,7 +761,7 @@ def computer_step(*, match_id: int) -> Result | None:
         return _commit(match, version)
 
 
-def pace_set(*, match_id: int, user: object, pace: object, request_id: object) -> Result:
+def pace_set(*, match_id: int, user: object, pace: object, request_id: str) -> Result:
     """A seated person sets how fast the computers of the match move (Match.Pace); everyone
     at the table sees the new pace with the new version. Spectators and strangers cannot."""
     with transaction.atomic():
@@ -780,7 +780,7 @@ def pace_set(*, match_id: int, user: object, pace: object, request_id: object) -
         return _commit(match, match.version + 1, user=user, request_id=request_id, hurry=match.hurry)
 
 
-def hurry_start(*, match_id: int, user: object, request_id: object) -> Result:
+def hurry_start(*, match_id: int, user: object, request_id: str) -> Result:
     """"Skip to my turn": a seated person has the computers play at once, with no wait
     between their moves, until a person of the table is to act again (`computer_step`
     then returns the match to its pace). Only while a computer is to act."""

@@ -81,7 +81,7 @@ def pace_delay(pace: str, hurry: bool = False, *, base: float | None = None) -> 
     if hurry:
         return 0.0
     normal = computer_delay() if base is None else base
-    return PACE_SECONDS.get(pace, PACE_SECONDS[Match.Pace.NORMAL]) * normal / PACE_SECONDS[Match.Pace.NORMAL]
+    return PACE_SECONDS.get(pace, PACE_SECONDS["normal"]) * normal / PACE_SECONDS["normal"]
 
 
 def awaiting_computer() -> list[int]:

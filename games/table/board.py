@@ -35,7 +35,11 @@ tile ``[data-tile="5-3"][data-targets="0 mexican"][data-why="…"]`` (targets fr
 ``view.legal``, `why` a translated reason when it fits nowhere); each train
 ``[data-train="0"|"mexican"]``; buttons ``[data-act="engine|draw|pass|end"]`` only
 for legal non-play actions; ``[data-cmd="undo|redo|restart|next_round|new_match|hint"]``
-only when allowed; ``[data-reveal=<seat>]`` on the relay cover.
+only when allowed (Undo's title says what it takes back); ``[data-reveal=<seat>]`` on the
+relay cover; ``#board[data-only="draw|pass|"]``: the one legal action when it is to draw
+or to pass (the opt-in "draw and pass for me" sends it); ``[data-pace-now]`` the computers'
+pace (everyone), ``[data-pace="relaxed|normal|fast|instant"][aria-pressed]`` in the menu
+and ``[data-skip]`` ("Skip to my turn", on a computer's turn) for seated people only.
 
 **Client → server** (JSON over ``ws(s)://<host>/ws/m/<id>/``, spectators add
 ``?watch=<token>``):
@@ -46,6 +50,8 @@ only when allowed; ``[data-reveal=<seat>]`` on the relay cover.
 - ``{"type": "panel", "open": true|false}`` — rules or log opened/closed: pause computers (R26)
 - ``{"type": "reveal", "seat": s}`` — relay: "Show my tiles" (R24)
 - ``{"type": "sync"}`` — send me a fresh board
+- ``{"type": "pace", "pace": "relaxed|normal|fast|instant", "request_id": uuid}`` — the computers' pace
+- ``{"type": "skip", "request_id": uuid}`` — the computers play without waiting until a person's turn
 
 **Server → client**:
 
@@ -831,7 +837,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     when the caller has it already."""
     from django.urls import reverse
 
-    from games import log, selectors
+    from games import selectors
     from games.table import board_reads
 
     if reads is None:
@@ -846,11 +852,10 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     undo, redo = selectors.undo_redo_in(reads.folded, mine) if signed_in else (False, False)
     names = [s.name for s in (seats if seats is not None else seat_infos(match))]
     undo_text = ""
-    if undo and reads.folded is not None:
+    if undo:
         from games.logtext import undo_words
 
-        count = log.undo_group(reads.folded.effective, mine) or 0
-        undo_text = undo_words(reads.folded.effective[-count:], names, view.seat)
+        undo_text = undo_words(selectors.undo_takes_back(reads.folded, mine), names, view.seat)
     ask = _ask(match, reads.ask, user if signed_in else None)
     return Flags(
         match_id=match.pk, version=match.version,

@@ -77,6 +77,21 @@ def boards(match_id: int, players: list[Any], reads: board_reads.BoardReads | No
     return out
 
 
+def undo_text_read_one_by_one(match: Match, user: Any, view: Any) -> str:
+    """What Undo would take back, in words, from the current round's log read now (R27)."""
+    from games import log
+    from games.logtext import undo_words
+
+    if not selectors.undo_available(match, user):
+        return ""
+    rnd = selectors.current_round(match)
+    assert rnd is not None
+    effective = log.fold(selectors.round_log(rnd)).effective
+    count = log.undo_group(effective, selectors.seats_controlled(match, user))
+    assert count
+    return undo_words(effective[-count:], [s.name for s in board.seat_infos(match)], view.seat)
+
+
 def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> board.Flags:
     """The board's flags as games/board.py read them before the shared reads: one query
     per question (kept here as the reference the shared reads must agree with)."""
@@ -101,6 +116,9 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
         new_match=signed_in and following is None and selectors.new_match_available(match, user),
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
         paused=selectors.paused(match), history=history,
+        pace=match.pace, hurry=match.hurry,
+        may_pace=signed_in and match.status == "playing" and bool(selectors.seats_controlled(match, user)),
+        undo_text=undo_text_read_one_by_one(match, user, view) if signed_in else "",
         last_event=board.log_line(last, [s.name for s in board.seat_infos(match)], view.seat, engine=view.engine)
         if last is not None else "",
     )

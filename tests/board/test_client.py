@@ -146,18 +146,16 @@ def test_r9_end_first_turn_is_previewed_then_confirmed_by_key(new_context, first
     assert sent(page)[-1]["action"] == {"seat": st.turn, "act": "end"}
 
 
-def test_r15_draw_shows_a_face_down_tile_first(new_context, tmp_path):
+def test_r15_draw_shows_a_face_down_tile_and_one_click_draws(new_context, tmp_path):
+    # Drawing is the only legal action here (R14, R15): the button is the face-down preview.
     st = S.with_draw(4)
     page = open_page(new_context, write(tmp_path, "draw", view(st, st.turn), S.seats(4)))
-    page.locator('[data-act="draw"]').click()
-    dialog = page.locator("#draw-dialog[open]")
-    assert dialog.count() == 1 and dialog.locator(".tile--back").count() == 1
-    assert "mt-pips" not in dialog.inner_html()
-    page.locator("#draw-dialog [data-close]").click()
-    assert not [m for m in sent(page) if m["type"] == "act"]
-    page.keyboard.press("d")
-    page.locator("#draw-dialog [data-confirm-act]").click()
+    button = page.locator('[data-act="draw"]')
+    assert button.locator(".tile--back").count() == 1 and "mt-pips" not in button.inner_html()
+    assert page.locator("#draw-dialog").count() == 0
+    button.click()
     assert sent(page)[-1]["action"] == {"seat": st.turn, "act": "draw"}
+    assert len([m for m in sent(page) if m["type"] == "act"]) == 1
 
 
 def test_r26_opening_the_log_or_rules_asks_to_pause(new_context, first_turn):

@@ -181,22 +181,27 @@ class Table:
         self._done(before)
 
     def press(self, act: str) -> None:
-        """A button without a preview: Confirm engine (R7), Pass (R15)."""
+        """A button without a dialog: Confirm engine (R7), Draw and Pass (R15)."""
         before = self.version()
         self.page.click(f'[data-act="{act}"]')
         self._done(before)
 
     def confirm(self, act: str) -> str:
-        """Draw (R15) or End first turn (R9): open the preview, check it, confirm. Returns its text."""
+        """End first turn (R9): open the preview, check it, confirm. Returns its text.
+        Draw (R15) shows its face-down preview on the button itself and draws at one click."""
         before = self.version()
+        if act == "draw":
+            button = self.page.locator('.hand__actions [data-act="draw"]')
+            assert button.locator(".tile--back").count() == 1  # the preview names no tile (R15)
+            assert not tiles_in(button.inner_html()), button.inner_html()
+            text = button.inner_text()
+            button.click()
+            self._done(before)
+            return text
         self.page.click(f'.hand__actions [data-act="{act}"]')
         dialog = self.page.locator(f"#{act}-dialog")
         dialog.wait_for(state="visible")
         text = dialog.inner_text()
-        if act == "draw":
-            # The preview is a face-down tile: it names no tile (R15).
-            assert dialog.locator(".tile--back").count() == 1
-            assert not tiles_in(dialog.inner_html()), dialog.inner_html()
         self.page.click(f'#{act}-dialog [data-confirm-act="{act}"]')
         self._done(before)
         return text

@@ -110,15 +110,12 @@ def test_one_turn_by_keyboard_alone(live: str, make_user: Any, context_for: Any,
     page.keyboard.press("Enter")
     table.wait_version_above(before)
 
-    # Our next turn: nothing fits. D shows the face-down tile, Enter draws; the drawn tile fits nowhere: P.
+    # Our next turn: nothing fits. D draws at once (the only legal action); the drawn tile fits nowhere: P.
     table.wait_turn_or_over()
     assert table.phase() == "play" and not table.playable()
     held = set(table.hand())
-    page.keyboard.press("d")
-    page.locator("#draw-dialog").wait_for(state="visible")
-    assert focused(page)["confirm"] == "draw"
     before = table.version()
-    page.keyboard.press("Enter")
+    page.keyboard.press("d")
     table.wait_version_above(before)
     assert len(set(table.hand()) - held) == 1
     assert not table.playable() and page.locator('[data-act="pass"]').count() == 1

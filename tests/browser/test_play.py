@@ -51,10 +51,10 @@ def test_sign_up_create_against_three_computers_and_play_a_round(
     page.get_by_role("button", name="Sign up").click()
     page.wait_for_url(live + "/")
 
-    # The lobby's form: three basic computers and the seed.
+    # The lobby's form: three casual computers and the seed.
     page.goto(live + "/lobby/")
     for number in (2, 3, 4):
-        page.select_option(f"#id_seat_{number}_kind", "basic")
+        page.select_option(f"#id_seat_{number}_kind", "casual")
     page.fill("#id_seed", str(seed))
     table = Table(page)
     page.get_by_role("button", name="Create the match").click()

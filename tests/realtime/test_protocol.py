@@ -33,6 +33,10 @@ def frame(**message: Any) -> str:
     ({"type": "panel", "open": False}, Command("panel", open=False)),
     ({"type": "sync"}, Command("sync")),
     ({"type": "check"}, Command("check")),
+    ({"type": "pace", "pace": "fast", "request_id": RID}, Command("pace", pace="fast", request_id=RID)),
+    # an unknown pace's name is the service's to refuse, with the table's words
+    ({"type": "pace", "pace": "ludicrous", "request_id": RID}, Command("pace", pace="ludicrous", request_id=RID)),
+    ({"type": "skip", "request_id": RID}, Command("skip", request_id=RID)),
 ])
 def test_every_command_of_the_contract_parses(message: dict[str, Any], command: Command) -> None:
     assert parse(frame(**message)) == command
@@ -70,6 +74,10 @@ LONG_ID = "x" * 65
     frame(type="act", seat=0, action={"act": "play", "train": 10**6}, version=1, request_id=RID),
     frame(type="act", seat="0", action={"act": "draw"}, version=1, request_id=RID),
     frame(type="act", seat=0, action={"act": "draw"}, version=1, request_id=RID, extra=1),
+    frame(type="pace", pace="fast"), frame(type="pace", request_id=RID), frame(type="pace", pace=1, request_id=RID),
+    frame(type="pace", pace="", request_id=RID), frame(type="pace", pace="f" * 17, request_id=RID),
+    frame(type="pace", pace=None, request_id=RID), frame(type="pace", pace="fast", version=1, request_id=RID),
+    frame(type="skip"), frame(type="skip", version=1, request_id=RID), frame(type="skip", seat=0, request_id=RID),
     '{"type": "sync", "type": "act"}',  # the last duplicate wins: an act without its fields
     frame(type="sync", padding="x" * MAX_FRAME),
 ])

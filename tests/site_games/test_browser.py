@@ -38,7 +38,7 @@ def test_create_a_match_with_the_keyboard_alone_on_a_phone(
     assert _layout_problems(page) == []
     page.screenshot(path=str(artifacts_dir / "site-games-create-phone.png"), full_page=True)
 
-    # Seat 2: a pass-and-play seat named Ben; seat 3: a strong computer; all by keyboard.
+    # Seat 2: a pass-and-play seat named Ben; seat 3: an expert computer; all by keyboard.
     page.focus("#id_seat_2_kind")
     page.keyboard.type("Pass")  # type-ahead picks "Pass-and-play on this device"
     assert page.input_value("#id_seat_2_kind") == "local"
@@ -47,8 +47,8 @@ def test_create_a_match_with_the_keyboard_alone_on_a_phone(
     page.keyboard.type("Ben")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.name") == "seat_3_kind"
-    page.keyboard.type("Computer (s")
-    assert page.input_value("#id_seat_3_kind") == "strong"
+    page.keyboard.type("Computer (e")
+    assert page.input_value("#id_seat_3_kind") == "expert"
     while page.evaluate("document.activeElement.name") != "seed":
         page.keyboard.press("Tab")
     page.keyboard.type("77")
@@ -58,7 +58,7 @@ def test_create_a_match_with_the_keyboard_alone_on_a_phone(
     match = Match.objects.get()
     assert match.seed == 77
     assert [(s.kind, s.name, s.level) for s in match.seats.order_by("index")] == [
-        (Seat.Kind.HUMAN, "", ""), (Seat.Kind.LOCAL, "Ben", ""), (Seat.Kind.COMPUTER, "Computer 3", "strong")]
+        (Seat.Kind.HUMAN, "", ""), (Seat.Kind.LOCAL, "Ben", ""), (Seat.Kind.COMPUTER, "Computer 3", "expert")]
 
 
 def test_errors_are_announced_and_the_folded_seats_open(live_server: Any, new_context: Any) -> None:

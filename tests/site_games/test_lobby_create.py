@@ -41,19 +41,20 @@ def test_create_page_offers_nine_seat_rows_and_one_computer_by_default(ana_clien
         assert f'name="seat_{n}_kind"' in page
         assert f'name="seat_{n}_name"' in page
     assert 'name="seat_11_kind"' not in page
-    assert re.search(r'<input type="radio" name="seat_2_kind" value="basic"[^>]*checked', page)  # a basic computer
+    assert re.search(r'<input type="radio" name="seat_2_kind" value="casual"[^>]*checked', page)  # seat 2 defaults to a casual computer
     assert "You (ana)" in page
 
 
 def test_r2_two_seats_with_a_seed_start_at_once_and_go_to_the_table(ana_client: Client, ana: Any) -> None:
-    response = post(ana_client, {2: ("strong", "")}, seed="42")
+    response = post(ana_client, {2: ("expert", "")}, seed="42")
     match = Match.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("games:table", args=[match.pk])
     assert (match.seed, match.players, match.status, match.listed) == (42, 2, Match.Status.PLAYING, True)
     seats = list(match.seats.order_by("index"))
     assert (seats[0].kind, seats[0].user) == (Seat.Kind.HUMAN, ana)
-    assert (seats[1].kind, seats[1].level, seats[1].name) == (Seat.Kind.COMPUTER, "strong", "Computer 2")
+    assert (seats[1].kind, seats[1].level, seats[1].name) == (Seat.Kind.COMPUTER, "expert", "Computer 2")
+    assert match.pace == "normal"  # the form's default (and a page that sends no pace)
 
 
 def test_r2_one_seat_is_refused_with_a_clear_message(ana_client: Client) -> None:
@@ -139,7 +140,7 @@ def test_errors_in_the_folded_rows_open_them(ana_client: Client) -> None:
 
 
 def test_a_waiting_match_shows_its_invitation_and_spectator_links(ana_client: Client) -> None:
-    response = post(ana_client, {2: ("human", ""), 3: ("basic", "")}, follow=True)
+    response = post(ana_client, {2: ("human", ""), 3: ("casual", "")}, follow=True)
     match = Match.objects.get()
     assert match.status == Match.Status.WAITING
     page = response.content.decode()
@@ -150,10 +151,40 @@ def test_a_waiting_match_shows_its_invitation_and_spectator_links(ana_client: Cl
 
 
 def test_the_form_object_builds_the_creators_seat_first() -> None:
-    form = MatchCreateForm({"seat_2_kind": "local", "seat_2_name": "Ben", "seat_3_kind": "strong", "seed": ""},
+    form = MatchCreateForm({"seat_2_kind": "local", "seat_2_name": "Ben", "seat_3_kind": "expert", "seed": ""},
                            creator_name="ana")
     assert form.is_valid(), form.errors
     specs = form.seat_specs()
     assert [(s.kind, s.name, s.level) for s in specs] == [
-        ("me", "", ""), ("local", "Ben", ""), ("computer", "Computer 3", "strong")]
+        ("me", "", ""), ("local", "Ben", ""), ("computer", "Computer 3", "expert")]
     assert form.cleaned_data["seed"] is None
+
+
+def test_r25_the_lobby_shows_each_computer_level_with_one_line_about_it(ana_client: Client) -> None:
+    page = ana_client.get(reverse("games:create")).content.decode()
+    for value, label, line in [
+        ("beginner", "Computer (beginner)", "Plays carelessly"),
+        ("casual", "Computer (casual)", "Gets rid of its heaviest tile"),
+        ("expert", "Computer (expert)", "Plans its first train"),
+    ]:
+        assert f'<option value="{value}"' in page
+        assert f"<dt>{label}</dt>" in page and line in page
+    assert 'value="basic"' not in page and 'value="strong"' not in page
+    for pace in ("relaxed", "normal", "fast", "instant"):
+        assert f'<option value="{pace}"' in page
+    with __import__("django").utils.translation.override("es"):
+        es = ana_client.get(reverse("games:create"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Ordenador (principiante)" in es and "Ritmo de los ordenadores" in es
+
+
+def test_r25_a_beginner_at_a_chosen_pace_and_the_old_level_names_from_an_old_page(ana_client: Client) -> None:
+    post(ana_client, {2: ("beginner", ""), 3: ("basic", ""), 4: ("strong", "")}, seed="7", pace="instant")
+    match = Match.objects.get()
+    assert match.pace == "instant"
+    assert [s.level for s in match.seats.order_by("index")] == ["", "beginner", "casual", "expert"]
+
+
+def test_an_unknown_pace_is_refused_and_creates_nothing(ana_client: Client) -> None:
+    response = post(ana_client, {2: ("casual", "")}, pace="ludicrous")
+    assert response.status_code == 200 and not Match.objects.exists()
+    assert "pace" in response.context["form"].errors

@@ -28,7 +28,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--delay", type=float, default=None,
-                            help="seconds between two actions of a match (default: settings.COMPUTER_DELAY)")
+                            help="seconds between two actions of a match at the normal pace; the other paces "
+                                 "scale with it (default: settings.COMPUTER_DELAY)")
         parser.add_argument("--poll", type=float, default=DEFAULT_POLL,
                             help="seconds between two looks at the database when nothing is due")
         parser.add_argument("--once", action="store_true", help="one pass, then exit")
