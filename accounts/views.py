@@ -14,6 +14,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.generic import CreateView
 
+from accounts import names
+
 
 def _safe_next(request: HttpRequest) -> str | None:
     target = request.POST.get("next") or request.GET.get("next")
@@ -24,10 +26,18 @@ def _safe_next(request: HttpRequest) -> str | None:
     return None
 
 
+class SignUpForm(UserCreationForm):
+    """Django's sign-up form, with the site's rules for names (accounts/names.py)."""
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        return names.validate_new_username(username) if username else username
+
+
 class SignUpView(CreateView):
     """Create an account and sign in with it straight away."""
 
-    form_class = UserCreationForm
+    form_class = SignUpForm
     template_name = "accounts/signup.html"
 
     def dispatch(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
@@ -35,7 +45,7 @@ class SignUpView(CreateView):
             return redirect("home")
         return super().dispatch(request, *args, **kwargs)
 
-    def form_valid(self, form: UserCreationForm) -> HttpResponse:
+    def form_valid(self, form: SignUpForm) -> HttpResponse:
         user = form.save()
         login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
