@@ -128,13 +128,16 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Login throttling: the 5th wrong password for one username from one address locks that
-# pair out for 15 minutes (429 and a translated page); other users and addresses are not
-# affected. The address is REMOTE_ADDR: behind a reverse proxy run daphne with
-# --proxy-headers (README), or every visitor shares the proxy's address.
-AXES_FAILURE_LIMIT = 5
+# pair out for 15 minutes (429 and a translated page); the 30th from one address across
+# any names (password spraying) locks the address out (accounts/lockout.py). The address
+# is REMOTE_ADDR: behind a reverse proxy run daphne with --proxy-headers (README), or
+# every visitor shares the proxy's address. Failures are not wiped by a success: with the
+# address counted, one's own good password would otherwise wipe the address's count too;
+# they age out after the cool-off instead.
+AXES_FAILURE_LIMIT = "accounts.lockout.failure_limit"
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_RESET_ON_SUCCESS = False
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
