@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "axes",  # login throttling (see AXES_* below)
+    "csp",  # Content-Security-Policy (see CONTENT_SECURITY_POLICY below)
     "accounts",
     "games",
 ]
@@ -63,6 +64,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a lockout into the lockout page
 ]
 
@@ -194,6 +196,25 @@ if not DEBUG:
     _proxy_header = ENV.get("SECURE_PROXY_SSL_HEADER_NAME")
     if _proxy_header:
         SECURE_PROXY_SSL_HEADER = (_proxy_header, "https")
+
+# A second wall behind the templates' escaping (issue 13): no script but the site's own
+# files (no inline <script>, no on...= handlers), no plugins, no framing, forms and
+# websockets only to this site. Styles may be inline (the board sets each seat's colour
+# in a style attribute).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 LOGGING = {
     "version": 1,
