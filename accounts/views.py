@@ -14,7 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.generic import CreateView
 
-from accounts import guests, throttle
+from accounts import guests, names, throttle
 from accounts.models import Attempt
 
 
@@ -27,10 +27,18 @@ def _safe_next(request: HttpRequest) -> str | None:
     return None
 
 
+class SignUpForm(UserCreationForm):
+    """Django's sign-up form, with the site's rules for names (accounts/names.py)."""
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        return names.validate_new_username(username) if username else username
+
+
 class SignUpView(CreateView):
     """Create an account and sign in with it straight away."""
 
-    form_class = UserCreationForm
+    form_class = SignUpForm
     template_name = "accounts/signup.html"
 
     def dispatch(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
@@ -40,7 +48,7 @@ class SignUpView(CreateView):
             return redirect("home")
         return super().dispatch(request, *args, **kwargs)
 
-    def form_valid(self, form: UserCreationForm) -> HttpResponse:
+    def form_valid(self, form: SignUpForm) -> HttpResponse:
         if not throttle.allow(Attempt.Kind.SIGNUP, self.request):
             form.add_error(None, _("Too many accounts were made from your address in the last hour. "
                                    "Please try again later."))

@@ -19,7 +19,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -110,7 +110,7 @@ class SeatKindFilter(admin.SimpleListFilter):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "status", "players", "seat_names", "round_number", "seed", "listed", "created_by",
+    list_display = ("id", "status", "players", "seat_names", "round_number", "seed", "listed", "creator",
                     "updated_at")
     list_display_links = ("id", "status")
     list_filter = ("status", "players", SeatKindFilter, "listed", "created_at")
@@ -143,7 +143,13 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("seats"))
     def seat_names(self, match: Match) -> str:
-        return ", ".join(s.display_name or _("free") for s in sorted(match.seats.all(), key=lambda s: s.index))
+        # Each name isolated (<bdi>): a right-to-left name cannot reorder the list (issue 13).
+        return format_html_join(", ", "<bdi>{}</bdi>", ((s.display_name or _("free"),)
+                                                       for s in sorted(match.seats.all(), key=lambda s: s.index)))
+
+    @admin.display(description=gettext_lazy("created by"), ordering="created_by__username")
+    def creator(self, match: Match) -> str:
+        return format_html("<bdi>{}</bdi>", match.created_by.get_username())
 
     @admin.display(description=gettext_lazy("replay"))
     def replay_links(self, match: Match) -> str:

@@ -13,9 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts import names
 from games.models import MAX_SEATS, Match
 
 #: the rows of the form: seats 2..10 (seat 1 is the creator)
@@ -160,6 +162,12 @@ class MatchCreateForm(forms.Form):
         for n in OTHER_SEATS:
             kind = cleaned.get(kind_field(n), NONE)
             name = (cleaned.get(name_field(n)) or "").strip()
+            if name:
+                try:
+                    name = names.validate_name(name)
+                except ValidationError as e:
+                    self.add_error(name_field(n), e)
+                    continue
             if kind == NONE:
                 if name:
                     self.add_error(kind_field(n), gettext("Choose who sits at this seat, or clear the name."))
@@ -175,7 +183,8 @@ class MatchCreateForm(forms.Form):
 
         # Seats are numbered in order once empty rows are skipped; computers without a
         # name are called after their seat number.
-        taken = {self.creator_name.casefold()} if self.creator_name else set()
+        # Two names that look alike (ignoring case, or a Cyrillic "а" for a Latin "a") are one.
+        taken = {names.skeleton(self.creator_name)} if self.creator_name else set()
         seats: list[SeatChoice] = []
         for position, (n, kind, name) in enumerate(chosen, start=2):
             if kind in (BEGINNER, CASUAL, EXPERT):
@@ -186,9 +195,9 @@ class MatchCreateForm(forms.Form):
             else:
                 seats.append(SeatChoice(kind, name))
             if name:
-                if name.casefold() in taken:
+                if names.skeleton(name) in taken:
                     self.add_error(name_field(n), gettext("Two seats cannot share the name “%(name)s”.") % {"name": name})
-                taken.add(name.casefold())
+                taken.add(names.skeleton(name))
         cleaned["seats"] = seats
         cleaned["pace"] = cleaned.get("pace") or Match.Pace.NORMAL
         return cleaned

@@ -30,10 +30,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Literal
 
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import names
 from engine import bots, rules
 from engine.deal import MAX_PLAYERS, MIN_PLAYERS
 from engine.replay import BadReplay, parse_action
@@ -353,6 +355,10 @@ def _check_specs(seats: list[SeatSpec]) -> None:
             raise GameError(BAD_REQUEST, _("Only a computer player has a level."))
         if len(spec.name) > MAX_NAME:
             raise GameError(BAD_REQUEST, _("A name has at most 40 characters."))
+        try:
+            names.validate_name(spec.name)
+        except ValidationError as e:
+            raise GameError(BAD_REQUEST, " ".join(e.messages)) from None
 
 
 def _level(level: object) -> str:
@@ -411,9 +417,9 @@ def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = N
         elif spec.kind == "human":
             rows.append((str(Seat.Kind.HUMAN), None, "", ""))
         elif spec.kind == "local":
-            rows.append((str(Seat.Kind.LOCAL), creator, spec.name.strip(), ""))
+            rows.append((str(Seat.Kind.LOCAL), creator, names.normalise(spec.name.strip()), ""))
         else:
-            rows.append((str(Seat.Kind.COMPUTER), None, spec.name.strip(), _level(spec.level)))
+            rows.append((str(Seat.Kind.COMPUTER), None, names.normalise(spec.name.strip()), _level(spec.level)))
     with transaction.atomic():
         table = Table.objects.create(created_by=creator)
         return _new_match(table=table, number=1, creator=creator, seats=rows, seed=chosen, listed=listed,

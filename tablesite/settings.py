@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "axes",  # login throttling (see AXES_* below)
+    "csp",  # Content-Security-Policy (see CONTENT_SECURITY_POLICY below)
     "accounts",
     "games",
     "games.history",  # replays, scores, stats, ratings (games/history/)
@@ -65,6 +66,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "accounts.middleware.GuestSeenMiddleware",  # when a guest was last seen (remove_guests)
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a lockout into the lockout page
 ]
 
@@ -130,13 +132,16 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Login throttling: the 5th wrong password for one username from one address locks that
-# pair out for 15 minutes (429 and a translated page); other users and addresses are not
-# affected. The address is REMOTE_ADDR: behind a reverse proxy run daphne with
-# --proxy-headers (README), or every visitor shares the proxy's address.
-AXES_FAILURE_LIMIT = 5
+# pair out for 15 minutes (429 and a translated page); the 30th from one address across
+# any names (password spraying) locks the address out (accounts/lockout.py). The address
+# is REMOTE_ADDR: behind a reverse proxy run daphne with --proxy-headers (README), or
+# every visitor shares the proxy's address. Failures are not wiped by a success: with the
+# address counted, one's own good password would otherwise wipe the address's count too;
+# they age out after the cool-off instead.
+AXES_FAILURE_LIMIT = "accounts.lockout.failure_limit"
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_RESET_ON_SUCCESS = False
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -193,6 +198,25 @@ if not DEBUG:
     _proxy_header = ENV.get("SECURE_PROXY_SSL_HEADER_NAME")
     if _proxy_header:
         SECURE_PROXY_SSL_HEADER = (_proxy_header, "https")
+
+# A second wall behind the templates' escaping (issue 13): no script but the site's own
+# files (no inline <script>, no on...= handlers), no plugins, no framing, forms and
+# websockets only to this site. Styles may be inline (the board sets each seat's colour
+# in a style attribute).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 LOGGING = {
     "version": 1,

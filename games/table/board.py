@@ -824,8 +824,15 @@ def seat_infos(match: Any) -> list[SeatInfo]:
         if not name:
             words = _("Computer %(number)s") if s.kind == "computer" else _("Seat %(number)s")
             name = words % {"number": s.index + 1}
-        out.append(SeatInfo(index=s.index, name=name, kind=s.kind))
+        out.append(SeatInfo(index=s.index, name=isolated(name), kind=s.kind))
     return out
+
+
+def isolated(name: str) -> str:
+    """`name` between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: what <bdi> does, for
+    the sentences and attributes a name is put into (a right-to-left name cannot reorder the
+    words around it, issue 13)."""
+    return f"\u2068{name}\u2069"
 
 
 def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,

@@ -17,10 +17,10 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.conf import settings as django_settings
 from django.test import Client
 from django.utils import timezone
 
+from accounts import lockout
 from games import services
 from games.services import SeatSpec
 from tests.i18n_helpers import english_leaks
@@ -121,7 +121,7 @@ def test_the_sixth_attempt_after_five_wrong_passwords_is_locked_out(
     ana: Any, django_user_model: Any
 ) -> None:
     django_user_model.objects.create_user("ben", password=PASSWORD)
-    assert django_settings.AXES_FAILURE_LIMIT == 5
+    assert lockout.PAIR_LIMIT == 5
     here = Client(REMOTE_ADDR="203.0.113.7")
     for attempt in range(1, 5):
         response = log_in(here, "ana", f"wrong-{attempt}")
@@ -172,3 +172,19 @@ def test_the_admin_login_is_throttled_too(django_user_model: Any) -> None:
         log_in(client, "root", f"wrong-{attempt}", path="/admin/login/")
     response = log_in(client, "root", PASSWORD, path="/admin/login/")
     assert response.status_code == 429 and not signed_in(client)
+
+
+def test_password_spraying_from_one_address_is_locked_out_across_names(django_user_model: Any) -> None:
+    """Issue 13, item 7: one guess for each of many names was never locked out. The 30th
+    failure from one address, whatever the names, locks the address out; another address
+    is not affected, and a household's few mistakes lock nobody out."""
+    for n in range(lockout.ADDRESS_LIMIT):
+        django_user_model.objects.create_user(f"player{n}")
+    django_user_model.objects.create_user("ben", password=PASSWORD)
+    sprayer = Client(REMOTE_ADDR="203.0.113.50")
+    for n in range(lockout.ADDRESS_LIMIT - 1):
+        assert log_in(sprayer, f"player{n}", "Summer2026!").status_code == 200, n
+    assert log_in(sprayer, f"player{lockout.ADDRESS_LIMIT - 1}", "Summer2026!").status_code == 429
+    # Now every name from that address waits for the cool-off, even with the right password.
+    assert log_in(Client(REMOTE_ADDR="203.0.113.50"), "ben", PASSWORD).status_code == 429
+    assert log_in(Client(REMOTE_ADDR="198.51.100.21"), "ben", PASSWORD).status_code == 302

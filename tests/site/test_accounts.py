@@ -36,7 +36,7 @@ def test_sign_up_creates_the_account_and_signs_in(client: Client) -> None:
     assert signed_in_user_id(client) == str(user.pk)
 
     home = client.get(reverse("home"))
-    assert "Welcome back, ana!" in home.content.decode()
+    assert "Welcome back, <bdi>ana</bdi>!" in home.content.decode()  # the name isolated (issue 13)
     assert "Welcome, ana! Your account is ready." in home.content.decode()
 
 

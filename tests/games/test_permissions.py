@@ -1,0 +1,164 @@
+"""Who may do what at a match (games.permissions), as one table: role × action (issue 13).
+
+The table below is the contract; each cell is one parametrized test. The roles:
+
+- owner: created the match and has no seat at it (match M: two invited players and a computer);
+- seated: a signed-in player at M, with another person (seated2) at the table;
+- holder: the holder of pass-and-play seats (match P: two of them and a computer, R24);
+- spectator: nobody signed in, with M's watch token;
+- anonymous: nobody signed in, no token;
+- staff: staff without any permission; staff+perm: staff with ``games.watch_private_table``
+  and the admin's ``games.view_match``; superuser.
+
+Columns: watch; act for seat 0; undo; restart (R28: the creator, or a player alone with
+computers); pause the computers (R26); export while the match is played and once it is
+finished; see every hand while the round is played and once it is over (R24).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.test import Client
+from django.urls import reverse
+
+from games import permissions, services
+from games.models import Match
+from games.permissions import Action
+
+MATRIX = """
+role        watch act undo restart pause export export_done hands hands_over
+owner         1    0   0     1      0     0       1          0      1
+seated        1    1   1     0      1     0       1          0      1
+holder        1    1   1     1      1     0       1          0      1
+spectator     1    0   0     0      0     0       0          0      1
+anonymous     0    0   0     0      0     0       0          0      0
+staff         0    0   0     0      0     0       0          0      0
+staff+perm    1    0   0     0      0     1       1          0      1
+superuser     1    0   0     0      0     1       1          0      1
+"""
+
+
+def _rows() -> list[tuple[str, str, bool]]:
+    lines = [line.split() for line in MATRIX.strip().splitlines()]
+    header, body = lines[0][1:], lines[1:]
+    return [(row[0], column, row[1 + i] == "1") for row in body for i, column in enumerate(header)]
+
+
+CELLS = _rows()
+
+
+@pytest.fixture
+def world(django_user_model: Any) -> dict[str, Any]:
+    make = django_user_model.objects.create_user
+    users = {name: make(name) for name in ("owner", "seated", "seated2", "holder", "staff", "staffperm")}
+    users["staff"].is_staff = True
+    users["staff"].save()
+    users["staffperm"].is_staff = True
+    users["staffperm"].save()
+    users["staffperm"].user_permissions.add(
+        Permission.objects.get(codename="watch_private_table", content_type__app_label="games"),
+        Permission.objects.get(codename="view_match", content_type__app_label="games"))
+    users["superuser"] = django_user_model.objects.create_superuser("root", password=None)
+    m = services.match_create(creator=users["owner"], seats=[services.SeatSpec("human"), services.SeatSpec("human"),
+                                                             services.SeatSpec("computer", level="basic")])
+    services.seat_join(match_id=m.pk, user=users["seated"], token=m.invite_token, seat_index=0)
+    services.seat_join(match_id=m.pk, user=users["seated2"], token=m.invite_token, seat_index=1)
+    p = services.match_create(creator=users["holder"], seats=[services.SeatSpec("local", name="Ana"),
+                                                              services.SeatSpec("local", name="Ben"),
+                                                              services.SeatSpec("computer", level="basic")])
+    return {"users": users, "M": Match.objects.get(pk=m.pk), "P": Match.objects.get(pk=p.pk)}
+
+
+def _who(world: dict[str, Any], role: str) -> tuple[Match, Any, str]:
+    """The match, the user (None: nobody signed in) and the token of a role."""
+    users, m = world["users"], world["M"]
+    return {
+        "owner": (m, users["owner"], ""),
+        "seated": (m, users["seated"], ""),
+        "holder": (world["P"], users["holder"], ""),
+        "spectator": (m, None, m.watch_token),
+        "anonymous": (m, None, ""),
+        "staff": (m, users["staff"], ""),
+        "staff+perm": (m, users["staffperm"], ""),
+        "superuser": (m, users["superuser"], ""),
+    }[role]
+
+
+def _answer(match: Match, user: Any, token: str, column: str) -> bool:
+    match = Match.objects.get(pk=match.pk)  # fresh: no cached permissions or seats
+    if column in ("export_done", "hands_over"):
+        # The same match once finished / once the round is over (not saved: only asked).
+        match.status = Match.Status.FINISHED if column == "export_done" else match.status
+        match.state = {**match.state, "phase": "match_over" if column == "export_done" else "round_over"}
+    action = {"act": Action.ACT, "export_done": Action.EXPORT, "hands": Action.SEE_HANDS,
+              "hands_over": Action.SEE_HANDS}.get(column, column)
+    return permissions.may(user, action, match, seat=0 if action == Action.ACT else None, token=token)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("role", "column", "allowed"), CELLS, ids=[f"{r}-{c}" for r, c, _ in CELLS])
+def test_permission_matrix(world: dict[str, Any], role: str, column: str, allowed: bool) -> None:
+    match, user, token = _who(world, role)
+    assert _answer(match, user, token, column) is allowed
+
+
+@pytest.mark.django_db
+def test_a_player_acts_only_for_their_own_seats(world: dict[str, Any]) -> None:
+    users, m, p = world["users"], world["M"], world["P"]
+    assert permissions.may(users["seated"], Action.ACT, m, seat=0)
+    assert not permissions.may(users["seated"], Action.ACT, m, seat=1)  # seated2's seat
+    assert not permissions.may(users["seated"], Action.ACT, m, seat=2)  # the computer's
+    assert permissions.may(users["holder"], Action.ACT, p, seat=1) and not permissions.may(
+        users["holder"], Action.ACT, p, seat=2)
+
+
+@pytest.mark.django_db
+def test_consent_is_needed_only_with_other_people_at_the_table(world: dict[str, Any]) -> None:
+    users, m, p = world["users"], world["M"], world["P"]
+    assert permissions.people(m) == {users["seated"].pk, users["seated2"].pk}
+    assert permissions.needs_consent(m, users["seated"]) and permissions.needs_consent(m, users["owner"])
+    # Pass-and-play seats on one device count as that device's user: alone with computers.
+    assert permissions.people(p) == {users["holder"].pk} and not permissions.needs_consent(p, users["holder"])
+
+
+@pytest.mark.django_db
+def test_staff_see_a_table_live_only_with_the_named_permission_and_are_logged(
+        world: dict[str, Any], caplog: pytest.LogCaptureFixture) -> None:
+    users, m = world["users"], world["M"]
+    url = reverse("games:table", args=[m.pk])
+    plain, allowed = Client(), Client()
+    plain.force_login(users["staff"])
+    allowed.force_login(users["staffperm"])
+    assert plain.get(url).status_code == 404
+    assert plain.get(reverse("games:detail", args=[m.pk])).status_code == 404
+    with caplog.at_level(logging.WARNING, logger="games.permissions"):
+        assert allowed.get(url).status_code == 200
+    assert any("staffperm" in r.getMessage() and str(m.pk) in r.getMessage() for r in caplog.records)
+    # A player's own watch is not a staff watch: nothing logged.
+    player = Client()
+    player.force_login(users["seated"])
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="games.permissions"):
+        assert player.get(url).status_code == 200
+    assert not [r for r in caplog.records if r.name == "games.permissions"]
+
+
+@pytest.mark.django_db
+def test_a_private_match_and_a_missing_one_look_the_same_to_anyone_who_may_not_see_it(
+        world: dict[str, Any]) -> None:
+    """Issue 13, item 7: no id oracle (anonymous requests got 302 for an existing match
+    and 404 for a missing one)."""
+    m = world["M"]
+    missing = Match.objects.order_by("-pk").first().pk + 100
+    anonymous = Client()
+    stranger = Client()
+    stranger.force_login(world["users"]["staff"])
+    for client in (anonymous, stranger):
+        for name in ("games:table", "games:detail", "games:table_log"):
+            there = client.get(reverse(name, args=[m.pk]))
+            not_there = client.get(reverse(name, args=[missing]))
+            assert there.status_code == not_there.status_code == 404, (name, there.status_code)

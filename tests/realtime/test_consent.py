@@ -1,0 +1,74 @@
+"""Undo and restart requests at a shared table, over the websocket (issue 13, fault 3):
+the others see Accept and Decline on their board, the asker sees that the others are
+asked, and the answer is a command of its own (``accept`` / ``decline`` with ``ask``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from games import services
+from games.models import ChangeRequest, Match
+from games.table import protocol
+from tests.realtime.conftest import db
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+def ask_of(board: dict[str, Any]) -> int | None:
+    found = re.search(r'data-cmd="accept" data-ask="(\d+)"', board["html"])
+    return int(found.group(1)) if found else None
+
+
+def shared(make_match: Any, bob: Any) -> Match:
+    match = make_match("me", "human", "computer")
+    services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
+    return Match.objects.get(pk=match.pk)
+
+
+def restarts(match_id: int) -> int:
+    return Match.objects.get(pk=match_id).rounds.get().restarts
+
+
+async def test_the_others_accept_a_restart_on_their_board(connect: Any, make_match: Any, alice: Any,
+                                                         bob: Any, carol: Any) -> None:
+    match = await db(shared, make_match, bob)
+    me = await connect(match, alice)
+    other = await connect(match, bob)
+    spectator = await connect(match, watch=match.watch_token)
+    await me.send(type="restart", version=me.version, request_id="ask-1")
+    ack = await me.expect("ack")
+    assert ack["asked"] is True
+    mine = await me.board(at_least=ack["version"])
+    assert "Waiting for the others" in mine["html"] and ask_of(mine) is None
+    theirs = await other.board(at_least=ack["version"])
+    ask = ask_of(theirs)
+    assert ask is not None and "alice" in theirs["html"]
+    watched = await spectator.board(at_least=ack["version"])
+    assert ask_of(watched) is None  # a spectator is not asked
+    assert await db(restarts, match.pk) == 0
+    # The asker cannot answer for the others; an answer needs the request's id.
+    await me.send(type="accept", ask=ask, request_id="self")
+    assert (await me.expect("error"))["code"] == "forbidden"
+    await other.send(type="accept", request_id="no-ask")
+    assert (await other.expect("error"))["code"] == protocol.BAD_REQUEST
+    await other.send(type="accept", ask=ask, request_id="yes")
+    assert (await other.expect("ack"))["request_id"] == "yes"
+    assert await db(restarts, match.pk) == 1
+
+
+async def test_a_decline_closes_the_request(connect: Any, make_match: Any, alice: Any, bob: Any) -> None:
+    match = await db(shared, make_match, bob)
+    me = await connect(match, alice)
+    other = await connect(match, bob)
+    await me.send(type="restart", version=me.version, request_id="ask-1")
+    version = (await me.expect("ack"))["version"]
+    ask = ask_of(await other.board(at_least=version))
+    await other.send(type="decline", ask=ask, request_id="no")
+    version = (await other.expect("ack"))["version"]
+    board = await me.board(at_least=version)
+    assert "Waiting for the others" not in board["html"]
+    assert await db(lambda: ChangeRequest.objects.get(pk=ask).status) == ChangeRequest.Status.DECLINED
+    assert await db(restarts, match.pk) == 0

@@ -1,0 +1,105 @@
+"""Names that cannot turn text around or pass for someone else's (issue 13, fault 5).
+
+Before: a name could hold U+202E (RIGHT-TO-LEFT OVERRIDE), which reversed the text
+around it for every viewer, and "аlice" with a Cyrillic "а" was accepted next to
+"alice". Now names are NFKC-normalised, hold no control, bidi or zero-width character,
+use one script, and a user name that looks like an existing one is refused
+(accounts/names.py); pages show names inside <bdi>.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from accounts import names
+from games import services
+from games.errors import GameError
+from tests.site.test_accounts import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def sign_up(username: str) -> Any:
+    return Client().post(reverse("signup"), {"username": username, "password1": PASSWORD,
+                                             "password2": PASSWORD})
+
+
+def created(username: str) -> bool:
+    return get_user_model().objects.filter(username=username).exists()
+
+
+@pytest.mark.parametrize("name", [
+    "ev\u202eil",  # RIGHT-TO-LEFT OVERRIDE
+    "ev\u2066il",  # LEFT-TO-RIGHT ISOLATE
+    "al\u200bice",  # ZERO WIDTH SPACE
+    "al\u200dice",  # ZERO WIDTH JOINER
+    "\ufeffbob",  # BYTE ORDER MARK
+    "b\u0007ob",  # BELL
+])
+def test_invisible_and_bidi_characters_are_refused(name: str) -> None:
+    response = sign_up(name)
+    assert response.status_code == 200 and not created(name)
+    assert not get_user_model().objects.exists()
+
+
+def test_a_name_looking_like_an_existing_one_is_refused() -> None:
+    assert sign_up("alice").status_code == 302 and created("alice")
+    for lookalike in ("аlice",  # Cyrillic а
+                      "ALICE", "Alice",  # case
+                      "ａｌｉｃｅ",  # full width: NFKC makes it "alice"
+                      "a1ice"):  # 1 for l (TR39 confusables)
+        response = sign_up(lookalike)
+        assert response.status_code == 200, lookalike
+        assert "alice" == get_user_model().objects.get().username
+    # One script per name: a Latin name with one Greek letter is refused even when new.
+    assert sign_up("Ωmega").status_code == 200 and not created("Ωmega")
+
+
+def test_names_in_one_script_of_any_kind_are_welcome() -> None:
+    for name in ("José", "Müller", "Москва", "東京", "user_12", "o.k-9"):
+        assert sign_up(name).status_code == 302, name
+        assert created(name)
+    # A Cyrillic name that looks like an existing Latin one is refused.
+    assert sign_up("cop").status_code == 302
+    assert sign_up("сор").status_code == 200 and not created("сор")
+
+
+def test_the_skeleton_catches_homoglyphs_and_case() -> None:
+    assert names.skeleton("pаypal") == names.skeleton("paypal") == names.skeleton("PAYPAL")
+    assert names.skeleton("alice") != names.skeleton("alicia")
+
+
+def test_seat_names_follow_the_same_rules(django_user_model: Any) -> None:
+    alice = django_user_model.objects.create_user("alice")
+    with pytest.raises(GameError) as caught:
+        services.match_create(creator=alice, seats=[services.SeatSpec("me"),
+                                                    services.SeatSpec("local", name="An\u202ea")])
+    assert caught.value.code == "bad_request"
+    client = Client()
+    client.force_login(alice)
+    response = client.post(reverse("games:create"), {"seat_2_kind": "local", "seat_2_name": "Ana",
+                                                     "seat_3_kind": "local", "seat_3_name": "Аna"})
+    assert response.status_code == 200  # two seats that look the same are one name too
+    match = services.match_create(creator=alice, seats=[services.SeatSpec("me"),
+                                                        services.SeatSpec("local", name="Ｂｅｎ")])
+    assert match.seats.get(index=1).name == "Ben"  # NFKC
+
+
+def test_names_are_shown_isolated(django_user_model: Any) -> None:
+    """A right-to-left name cannot reorder the words around it: names sit in <bdi>."""
+    alice = django_user_model.objects.create_user("alice")
+    match = services.match_create(creator=alice, seats=[services.SeatSpec("me"),
+                                                        services.SeatSpec("local", name="דנה")])
+    client = Client()
+    client.force_login(alice)
+    table = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    # In sentences and attributes the same isolation by FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE.
+    assert "<bdi>\u2068דנה\u2069</bdi>" in table
+    assert table.count("\u2068דנה\u2069") > table.count("<bdi>\u2068דנה\u2069</bdi>")  # sentences too
+    mine = client.get(reverse("games:my_matches")).content.decode()
+    assert "<bdi>דנה</bdi>" in mine
