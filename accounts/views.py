@@ -57,6 +57,8 @@ class SignUpView(CreateView):
             return response
         user = form.save()
         login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
+        # The home page greets a new account with "Welcome", not "Welcome back" (once).
+        self.request.session["new_account"] = True
         messages.success(
             self.request,
             _("Welcome, %(username)s! Your account is ready.") % {"username": user.get_username()},

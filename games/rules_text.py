@@ -2,7 +2,8 @@
 rules panel render (shared/spec/rules.md is the reference they restate).
 
 `RULES` is a list of (rule id, translatable text); `SECTIONS` groups the ids under
-headings. Rule ids are stable, so other messages ("… (R13)") can point here.
+headings. Rule ids are stable: the rules page anchors each rule by its id, and the "why?" links of
+the table (games.words.rule_url) point there.
 """
 
 from __future__ import annotations

@@ -224,12 +224,9 @@ def _refused(match: Match, e: IllegalAction, me: int | None) -> GameError:
     return GameError(ILLEGAL, refusal(e.code, e.params, names=names, me=me), rule=e.rule, reason=e.code)
 
 
-def _apply(match: Match, state: RoundState, action: Action) -> RoundState:
-    """8. The engine applies the action or says which rule forbids it."""
-    try:
-        return rules.apply(state, action)
-    except IllegalAction as e:
-        raise _refused(match, e, action.seat) from None
+def _apply(state: RoundState, action: Action) -> RoundState:
+    """8. The engine applies the action or raises `IllegalAction`, with its reason (`_play` says it)."""
+    return rules.apply(state, action)
 
 
 def _round_over_error() -> GameError:
@@ -317,7 +314,10 @@ def _commit(match: Match, version: int, *, user: object = None, request_id: str 
 def _play(match: Match, rnd: Round, state: RoundState, action: Action, version: int, *,
           user: object = None, by_computer: bool = False) -> RoundState:
     """Apply one action: log it, keep an undo point before a human's action (R27), store the snapshot."""
-    new = _apply(match, state, action)
+    try:
+        new = _apply(state, action)
+    except IllegalAction as e:
+        raise _refused(match, e, action.seat) from None
     entry = _append(rnd, kind=log.ACTION, version=version, seat=action.seat, action=action.to_json(),
                     user=user, by_computer=by_computer)
     if not by_computer:

@@ -7,6 +7,7 @@ from tablesite import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language (POST)
     path("admin/", admin.site.urls),

@@ -190,6 +190,8 @@ class Flags:
     history: tuple[tuple[int, ...], ...] = ()
     #: the latest log line, for the live region
     last_event: str = ""
+    #: the train the last move played on ("0", "mexican"), "" when the last move was no play
+    last_train: str = ""
     #: after a new match at this table (R29): where it is
     next_match_url: str = ""
     #: the computers' pace (games.models.Match.Pace) and whether they hurry to a person's turn
@@ -263,6 +265,8 @@ class TrainTileCtx:
     #: the badge's title, naming the open double ("" without a badge: a train's tiles are
     #: drawn decoratively, the train's own label says what matters)
     label: str = ""
+    #: the tile of the last move at the table (highlighted)
+    last_move: bool = False
 
 
 @dataclass
@@ -526,7 +530,9 @@ def _seats(view: SeatView, seats: Sequence[SeatInfo], me: int | None, controlled
         pts = view.round_points[i] if over and view.round_points is not None else None
         out.append(SeatCtx(
             index=i, number=i + 1, name=info.name, kind=info.kind, colour=colour, shape=shape, shape_path=path,
-            hand_size=view.hand_sizes[i], hand_size_text=tiles_text(view.hand_sizes[i]),
+            hand_size=view.hand_sizes[i],
+            hand_size_text=ngettext("%(count)s in hand", "%(count)s in hand", view.hand_sizes[i]) % {
+                "count": view.hand_sizes[i]},
             total=view.totals[i], is_turn=view.turn == i, is_me=me == i, controlled=i in controlled,
             points=pts, points_text=points_text(pts) if pts is not None else "",
             lowest=pts is not None and pts == lowest,
@@ -539,7 +545,8 @@ def _seats(view: SeatView, seats: Sequence[SeatInfo], me: int | None, controlled
     return out
 
 
-def _trains(view: SeatView, seats: Sequence[SeatInfo], seat_ctx: list[SeatCtx], me: int | None) -> list[TrainCtx]:
+def _trains(view: SeatView, seats: Sequence[SeatInfo], seat_ctx: list[SeatCtx], me: int | None,
+            last_train: str = "") -> list[TrainCtx]:
     badges: dict[str, tuple[Tile, int]] = {}  # train key -> (its open double, order: 1 first, R19)
     for order, (tile, on) in enumerate(view.open_doubles, start=1):
         badges[str(on)] = (tile, order)
@@ -561,13 +568,13 @@ def _trains(view: SeatView, seats: Sequence[SeatInfo], seat_ctx: list[SeatCtx], 
             if b is not None:
                 tile_label = _("Tile %(tile)s, open double number %(order)s") % {"tile": spoken(t), "order": b}
             tiles.append(TrainTileCtx(tile=t, double=is_double(t), badge=b, far=position < n - SHOWN_NARROW,
-                                      label=tile_label))
+                                      label=tile_label, last_move=position == n - 1 and key == last_train))
         folded_wide = first_shown
         folded_narrow = max(0, n - SHOWN_NARROW)
         out.append(TrainCtx(
             key=key, index=index, mexican=mexican,
             owner=seat_ctx[train.owner] if train.owner is not None else None,
-            label=label, short=label if train.owner is None or train.owner == me else seats[train.owner].name,
+            label=label, short=label if train.owner is None else seats[train.owner].name,
             aria_label=_train_aria(label, train, badge is not None),
             tiles=tiles,
             folded_wide=folded_wide, folded_narrow=folded_narrow,
@@ -753,7 +760,7 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         seats=seat_ctx, me=seat_ctx[me] if me is not None else None,
         turn_seat=seat_ctx[view.turn] if view.turn is not None else None,
         your_turn=your_turn, status=status, turn_text=turn_text, title=title,
-        trains=_trains(view, seats, seat_ctx, me),
+        trains=_trains(view, seats, seat_ctx, me, flags.last_train),
         # Once the round is over every hand lies face up on its row instead (R21).
         hand=_hand(view, seats) if cover is None and not over else None,
         actions=_actions(view) if cover is None else ActionsCtx(),
@@ -879,6 +886,8 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
         undo_text=undo_text,
         last_event=log_line(last, names, view.seat, engine=view.engine)
         if last is not None else "",
+        last_train=str(last.action.get("train", "")) if last is not None and last.kind == "action"
+        and isinstance(last.action, dict) and last.action.get("act") == "play" else "",
     )
 
 

@@ -50,6 +50,9 @@ def _strings() -> dict[str, str]:
         "close_message": _("Close this message"),
         "sound_on": _("A sound will say when it is your turn."),
         "sound_off": _("No sound on your turn."),
+        "notify_on": _("When this tab is hidden, a notification will say it is your turn."),
+        "notify_off": _("No notifications."),
+        "notify_denied": _("This browser does not allow notifications from this site."),
     }
 
 

@@ -3,7 +3,7 @@
  * Hint, Undo, Redo, Restart, Next round, New match (R23, R27–R29).
  *
  * Buttons exist only when the server offers them (data-act / data-cmd); a
- * button with data-dialog opens its confirmation first, data-confirm asks in words.
+ * button with data-dialog opens its confirmation (an in-page <dialog>) first.
  */
 (function () {
   "use strict";
@@ -38,6 +38,8 @@
       return;
     }
     if (el.hasAttribute("data-dialog") && !el.hasAttribute("data-act")) {
+      var inMenu = el.closest("details");
+      if (inMenu) inMenu.open = false;
       openDialog(el.dataset.dialog);
       return;
     }
@@ -63,9 +65,10 @@
       if (me !== null) MT.hint(me);
       return;
     }
-    if (el.dataset.confirm && !window.confirm(el.dataset.confirm)) return;
     var menu = el.closest("details");
     if (menu) menu.open = false;
+    var asked = el.closest("dialog"); // a command confirmed in its dialog (Restart round)
+    if (asked) asked.close();
     if (el.dataset.ask) { MT.answer(cmd, parseInt(el.dataset.ask, 10)); return; }
     MT.command(cmd);
   });

@@ -200,11 +200,22 @@
       lastSaid = words;
       live.textContent = words;
     }
-    if (b.dataset.yourTurn === "true" && oldTurn !== "true" && document.hidden) {
-      document.title = "● " + document.title;
-    }
+    turnSignals(b);
+    if (b.dataset.yourTurn === "true" && oldTurn !== "true" && MT.notifyTurn) MT.notifyTurn(b);
   }
   MT.swap = swap;
+
+  /** Your turn shows in the tab: "● " before the title and the favicon with its dot
+   *  (static/img/favicon-turn.svg); both go back once the turn has passed. */
+  var icon = document.getElementById("favicon");
+  var plainIcon = icon ? icon.getAttribute("href") : null;
+  function turnSignals(b) {
+    if (!b) return;
+    var yours = b.dataset.yourTurn === "true";
+    var title = b.dataset.title || document.title.replace(/^● /, "");
+    document.title = yours ? "● " + title : title;
+    if (icon && icon.dataset.turnHref) icon.setAttribute("href", yours ? icon.dataset.turnHref : plainIcon);
+  }
 
   /** The top bar stays one row (board.css). When the whose-turn words would be cut short
    *  (long words in es/de, the paused badge showing), the tools drop their words first:
@@ -252,7 +263,6 @@
       window.clearTimeout(syncTimer);
       if (typeof msg.version === "number" && msg.version < version) return; // an older board, overtaken
       swap(msg.html, msg.version);
-      if (msg.title) document.title = msg.title;
     } else if (msg.type === "ack") {
       delete sent[msg.request_id];
       if (typeof msg.version === "number" && msg.version > version) {
@@ -334,12 +344,12 @@
     if (!document.hidden) {
       if (!ws) connect();
       else check();
-      var b = boardEl();
-      if (b && b.dataset.title) document.title = b.dataset.title;
+      turnSignals(boardEl());
     }
   });
 
   (MT.afterSwap || []).forEach(function (fn) { fn(boardEl()); });
+  turnSignals(boardEl());
   if (MT.hand && MT.hand.restore) MT.hand.restore(null);
   connect();
 })();

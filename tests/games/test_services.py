@@ -10,7 +10,7 @@ import pytest
 from engine.rules import apply, legal_actions, restart_round
 from engine.serialize import start_to_json, state_from_json
 from engine.state import Action, IllegalAction
-from games import selectors, services
+from games import selectors, services, words
 from games.errors import GameError
 from games.log import fold
 from games.models import ClientRequest, LogEntry, Match, Round, Table, UndoPoint
@@ -202,7 +202,7 @@ def test_refusals_change_nothing(duo: Match, alice: Any, bob: Any, carol: Any) -
     refused("forbidden", duo, lambda: submit(duo, other, engine))
     # the other player for their own seat, out of turn
     e = refused("not_your_turn", duo, lambda: submit(duo, other, Action("pass", 1 - holder)))
-    assert e.message == "It is not your turn."
+    assert e.message == f"Wait for your turn: it is {owner.username}'s turn."  # the seat by name
     # an old version: the message says to refresh
     e = refused("stale", duo, lambda: submit(duo, owner, engine, version=duo.version - 1))
     assert "Refresh" in e.message
@@ -242,9 +242,10 @@ def test_r8_r10_illegal_moves_get_the_engines_reason_and_rule(duo: Match, alice:
         with pytest.raises(IllegalAction) as engine_says:
             apply(state, action)
         e = refused("illegal", duo, lambda action=action: submit(duo, user, action))  # type: ignore[misc]
-        assert (e.rule, e.message) == (rule, engine_says.value.message)
-        assert e.message.endswith(f"({rule})")
-        assert e.to_json()["explanation"]  # the translatable short words for the page
+        # The engine's reason, in the player's words (games.words); the rule for the "why?" link.
+        assert (e.rule, e.reason) == (rule, engine_says.value.code)
+        assert e.message == words.refusal(engine_says.value.code, engine_says.value.params, me=holder)
+        assert f"({rule})" not in e.message and e.to_json()["why_url"] == f"/rules/#{rule}"
 
 
 def test_r13_a_closed_train_is_refused_with_r13(make_match: Callable[..., Match], alice: Any,

@@ -35,9 +35,17 @@ def test_sign_up_creates_the_account_and_signs_in(client: Client) -> None:
     user = get_user_model().objects.get(username="ana")
     assert signed_in_user_id(client) == str(user.pk)
 
-    home = client.get(reverse("home"))
-    assert "Welcome back, <bdi>ana</bdi>!" in home.content.decode()  # the name isolated (issue 13)
-    assert "Welcome, ana! Your account is ready." in home.content.decode()
+    home = client.get(reverse("home")).content.decode()
+    # Just signed up: "Welcome", not "Welcome back" (that is for the next visits).
+    assert "<h1>Welcome, <bdi>ana</bdi>!</h1>" in home and "Welcome back" not in home
+    assert "Welcome, ana! Your account is ready." in home
+    assert "Welcome back, <bdi>ana</bdi>!" in client.get(reverse("home")).content.decode()
+
+
+def test_favicon_ico_is_served(client: Client) -> None:
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200 and response["Content-Type"] == "image/x-icon"
+    assert response.content[:4] == b"\0\0\1\0"  # an ICO file's header
 
 
 def test_sign_up_page_renders_the_form(client: Client) -> None:

@@ -26,7 +26,7 @@ def test_sign_up_and_switch_language_in_the_browser(
     page.get_by_label("Password confirmation").fill("tile-12-12-engine")
     page.get_by_role("button", name="Sign up").click()
     page.wait_for_url(live_server.url + "/")
-    assert page.locator("h1").inner_text() == "Welcome back, ana!"
+    assert page.locator("h1").inner_text() == "Welcome, ana!"
 
     page.get_by_role("button", name="Deutsch").click()
     page.wait_for_load_state()
@@ -94,6 +94,18 @@ def test_phone_width_layout(
     page.locator('form[action="/accounts/signup/"] button[type="submit"]').click()
     page.wait_for_url(live_server.url + "/")
     assert _layout_problems(page) == [], "home, signed in"
+    # The top bar is one row of at most 56px; the site's menu is behind one button.
+    assert page.evaluate("document.querySelector('.topbar').getBoundingClientRect().height") <= 56
+    menu = page.locator(".menubtn")
+    assert menu.get_attribute("aria-expanded") == "false" and not page.locator(".mainnav").is_visible()
+    menu.focus()
+    page.keyboard.press("Enter")
+    assert menu.get_attribute("aria-expanded") == "true" and page.locator(".mainnav").is_visible()
+    assert _layout_problems(page) == [], "menu open"
+    page.keyboard.press("Escape")
+    assert menu.get_attribute("aria-expanded") == "false" and not page.locator(".mainnav").is_visible()
+    assert page.evaluate("document.activeElement.classList.contains('menubtn')")
+    menu.click()
     page.locator(".usermenu summary").click()
     page.screenshot(
         path=str(artifacts_dir / f"site-home-phone-{lang}-signed-in.png"), full_page=True

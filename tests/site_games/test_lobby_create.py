@@ -53,7 +53,9 @@ def test_r2_two_seats_with_a_seed_start_at_once_and_go_to_the_table(ana_client: 
     assert (match.seed, match.players, match.status, match.listed) == (42, 2, Match.Status.PLAYING, True)
     seats = list(match.seats.order_by("index"))
     assert (seats[0].kind, seats[0].user) == (Seat.Kind.HUMAN, ana)
-    assert (seats[1].kind, seats[1].level, seats[1].name) == (Seat.Kind.COMPUTER, "expert", "Computer 2")
+    # An unnamed computer keeps no name: each viewer reads "Computer 2" in their own language.
+    assert (seats[1].kind, seats[1].level, seats[1].name) == (Seat.Kind.COMPUTER, "expert", "")
+    assert seats[1].display_name == "Computer 2"
     assert match.pace == "normal"  # the form's default (and a page that sends no pace)
 
 
@@ -80,8 +82,8 @@ def test_r2_ten_seats_is_the_most_and_an_eleventh_row_is_ignored(ana_client: Cli
 def test_empty_rows_are_skipped_and_seats_numbered_in_order(ana_client: Client) -> None:
     post(ana_client, {2: ("", ""), 3: ("", ""), 4: ("basic", ""), 7: ("local", "Ben")})
     match = Match.objects.get()
-    assert [(s.index, s.kind, s.name) for s in match.seats.order_by("index")] == [
-        (0, "human", ""), (1, "computer", "Computer 2"), (2, "local", "Ben")]
+    assert [(s.index, s.kind, s.display_name) for s in match.seats.order_by("index")] == [
+        (0, "human", "ana"), (1, "computer", "Computer 2"), (2, "local", "Ben")]
 
 
 @pytest.mark.parametrize("seed, message", [
@@ -156,7 +158,7 @@ def test_the_form_object_builds_the_creators_seat_first() -> None:
     assert form.is_valid(), form.errors
     specs = form.seat_specs()
     assert [(s.kind, s.name, s.level) for s in specs] == [
-        ("me", "", ""), ("local", "Ben", ""), ("computer", "Computer 3", "expert")]
+        ("me", "", ""), ("local", "Ben", ""), ("computer", "", "expert")]
     assert form.cleaned_data["seed"] is None
 
 
@@ -167,7 +169,7 @@ def test_r25_the_lobby_shows_each_computer_level_with_one_line_about_it(ana_clie
         ("casual", "Computer (casual)", "Gets rid of its heaviest tile"),
         ("expert", "Computer (expert)", "Plans its first train"),
     ]:
-        assert f'<option value="{value}"' in page
+        assert f'name="seat_2_kind" value="{value}"' in page
         assert f"<dt>{label}</dt>" in page and line in page
     assert 'value="basic"' not in page and 'value="strong"' not in page
     for pace in ("relaxed", "normal", "fast", "instant"):

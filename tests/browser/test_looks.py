@@ -1,0 +1,134 @@
+"""The table looks like the game, on a desktop and on a phone, in English, Spanish and German.
+
+A round against three computers (at "instant": the test server's computers wait
+`COMPUTER_DELAY`), played by clicking the first tile that fits, asserting what a
+person sees: the engine double as the hub the trains leave from (R5, R7), doubles
+drawn crosswise (R17, R19), the playable tiles lifted and lit and the rest dimmed on
+our turn (R23), the label "ana · 12 in hand", no sentence citing a rule id, no
+horizontal page scroll; on the phone our own train and the Mexican train are in
+view next to the hand and the round's result is shown over the board. Screenshots
+go to test-artifacts/screenshots/looks-<size>-<lang>-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games import services
+from games.services import SeatSpec
+
+from .table import Table, first_fit_policy, pick_seed
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: the sizes the issue names: a laptop, and a small phone held upright
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 375, "height": 667}
+RULE_ID = re.compile(r"\bR\d+\b")
+IN_HAND = {"en": "in hand", "es": "en mano", "de": "auf der Hand"}
+
+#: how a box sits in the viewport, and whether a box is taller than wide
+BOX = "el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, r.width, r.height]; }"
+
+
+def a_double_on_a_train(actions: list[Any]) -> bool:
+    """Someone plays a double on a train during the later turns, and we make a first-turn chain."""
+    later_double = any(phase == "play" and a.act == "play" and a.tile[0] == a.tile[1] for phase, a in actions)
+    ours = [a for phase, a in actions if a.seat == 0 and phase == "first" and a.act == "play"]
+    return later_double and len(ours) >= 1
+
+
+def no_horizontal_scroll(page: Any) -> None:
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"the page scrolls sideways: {width}"
+
+
+def in_viewport(page: Any, selector: str) -> bool:
+    box = page.eval_on_selector(selector, BOX)
+    size = page.viewport_size
+    return box[0] >= 0 and box[1] >= 0 and box[2] <= size["width"] + 0.5 and box[3] <= size["height"] + 0.5
+
+
+def visible_text_has_no_rule_id(page: Any) -> None:
+    text = page.evaluate("document.querySelector('#board').innerText + ' ' + "
+                         "[...document.querySelectorAll('#board [title], #board [aria-label]')]"
+                         ".map(e => (e.title || '') + ' ' + (e.getAttribute('aria-label') || '')).join(' ')")
+    assert not RULE_ID.search(text), RULE_ID.findall(text)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("lang", ["en", "es", "de"])
+def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_for: Any, make_user: Any,
+                                     shots: Path) -> None:
+    seed = pick_seed(4, first_fit_policy, a_double_on_a_train)
+    ana = make_user("ana")
+    match = services.match_create(creator=ana, seats=[SeatSpec("me")] + [SeatSpec("computer", level="basic")] * 3,
+                                  seed=seed)
+    viewport = DESKTOP if size == "desktop" else PHONE
+    page = context_for(ana, lang=lang, viewport=viewport).new_page()
+    table = Table(page).open(f"{live}/m/{match.pk}/")
+    name = f"looks-{size}-{lang}"
+
+    # The hub: the engine double the trains leave from, in view (on a phone, too narrow for
+    # a hub beside the trains, the engine double is in the top bar).
+    if size == "desktop":
+        hub = page.locator(".hub")
+        assert hub.is_visible() and hub.locator(".hub__tile").is_visible()
+        hub_box = page.eval_on_selector(".hub", BOX)
+        row_box = page.eval_on_selector(".train", BOX)
+        assert hub_box[2] <= row_box[0] + 1, "the trains leave the hub to its right"
+    else:
+        assert page.locator(".tbar__engine .tile").is_visible()
+    # Our train's label: the name and the tiles in hand, not "Your train · 12 tiles".
+    label = page.locator(".train--mine .train__who").inner_text()
+    assert "ana" in label and IN_HAND[lang] in label, label
+
+    shot_turn = False
+    for _ in range(200):
+        table.wait_turn_or_over()
+        if table.phase() in ("round_over", "match_over"):
+            break
+        no_horizontal_scroll(page)
+        visible_text_has_no_rule_id(page)
+        playable = table.playable()
+        if playable and table.phase() != "engine":
+            # Playable tiles stand out: lifted and lit; the others are dimmed.
+            lit = page.eval_on_selector(".htile--playable", "el => [getComputedStyle(el).transform, "
+                                        "getComputedStyle(el).opacity, getComputedStyle(el).filter]")
+            assert lit[0] not in ("none", "") and float(lit[1]) == 1.0, lit
+            dull = page.locator(".htile:not(.htile--playable)")
+            if dull.count():
+                assert float(dull.first.evaluate("el => getComputedStyle(el).opacity")) < 0.8
+            if size == "phone":
+                # Our train and the Mexican train can be reached without leaving the hand.
+                assert in_viewport(page, ".train--mine"), page.eval_on_selector(".train--mine", BOX)
+                assert in_viewport(page, ".train--mexican"), page.eval_on_selector(".train--mexican", BOX)
+                assert in_viewport(page, ".hand__tiles")
+            if not shot_turn:
+                page.screenshot(path=str(shots / f"{name}-turn.png"))
+                shot_turn = True
+        table.act_first_fit()
+    else:
+        raise AssertionError("the round did not end")
+    table.wait("b.dataset.phase === 'round_over'")
+
+    # Doubles on the trains are drawn crosswise: taller than wide, where the others are wider.
+    # (A phone shows the last three tiles of a train: the older ones take no room.)
+    doubles = [b for b in page.eval_on_selector_all(".ttile--double .tile", f"els => els.map({BOX})") if b[4]]
+    singles = [b for b in page.eval_on_selector_all(".ttile:not(.ttile--double) .tile", f"els => els.map({BOX})")
+               if b[4]]
+    assert singles and (doubles or size == "phone")
+    assert all(b[5] > b[4] for b in doubles), doubles
+    assert all(b[4] > b[5] for b in singles[:5]), singles[:5]
+    # The last move is marked.
+    assert page.locator(".ttile--lastmove").count() == 1
+    # The result is shown over the board, in view, not below it.
+    assert in_viewport(page, ".result h2")
+    no_horizontal_scroll(page)
+    visible_text_has_no_rule_id(page)
+    page.screenshot(path=str(shots / f"{name}-over.png"))
+    table.assert_no_errors()
