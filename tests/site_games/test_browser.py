@@ -39,17 +39,26 @@ def test_create_a_match_with_the_keyboard_alone_on_a_phone(
     page.screenshot(path=str(artifacts_dir / "site-games-create-phone.png"), full_page=True)
 
     # Seat 2: a pass-and-play seat named Ben; seat 3: a strong computer; all by keyboard.
-    page.focus("#id_seat_2_kind")
-    page.keyboard.type("Pass")  # type-ahead picks "Pass-and-play on this device"
-    assert page.input_value("#id_seat_2_kind") == "local"
+    # Each seat is a group of radio buttons: Tab enters it at the checked one, arrows choose.
+    page.focus('input[name="seat_2_kind"]:checked')
+    assert page.evaluate("document.activeElement.value") == "basic"  # the default opponent
+    page.keyboard.press("ArrowUp")  # basic computer -> pass-and-play
+    assert page.evaluate('document.querySelector(\'input[name="seat_2_kind"]:checked\').value') == "local"
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.name") == "seat_2_name"
     page.keyboard.type("Ben")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.name") == "seat_3_kind"
-    page.keyboard.type("Computer (s")
-    assert page.input_value("#id_seat_3_kind") == "strong"
-    while page.evaluate("document.activeElement.name") != "seed":
+    for _step in range(4):  # empty -> person -> pass-and-play -> basic -> strong
+        page.keyboard.press("ArrowDown")
+    assert page.evaluate('document.querySelector(\'input[name="seat_3_kind"]:checked\').value') == "strong"
+    # On to the seed, in the "Advanced" fold: opened with Enter on its summary.
+    for _step in range(40):
+        if page.evaluate("document.activeElement.name") == "seed":
+            break
+        if page.evaluate("document.activeElement.closest('details.advanced') !== null"
+                         " && document.activeElement.tagName === 'SUMMARY'"):
+            page.keyboard.press("Enter")
         page.keyboard.press("Tab")
     page.keyboard.type("77")
     page.keyboard.press("Enter")  # submits the form
@@ -65,12 +74,12 @@ def test_errors_are_announced_and_the_folded_seats_open(live_server: Any, new_co
     page = signed_in_context(new_context, live_server, "ana", viewport=PHONE).new_page()
     page.goto(live_server.url + "/lobby/new/")
     page.locator("summary", has_text="More seats").click()
-    page.select_option("#id_seat_2_kind", "")
-    page.select_option("#id_seat_7_kind", "local")
+    page.check('input[name="seat_2_kind"][value=""]')
+    page.check('input[name="seat_7_kind"][value="local"]')
     page.get_by_role("button", name="Create the match").click()
     page.wait_for_load_state()
     assert page.locator("details.more-seats").get_attribute("open") is not None
-    assert "A pass-and-play seat needs a name" in page.locator(".seat-row--error").inner_text()
+    assert "A pass-and-play seat needs a name" in page.locator(".seat-card--error").inner_text()
     assert page.locator("#id_seat_7_name").get_attribute("aria-invalid") == "true"
     assert not Match.objects.exists()
 
