@@ -58,8 +58,8 @@ class Attempt(models.Model):
     created_at = models.DateTimeField(_("time"), auto_now_add=True, db_index=True)
 
     class Meta:
-        verbose_name = _("attempt")
-        verbose_name_plural = _("attempts")
+        verbose_name = _("account creation")
+        verbose_name_plural = _("account creations")
         indexes = [models.Index(fields=["kind", "address", "created_at"])]
 
     def __str__(self) -> str:

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_safe
 #: (tip id, title, text, rule id of the rules page's anchor); the order is the order of a round.
 #: The ids are what the account keeps and what static/js/tips.js looks for on the board.
 TIPS: list[tuple[str, Promise, Promise, str]] = [
-    # R5, R6, R7: shown while the engine double waits to be placed
+    # R5, R6, R7: shown while the engine double waits to be placed, or during the first turns
     ("engine", _("The engine double"),
      _("Every round starts from one double in the centre: the double 12 in round 1, one less each round. "
        "Whoever holds it places it. If nobody held it, everyone drew one tile at a time, in turn, until "

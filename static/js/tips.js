@@ -14,7 +14,8 @@
   var yours = function (b) { return b.dataset.yourTurn === "true"; };
   // tip id -> whether the board shows its moment (ids: games.learn.TIPS)
   var MOMENTS = {
-    engine: function (b) { return b.dataset.phase === "engine"; },
+    // the engine double and its search: while it waits to be placed and during the first turns
+    engine: function (b) { return b.dataset.phase === "engine" || b.dataset.phase === "first"; },
     first_chain: function (b) { return b.dataset.phase === "first" && yours(b); },
     end_open_double: function (b) { return !!b.querySelector("#end-dialog .confirm__tile"); },
     marker: function (b) { return !!b.querySelector(".train--mine.train--open"); },
@@ -36,6 +37,7 @@
   function hide() {
     if (box) box.hidden = true;
     shown = null;
+    check();  // the next tip whose moment it is
   }
 
   function build() {
@@ -79,13 +81,13 @@
   function check() {
     var b = host.querySelector(".board");
     if (!b || b.dataset.seat === "" || b.dataset.cover) return;
-    if (shown && MOMENTS[shown.id](b)) return;  // still its moment: keep it
-    var next = null;
-    for (var i = 0; i < left.length && !next; i++) {
-      if (MOMENTS[left[i].id] && MOMENTS[left[i].id](b)) next = left[i];
+    if (shown) return;  // a tip stays until it is dismissed (a moment may pass in a second)
+    for (var i = 0; i < left.length; i++) {
+      if (MOMENTS[left[i].id] && MOMENTS[left[i].id](b)) {
+        show(left[i]);
+        return;
+      }
     }
-    if (next) show(next);
-    else if (shown) hide();  // its moment passed: it comes back next time, until dismissed
   }
 
   new MutationObserver(check).observe(host, {childList: true});

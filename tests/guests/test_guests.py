@@ -253,3 +253,16 @@ def test_the_lobby_lists_players_round_and_free_seats_with_join_and_watch(ana: A
     assert f"/m/{playing.pk}/watch/{playing.watch_token}/" in page
     assert "Round 1 / 13" in page and "ana" in page
     assert f"/m/{private.pk}/" not in page
+
+
+def test_the_table_websocket_lets_guests_watch_only_listed_tables(ana: Any) -> None:
+    from games.consumers import may_watch
+
+    private = create(ana, "basic", listed=False)
+    listed = create(ana, "basic", listed=True)
+    _client, guest = guest_client()
+    assert not may_watch(private, guest, private.watch_token)
+    assert may_watch(listed, guest, listed.watch_token)
+    assert may_watch(private, ana, "")  # a player needs no link
+    other = User.objects.create_user("ben")
+    assert may_watch(private, other, private.watch_token)

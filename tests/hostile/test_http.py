@@ -32,6 +32,7 @@ READ_ONLY = [
     "/m/{id}/about/",
     "/m/{id}/watch/{token}/",
     "/rules/",
+    "/how-to-play/",
     "/lobby/",
     "/matches/",
 ]
@@ -51,6 +52,10 @@ OTHER_PAGES = [
     "/accounts/signup/",
     "/accounts/logout/",
     "/accounts/password/",
+    "/accounts/keep/",
+    "/accounts/tips/",
+    "/play/computers/",
+    "/play/friends/",
     "/i18n/setlang/",
     "/admin/",
     "/admin/login/",

@@ -20,7 +20,7 @@ def test_sign_up_and_switch_language_in_the_browser(
     assert page.locator("h1").inner_text() == "Welcome to the Mexican Train table"
     page.screenshot(path=str(artifacts_dir / "site-home-desktop.png"), full_page=True)
 
-    page.get_by_role("link", name="Sign up to play").click()
+    page.get_by_role("link", name="Sign up", exact=True).first.click()
     page.get_by_label("Username").fill("ana")
     page.locator('input[name="password1"]').fill("tile-12-12-engine")
     page.get_by_label("Password confirmation").fill("tile-12-12-engine")

@@ -30,16 +30,16 @@ DJANGO_ENGLISH = [
 
 # A few strings per language that must be on the home page.
 EXPECTED_HOME = {
-    "en": ["Welcome to the Mexican Train table", "Sign up to play", "Read the rules"],
+    "en": ["Welcome to the Mexican Train table", "Play now against computers", "Read the rules"],
     "es": [
         "Bienvenido a la mesa del Tren mexicano",
-        "Regístrate para jugar",
+        "Jugar ahora contra el ordenador",
         "Lee las reglas",
         "tren público",
     ],
     "de": [
         "Willkommen am Tisch des Mexikanischen Zugs",
-        "Registrieren und mitspielen",
+        "Jetzt gegen den Computer spielen",
         "Regeln lesen",
         "öffentliche Bahn",
     ],

@@ -39,17 +39,27 @@ def test_create_a_match_with_the_keyboard_alone_on_a_phone(
     page.screenshot(path=str(artifacts_dir / "site-games-create-phone.png"), full_page=True)
 
     # Seat 2: a pass-and-play seat named Ben; seat 3: an expert computer; all by keyboard.
-    page.focus("#id_seat_2_kind")
-    page.keyboard.type("Pass")  # type-ahead picks "Pass-and-play on this device"
-    assert page.input_value("#id_seat_2_kind") == "local"
+    # Each seat is a group of radio buttons: Tab enters it at the checked one, arrows choose.
+    page.focus('input[name="seat_2_kind"]:checked')
+    assert page.evaluate("document.activeElement.value") == "casual"  # the default opponent
+    page.keyboard.press("ArrowUp")  # casual computer -> beginner computer
+    page.keyboard.press("ArrowUp")  # -> pass-and-play
+    assert page.evaluate('document.querySelector(\'input[name="seat_2_kind"]:checked\').value') == "local"
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.name") == "seat_2_name"
     page.keyboard.type("Ben")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.name") == "seat_3_kind"
-    page.keyboard.type("Computer (e")
-    assert page.input_value("#id_seat_3_kind") == "expert"
-    while page.evaluate("document.activeElement.name") != "seed":
+    for _step in range(5):  # empty -> person -> pass-and-play -> beginner -> casual -> expert
+        page.keyboard.press("ArrowDown")
+    assert page.evaluate('document.querySelector(\'input[name="seat_3_kind"]:checked\').value') == "expert"
+    # On to the seed, in the "Advanced" fold: opened with Enter on its summary.
+    for _step in range(40):
+        if page.evaluate("document.activeElement.name") == "seed":
+            break
+        if page.evaluate("document.activeElement.closest('details.advanced') !== null"
+                         " && document.activeElement.tagName === 'SUMMARY'"):
+            page.keyboard.press("Enter")
         page.keyboard.press("Tab")
     page.keyboard.type("77")
     page.keyboard.press("Enter")  # submits the form
@@ -58,19 +68,19 @@ def test_create_a_match_with_the_keyboard_alone_on_a_phone(
     match = Match.objects.get()
     assert match.seed == 77
     assert [(s.kind, s.name, s.level) for s in match.seats.order_by("index")] == [
-        (Seat.Kind.HUMAN, "", ""), (Seat.Kind.LOCAL, "Ben", ""), (Seat.Kind.COMPUTER, "Computer 3", "expert")]
+        (Seat.Kind.HUMAN, "", ""), (Seat.Kind.LOCAL, "Ben", ""), (Seat.Kind.COMPUTER, "", "expert")]
 
 
 def test_errors_are_announced_and_the_folded_seats_open(live_server: Any, new_context: Any) -> None:
     page = signed_in_context(new_context, live_server, "ana", viewport=PHONE).new_page()
     page.goto(live_server.url + "/lobby/new/")
     page.locator("summary", has_text="More seats").click()
-    page.select_option("#id_seat_2_kind", "")
-    page.select_option("#id_seat_7_kind", "local")
+    page.check('input[name="seat_2_kind"][value=""]')
+    page.check('input[name="seat_7_kind"][value="local"]')
     page.get_by_role("button", name="Create the match").click()
     page.wait_for_load_state()
     assert page.locator("details.more-seats").get_attribute("open") is not None
-    assert "A pass-and-play seat needs a name" in page.locator(".seat-row--error").inner_text()
+    assert "A pass-and-play seat needs a name" in page.locator(".seat-card--error").inner_text()
     assert page.locator("#id_seat_7_name").get_attribute("aria-invalid") == "true"
     assert not Match.objects.exists()
 
