@@ -1,11 +1,14 @@
 """Hostile websocket clients against a real daphne process (a real socket, real handshakes).
 
-- the handshake from another origin (or none, or ``null``, or a look-alike host) is
-  refused with 403 before any consumer runs; the same origin is accepted;
+- the handshake from another origin (or none, or ``null``, or a look-alike host, or
+  this host with another scheme or port) is refused with 403 before any consumer
+  runs; the same origin is accepted;
 - a stranger, an anonymous visitor and a wrong watch token are closed with 4403;
-- garbage frames (bytes, broken JSON, wrong types, a frame of 900 kB) each get an error
-  and the connection stays open; a frame over daphne's 1 MiB limit ends the connection
-  (dropped, as autobahn fails a connection) and nothing else happens;
+- garbage frames (bytes, broken JSON, wrong types, 1,500 nested ``[``) each get an error
+  and the connection stays open; a frame over the table's 4 kB limit closes it with
+  4009 (issue 13: "oversize → close"); one over daphne's 1 MiB limit ends it
+  (dropped, as autobahn fails a connection); nothing else happens either way, and a
+  pause held by such a connection ends with it;
 - another player's seat and a stale version are refused over the wire too (the fuzz in
   test_ws_fuzz.py covers the rest in-process); nothing changes in the match.
 """
@@ -21,11 +24,23 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from engine.bots import choose
 from engine.views import view
 from games import services
+from games.models import Pause
+from games.table.protocol import TOO_BIG
 from tests.hostile.test_ws_fuzz import state_now
 from tests.realtime.conftest import db, rid, state_of
 from tests.servers import Processes, TableSocket, session_cookie
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+
+async def wait_pauses(match_id: int, count: int, timeout: float = 10.0) -> None:
+    import asyncio
+    import time
+
+    end = time.monotonic() + timeout
+    while await db(lambda: Pause.objects.filter(match_id=match_id).count()) != count:
+        assert time.monotonic() < end, f"not {count} pauses within {timeout}s"
+        await asyncio.sleep(0.05)
 
 
 async def refused_handshake(sock: TableSocket) -> int:
@@ -60,6 +75,9 @@ async def test_origins_strangers_garbage_and_huge_frames_on_a_real_server(
         "http://127.0.0.1.evil.example",
         "http://localhost.evil.example:8000",
         "file://",
+        f"https://127.0.0.1:{server.port}",  # issue 13: the scheme counts
+        f"http://127.0.0.1:{server.port + 1}",  # and the port
+        "http://127.0.0.1",
     ]:
         sock = TableSocket(server, match.pk, cookie=alice_cookie, origin=origin, name=origin)
         assert await refused_handshake(sock) == 403, origin
@@ -97,8 +115,10 @@ async def test_origins_strangers_garbage_and_huge_frames_on_a_real_server(
         '"sync"',
         json.dumps({"type": "act"}),
         json.dumps({"type": "sync", "as": "bob"}),
-        json.dumps({"type": "sync", "pad": "x" * 900_000}),
-        "\u2603" * 5000,
+        json.dumps({"type": "sync", "pad": "x" * 4000}),
+        "\u2603" * 4000,
+        "[" * 1500,  # issue 13: RecursionError, 1011 and a pause left behind
+        '{"a":' * 800,
     ]
     for frame in garbage:
         await me.send_raw(frame)
@@ -120,12 +140,30 @@ async def test_origins_strangers_garbage_and_huge_frames_on_a_real_server(
     await me.expect("board")
     assert await db(state_now, match.pk) == before
 
-    # Over daphne's 1 MiB message limit: closed with 1009, nothing else happens.
+    # Over the table's 4 kB limit, with the rules open: closed with 4009, the pause ends with it.
+    await me.send(type="panel", open=True)
+    await wait_pauses(match.pk, 1)
+    await me.send_raw(json.dumps({"type": "sync", "pad": "x" * 900_000}))
+    with pytest.raises(ConnectionClosed) as caught:
+        while True:
+            await me.recv(timeout=10)
+    assert caught.value.rcvd is not None and caught.value.rcvd.code == TOO_BIG
+    await wait_pauses(match.pk, 0)
+    assert await db(state_now, match.pk) == before
+
+    # Over daphne's 1 MiB message limit: daphne (autobahn, failByDrop) drops the TCP
+    # connection without a close frame; the table's clean-up still runs (no pause left).
+    me = TableSocket(server, match.pk, cookie=alice_cookie, name="alice")
+    await me.open()
+    await me.expect("board")
+    await me.send(type="panel", open=True)
+    await wait_pauses(match.pk, 1)
     await me.send_raw(json.dumps({"type": "sync", "pad": "x" * (1024 * 1024 + 10)}))
     with pytest.raises(ConnectionClosed) as caught:
-        await me.recv(timeout=10)
-    # daphne (autobahn, failByDrop) drops the TCP connection; a close frame would say 1009.
-    assert caught.value.rcvd is None or caught.value.rcvd.code == 1009
+        while True:
+            await me.recv(timeout=10)
+    assert caught.value.rcvd is None or caught.value.rcvd.code in (1009, TOO_BIG)
+    await wait_pauses(match.pk, 0)
     assert await db(state_now, match.pk) == before
     again = TableSocket(server, match.pk, cookie=alice_cookie)
     await again.open()
