@@ -75,24 +75,28 @@ def settle_heap() -> None:
 
 
 #: The collector's thresholds, from measurement (2026-12-03, 2-core machine, load
-#: average 10-20 from other work; CPU times, which that load does not stretch).
-#: Frozen at start-up: ~114,000-140,000 objects. Then actions with every seat's and a
-#: spectator's board, four matches in one process (the harness of tests/bench/test_gc.py):
-#: - gen0 threshold 700 (Python's default): 24 young collections per 60 actions, each
-#:   ~0.5 ms, the longest 0.9-1.3 ms; 2,000: 3 per 60 actions, the longest 1.2 ms;
-#:   5,000: 1, 1.5 ms. A young collection costs about the young objects alive at that
-#:   moment (the actions in flight), not the threshold, and finds nothing (an action
-#:   leaves no cycles; the server's collections freed ~5-16 objects per action in
-#:   bench/load.py runs), so fewer of them is nearly free: 2,000.
+#: average 10-20 from other work; CPU times, which that load stretches less than the wall clock).
+#: Frozen at start-up: ~114,000 objects. After that an action leaves no cycles (the
+#: server's collections freed 0-12 objects per action in bench/load.py runs, 155 before).
+#: - gen0: in the harness of tests/bench/test_gc.py (one thread, four matches) a young
+#:   collection costs ~0.5 ms at threshold 700, 1.2 ms at 2,000, with 8x fewer of them.
+#:   In a server (bench/load.py, 20 tables at 0.5 actions/s, 1 spectator each, 30 s),
+#:   2,000 gave 16 young collections of ~8 ms CPU each, the longest 17-22 ms (the young
+#:   generation then holds every action in flight: parsed snapshots, views, contexts,
+#:   and frees of older objects let it grow past the threshold); Python's 700 gave 139
+#:   young and 12 middle collections of ~1 ms each, the longest 4.7 ms (young) and 7.4
+#:   ms (middle), 2.8% of the server's CPU against 1.4%. The pause is what a player
+#:   feels: 700.
 #: - gen2: a full collection traverses every object made since start-up and still alive
 #:   (mostly the reads kept for each match's latest version, games/table/board_reads.py,
-#:   ~500-1,000 objects a match), ~1-2 ms here with four matches and growing with the
-#:   tables a process serves; since an action makes no cyclic garbage, full collections
-#:   are made ten times rarer than the default (100 older collections between two, and
-#:   Python's own rule of 25% growth of the old generation still applies).
-#: Before (no freeze, default thresholds, the reads' cycles): full collections of the
-#: whole ~100 MB heap, 95-410 ms (issue 11), 600-735 ms by the wall clock on this loaded machine.
-THRESHOLDS = (2000, 10, 100)
+#:   ~500-1,000 objects a match), ~1-2 ms with four matches and growing with the tables a
+#:   process serves; since an action makes no cyclic garbage, full collections are made
+#:   ten times rarer than the default (100 middle collections between two; Python's own
+#:   rule of 25% growth of the old generation still applies). None happened in the runs.
+#: Before (no freeze, default thresholds, the reads' cycles): a full collection of the
+#: whole heap in every 30 s run, 95-410 ms (issue 11), 1,073 ms by the wall clock (157 ms
+#: CPU) on this loaded machine.
+THRESHOLDS = (700, 10, 100)
 
 settle_heap()
 gcstats.install_from_env()
