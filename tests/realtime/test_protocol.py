@@ -33,6 +33,8 @@ def frame(**message: Any) -> str:
     ({"type": "panel", "open": False}, Command("panel", open=False)),
     ({"type": "sync"}, Command("sync")),
     ({"type": "check"}, Command("check")),
+    ({"type": "accept", "ask": 12, "request_id": RID}, Command("accept", ask=12, request_id=RID)),
+    ({"type": "decline", "ask": 1, "request_id": RID}, Command("decline", ask=1, request_id=RID)),
 ])
 def test_every_command_of_the_contract_parses(message: dict[str, Any], command: Command) -> None:
     assert parse(frame(**message)) == command
@@ -70,6 +72,10 @@ LONG_ID = "x" * 65
     frame(type="act", seat=0, action={"act": "play", "train": 10**6}, version=1, request_id=RID),
     frame(type="act", seat="0", action={"act": "draw"}, version=1, request_id=RID),
     frame(type="act", seat=0, action={"act": "draw"}, version=1, request_id=RID, extra=1),
+    frame(type="accept", request_id=RID), frame(type="accept", ask=0, request_id=RID),
+    frame(type="accept", ask="1", request_id=RID), frame(type="decline", ask=True, request_id=RID),
+    frame(type="decline", ask=2**63, request_id=RID), frame(type="accept", ask=1),
+    frame(type="accept", ask=1, version=1, request_id=RID),
     '{"type": "sync", "type": "act"}',  # the last duplicate wins: an act without its fields
     frame(type="sync", padding="x" * MAX_FRAME),
 ])
