@@ -21,7 +21,9 @@ from django.utils.translation import ngettext
 from engine.deal import ROUNDS
 from engine.replay import run_replay, state_json
 from engine.serialize import state_from_json
+from games import permissions
 from games.models import Match, Seat
+from games.permissions import Action as Can
 from games.selectors import match_replay_doc
 
 
@@ -96,7 +98,7 @@ def match_summary(match: Match, user: Any = None) -> MatchSummary:
         line = _("Round %(round)s is over: next round to start") % {"round": state.round}
     elif turn is not None and 0 <= turn < len(rows):
         on_turn = rows[turn]
-        your_turn = on_turn.mine or (user_pk is not None and seats[turn].controlled_by(user))
+        your_turn = permissions.may(user, Can.ACT, match, seat=turn, seats=seats)
         line = _("Your turn") if your_turn else _("%(name)s to play") % {"name": on_turn.name}
     else:
         line = str(match.get_status_display())

@@ -871,10 +871,11 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
 
         undo_text = undo_words(selectors.undo_takes_back(reads.folded, mine), names, view.seat)
     ask = _ask(match, reads.ask, user if signed_in else None)
+    waiting = ask is not None  # one request at a time: no other undo or restart meanwhile
     return Flags(
         match_id=match.pk, version=match.version,
-        undo=undo, redo=redo,
-        restart=signed_in and selectors.restart_available(match, user),
+        undo=undo and not waiting, redo=redo,
+        restart=signed_in and not waiting and selectors.restart_available(match, user),
         next_round=signed_in and selectors.next_round_available(match, user),
         new_match=signed_in and following is None and selectors.new_match_available(match, user),
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",

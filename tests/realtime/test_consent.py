@@ -43,6 +43,7 @@ async def test_the_others_accept_a_restart_on_their_board(connect: Any, make_mat
     assert ack["asked"] is True
     mine = await me.board(at_least=ack["version"])
     assert "Waiting for the others" in mine["html"] and ask_of(mine) is None
+    assert 'data-cmd="restart"' not in mine["html"]  # one request at a time
     theirs = await other.board(at_least=ack["version"])
     ask = ask_of(theirs)
     assert ask is not None and "alice" in theirs["html"]

@@ -37,6 +37,8 @@ def frame(**message: Any) -> str:
     # an unknown pace's name is the service's to refuse, with the table's words
     ({"type": "pace", "pace": "ludicrous", "request_id": RID}, Command("pace", pace="ludicrous", request_id=RID)),
     ({"type": "skip", "request_id": RID}, Command("skip", request_id=RID)),
+    ({"type": "accept", "ask": 12, "request_id": RID}, Command("accept", ask=12, request_id=RID)),
+    ({"type": "decline", "ask": 1, "request_id": RID}, Command("decline", ask=1, request_id=RID)),
 ])
 def test_every_command_of_the_contract_parses(message: dict[str, Any], command: Command) -> None:
     assert parse(frame(**message)) == command
@@ -78,6 +80,10 @@ LONG_ID = "x" * 65
     frame(type="pace", pace="", request_id=RID), frame(type="pace", pace="f" * 17, request_id=RID),
     frame(type="pace", pace=None, request_id=RID), frame(type="pace", pace="fast", version=1, request_id=RID),
     frame(type="skip"), frame(type="skip", version=1, request_id=RID), frame(type="skip", seat=0, request_id=RID),
+    frame(type="accept", request_id=RID), frame(type="accept", ask=0, request_id=RID),
+    frame(type="accept", ask="1", request_id=RID), frame(type="decline", ask=True, request_id=RID),
+    frame(type="decline", ask=2**63, request_id=RID), frame(type="accept", ask=1),
+    frame(type="accept", ask=1, version=1, request_id=RID),
     '{"type": "sync", "type": "act"}',  # the last duplicate wins: an act without its fields
     frame(type="sync", padding="x" * MAX_FRAME),
 ])
