@@ -65,7 +65,7 @@
       hide();
       remember({off: "1"});
     });
-    document.body.appendChild(box);
+    host.parentNode.insertBefore(box, host);  // in the flow above the board: it covers nothing
   }
 
   function show(tip) {
