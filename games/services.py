@@ -43,7 +43,7 @@ from engine.serialize import start_to_json, state_from_json, state_to_json
 from engine.state import Action, IllegalAction, RoundState
 from engine.views import view
 
-from . import log, notify, permissions
+from . import log, notify, permissions, signals
 from .errors import (
     BAD_REQUEST,
     FORBIDDEN,
@@ -283,9 +283,7 @@ def _store(match: Match, rnd: Round, state: RoundState) -> None:
     if state.phase == "match_over":
         match.status = Match.Status.FINISHED
         match.finished_at = now
-        from games.history.stats import match_finished  # the one call into the history wing
-
-        match_finished(match)  # players' stats and ratings, in this same transaction
+        signals.match_finished.send(sender=Match, match=match)  # stats and ratings, in this transaction
 
 
 def _commit(match: Match, version: int, *, user: object = None, request_id: str | None = None,

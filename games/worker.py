@@ -55,7 +55,7 @@ from django.db import (
 )
 from django.utils import timezone
 
-from games import selectors, services
+from games import selectors, services, signals
 from games.models import PACE_SECONDS, Match, Seat
 
 logger = logging.getLogger(__name__)
@@ -182,9 +182,7 @@ class ComputerWorker:
         close_old_connections()
         try:
             self.expire_pauses()
-            from games.history.mail import turn_mails_when_due
-
-            turn_mails_when_due()  # e-mail players whose turn it is while away (throttled, never raises)
+            signals.worker_pass.send_robust(sender=ComputerWorker)  # e.g. turn e-mails (games.history)
             return self.run_once()
         except Exception:
             logger.exception("computer players: a pass failed")

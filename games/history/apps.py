@@ -10,3 +10,13 @@ class HistoryConfig(AppConfig):
     name = "games.history"
     label = "history"
     verbose_name = _("History and stats")
+
+    def ready(self) -> None:
+        """Listen to the domain's announcements (games.signals): a finished match is
+        counted in the transaction that ends it; each computer-worker pass sends the due
+        turn e-mails."""
+        from games import signals
+        from games.history import mail, stats
+
+        signals.match_finished.connect(stats.on_match_finished, dispatch_uid="history-stats")
+        signals.worker_pass.connect(mail.on_worker_pass, dispatch_uid="history-turn-mail")

@@ -116,6 +116,11 @@ def send_turn_mails(*, now: datetime | None = None) -> int:
     return sum(_send(m, s, t, base_url) for m, s, t in due_turns(now))
 
 
+def on_worker_pass(sender: object, **kwargs: object) -> None:
+    """Receiver of `games.signals.worker_pass` (connected in HistoryConfig.ready)."""
+    turn_mails_when_due()
+
+
 def turn_mails_when_due() -> None:
     """The worker's call on every pass: a scan at most every `SCAN_EVERY` seconds; never raises
     (a mail server down must not stop the computer players)."""

@@ -140,8 +140,13 @@ def _rate(facts: MatchFacts, players: list[Seat], stats: dict[int, PlayerStats])
 
 
 def match_finished(match: Match) -> None:
-    """The service's hook (games.services, in the transaction that ends the match)."""
+    """Count a match that just ended (in the transaction that ends it)."""
     count_match(match)
+
+
+def on_match_finished(sender: object, *, match: Match, **kwargs: object) -> None:
+    """Receiver of `games.signals.match_finished` (connected in HistoryConfig.ready)."""
+    match_finished(match)
 
 
 def rebuild() -> int:

@@ -1,0 +1,16 @@
+"""What the domain announces to the wings, so that games/ never imports them (design.md).
+
+- `match_finished(match)`: sent by the services inside the transaction that ends a
+  match (R22), after its last round is stored; a receiver that raises rolls the action
+  back with it. games.history counts the players' stats and ratings here.
+- `worker_pass()`: sent by the computer worker on each of its passes (games/worker.py),
+  outside any transaction; receivers must be quick and must not raise (the worker logs
+  and carries on). games.history sends the due turn e-mails here.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+match_finished = Signal()
+worker_pass = Signal()
