@@ -4,6 +4,7 @@
 - `consumers`: the table's websocket (thin: authenticate, parse, call a service, answer).
 - `board_reads`: what every connection of a table reads of a version, read once.
 - `board`: from an engine `SeatView` to the board's template context and HTML (R24).
+- `parts`: the board as named parts (shared ones rendered once per version), the update frames.
 - `jinja_env`: the Jinja2 environment the board's templates render in.
 - `views`: the table's HTTP pages (the first load of the board, the log).
 - `routing`: the websocket URL routes, mounted by tablesite/asgi.py.

@@ -68,7 +68,7 @@ connects.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
@@ -77,7 +77,8 @@ from engine.deal import ROUNDS
 from engine.previews import end_preview, hint
 from engine.state import MEXICAN, Action, TrainKey
 from engine.tiles import Tile, is_double, points
-from engine.views import SeatView, TrainView
+from engine.views import SeatView, TrainView, public
+from games.table import parts
 from games.table.jinja_env import active_language as language
 from games.table.jinja_env import fixed_language
 from games.table.jinja_env import ntext as ngettext
@@ -343,6 +344,8 @@ class Board:
     #: the heading of the round's result and its "Next round (4 / 13)" button (R21)
     round_over_title: str = ""
     next_round_text: str = ""
+    #: what it was presented from (view, seats, flags), for its shared parts (`shared_of`)
+    source: tuple[SeatView, Sequence[SeatInfo], Flags] | None = field(default=None, repr=False, compare=False)
 
     @property
     def ranking(self) -> list[SeatCtx]:
@@ -732,7 +735,28 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
     if view.open_doubles and not over:
         board.open_doubles_text = ngettext("%(count)s open double", "%(count)s open doubles",
                                            len(view.open_doubles)) % {"count": len(view.open_doubles)}
+    board.source = (view, seats, flags)
     return board
+
+
+def public_flags(flags: Flags) -> Flags:
+    """The flags every viewer shares (no offers: those are a viewer's own)."""
+    return Flags(match_id=flags.match_id, version=flags.version, paused=flags.paused, history=flags.history,
+                 next_match_url=flags.next_match_url)
+
+
+def present_public(view: SeatView, seats: Sequence[SeatInfo], flags: Flags) -> Board:
+    """The board of a spectator at the moment of `view` (whoever's view it is): what the
+    shared parts are rendered from (R24: no hand, no legal action)."""
+    return present(public(view), seats, viewer=Viewer(), flags=public_flags(flags))
+
+
+def shared_of(board: Board) -> dict[str, Any]:
+    """The shared parts of the moment `board` shows, rendered now."""
+    if board.source is None:
+        raise ValueError("this board was not made by present()")
+    view, seats, flags = board.source
+    return parts.shared_parts(present_public(view, seats, flags))
 
 
 # ---------------------------------------------------------------- rendering a match
@@ -807,9 +831,16 @@ def _render(name: str, context: dict[str, Any]) -> SafeString:
         return mark_safe(engines["jinja2"].get_template(name).render(context))
 
 
-def board_html(board: Board) -> SafeString:
+def board_page(board: Board, shared: dict[str, Any] | None = None) -> parts.Page:
+    """A presented `board` as parts; `shared`: the version's shared parts if made already."""
+    with fixed_language():
+        return parts.page(board, shared if shared is not None else shared_of(board))
+
+
+def board_html(board: Board, shared: dict[str, Any] | None = None) -> SafeString:
     """The board HTML (``games/jinja2/games/board.html``) of a presented `Board`."""
-    return _render("games/board.html", {"b": board})
+    with fixed_language():
+        return mark_safe(board_page(board, shared).html())
 
 
 def render_board(*, match: Any, seat_view: SeatView, viewer: Viewer, flags: Flags | None = None) -> str:
@@ -838,15 +869,36 @@ def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:
     return present(view, seats, viewer=viewer, flags=match_flags(match, viewer, view, reads, seats=seats))
 
 
-def board_message(*, match: Any, viewer: Viewer, reads: Any = None) -> dict[str, Any]:
-    """The whole ``{"type": "board", …}`` message for one connection (see the module docstring)."""
+def match_page(*, match: Any, viewer: Viewer, reads: Any = None) -> parts.Page:
+    """One viewer's board of a started match as parts: the shared parts made once per version
+    and language for every viewer (kept on `reads`), the viewer's own ones now."""
     with fixed_language():  # the board's words, looked up in this language only once
         board = board_context(match=match, viewer=viewer, reads=reads)
-        return {
-            "type": "board", "version": board.version,
-            "html": board_html(board),
-            "title": board.title, "your_turn": board.your_turn,
-        }
+        if reads is not None and reads.match is match:
+            shared = reads.once(("shared", language()), lambda: shared_of(board))
+        else:
+            shared = shared_of(board)
+        return parts.page(board, shared)
+
+
+def events_since(reads: Any, base: int) -> list[dict[str, Any]]:
+    """The events (engine.events) from version `base` to the version of `reads`: one per log
+    entry after `base`, then what the public views show changed when the view of `base`
+    is known (the version just before). Public only (R24): a draw names no tile."""
+    from engine import events
+
+    out = [events.from_log(line.kind, line.seat, line.action) for line in reads.lines if line.version > base]
+    before = reads.shared.get("before")
+    after = reads.shared.get("public")
+    if before is not None and before[0] == base and after is not None:
+        out.extend(events.between(before[1], after))
+    return out
+
+
+def board_message(*, match: Any, viewer: Viewer, reads: Any = None) -> dict[str, Any]:
+    """The whole ``{"type": "board", …}`` message for one connection (see the module docstring)."""
+    with fixed_language():
+        return match_page(match=match, viewer=viewer, reads=reads).message()
 
 
 def render_log(*, match: Any, viewer_seat: int | None) -> SafeString:

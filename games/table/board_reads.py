@@ -75,6 +75,8 @@ class BoardReads:
     folded: log.Folded[Line] | None
     #: the next match at this table, once this one is over (R29)
     following: Match | None
+    #: the current round's log (what the update frames' events are made from)
+    lines: tuple[Line, ...] = ()
     #: when it was read (time.monotonic)
     read_at: float = field(default_factory=time.monotonic, compare=False)
     #: what the boards of this version work out the same for every viewer (`once`)
@@ -183,6 +185,7 @@ def read(match: Match, *, paused: bool | None = None) -> BoardReads:
         last=_entry(last) if last is not None else None,
         folded=log.fold(lines) if playing else None,
         following=selectors.next_match(match) if over else None,
+        lines=tuple(lines),
     )
 
 
@@ -232,6 +235,10 @@ def current(match_id: int, *, at_least: int | None) -> BoardReads | None:
         with _lock:
             kept = _kept.get(match_id)
             if kept is None or reads.version >= kept.version:
+                if kept is not None and kept.version < reads.version and "public" in kept.shared:
+                    # The public view of the version before, for the events between them
+                    # (games.table.board.events_since); only the view, so no chain of reads.
+                    reads.shared["before"] = (kept.version, kept.shared["public"])
                 _kept[match_id] = reads
                 _kept.move_to_end(match_id)
             # Drop what is no longer given out (oldest first), so idle matches hold no memory.

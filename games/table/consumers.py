@@ -43,7 +43,7 @@ from games import selectors, services
 from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
 from games.models import Match, Seat
 from games.notify import LAYER_LOST, match_group
-from games.table import board, board_reads, protocol
+from games.table import board, board_reads, parts, protocol
 
 logger = logging.getLogger(__name__)
 
@@ -128,6 +128,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.revealed: int | None = None  # R24: the relay seat shown on this device
         self.pausing = False  # R26: this connection's rules/log panel is open
         self.sent_version = -1
+        self.sent = parts.Sent()  # what this connection was last sent, part by part
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = query.get("watch", [""])[0]
         allowed = await self.call(lambda: may_watch(load_match(self.match_id), self.user, token))
@@ -138,7 +139,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.renewing = asyncio.create_task(self.renew_group(self.group))
-        await self.send_board()  # a (re)connecting client always starts from the current board
+        await self.send_board(whole=True)  # a (re)connecting client always starts from the current board
 
     async def disconnect(self, code: int) -> None:
         if self.renewing is not None:
@@ -215,7 +216,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.call(services.pause_close, match_id=self.match_id, channel=self.channel_name)
 
     async def do_sync(self, c: protocol.Command) -> None:
-        await self.send_board()
+        await self.send_board(whole=True)
 
     async def do_check(self, c: protocol.Command) -> None:
         # A notice may be lost (the channel layer dropped or expired it under overload):
@@ -240,16 +241,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         # The acting client gets its board at once; the group notice for this version is then skipped.
         await self.send_board(newer_than=self.sent_version, version=result.version)
 
-    async def send_board(self, *, newer_than: int | None = None, version: int | None = None) -> None:
-        """Render and send this connection's board (skipped when it already has `version` or later)."""
+    async def send_board(self, *, newer_than: int | None = None, version: int | None = None,
+                         whole: bool = False) -> None:
+        """Send this connection's board as an update of what it was sent last (`whole`: the
+        whole board); skipped when it already has `version` or later."""
         if newer_than is not None and isinstance(version, int) and version <= newer_than:
             return
         # Told of a version (a notice, an ack): the reads of that version another connection
         # at this table made may serve; otherwise (connect, sync, a refusal, a pause) read afresh.
         at_least = version if newer_than is not None and isinstance(version, int) else None
-        message = await self.call(self.board_message, at_least=at_least)
+        message = await self.call(self.board_message, at_least=at_least, whole=whole)
         if message is not None:
-            self.sent_version = max(self.sent_version, message["version"])
+            self.sent_version = max(self.sent_version, self.sent.version)
             await self.send_json(message)
 
     async def send_json(self, message: dict[str, Any]) -> None:
@@ -282,11 +285,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         controlled = tuple(selectors.seats_controlled(match, user)) if user is not None else ()
         return board.Viewer(user=user, controlled=controlled, revealed=self.revealed)
 
-    def board_message(self, *, at_least: int | None = None) -> dict[str, Any] | None:
+    def board_message(self, *, at_least: int | None = None, whole: bool = False) -> dict[str, Any] | None:
+        """An update frame carrying what changed since this connection's last board, or the
+        whole board (`whole`, nothing sent yet, a new round); games/table/parts.py."""
         reads = board_reads.current(self.match_id, at_least=at_least)
         if reads is None or reads.match.state is None:
             return None  # still waiting for players: the first board comes when it starts
-        return board.board_message(match=reads.match, viewer=self.viewer(reads.match), reads=reads)
+        page = board.match_page(match=reads.match, viewer=self.viewer(reads.match), reads=reads)
+        if not whole:
+            if page.version < self.sent.version:
+                return None  # overtaken: this connection has a newer board already
+            frame = parts.update_frame(page, self.sent, board.events_since(reads, self.sent.version))
+            if frame is not None:
+                return frame
+        self.sent = parts.Sent()
+        self.sent.took(page)
+        return page.message()
 
     def hint(self, *, seat: int) -> dict[str, Any]:
         """R23, R25: a suggested play for the seat whose hand this connection shows."""
