@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.views import SeatView
 
+
 def spoken(tile: tuple[int, int] | list[int]) -> str:
     """A tile as the table writes it, the higher number first ("6-4")."""
     a, b = tile
@@ -57,7 +58,7 @@ def between(before: SeatView, after: SeatView) -> list[dict[str, Any]]:
         raise ValueError("events are worked out from the public views only (R24)")
     out: list[dict[str, Any]] = []
     if before.round == after.round and len(before.trains) == len(after.trains):
-        for old, new in zip(before.trains, after.trains):
+        for old, new in zip(before.trains, after.trains, strict=True):
             if old.marker != new.marker:
                 out.append({"e": "marker_placed" if new.marker else "marker_removed", "train": new.key})
     was = {(spoken(t), k) for t, k in before.open_doubles} if before.round == after.round else set()
