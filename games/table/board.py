@@ -765,7 +765,9 @@ def shared_of(board: Board) -> dict[str, Any]:
 def seat_infos(match: Any) -> list[SeatInfo]:
     """Names and kinds of a match's seats (a Match with its seats)."""
     out = []
-    for s in sorted(match.seats.all(), key=lambda s: s.index):
+    from games import selectors
+
+    for s in selectors.match_seats(match):
         name = s.display_name
         if not name:
             words = _("Computer %(number)s") if s.kind == "computer" else _("Seat %(number)s")

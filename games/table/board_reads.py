@@ -190,8 +190,8 @@ def read(match: Match, *, paused: bool | None = None) -> BoardReads:
 
 
 def _load(match_id: int) -> Match | None:
-    """The match with its seats and their users (as ``prefetch_related("seats__user")`` leaves
-    them, see `selectors.match_seats`), and whether a pause is on (R26: `paused_now`)."""
+    """The match with its seats and their users (``match.seat_list``, see
+    `selectors.match_seats`), and whether a pause is on (R26: `paused_now`)."""
     found = _rows("match", [timezone.now() - selectors.PAUSE_TIMEOUT, match_id])
     if not found:
         return None
@@ -204,9 +204,9 @@ def _load(match_id: int) -> Match | None:
         seat.user = None if seat.user_id is None else from_row(user, user._meta.concrete_fields, row[len(_SEAT):])
         seat.match = match
         seats.append(seat)
-    prefetched = match.seats.all()
-    prefetched._result_cache, prefetched._prefetch_done = seats, True
-    match._prefetched_objects_cache = {"seats": prefetched}
+    # The seats travel with the match as a plain list (`selectors.match_seats` takes it):
+    # Django has no public way to hand rows read here to ``match.seats.all()``.
+    match.seat_list = seats
     return match
 
 

@@ -2,9 +2,11 @@
 
 Thin by design (design.md): authenticate (the session, through AuthMiddlewareStack,
 behind the Origin check in tablesite/asgi.py), join the match's group, parse each
-frame with `games.table.protocol`, call a service, map a `GameError` to
-``{"type": "error", "code", "message", "request_id"}``, and render this
-connection's own board with `games.table.board.board_message`. Only ``match.changed`` /
+frame with `games.table.protocol` and run its command's handler from the protocol's
+registry (`protocol.COMMANDS`: fields, handler, service call), map a `GameError` to
+``{"type": "error", "code", "message", "request_id"}``, and send this connection
+what changed on its board (`games.table.parts`: an update frame of the changed
+parts, the whole board on connect, sync and a new round). Only ``match.changed`` /
 ``match.paused`` notices (a version, a flag) travel on the channel layer; each
 connection reads its own seat's view from the database (R24).
 
@@ -34,7 +36,6 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import close_old_connections
 from django.db.models import Prefetch
-from django.urls import reverse
 from django.utils import translation
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
@@ -67,11 +68,6 @@ GROUP_RENEW_SECONDS = 3600.0
 #: in order: its consumer awaits each before the next. Notices sent from these threads
 #: (`games.notify`, after commit) are handed to the server's event loop by async_to_sync.
 DATABASE_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="table-db")
-
-#: the commands that change the match, with the service each one calls
-CHANGES = {"undo": services.match_undo, "redo": services.match_redo,
-           "restart": services.round_restart, "next_round": services.round_next}
-
 
 def scope_language(scope: dict[str, Any]) -> str:
     """The connection's language, chosen as LocaleMiddleware chose the page's (cookie, then Accept-Language)."""
@@ -169,7 +165,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_json(self.words(e.to_json))
             return
         try:
-            await getattr(self, f"do_{command.type}")(command)
+            await protocol.COMMANDS[command.type].handler(self, command)
         except GameError as e:
             await self.send_json({**self.words(e.to_json), "request_id": command.request_id})
             await self.send_board()  # whatever the client believed, here is the table as it is
@@ -178,52 +174,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             message = self.words(lambda: _("Something went wrong on the server; nothing was changed."))
             await self.send_json({"type": "error", "code": protocol.SERVER_ERROR, "message": message,
                                   "request_id": command.request_id})
-
-    async def do_act(self, c: protocol.Command) -> None:
-        result = await self.call(services.action_submit, match_id=self.match_id, user=self.user, seat=c.seat,
-                                 action=c.action, expected_version=c.version, request_id=c.request_id)
-        await self.ack(c, result)
-
-    async def do_change(self, c: protocol.Command) -> None:
-        result = await self.call(CHANGES[c.type], match_id=self.match_id, user=self.user,
-                                 expected_version=c.version, request_id=c.request_id)
-        await self.ack(c, result)
-
-    do_undo = do_redo = do_restart = do_next_round = do_change
-
-    async def do_new_match(self, c: protocol.Command) -> None:
-        # R29: asking again with the same request id gives the same new match (the
-        # service has no expected version: there is one new match per finished one).
-        new = await self.call(services.table_new_match, match_id=self.match_id, user=self.user,
-                              request_id=c.request_id)
-        await self.send_json({"type": "redirect", "request_id": c.request_id,
-                              "url": reverse("games:table", args=[new.pk])})
-
-    async def do_hint(self, c: protocol.Command) -> None:
-        await self.send_json(await self.call(self.hint, seat=c.seat))
-
-    async def do_reveal(self, c: protocol.Command) -> None:
-        await self.call(self.check_reveal, seat=c.seat)
-        self.revealed = c.seat
-        await self.send_board()
-
-    async def do_panel(self, c: protocol.Command) -> None:
-        if c.open:
-            # Spectators may read the rules too, but only players pause the computers (R26).
-            self.pausing = await self.call(self.pause_open)
-        elif self.pausing:
-            self.pausing = False
-            await self.call(services.pause_close, match_id=self.match_id, channel=self.channel_name)
-
-    async def do_sync(self, c: protocol.Command) -> None:
-        await self.send_board(whole=True)
-
-    async def do_check(self, c: protocol.Command) -> None:
-        # A notice may be lost (the channel layer dropped or expired it under overload):
-        # the page asks now and then, and gets the board it missed, else nothing.
-        current = await self.call(selectors.match_version, match_id=self.match_id)
-        if current is not None and current > self.sent_version:
-            await self.send_board(newer_than=self.sent_version, version=current)
 
     # ------------------------------------------------------------ notices from the group
 

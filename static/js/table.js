@@ -172,7 +172,7 @@
     return out;
   }
 
-  var SLIDE_MS = 260;
+  var SLIDE_MS = window.MT_SLIDE_MS || 260; // tests set a longer one
   /** Each played tile slides from where it came from to its place on the train. It moves
    *  by a transform only, so nothing else waits for it: the next click works meanwhile. */
   function slide(list) {
