@@ -244,6 +244,10 @@ def load_phase(args: argparse.Namespace, db: BenchDatabase) -> dict[str, Any]:
         "errors": errors, "error_kinds": dict(stats.errors) | ({} if alive else {"server_died": 1}),
         "error_samples": stats.error_samples,
         "boards": stats.boards, "board_kb_mean": stats.board_bytes / stats.boards / 1024 if stats.boards else 0.0,
+        # every board or update frame a connection got (games/table/parts.py): its size
+        "updates": stats.updates,
+        "frame_kb_p50": percentile(sorted(stats.frame_sizes), 0.50) / 1024 if stats.frame_sizes else 0.0,
+        "frame_kb_p95": percentile(sorted(stats.frame_sizes), 0.95) / 1024 if stats.frame_sizes else 0.0,
         "server_cpu_seconds": cpu, "server_cores": cpu / stats.elapsed if stats.elapsed else 0.0,
         "server_peak_rss_mb": [r / 2**20 for r in rss],
         "client_cpu_seconds": (after_cpu.ru_utime + after_cpu.ru_stime) - (client_cpu.ru_utime + client_cpu.ru_stime),
@@ -277,8 +281,9 @@ def report(results: dict[str, Any]) -> None:
     per_action = load["server_cpu_seconds"] / load["actions"] * 1000 if load["actions"] else float("nan")
     print(f"  server CPU: {load['server_cpu_seconds']:.1f} s user+sys ({load['server_cores']:.2f} cores, "
           f"{per_action:.1f} ms per action); peak RSS: {rss} MB")
-    print(f"  client CPU (this process): {load['client_cpu_seconds']:.1f} s; boards received {load['boards']}, "
-          f"{load['board_kb_mean']:.1f} KB each")
+    print(f"  client CPU (this process): {load['client_cpu_seconds']:.1f} s; boards received {load['boards']} "
+          f"({load['updates']} as update frames), {load['board_kb_mean']:.1f} KB each on average; per frame "
+          f"median {load['frame_kb_p50']:.2f} KB [target <= 1.5], p95 {load['frame_kb_p95']:.2f} KB [target <= 6]")
     if floor is not None:
         ratio = load["persisted_per_second"] / floor["per_second"] if floor["per_second"] else 0.0
         results["floor_ratio"] = ratio

@@ -31,6 +31,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.typing import Origin
 
+from games.table import parts
+
 PHASE = re.compile(r'data-phase="(\w+)"')
 HAND_TILE = re.compile(r'data-tile="(\d+)-(\d+)" data-targets="([^"]*)"')
 ACT_BUTTON = re.compile(r'\bdata-act="(\w+)"')
@@ -75,6 +77,9 @@ class Stats:
     tables_finished: int = 0
     boards: int = 0
     board_bytes: int = 0
+    #: update frames among the boards, and the size of every board or update frame
+    updates: int = 0
+    frame_sizes: list[int] = field(default_factory=list)
     connect_seconds: float = 0.0
     connect_retries: int = 0
     elapsed: float = 0.0
@@ -173,9 +178,20 @@ class Client:
             async for raw in self.ws:
                 message = json.loads(raw)
                 kind = message.get("type")
+                if kind == "update":
+                    # Only the parts that changed (games/table/parts.py): applied to the board
+                    # held, as the page morphs them in.
+                    stats.updates += 1
+                    if self.board is None or message["base"] != self.board["version"]:
+                        stats.error("gap", f"match {self.table.spec.match_id} seat {self.seat}")
+                        await self.ws.send(json.dumps({"type": "sync"}))
+                        continue
+                    message = parts.as_board(self.board, message)
+                    kind = "board"
                 if kind == "board":
                     stats.boards += 1
                     stats.board_bytes += len(raw)
+                    stats.frame_sizes.append(len(raw))
                     self.board = message
                     self.first_board.set()
                     self.table.holds(self.seat, message["version"])

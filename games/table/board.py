@@ -403,9 +403,9 @@ def why_not(view: SeatView, tile: Tile, seats: Sequence[SeatInfo]) -> str:
     if view.phase in ("round_over", "match_over"):
         return _("The round is over (R20).")
     if not view.my_turn:
-        if view.turn is None:
-            return _("Wait for your turn (R7).")
-        return _("Wait for your turn: it is %(name)s's turn (R7).") % {"name": seats[view.turn].name}
+        # Not naming whose turn it is keeps the hand as it was while others play, so its
+        # part is not sent again on every move (games/table/parts.py); the top bar says whose.
+        return _("Wait for your turn (R7).")
     if view.phase == "engine":
         return _("First place the engine double in the centre (R7).")
     assert view.seat is not None

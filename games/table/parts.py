@@ -4,7 +4,7 @@ A board (``games/jinja2/games/board.html``) is the board element — its attribu
 `board_attrs` — around a fixed set of parts, each one whole element with a stable id,
 each rendered by its own template whether for the first page, an update or a replay:
 
-- shared (`SHARED`: ``status``, ``train-<key>`` for each train, ``scores``,
+- shared (`SHARED`: ``status``, ``turn``, ``badges``, ``train-<key>`` for each train, ``scores``,
   ``scores-dialog``): the same for every viewer of a match at one version and language.
   They are rendered from the spectator view (``engine.views.view(state, None)``) only,
   so no hidden tile can reach them (R24), and once per (match, version, language)
@@ -33,7 +33,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 #: the parts every viewer sees alike (besides one ``train-<key>`` per train)
-SHARED = ("status", "scores", "scores-dialog")
+SHARED = ("status", "turn", "badges", "scores", "scores-dialog")
 #: the parts of one viewer
 PRIVATE = ("tools", "banner", "hub", "result", "hand", "cover")
 TRAIN = "train-"
@@ -45,9 +45,15 @@ def _env() -> Any:
     return engines["jinja2"].env
 
 
+#: a run of blanks holding a line break: the templates' indentation
+_INDENT = re.compile(r"[ \t]*\n\s*")
+
+
 def render(name: str, **context: Any) -> Markup:
-    """One part's template rendered (call within `jinja_env.fixed_language`)."""
-    return Markup(_env().get_template(name).render(context).strip())
+    """One part's template rendered (call within `jinja_env.fixed_language`), its indentation
+    folded to single line breaks (HTML shows any run of blanks as one; a part is sent
+    over the websocket whenever it changes)."""
+    return Markup(_INDENT.sub("\n", _env().get_template(name).render(context).strip()))
 
 
 def train_id(key: object) -> str:
@@ -59,7 +65,7 @@ def shared_parts(public: Any) -> dict[str, Markup]:
     ``games.table.board.Board`` with no seat)."""
     if public.me is not None or public.hand is not None:
         raise PermissionError("shared parts are rendered from the spectator view only (R24)")
-    out = {"status": render("games/board/status.html", b=public)}
+    out = {part: render("games/board/status.html", b=public, part=part) for part in ("status", "turn", "badges")}
     for index, train in enumerate(public.trains):
         out[train_id(train.key)] = render("games/parts/train.html", t=train, first=index == 0)
     out["scores"] = render("games/board/scoreboard.html", b=public)

@@ -107,7 +107,7 @@ def test_a_refused_move_shows_pending_then_comes_back_with_its_message(
     assert page.locator("#toast").inner_text().strip()
     assert tile in table.hand() and table.version() == version
     errors = [m for _, m in table.received if m["type"] == "error"]
-    assert errors and errors[-1]["message"] in page.locator("#toast").inner_text()
+    assert errors and (errors[-1].get("explanation") or errors[-1]["message"]) in page.locator("#toast").inner_text()
 
 
 def test_an_update_that_skips_a_version_makes_the_page_ask_for_the_board(
