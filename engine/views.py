@@ -126,6 +126,14 @@ def _train_views(trains: tuple[Train, ...], engine: int) -> tuple[TrainView, ...
     return result
 
 
+def public(v: SeatView) -> SeatView:
+    """The spectator's view of the same moment as `v` (what ``view(state, None)`` gives):
+    no hand, no legal actions, no drawn tile (R24)."""
+    if v.seat is None:
+        return v
+    return v._replace(seat=None, hand=None, legal=(), placed=0, drawn_tile=None)
+
+
 def view(state: RoundState, seat: int | None) -> SeatView:
     """Build what `seat` (None: a spectator) may see now."""
     start = state.start

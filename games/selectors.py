@@ -49,13 +49,15 @@ def match_state(match: Match) -> RoundState:
 
 
 def match_seats(match: Match) -> list[Seat]:
-    """The match's seats in order: the ones prefetched with the match when the caller
-    loaded them (``prefetch_related("seats")``, as the table's websocket does), else
-    read now. A board asks several questions of the seats; they cost one query."""
-    prefetched = getattr(match, "_prefetched_objects_cache", {}).get("seats")
-    if prefetched is not None:
-        return sorted(prefetched, key=lambda s: s.index)
-    return list(Seat.objects.filter(match=match).order_by("index"))
+    """The match's seats in order: the list the caller read with the match and set as
+    ``match.seat_list`` (games.table.board_reads reads seats and users in one statement),
+    else ``match.seats.all()`` — prefetched when the caller loaded them with
+    ``prefetch_related("seats")``, as the table's websocket does, else read now. A board
+    asks several questions of the seats; they cost at most one query."""
+    listed = getattr(match, "seat_list", None)
+    if listed is not None:
+        return list(listed)
+    return sorted(match.seats.all(), key=lambda s: s.index)
 
 
 def seats_controlled(match: Match, user: object) -> list[int]:

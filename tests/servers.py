@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from games.table import parts
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 REDIS_SERVER = "/usr/bin/redis-server"
 START_TIMEOUT = 30.0
@@ -423,6 +425,9 @@ class TableSocket:
         text = raw if isinstance(raw, str) else raw.decode()
         self.frames.append(text)
         message: dict[str, Any] = json.loads(text)
+        if message.get("type") == "update":
+            # The page applies the changed parts to its board (games/table/parts.py): so do we.
+            message = parts.as_board(self.last_board, message)
         kind = message.get("type")
         if kind == "board":
             self.last_board = message

@@ -3,7 +3,9 @@
 - `protocol`: the closed set of websocket commands, parsed and checked.
 - `consumers`: the table's websocket (thin: authenticate, parse, call a service, answer).
 - `board_reads`: what every connection of a table reads of a version, read once.
-- `board`: from an engine `SeatView` to the board's template context and HTML (R24).
+- `viewer`: who may see what (R24); `presenter`: a `SeatView` as the board's template context;
+  `words`: the table's words; `board`: a match's board for one viewer, put together.
+- `parts`: the board as named parts (shared ones rendered once per version), the update frames.
 - `jinja_env`: the Jinja2 environment the board's templates render in.
 - `views`: the table's HTTP pages (the first load of the board, the log).
 - `routing`: the websocket URL routes, mounted by tablesite/asgi.py.

@@ -84,6 +84,8 @@ class BoardReads:
     following: Match | None
     #: the undo or restart asked of the others at the table, while it waits for answers
     ask: ChangeRequest | None = None
+    #: the current round's log (what the update frames' events are made from)
+    lines: tuple[Line, ...] = ()
     #: when it was read (time.monotonic)
     read_at: float = field(default_factory=time.monotonic, compare=False)
     #: what the boards of this version work out the same for every viewer (`once`)
@@ -193,6 +195,7 @@ def read(match: Match, *, paused: bool | None = None) -> BoardReads:
         folded=log.fold(lines) if playing else None,
         following=selectors.next_match(match) if over else None,
         ask=selectors.open_request(match.pk) if playing else None,
+        lines=tuple(lines),
     )
 
 
@@ -211,8 +214,8 @@ def snapshot() -> Iterator[None]:
 
 
 def _load(match_id: int) -> Match | None:
-    """The match with its seats and their users (as ``prefetch_related("seats__user")`` leaves
-    them, see `selectors.match_seats`), and whether a pause is on (R26: `paused_now`)."""
+    """The match with its seats and their users (``match.seat_list``, see
+    `selectors.match_seats`), and whether a pause is on (R26: `paused_now`)."""
     found = _rows("match", [timezone.now() - selectors.PAUSE_TIMEOUT, match_id])
     if not found:
         return None
@@ -224,14 +227,11 @@ def _load(match_id: int) -> Match | None:
         seat = from_row(Seat, _SEAT, row[:len(_SEAT)])
         seat.user = None if seat.user_id is None else from_row(user, user._meta.concrete_fields, row[len(_SEAT):])
         seats.append(seat)
-    # No reference from the seats or their queryset back to the match (prefetch_related's
-    # `match.seats.all()` keeps the match in its filter and hints, and sets `seat.match`):
-    # a cycle here would make every version's reads, the parsed snapshot with them (about
-    # 800 objects), garbage that only the cycle collector frees (tests/bench/test_gc.py).
-    # Nothing reads `seat.match` of these seats; `match_id` is set.
-    prefetched = Seat.objects.filter(match_id=match_id)
-    prefetched._result_cache, prefetched._prefetch_done = seats, True
-    match._prefetched_objects_cache = {"seats": prefetched}
+    # No reference from the seats back to the match (a cycle would leave every version's
+    # reads, the parsed snapshot with them, to the cycle collector: tests/bench/test_gc.py).
+    # The seats travel with the match as a plain list (`selectors.match_seats` takes it):
+    # Django has no public way to hand rows read here to ``match.seats.all()``.
+    match.seat_list = seats
     return match
 
 
@@ -261,6 +261,10 @@ def current(match_id: int, *, at_least: int | None) -> BoardReads | None:
         with _lock:
             kept = _kept.get(match_id)
             if kept is None or reads.version >= kept.version:
+                if kept is not None and kept.version < reads.version and "public" in kept.shared:
+                    # The public view of the version before, for the events between them
+                    # (games.table.board.events_since); only the view, so no chain of reads.
+                    reads.shared["before"] = (kept.version, kept.shared["public"])
                 _kept[match_id] = reads
                 _kept.move_to_end(match_id)
             # Drop what is no longer given out (oldest first), so idle matches hold no memory.

@@ -2,9 +2,11 @@
 
 Thin by design (design.md): authenticate (the session, through AuthMiddlewareStack,
 behind the Origin check in tablesite/asgi.py), join the match's group, parse each
-frame with `games.table.protocol`, call a service, map a `GameError` to
-``{"type": "error", "code", "message", "request_id"}``, and render this
-connection's own board with `games.table.board.board_message`. Only ``match.changed`` /
+frame with `games.table.protocol` and run its command's handler from the protocol's
+registry (`protocol.COMMANDS`: fields, handler, service call), map a `GameError` to
+``{"type": "error", "code", "message", "request_id"}``, and send this connection
+what changed on its board (`games.table.parts`: an update frame of the changed
+parts, the whole board on connect, sync and a new round). Only ``match.changed`` /
 ``match.paused`` notices (a version, a flag) travel on the channel layer; each
 connection reads its own seat's view from the database (R24).
 
@@ -50,7 +52,6 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.db.models import Prefetch
-from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -61,7 +62,7 @@ from games.history.mail import table_presence  # the one import of the history w
 from games.models import Match, Seat
 from games.notify import LAYER_LOST, match_group
 from games.permissions import Action as Can
-from games.table import board, board_reads, protocol
+from games.table import board, board_reads, parts, protocol
 
 logger = logging.getLogger(__name__)
 
@@ -89,11 +90,6 @@ GROUP_RENEW_SECONDS = 3600.0
 #: in order: its consumer awaits each before the next. Notices sent from these threads
 #: (`games.notify`, after commit) are handed to the server's event loop by async_to_sync.
 DATABASE_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="table-db")
-
-#: the commands that change the match, with the service each one calls
-CHANGES = {"undo": services.match_undo, "redo": services.match_redo,
-           "restart": services.round_restart, "next_round": services.round_next}
-
 
 def scope_language(scope: dict[str, Any]) -> str:
     """The connection's language, chosen as LocaleMiddleware chose the page's (cookie, then Accept-Language)."""
@@ -150,6 +146,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.revealed: int | None = None  # R24: the relay seat shown on this device
         self.pausing = False  # R26: this connection's rules/log panel is open
         self.sent_version = -1
+        self.sent = parts.Sent()  # what this connection was last sent, part by part
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = query.get("watch", [""])[0]
         try:
@@ -174,7 +171,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(self.user_group, self.channel_name)
             groups.append(self.user_group)
         self.renewing = asyncio.create_task(self.renew_groups(groups))
-        await self.send_board()  # a (re)connecting client always starts from the current board
+        await self.send_board(whole=True)  # a (re)connecting client always starts from the current board
 
     async def disconnect(self, code: int) -> None:
         await self.release()
@@ -238,7 +235,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             if not await self.session_holds():
                 return
-            await getattr(self, f"do_{command.type}")(command)
+            await protocol.COMMANDS[command.type].handler(self, command)
         except GameError as e:
             await self.send_json({**self.words(e.to_json), "request_id": command.request_id})
             await self.told(self.send_board())  # whatever the client believed, here is the table as it is
@@ -267,70 +264,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.close(code=SESSION_ENDED)
         await self.release()
         return False
-
-    async def do_act(self, c: protocol.Command) -> None:
-        result = await self.call(services.action_submit, match_id=self.match_id, user=self.user, seat=c.seat,
-                                 action=c.action, expected_version=c.version, request_id=c.request_id)
-        await self.ack(c, result)
-
-    async def do_change(self, c: protocol.Command) -> None:
-        result = await self.call(CHANGES[c.type], match_id=self.match_id, user=self.user,
-                                 expected_version=c.version, request_id=c.request_id)
-        await self.ack(c, result)
-
-    do_undo = do_redo = do_restart = do_next_round = do_change
-
-    async def do_answer(self, c: protocol.Command) -> None:
-        # Another person's undo or restart request at a shared table: yes or no (issue 13).
-        result = await self.call(services.change_answer, match_id=self.match_id, user=self.user, ask=c.ask,
-                                 accept=c.type == "accept", request_id=c.request_id)
-        await self.ack(c, result)
-
-    do_accept = do_decline = do_answer
-
-    async def do_new_match(self, c: protocol.Command) -> None:
-        # R29: asking again with the same request id gives the same new match (the
-        # service has no expected version: there is one new match per finished one).
-        new = await self.call(services.table_new_match, match_id=self.match_id, user=self.user,
-                              request_id=c.request_id)
-        await self.send_json({"type": "redirect", "request_id": c.request_id,
-                              "url": reverse("games:table", args=[new.pk])})
-
-    async def do_hint(self, c: protocol.Command) -> None:
-        await self.send_json(await self.call(self.hint, seat=c.seat))
-
-    async def do_reveal(self, c: protocol.Command) -> None:
-        await self.call(self.check_reveal, seat=c.seat)
-        self.revealed = c.seat
-        await self.send_board()
-
-    async def do_panel(self, c: protocol.Command) -> None:
-        if c.open:
-            # Spectators may read the rules too, but only players pause the computers (R26).
-            self.pausing = await self.call(self.pause_open)
-        elif self.pausing:
-            await self.call(services.pause_close, match_id=self.match_id, channel=self.channel_name)
-            self.pausing = False  # only once ended: a failed close is ended again with the connection
-
-    async def do_pace(self, c: protocol.Command) -> None:
-        result = await self.call(services.pace_set, match_id=self.match_id, user=self.user, pace=c.pace,
-                                 request_id=c.request_id)
-        await self.ack(c, result)
-
-    async def do_skip(self, c: protocol.Command) -> None:
-        result = await self.call(services.hurry_start, match_id=self.match_id, user=self.user,
-                                 request_id=c.request_id)
-        await self.ack(c, result)
-
-    async def do_sync(self, c: protocol.Command) -> None:
-        await self.send_board()
-
-    async def do_check(self, c: protocol.Command) -> None:
-        # A notice may be lost (the channel layer dropped or expired it under overload):
-        # the page asks now and then, and gets the board it missed, else nothing.
-        current = await self.call(selectors.match_version, match_id=self.match_id)
-        if current is not None and current > self.sent_version:
-            await self.send_board(newer_than=self.sent_version, version=current)
 
     # ------------------------------------------------------------ notices from the group
 
@@ -375,16 +308,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         # The acting client gets its board at once; the group notice for this version is then skipped.
         await self.send_board(newer_than=self.sent_version, version=result.version)
 
-    async def send_board(self, *, newer_than: int | None = None, version: int | None = None) -> None:
-        """Render and send this connection's board (skipped when it already has `version` or later)."""
+    async def send_board(self, *, newer_than: int | None = None, version: int | None = None,
+                         whole: bool = False) -> None:
+        """Send this connection's board as an update of what it was sent last (`whole`: the
+        whole board); skipped when it already has `version` or later."""
         if newer_than is not None and isinstance(version, int) and version <= newer_than:
             return
         # Told of a version (a notice, an ack): the reads of that version another connection
         # at this table made may serve; otherwise (connect, sync, a refusal, a pause) read afresh.
         at_least = version if newer_than is not None and isinstance(version, int) else None
-        message = await self.call(self.board_message, at_least=at_least)
+        message = await self.call(self.board_message, at_least=at_least, whole=whole)
         if message is not None:
-            self.sent_version = max(self.sent_version, message["version"])
+            self.sent_version = max(self.sent_version, self.sent.version)
             await self.send_json(message)
 
     async def send_json(self, message: dict[str, Any]) -> None:
@@ -428,11 +363,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         controlled = tuple(permissions.seats_controlled(match, user))
         return board.Viewer(user=user, controlled=controlled, revealed=self.revealed)
 
-    def board_message(self, *, at_least: int | None = None) -> dict[str, Any] | None:
+    def board_message(self, *, at_least: int | None = None, whole: bool = False) -> dict[str, Any] | None:
+        """An update frame carrying what changed since this connection's last board, or the
+        whole board (`whole`, nothing sent yet, a new round); games/table/parts.py."""
         reads = board_reads.current(self.match_id, at_least=at_least)
         if reads is None or reads.match.state is None:
             return None  # still waiting for players: the first board comes when it starts
-        return board.board_message(match=reads.match, viewer=self.viewer(reads.match), reads=reads)
+        page = board.match_page(match=reads.match, viewer=self.viewer(reads.match), reads=reads)
+        if not whole:
+            if page.version < self.sent.version:
+                return None  # overtaken: this connection has a newer board already
+            frame = parts.update_frame(page, self.sent, board.events_since(reads, self.sent.version))
+            if frame is not None:
+                return frame
+        self.sent = parts.Sent()
+        self.sent.took(page)
+        return page.message()
 
     def hint(self, *, seat: int) -> dict[str, Any]:
         """R23, R25: a suggested play for the seat whose hand this connection shows."""

@@ -17,7 +17,12 @@ frame nesting brackets deeper than `MAX_DEPTH` is refused by a linear scan befor
 ``json.loads`` ever sees it, since the decoder recurses once per level and a few
 kilobytes of ``[`` exhaust Python's stack (``RecursionError``).
 
-Commands (see games/board.py's docstring for the whole contract):
+Commands: one registry, `COMMANDS`: each entry is a command's fields (what `parse`
+checks), and its handler — who may ask it, which service it calls, what it answers —
+run by the consumer (games.table.consumers) with the connection as its first argument.
+A new table command is an entry here, its service, and (if it changes what a board
+shows) the board: at most three files. See games/table/board.py's docstring for the
+whole contract.
 
 - ``act``: ``seat``, ``action`` (a replay-format action object), ``version``, ``request_id``
 - ``undo`` ``redo`` (R27), ``restart`` (R28), ``next_round``, ``new_match`` (R29):
@@ -39,10 +44,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+from games import selectors, services
 
 #: the largest frame accepted, in characters (a real command is well under 300)
 MAX_FRAME = 4096
@@ -66,22 +75,6 @@ REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 ACTION_FIELDS = frozenset({"act", "seat", "tile", "train"})
 MAX_ACTION_TEXT = 16
 
-CHANGES = ("undo", "redo", "restart", "next_round", "new_match")
-
-#: type -> the fields it requires (besides "type"); no command takes any other field
-FIELDS: dict[str, frozenset[str]] = {
-    "act": frozenset({"seat", "action", "version", "request_id"}),
-    **{name: frozenset({"version", "request_id"}) for name in CHANGES},
-    "hint": frozenset({"seat"}),
-    "reveal": frozenset({"seat"}),
-    "panel": frozenset({"open"}),
-    "accept": frozenset({"ask", "request_id"}),
-    "decline": frozenset({"ask", "request_id"}),
-    "sync": frozenset(),
-    "check": frozenset(),
-    "pace": frozenset({"pace", "request_id"}),
-    "skip": frozenset({"request_id"}),
-}
 #: the longest pace name a frame may carry (games.models.Match.Pace; the service checks the name)
 MAX_PACE = 16
 
@@ -142,6 +135,124 @@ def _action(value: object, request_id: str | None) -> dict[str, Any]:
     if not isinstance(value.get("act"), str):
         raise ProtocolError(_("An action needs its act (engine, play, draw, pass or end)."), request_id)
     return dict(value)
+
+
+# ---------------------------------------------------------------- the commands
+
+#: A command's handler: ``await handler(connection, command)``. `connection` is the
+#: table's consumer: ``call(fn, **kw)`` runs `fn` in a database thread in the
+#: connection's language, ``ack(command, result)`` answers a change and sends its board,
+#: ``send_board(whole=…)``, ``send_json(message)``, and what it keeps per connection
+#: (``revealed``, ``pausing``, ``sent_version``, ``match_id``, ``user``).
+Handler = Callable[[Any, "Command"], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One command: the fields it takes (all required; no other), and its handler."""
+
+    fields: frozenset[str]
+    handler: Handler
+
+
+async def _act(t: Any, c: Command) -> None:
+    # The service checks that the seat is the user's (R24) and the move legal (R7-R22).
+    result = await t.call(services.action_submit, match_id=t.match_id, user=t.user, seat=c.seat,
+                          action=c.action, expected_version=c.version, request_id=c.request_id)
+    await t.ack(c, result)
+
+
+def _change(service: Callable[..., services.Result]) -> Handler:
+    async def run(t: Any, c: Command) -> None:
+        result = await t.call(service, match_id=t.match_id, user=t.user, expected_version=c.version,
+                              request_id=c.request_id)
+        await t.ack(c, result)
+    return run
+
+
+async def _new_match(t: Any, c: Command) -> None:
+    # R29: asking again with the same request id gives the same new match (the
+    # service has no expected version: there is one new match per finished one).
+    new = await t.call(services.table_new_match, match_id=t.match_id, user=t.user, request_id=c.request_id)
+    await t.send_json({"type": "redirect", "request_id": c.request_id,
+                       "url": reverse("games:table", args=[new.pk])})
+
+
+async def _hint(t: Any, c: Command) -> None:
+    await t.send_json(await t.call(t.hint, seat=c.seat))
+
+
+async def _reveal(t: Any, c: Command) -> None:
+    await t.call(t.check_reveal, seat=c.seat)
+    t.revealed = c.seat
+    await t.send_board()
+
+
+async def _panel(t: Any, c: Command) -> None:
+    if c.open:
+        # Spectators may read the rules too, but only players pause the computers (R26).
+        # Sent again while the panel stays open: it renews the pause (it expires otherwise).
+        t.pausing = await t.call(t.pause_open)
+    elif t.pausing:
+        await t.call(services.pause_close, match_id=t.match_id, channel=t.channel_name)
+        t.pausing = False  # only once ended: a failed close is ended again with the connection
+
+
+async def _answer(t: Any, c: Command) -> None:
+    # Another person's undo or restart request at a shared table: yes or no (issue 13).
+    result = await t.call(services.change_answer, match_id=t.match_id, user=t.user, ask=c.ask,
+                          accept=c.type == "accept", request_id=c.request_id)
+    await t.ack(c, result)
+
+
+async def _pace(t: Any, c: Command) -> None:
+    # A seated person sets the computers' pace (games.permissions, in the service).
+    result = await t.call(services.pace_set, match_id=t.match_id, user=t.user, pace=c.pace,
+                          request_id=c.request_id)
+    await t.ack(c, result)
+
+
+async def _skip(t: Any, c: Command) -> None:
+    # "Skip to my turn": the computers play without waiting until a person is to act.
+    result = await t.call(services.hurry_start, match_id=t.match_id, user=t.user, request_id=c.request_id)
+    await t.ack(c, result)
+
+
+async def _sync(t: Any, c: Command) -> None:
+    await t.send_board(whole=True)
+
+
+async def _check(t: Any, c: Command) -> None:
+    # A notice may be lost (the channel layer dropped or expired it under overload):
+    # the page asks now and then, and gets the board it missed, else nothing.
+    current = await t.call(selectors.match_version, match_id=t.match_id)
+    if current is not None and current > t.sent_version:
+        await t.send_board(newer_than=t.sent_version, version=current)
+
+
+_CHANGE = frozenset({"version", "request_id"})
+
+#: type -> its fields and handler: the closed set of commands
+COMMANDS: dict[str, Spec] = {
+    "act": Spec(frozenset({"seat", "action", "version", "request_id"}), _act),
+    "undo": Spec(_CHANGE, _change(services.match_undo)),  # R27
+    "redo": Spec(_CHANGE, _change(services.match_redo)),  # R27
+    "restart": Spec(_CHANGE, _change(services.round_restart)),  # R28
+    "next_round": Spec(_CHANGE, _change(services.round_next)),  # R21
+    "new_match": Spec(_CHANGE, _new_match),  # R29
+    "hint": Spec(frozenset({"seat"}), _hint),  # R23, R25
+    "reveal": Spec(frozenset({"seat"}), _reveal),  # R24
+    "panel": Spec(frozenset({"open"}), _panel),  # R26
+    "accept": Spec(frozenset({"ask", "request_id"}), _answer),  # R27, R28 at a shared table
+    "decline": Spec(frozenset({"ask", "request_id"}), _answer),
+    "pace": Spec(frozenset({"pace", "request_id"}), _pace),
+    "skip": Spec(frozenset({"request_id"}), _skip),
+    "sync": Spec(frozenset(), _sync),
+    "check": Spec(frozenset(), _check),
+}
+
+#: type -> the fields it requires (besides "type"); no command takes any other field
+FIELDS: dict[str, frozenset[str]] = {name: spec.fields for name, spec in COMMANDS.items()}
 
 
 def nesting_depth(text: str, *, limit: int = MAX_DEPTH) -> int:

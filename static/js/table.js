@@ -1,10 +1,16 @@
-/* The table's websocket client: keeps #board live (games/board.py documents the messages).
+/* The table's websocket client: keeps #board live (games/table/board.py documents the messages).
  *
- * Opens ws(s)://<host>/ws/m/<id>/ (+ ?watch=<token> for spectators), swaps #board's
- * innerHTML on each "board" message (keeping focus, selection, open dialogs and the
- * hand's sort, so nothing jumps), resyncs after a reconnect (exponential backoff)
- * or when an ack announces a version no board brought, and sends the table's
- * commands. The browser applies no rule: what is clickable comes from the server.
+ * Opens ws(s)://<host>/ws/m/<id>/ (+ ?watch=<token> for spectators). A "board" message
+ * swaps #board's innerHTML whole (on connect, sync, a new round); an "update" message
+ * (games/table/parts.py) carries only the parts that changed since this page's version:
+ * each is morphed in by id with idiomorph (static/vendor/idiomorph.min.js), so focus,
+ * selection, scroll and open dialogs survive, and the board element's attributes are set.
+ * An update that does not start from this page's version asks for a sync. Each played
+ * tile slides from the hand (own move) or from its player's label to its train
+ * (≤ 300 ms, none under prefers-reduced-motion); clicks keep working meanwhile.
+ * Resyncs after a reconnect (exponential backoff) or when an ack announces a version no
+ * board brought, and sends the table's commands. The browser applies no rule: what is
+ * clickable comes from the server.
  * Loaded last: hand.js, actions.js, relay.js, panels.js and keys.js register on MT.
  */
 (function () {
@@ -157,25 +163,28 @@
     if (!isNaN(left)) askTimer = window.setTimeout(MT.sync, Math.max(0, left) + 500);
   }
 
-  function swap(html, newVersion) {
-    var focused = focusKey(document.activeElement);
-    var openDialog = host.querySelector("dialog[open]");
-    var dialogId = openDialog ? openDialog.id : null;
-    var before = trainLengths();
-    var state = MT.hand && MT.hand.save ? MT.hand.save() : null;
-    var old = boardEl();
-    var oldTurn = old ? old.dataset.yourTurn : null;
 
+  /** What a board change must keep: focus, the open dialog, the hand's state, the turn. */
+  function keep() {
+    var openDialog = host.querySelector("dialog[open]");
+    var old = boardEl();
+    return {
+      focused: focusKey(document.activeElement),
+      dialogId: openDialog ? openDialog.id : null,
+      hand: MT.hand && MT.hand.save ? MT.hand.save() : null,
+      phase: old ? old.dataset.phase : null,
+      yourTurn: old ? old.dataset.yourTurn : null
+    };
+  }
+
+  function swap(html, newVersion) {
+    var kept = keep();
+    var before = trainLengths();
     host.innerHTML = html;
     version = newVersion;
     var b = boardEl();
     if (!b) return;
-    document.title = b.dataset.title || document.title;
-    askExpiry(b);
-
-    if (MT.hand && MT.hand.restore) MT.hand.restore(state);
-    (MT.afterSwap || []).forEach(function (fn) { fn(b); });
-
+    settle(b, kept);
     // A train that grew: its newest tile slides in (a computer's move is followed by eye).
     var after = trainLengths();
     Object.keys(after).forEach(function (key) {
@@ -184,6 +193,101 @@
         if (t) t.classList.add("ttile--arrive");
       }
     });
+  }
+  MT.swap = swap;
+
+  function reducedMotion() {
+    return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  }
+
+  /** Where each played tile comes from, measured before the parts change: the tile in this
+   *  page's hand (its own move), else its player's mark on their train or in the scores. */
+  function origins(events) {
+    var out = [];
+    (events || []).forEach(function (e) {
+      if (e.e !== "play" || !e.tile || e.train === null || e.train === undefined) return;
+      var from = host.querySelector('#hand [data-tile="' + e.tile + '"]') ||
+        host.querySelector('.train[data-owner="' + e.seat + '"] .seatmark') ||
+        host.querySelector('.scores__seat[data-seat="' + e.seat + '"] .seatmark');
+      if (from) out.push({ train: String(e.train), rect: from.getBoundingClientRect() });
+    });
+    return out;
+  }
+
+  var SLIDE_MS = window.MT_SLIDE_MS || 260; // tests set a longer one
+  /** Each played tile slides from where it came from to its place on the train. It moves
+   *  by a transform only, so nothing else waits for it: the next click works meanwhile. */
+  function slide(list) {
+    if (reducedMotion()) return;
+    list.forEach(function (x) {
+      var t = host.querySelector('.train[data-train="' + x.train + '"] .ttile--last');
+      if (!t || !t.animate) return;
+      var to = t.getBoundingClientRect();
+      var dx = x.rect.left + x.rect.width / 2 - (to.left + to.width / 2);
+      var dy = x.rect.top + x.rect.height / 2 - (to.top + to.height / 2);
+      // A copy flies above everything (a train's row clips its tiles), the tile itself waits.
+      var ghost = t.cloneNode(true);
+      ghost.classList.add("ttile--ghost");
+      ghost.setAttribute("aria-hidden", "true");
+      ghost.style.left = to.left + "px";
+      ghost.style.top = to.top + "px";
+      ghost.style.width = to.width + "px";
+      ghost.style.height = to.height + "px";
+      document.body.appendChild(ghost);
+      t.classList.add("ttile--moving");
+      var run = ghost.animate([{ transform: "translate(" + dx + "px, " + dy + "px)" }, { transform: "none" }],
+        { duration: SLIDE_MS, easing: "cubic-bezier(0.2, 0.7, 0.3, 1)" });
+      run.onfinish = run.oncancel = function () {
+        t.classList.remove("ttile--moving");
+        if (ghost.parentNode) ghost.parentNode.removeChild(ghost);
+      };
+    });
+  }
+
+  var MORPH = {
+    morphStyle: "outerHTML",
+    callbacks: {
+      // An open dialog stays open: the server's HTML never says "open".
+      beforeAttributeUpdated: function (name, el) { return !(name === "open" && el.tagName === "DIALOG"); }
+    }
+  };
+
+  /** An update frame: morph its parts in by id, set the board's attributes, animate. */
+  function update(msg) {
+    var b = boardEl();
+    if (!b || msg.base !== version || !window.Idiomorph) { // a gap: this page missed a frame
+      MT.sync();
+      return;
+    }
+    var kept = keep();
+    var from = origins(msg.events);
+    var missing = false;
+    Object.keys(msg.parts || {}).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (!el || !b.contains(el)) { missing = true; return; }
+      window.Idiomorph.morph(el, msg.parts[id], MORPH);
+    });
+    if (msg.board) {
+      Array.prototype.slice.call(b.attributes).forEach(function (a) {
+        if (!(a.name in msg.board)) b.removeAttribute(a.name);
+      });
+      Object.keys(msg.board).forEach(function (name) {
+        if (b.getAttribute(name) !== msg.board[name]) b.setAttribute(name, msg.board[name]);
+      });
+    }
+    version = msg.v;
+    if (missing) { MT.sync(); return; }
+    settle(b, kept);
+    slide(from);
+  }
+  MT.update = update;
+
+  /** After the board changed (swapped or morphed): what the page keeps and says. */
+  function settle(b, kept) {
+    var focused = kept.focused, dialogId = kept.dialogId;
+    askExpiry(b);
+    if (MT.hand && MT.hand.restore) MT.hand.restore(kept.hand);
+    (MT.afterSwap || []).forEach(function (fn) { fn(b); });
     if (dialogId) {
       var again = document.getElementById(dialogId);
       if (again && again.showModal && !again.open) again.showModal();
@@ -194,16 +298,15 @@
       else if (focused.indexOf("data-tile") >= 0 && MT.focusHand) MT.focusHand(); // that tile was played
       else if (focused.indexOf("data-train") >= 0 && MT.focusTrains) MT.focusTrains();
     }
-    if (old && old.dataset.phase !== b.dataset.phase) countUp(b);
+    if (kept.phase !== null && kept.phase !== b.dataset.phase) countUp(b);
     var words = [b.dataset.lastEvent, b.dataset.status].filter(Boolean).join(". ");
     if (words && words !== lastSaid) {
       lastSaid = words;
       live.textContent = words;
     }
     turnSignals(b);
-    if (b.dataset.yourTurn === "true" && oldTurn !== "true" && MT.notifyTurn) MT.notifyTurn(b);
+    if (b.dataset.yourTurn === "true" && kept.yourTurn !== "true" && MT.notifyTurn) MT.notifyTurn(b);
   }
-  MT.swap = swap;
 
   /** Your turn shows in the tab: "● " before the title and the favicon with its dot
    *  (static/img/favicon-turn.svg); both go back once the turn has passed. */
@@ -239,7 +342,7 @@
   /** R21: at the end of a round each penalty counts up from zero (once, when the round ends). */
   function countUp(b) {
     if (b.dataset.phase !== "round_over" && b.dataset.phase !== "match_over") return;
-    if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    if (reducedMotion()) return;
     var cells = b.querySelectorAll("[data-count-up]");
     var start = null;
     function frame(now) {
@@ -263,6 +366,10 @@
       window.clearTimeout(syncTimer);
       if (typeof msg.version === "number" && msg.version < version) return; // an older board, overtaken
       swap(msg.html, msg.version);
+    } else if (msg.type === "update") {
+      window.clearTimeout(syncTimer);
+      if (typeof msg.v === "number" && msg.v < version) return; // overtaken
+      update(msg);
     } else if (msg.type === "ack") {
       delete sent[msg.request_id];
       if (typeof msg.version === "number" && msg.version > version) {

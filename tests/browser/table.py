@@ -28,6 +28,7 @@ from engine.tiles import Tile
 from engine.views import SeatView, view
 from games import services
 from games.services import SeatSpec
+from games.table import parts
 
 BOARD = "#board > .board"
 OVER = ("round_over", "match_over")
@@ -87,7 +88,7 @@ class Table:
     def wait_connected(self) -> None:
         """The socket is open and its first board arrived (the client syncs on connect)."""
         deadline = time.monotonic() + 10
-        while not any(m["type"] == "board" for _, m in self.received):
+        while not any(m["type"] == "board" for _, m in self.received):  # the first is whole
             if time.monotonic() > deadline:
                 raise AssertionError(f"no board over the websocket; page errors: {self.errors}")
             self.page.wait_for_timeout(20)
@@ -124,7 +125,20 @@ class Table:
                       ".map(e => [e.dataset.tile, e.dataset.targets.split(' ')]))")
 
     def boards(self) -> list[dict[str, Any]]:
-        return [m for _, m in self.received if m["type"] == "board"]
+        """Every board this page had, in order: the whole ones sent, and the ones each update
+        frame made of the board before it (games/table/parts.py; the page morphs the same
+        parts in). An update that does not follow its board is skipped: the page asks for a
+        sync then."""
+        out: list[dict[str, Any]] = []
+        last: dict[str, Any] | None = None
+        for _, m in self.received:
+            if m["type"] == "board":
+                last = m
+                out.append(m)
+            elif m["type"] == "update" and last is not None and m["base"] == last["version"]:
+                last = parts.as_board(last, m)
+                out.append(last)
+        return out
 
     def resync(self) -> None:
         """Ask for the board again ("sync": the same version, swapped in whole) and wait

@@ -53,6 +53,8 @@ def frame_tiles(table: Table, upto: int | None = None, *, over: bool = False) ->
         if message["type"] == "board" and not over and any(
                 f'data-phase="{p}"' in message["html"] for p in OVER):
             continue
+        if message["type"] == "update" and not over and (message.get("board") or {}).get("data-phase") in OVER:
+            continue  # the update that ends the round (games/table/parts.py): every hand face up
         found |= tiles_in("\n".join(str(v) for v in message.values()))
     return found
 

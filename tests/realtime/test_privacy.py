@@ -14,6 +14,7 @@ from engine.tiles import Tile
 from engine.views import view
 from games import services
 from games.models import Match
+from games.table import parts
 from tests.realtime.conftest import (
     Browser,
     covered,
@@ -59,13 +60,22 @@ async def play_one(match_id: int, state: RoundState, browsers: dict[int, Browser
 def assert_no_leak(browser: Browser, own: int | None, states: dict[int, RoundState]) -> int:
     """No frame of `browser` names a tile in another seat's hand while the round runs.
 
-    Returns the number of board frames checked. The detector is proved on the way:
-    every tile of the connection's own hand is found in its frames."""
+    Both what was sent (a whole board, or an update frame: its events and changed parts)
+    and the page the updates make (applied in order, as the browser does) are checked.
+    Returns the number of boards checked. The detector is proved on the way: every tile
+    of the connection's own hand is found on its page."""
     checked = 0
+    page: dict[str, Any] | None = None
     for raw in browser.frames:
         message = json.loads(raw)
-        if message["type"] != "board":
+        if message["type"] == "update":
+            sent = tiles_in(message["parts"]) | tiles_in(json.dumps(message["events"]))
+            message = parts.as_board(page, message)
+        elif message["type"] == "board":
+            sent = tiles_in(message)
+        else:
             continue
+        page = message
         state = states[message["version"]]
         found = tiles_in(message)
         # Everyone knows who holds the engine double until it is placed (R6, R7).
@@ -82,6 +92,7 @@ def assert_no_leak(browser: Browser, own: int | None, states: dict[int, RoundSta
             else:
                 who = f"seat {own}" if own is not None else "a spectator"
                 assert not (set(hand) - public) & found, f"seat {seat}'s tiles reached {who}"
+                assert not (set(hand) - public) & sent, f"seat {seat}'s tiles were sent to {who}"
         if own is None:
             assert hand_tiles(message) == [] and seat_of(message) is None
         checked += 1

@@ -1,0 +1,236 @@
+"""The board as named parts, and the update frames that carry only the parts that changed.
+
+A board (``games/jinja2/games/board.html``) is the board element — its attributes,
+`board_attrs` — around a fixed set of parts, each one whole element with a stable id,
+each rendered by its own template whether for the first page, an update or a replay:
+
+- shared (`SHARED`: ``status``, ``turn``, ``badges``, ``train-<key>`` for each train, ``scores``,
+  ``scores-dialog``): the same for every viewer of a match at one version and language.
+  They are rendered from the spectator view (``engine.views.view(state, None)``) only,
+  so no hidden tile can reach them (R24), and once per (match, version, language)
+  however many connections watch (games.table.board keeps them on the version's
+  `games.table.board_reads.BoardReads`). What differs per viewer in them — "Your
+  train", "Your turn", the viewer's own seat in the scores — is drawn by board.css
+  from the board element's ``data-seat`` and ``data-your-turn``.
+- private (`PRIVATE`: ``tools``, ``banner``, ``hub``, ``result``, ``hand``, ``cover``):
+  the viewer's own (its hand, the actions it is offered, its buttons, the relay
+  cover), rendered per connection.
+
+A connection keeps a `Sent` (what it was last sent: version, round, the board's
+attributes and a digest of each part); `update_frame` then gives
+``{"type": "update", "v": …, "base": …, "events": […], "parts": {id: html}, "board": {…}}``
+with only the parts whose HTML changed since, and the board's attributes only when
+they changed. A new round (its trains differ) is sent as a whole board instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup, escape
+
+#: the parts every viewer sees alike (besides one ``train-<key>`` per train)
+SHARED = ("status", "turn", "badges", "scores", "scores-dialog")
+#: the parts of one viewer
+PRIVATE = ("tools", "banner", "hub", "result", "hand", "cover")
+TRAIN = "train-"
+
+
+def _env() -> Any:
+    from django.template import engines
+
+    return engines["jinja2"].env
+
+
+#: a run of blanks holding a line break: the templates' indentation
+_INDENT = re.compile(r"[ \t]*\n\s*")
+
+
+def render(name: str, **context: Any) -> Markup:
+    """One part's template rendered (call within `jinja_env.fixed_language`), its indentation
+    folded to single line breaks (HTML shows any run of blanks as one; a part is sent
+    over the websocket whenever it changes)."""
+    return Markup(_INDENT.sub("\n", _env().get_template(name).render(context).strip()))
+
+
+def train_id(key: object) -> str:
+    return f"{TRAIN}{key}"
+
+
+def shared_parts(public: Any) -> dict[str, Markup]:
+    """The shared parts of a board presented from the spectator view (`public`: a
+    ``games.table.board.Board`` with no seat)."""
+    if public.me is not None or public.hand is not None:
+        raise PermissionError("shared parts are rendered from the spectator view only (R24)")
+    out = {part: render("games/board/status.html", b=public, part=part) for part in ("status", "turn", "badges")}
+    for index, train in enumerate(public.trains):
+        out[train_id(train.key)] = render("games/parts/train.html", t=train, first=index == 0)
+    out["scores"] = render("games/board/scoreboard.html", b=public)
+    out["scores-dialog"] = render("games/board/scores_dialog.html", b=public)
+    return out
+
+
+def private_parts(board: Any) -> dict[str, Markup]:
+    """The parts of one viewer's board."""
+    return {
+        "tools": render("games/board/tools.html", b=board),
+        "banner": render("games/parts/banner.html", b=board),
+        "hub": render("games/board/hub.html", b=board),
+        "result": render("games/parts/result.html", b=board),
+        "hand": render("games/parts/hand.html", b=board),
+        "cover": render("games/parts/cover.html", b=board),
+    }
+
+
+def board_attrs(b: Any) -> dict[str, str]:
+    """The board element's attributes (what the browser reads: version, seat, turn…)."""
+    classes = ["board"]
+    if b.compact:
+        classes.append("board--compact")
+    if b.your_turn:
+        classes.append("board--your-turn")
+    if b.spectator:
+        classes.append("board--watching")
+    if b.round_over or b.match_over:
+        classes.append("board--over")
+    attrs = {
+        "class": " ".join(classes),
+        "data-match": str(b.match_id), "data-version": str(b.version), "data-round": str(b.round),
+        "data-phase": b.phase,
+        "data-seat": str(b.me.index) if b.me else "",
+        "data-turn": str(b.turn_seat.index) if b.turn_seat else "",
+        "data-your-turn": "true" if b.your_turn else "false",
+        "data-title": b.title, "data-status": b.status, "data-last-event": b.last_event,
+        "data-paused": "true" if b.paused else "false",
+        "data-only": b.actions.only,
+    }
+    if b.cover:
+        attrs["data-cover"] = str(b.cover.index)
+    return attrs
+
+
+@dataclass(frozen=True)
+class Page:
+    """One viewer's board: its attributes and its parts, in the page's order."""
+
+    version: int
+    round: int
+    title: str
+    your_turn: bool
+    attrs: dict[str, str]
+    parts: dict[str, Markup]
+    trains: tuple[str, ...]
+
+    def html(self) -> Markup:
+        return render("games/board.html", attrs=self.attrs, p=self.parts, trains=self.trains)
+
+    def message(self) -> dict[str, Any]:
+        """The whole ``{"type": "board", …}`` message."""
+        return {"type": "board", "version": self.version, "html": str(self.html()),
+                "title": self.title, "your_turn": self.your_turn}
+
+
+def page(board: Any, shared: dict[str, Markup]) -> Page:
+    """A viewer's page from its presented `board` and the version's `shared` parts."""
+    parts = dict(shared)
+    parts.update(private_parts(board))
+    return Page(version=board.version, round=board.round, title=board.title, your_turn=board.your_turn,
+                attrs=board_attrs(board), parts=parts,
+                trains=tuple(train_id(t.key) for t in board.trains))
+
+
+@dataclass
+class Sent:
+    """What one connection was last sent: enough to send it only what changed."""
+
+    version: int = -1
+    round: int = -1
+    trains: tuple[str, ...] = ()
+    attrs: dict[str, str] = field(default_factory=dict)
+    #: part id -> hash of its HTML (in this process: a str keeps its hash once worked out,
+    #: so a shared part's is worked out once for every connection)
+    digests: dict[str, int] = field(default_factory=dict)
+
+    def took(self, p: Page, parts: Iterable[str] | None = None) -> None:
+        """`p` was sent (all of it, or the `parts` named and its attributes)."""
+        self.version, self.round, self.trains, self.attrs = p.version, p.round, p.trains, p.attrs
+        for key in (p.parts if parts is None else parts):
+            self.digests[key] = hash(p.parts[key])
+
+    def whole(self) -> bool:
+        return self.version < 0
+
+
+def update_frame(p: Page, sent: Sent, events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The update from what `sent` holds to `p`, or None when a whole board is needed
+    (nothing sent yet, a new round). Records what is sent in `sent`."""
+    if sent.whole() or p.round != sent.round or p.trains != sent.trains:
+        return None
+    changed = {key: str(html) for key, html in p.parts.items() if sent.digests.get(key) != hash(html)}
+    frame: dict[str, Any] = {"type": "update", "v": p.version, "base": sent.version, "events": events,
+                             "parts": changed}
+    if p.attrs != sent.attrs:
+        frame["board"] = p.attrs
+    sent.took(p, changed)
+    return frame
+
+
+# ---------------------------------------------------------------- applying an update (tests, tools)
+
+_START = re.compile(r'<([a-z][a-z0-9]*)\b[^>]*?\sid="([^"]+)"[^>]*>')
+_ROOT = re.compile(r'<div class="board[^>]*>')
+
+
+def _element(html: str, part: str) -> tuple[int, int]:
+    """Where the element with id `part` starts and ends in `html` (parts are whole elements:
+    the tags of one name nest properly, and no attribute holds a raw "<" or ">")."""
+    for start in _START.finditer(html):
+        if start.group(2) != part:
+            continue
+        name = start.group(1)
+        tags = re.compile(rf"<{name}\b[^>]*>|</{name}>")
+        depth = 0
+        for tag in tags.finditer(html, start.start()):
+            depth += -1 if tag.group(0).startswith("</") else 1
+            if depth == 0:
+                return start.start(), tag.end()
+        break
+    raise KeyError(f"no element with id {part!r}")
+
+
+def apply(html: str, frame: dict[str, Any]) -> str:
+    """The board `html` with an update `frame` applied: each part replaced by id, the board
+    element's attributes set (what table.js does with idiomorph, done on the text)."""
+    for part, new in frame["parts"].items():
+        start, end = _element(html, part)
+        html = html[:start] + new + html[end:]
+    attrs = frame.get("board")
+    if attrs is not None:
+        root = _ROOT.search(html)
+        if root is None:
+            raise KeyError("no board element")
+        html = html[:root.start()] + f"<div{xmlattr(attrs)}>" + html[root.end():]
+    return html
+
+
+def xmlattr(attrs: dict[str, str]) -> str:
+    """Attributes as Jinja's ``xmlattr`` writes them (escaped, each after a space)."""
+    return "".join(f' {key}="{escape(value)}"' for key, value in attrs.items())
+
+
+def as_board(board: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, Any]:
+    """The ``board`` message an update `frame` makes of the last `board` message (what a page
+    shows after applying it); the frame is kept under ``"update"``. Raises ValueError when
+    the frame is not based on that board's version (the page would ask for a sync)."""
+    if board is None or frame["base"] != board["version"]:
+        raise ValueError(f"update {frame['base']} -> {frame['v']} does not follow board "
+                         f"{None if board is None else board['version']}")
+    html = apply(board["html"], frame)
+    attrs = frame.get("board") or {}
+    return {"type": "board", "version": frame["v"], "html": html,
+            "title": attrs.get("data-title", board.get("title")),
+            "your_turn": attrs["data-your-turn"] == "true" if attrs else board.get("your_turn"),
+            "update": frame}

@@ -1,0 +1,182 @@
+"""Render once, send what changed (games/table/parts.py): the update frames of a played round.
+
+Random rounds of 2 to 10 seats, played through the real services with legal actions
+chosen by a seeded random generator. After every change, every seat and a spectator
+get what the table's websocket sends them: an update frame of the parts that changed
+since their last board (or a whole board). The core property: the page made by
+applying each update's parts in order, by id, equals a fresh full render at that
+version. And no frame, and no shared part, shows anyone a tile of another seat's
+hand before the round ends (R24).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+from typing import Any
+
+import pytest
+from django.utils import translation
+
+from engine import rules
+from engine.views import view
+from games import selectors, services
+from games.services import SeatSpec
+from games.table import board, board_reads, parts
+from games.table.consumers import load_match
+from tests.hostile.secrets import tiles_written
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _nothing_kept() -> Any:
+    board_reads.forget()
+    yield
+    board_reads.forget()
+
+
+def seated(django_user_model: Any, players: int, seed: int) -> tuple[Any, list[Any]]:
+    users = [django_user_model.objects.create_user(f"u{seed}-{i}") for i in range(players)]
+    match = services.match_create(creator=users[0], seed=seed, listed=False,
+                                  seats=[SeatSpec("me")] + [SeatSpec("human")] * (players - 1))
+    for user in users[1:]:
+        services.seat_join(match_id=match.pk, user=user, token=match.invite_token)
+    return match, users
+
+
+def act(match_id: int, users: list[Any], rng: random.Random) -> None:
+    """The seat to play takes a random legal action, through the service."""
+    match = load_match(match_id)
+    assert match is not None
+    state = selectors.match_state(match)
+    actions = rules.legal_actions(state)
+    action = rng.choice(actions)
+    services.action_submit(match_id=match_id, user=users[action.seat], seat=action.seat,
+                           action=action.to_json(), expected_version=match.version, request_id=uuid.uuid4().hex)
+
+
+class Connection:
+    """What one table page holds: its board as the frames made it, and what it was sent."""
+
+    def __init__(self, user: Any, seat: int | None) -> None:
+        self.user, self.seat = user, seat
+        self.sent = parts.Sent()
+        self.html = ""
+        self.frames: list[dict[str, Any]] = []
+
+    def viewer(self) -> board.Viewer:
+        return board.Viewer(user=self.user, controlled=(self.seat,) if self.seat is not None else ())
+
+    def receive(self, reads: board_reads.BoardReads) -> None:
+        """The consumer's `board_message`: an update when it can, else the whole board."""
+        page = board.match_page(match=reads.match, viewer=self.viewer(), reads=reads)
+        frame = parts.update_frame(page, self.sent, board.events_since(reads, self.sent.version))
+        if frame is None:
+            self.sent = parts.Sent()
+            self.sent.took(page)
+            frame = page.message()
+            self.html = frame["html"]
+        else:
+            self.html = parts.apply(self.html, frame)
+        self.frames.append(frame)
+
+
+def hidden(state: Any, seat: int | None) -> set[tuple[int, int]]:
+    """The tiles `seat` (None: a spectator) may not see now: the other hands (R24); none once
+    the round is over (R21). The engine double is known to be held until placed (R6, R7)."""
+    if state.phase in ("round_over", "match_over"):
+        return set()
+    out = set()
+    for i, hand in enumerate(state.hands):
+        if i != seat:
+            out |= {(min(t), max(t)) for t in hand}
+    return out - {(state.engine, state.engine)}
+
+
+@pytest.mark.parametrize(("players", "seed", "steps"), [(2, 101, 200), (3, 102, 200), (5, 103, 90), (10, 106, 60)])
+def test_the_updates_applied_in_order_make_the_board_a_full_render_makes(
+        django_user_model: Any, players: int, seed: int, steps: int) -> None:
+    match, users = seated(django_user_model, players, seed)
+    rng = random.Random(seed)
+    connections = [Connection(users[i], i) for i in range(players)] + [Connection(None, None)]
+    rendered = []
+    original = parts.shared_parts
+
+    def counted(public: Any) -> Any:
+        rendered.append(public.version)
+        return original(public)
+
+    updates = 0
+    version = -1
+    with translation.override("en"):
+        for _ in range(steps):
+            reads = board_reads.current(match.pk, at_least=None if version < 0 else version + 1)
+            assert reads is not None
+            version = reads.version
+            state = selectors.match_state(reads.match)
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(parts, "shared_parts", counted)
+                for c in connections:
+                    c.receive(reads)
+            # Render once: the shared parts of a version are rendered for the first viewer only.
+            assert rendered.count(version) == 1
+            fresh = load_match(match.pk)
+            assert fresh is not None
+            for c in connections:
+                whole = board.board_message(match=fresh, viewer=c.viewer())
+                assert c.html == whole["html"], f"seat {c.seat} at version {version}"
+                frame = c.frames[-1]
+                if frame["type"] == "update":
+                    updates += 1
+                    texts = [*frame["parts"].values(), *(frame.get("board") or {}).values(),
+                             json.dumps(frame["events"])]
+                    sent = set().union(*map(tiles_written, texts))
+                else:
+                    sent = tiles_written(frame["html"])
+                # R24: nothing sent to a seat or a spectator names a tile hidden from it.
+                assert not sent & hidden(state, c.seat), f"a hidden tile reached seat {c.seat}"
+            public = view(state, None)
+            shared = reads.shared[("shared", "en")]
+            # The shared parts come from the spectator view: no hidden tile in them at all.
+            assert not tiles_written("".join(shared.values())) & hidden(state, None)
+            assert public.phase == state.phase
+            if state.phase in ("round_over", "match_over"):
+                break
+            act(match.pk, users, rng)
+    assert updates > 0
+
+
+def test_an_update_carries_only_the_changed_parts_and_the_events_name_no_drawn_tile(
+        django_user_model: Any) -> None:
+    match, users = seated(django_user_model, 4, 7)
+    rng = random.Random(7)
+    watcher = Connection(None, None)
+    drew = 0
+    with translation.override("en"):
+        reads = board_reads.current(match.pk, at_least=None)
+        assert reads is not None
+        watcher.receive(reads)
+        for _ in range(120):
+            before = reads.version
+            if reads.match.state["phase"] in ("round_over", "match_over"):
+                break
+            act(match.pk, users, rng)
+            reads = board_reads.current(match.pk, at_least=before + 1)
+            assert reads is not None
+            watcher.receive(reads)
+            frame = watcher.frames[-1]
+            if frame["type"] != "update":
+                break
+            assert frame["base"] == before and frame["v"] == before + 1
+            # A move changes a few parts, never all of them (the hub and the banner stay).
+            assert "banner" not in frame["parts"] and "tools" not in frame["parts"]
+            assert len(frame["parts"]) < len(parts.SHARED) + len(parts.PRIVATE) + reads.match.players
+            for event in frame["events"]:
+                if event["e"] == "draw":
+                    drew += 1
+                    assert set(event) == {"e", "seat"}  # "seat 2 drew": no tile (R24)
+                if event["e"] == "play":
+                    assert event["tile"] and event["train"] is not None
+    assert drew > 0
