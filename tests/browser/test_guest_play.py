@@ -119,6 +119,7 @@ def test_a_visitor_plays_a_first_turn_learns_from_tips_and_keeps_the_account(
     page.click(f'a[href="/m/{match.pk}/"]')
     table.wait_connected()
     assert table.data("seat") == "0"
+    page.context.close()  # no page still asking the server while the database is emptied
 
 
 @pytest.mark.parametrize("lang, viewport", [("en", PHONE), ("es", WIDE), ("de", PHONE)],
@@ -145,3 +146,5 @@ def test_a_friend_joins_by_the_invitation_link(lang: str, viewport: dict[str, in
     assert Guest.objects.count() == 2
     if lang != "en":
         assert english_leaks(friend.content(), lang) == []
+    friend.context.close()  # no page still asking the server while the database is emptied
+    host.context.close()

@@ -54,7 +54,8 @@ def test_sign_up_create_against_three_computers_and_play_a_round(
     # The lobby's form: three casual computers and the seed.
     page.goto(live + "/lobby/")
     for number in (2, 3, 4):
-        page.select_option(f"#id_seat_{number}_kind", "casual")
+        page.check(f'input[name="seat_{number}_kind"][value="casual"]')
+    page.click("details.advanced > summary")  # the seed is an advanced option
     page.fill("#id_seed", str(seed))
     table = Table(page)
     page.get_by_role("button", name="Create the match").click()

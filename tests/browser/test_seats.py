@@ -94,7 +94,8 @@ def test_two_players_each_see_only_their_own_hand(live: str, signed_in: Any, sho
     # Ana creates the match with an invited seat; the table waits, showing the invitation link.
     page = ana_context.new_page()
     page.goto(live + "/lobby/")
-    page.select_option("#id_seat_2_kind", "human")
+    page.check('input[name="seat_2_kind"][value="human"]')
+    page.click("details.advanced > summary")  # the seed is an advanced option
     page.fill("#id_seed", str(seed))
     page.get_by_role("button", name="Create the match").click()
     page.wait_for_url(f"{live}/m/*/about/")
