@@ -798,9 +798,21 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
         last_event=log_line(last, [s.name for s in (seats if seats is not None else seat_infos(match))],
                             view.seat, engine=view.engine)
         if last is not None else "",
-        last_train=str(last.action.get("train", "")) if last is not None and last.kind == "action"
-        and isinstance(last.action, dict) and last.action.get("act") == "play" else "",
+        last_train=_last_train(reads),
     )
+
+
+def _last_train(reads: Any) -> str:
+    """The train the last move still in effect played on ("" when it was no play): after an
+    Undo, the move before the ones taken back (R27)."""
+    if reads.folded is not None:
+        entry = reads.folded.effective[-1] if reads.folded.effective else None
+    else:
+        entry = reads.last if reads.last is not None and reads.last.kind == "action" else None
+    action = entry.action if entry is not None else None
+    if isinstance(action, dict) and action.get("act") == "play":
+        return str(action.get("train", ""))
+    return ""
 
 
 def log_line(entry: Any, names: Sequence[str], viewer_seat: int | None, *, engine: int | None = None) -> str:
