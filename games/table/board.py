@@ -13,7 +13,7 @@ Jinja2 does about three times faster than Django's engine. Words with placeholde
 Rules it shows: the round of 13 and its engine (R5), whose turn (R7), trains,
 markers and the Mexican train (R10, R13, R15, R16), open doubles oldest first
 (R11, R19), the legal actions only (R9, R10, R14, R15, R23), why a tile fits
-nowhere (R7, R8, R13, R15, R19), hidden hands and the relay cover (R24), penalties
+nowhere (R7, R8, R13, R15, R19; `why_not`, put into words by games/words.py), hidden hands and the relay cover (R24), penalties
 and the lowest of a round without a bonus (R21), winners sharing ties (R22), and
 Undo / Redo / Restart / New match buttons only when offered (R27, R28, R29).
 
@@ -31,8 +31,9 @@ this and returns the whole server → client message. Render inside
 
 In the HTML (all computed on the server; the browser never applies a rule):
 ``#board[data-version][data-seat][data-turn][data-your-turn][data-phase]``; each hand
-tile ``[data-tile="5-3"][data-targets="0 mexican"][data-why="…"]`` (targets from
-``view.legal``, `why` a translated reason when it fits nowhere); each train
+tile ``[data-tile="5-3"][data-targets="0 mexican"][data-why="…"][data-why-url="/rules/#R13"]``
+(targets from ``view.legal``; when it fits nowhere, `why` the reason in words from
+`games.words` and `why-url` the rule's anchor on the rules page); each train
 ``[data-train="0"|"mexican"]``; buttons ``[data-act="engine|draw|pass|end"]`` only
 for legal non-play actions; ``[data-cmd="undo|redo|restart|next_round|new_match|hint"]``
 only when allowed; ``[data-reveal=<seat>]`` on the relay cover.
@@ -51,7 +52,8 @@ only when allowed; ``[data-reveal=<seat>]`` on the relay cover.
 
 - ``{"type": "board", "version": v, "html": "...", "title": "...", "your_turn": bool}``
   (``board_message``)
-- ``{"type": "error", "code": ..., "message": ..., "request_id": ...}``
+- ``{"type": "error", "code": ..., "message": ..., "request_id": ...}``, for an illegal move
+  also ``"reason"`` (the engine's reason code), ``"rule"`` and ``"why_url"`` (its anchor)
 - ``{"type": "ack", "request_id": ..., "version": v}``
 - ``{"type": "hint", "tile": "5-3", "train": "mexican"|0|null, "act": ..., "reason": "<one line>"}``
   (``hint_message``)
