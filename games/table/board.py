@@ -31,8 +31,9 @@ this and returns the whole server → client message. Render inside
 
 In the HTML (all computed on the server; the browser never applies a rule):
 ``#board[data-version][data-seat][data-turn][data-your-turn][data-phase]``; each hand
-tile ``[data-tile="5-3"][data-targets="0 mexican"][data-why="…"]`` (targets from
-``view.legal``, `why` a translated reason when it fits nowhere); each train
+tile ``[data-tile="5-3"][data-targets="0 mexican"][data-why="…"][data-why-url="/rules/#R13"]``
+(targets from ``view.legal``; when it fits nowhere, `why` the reason in words from
+`games.words` and `why-url` the rule's anchor on the rules page); each train
 ``[data-train="0"|"mexican"]``; buttons ``[data-act="engine|draw|pass|end"]`` only
 for legal non-play actions; ``[data-cmd="undo|redo|restart|next_round|new_match|hint"]``
 only when allowed (Undo's title says what it takes back); ``[data-reveal=<seat>]`` on the
@@ -62,7 +63,8 @@ and ``[data-skip]`` ("Skip to my turn", on a computer's turn) for seated people 
 - ``{"type": "update", "v": v, "base": b, "events": [...], "parts": {id: html}, "board": {attr: value}}``
   (games.table.parts): the parts changed since version ``b`` (the page's), the board
   element's attributes when they changed; events from engine.events (never a hidden tile)
-- ``{"type": "error", "code": ..., "message": ..., "request_id": ...}``
+- ``{"type": "error", "code": ..., "message": ..., "request_id": ...}``, for an illegal move
+  also ``"reason"`` (the engine's reason code), ``"rule"`` and ``"why_url"`` (its anchor)
 - ``{"type": "ack", "request_id": ..., "version": v}``
 - ``{"type": "hint", "tile": "5-3", "train": "mexican"|0|null, "act": ..., "reason": "<one line>"}``
   (``hint_message``)
@@ -202,8 +204,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
         undo_text=undo_text,
         last_event=log_line(last, names, view.seat, engine=view.engine)
         if last is not None else "",
-        last_train=str(last.action.get("train", "")) if last is not None and last.kind == "action"
-        and isinstance(last.action, dict) and last.action.get("act") == "play" else "",
+        last_train=_last_train(reads),
     )
 
 

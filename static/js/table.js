@@ -312,10 +312,10 @@
    *  (static/img/favicon-turn.svg); both go back once the turn has passed. */
   var icon = document.getElementById("favicon");
   var plainIcon = icon ? icon.getAttribute("href") : null;
-  function turnSignals(b) {
+  function turnSignals(b, given) {
     if (!b) return;
     var yours = b.dataset.yourTurn === "true";
-    var title = b.dataset.title || document.title.replace(/^● /, "");
+    var title = given || b.dataset.title || document.title.replace(/^● /, "");
     document.title = yours ? "● " + title : title;
     if (icon && icon.dataset.turnHref) icon.setAttribute("href", yours ? icon.dataset.turnHref : plainIcon);
   }

@@ -181,7 +181,8 @@ def test_a_new_board_is_swapped_in_keeping_the_selection(new_context, first_turn
     html = board_html(page).replace('data-version="5"', 'data-version="6"')
     page.evaluate("h => window.__serve({type: 'board', version: 6, html: h, title: 'New title', your_turn: true})", html)
     assert page.evaluate("MT.version()") == 6
-    assert page.title() == "New title"
+    assert page.title() == "● New title"  # your turn shows in the tab's title, and in its favicon
+    assert page.get_attribute("#favicon", "href").endswith("favicon-turn.svg")
     assert page.locator(f'.htile.is-selected[data-tile="{name}"]').count() == 1
     # An older board arriving late is ignored.
     page.evaluate("h => window.__serve({type: 'board', version: 4, html: '<div class=\"board\" data-version=\"4\"></div>', title: 'old', your_turn: false})", html)

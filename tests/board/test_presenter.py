@@ -282,3 +282,16 @@ def test_the_hand_line_says_what_to_do_now():
         "Your first turn: add another tile to your chain, or end your turn."
     st = S.start(4)
     assert present(view(st, st.holder), S.seats(4)).status == "Your turn: place the engine double."
+
+
+def test_the_last_move_is_marked_on_its_train_and_doubles_lie_across():
+    st = S.mid_game(4, plays_after_first=14)
+    key = next(str(st.train_key(i)) for i, t in enumerate(st.trains) if t.tiles)
+    b = present(view(st, st.turn), S.seats(4), flags=Flags(last_train=key))
+    marked = [(t.key, x.tile) for t in b.trains for x in t.tiles if x.last_move]
+    train = next(t for t in b.trains if t.key == key)
+    assert marked == [(key, train.tiles[-1].tile)]
+    assert all(x.double == is_double(x.tile) for t in b.trains for x in t.tiles)
+    assert not any(x.last_move for t in present(view(st, st.turn), S.seats(4)).trains for x in t.tiles)
+    # The label under a train: the name and the tiles in hand.
+    assert b.trains[0].short == S.NAMES[0] and b.seats[0].hand_size_text.endswith("in hand")
