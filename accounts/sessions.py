@@ -49,8 +49,21 @@ def session_user_id(session_key: str | None) -> int | None:
     if not session_key:
         return None
     store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
-    user = get_user(SimpleNamespace(session=store))  # what get_user reads of a request: its session
+    # What get_user reads of a request: its session. A copy, so that its housekeeping on a
+    # stale session (flush, or cycle_key after a SECRET_KEY rotation) does not touch the
+    # browser's HTTP session: the next page request does that.
+    user = get_user(SimpleNamespace(session=_SessionCopy(store.items())))
     return user.pk if user.is_authenticated else None
+
+
+class _SessionCopy(dict):  # type: ignore[type-arg]
+    """A session's data for `get_user`, changed in memory only."""
+
+    def flush(self) -> None:
+        self.clear()
+
+    def cycle_key(self) -> None:
+        pass
 
 
 def end_sessions(user_id: int, *, session_key: str | None = None) -> bool:

@@ -172,6 +172,25 @@ def test_r26_opening_the_log_or_rules_asks_to_pause(new_context, first_turn):
     assert sent(page)[-1] == {"type": "panel", "open": True}
 
 
+def test_r26_an_open_panel_renews_its_pause_until_closed(new_context, first_turn):
+    """Issue 13: the server forgets a pause nobody renews (its page or server gone), so the
+    page says "still open" every few seconds (here every 100 ms) — and stops once closed."""
+    _st, url = first_turn
+    context = new_context()
+    context.add_init_script("window.MT_PAUSE_RENEW_MS = 100;")
+    context.add_init_script(FAKE_SOCKET)
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function("window.__sent.length > 0")
+    page.keyboard.press("?")
+    page.wait_for_function("window.__sent.filter(m => m.type === 'panel' && m.open).length >= 4")
+    page.keyboard.press("Escape")
+    assert sent(page)[-1] == {"type": "panel", "open": False}
+    count = len(sent(page))
+    page.wait_for_timeout(400)
+    assert [m for m in sent(page)[count:] if m["type"] == "panel"] == []
+
+
 def test_a_new_board_is_swapped_in_keeping_the_selection(new_context, first_turn):
     _st, url = first_turn
     page = open_page(new_context, url)

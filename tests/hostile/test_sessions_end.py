@@ -132,3 +132,19 @@ async def test_a_session_gone_unannounced_is_caught_before_the_next_command(tabl
                         request_id="after-logout")
     assert await closed_within(on_phone, WITHIN) == SESSION_ENDED
     assert await db(lambda: Match.objects.get(pk=table.pk).version) == version  # nothing applied
+
+
+@pytest.mark.django_db
+def test_the_check_reads_a_session_without_changing_it(alice: Any) -> None:
+    """The socket's check says whether the session still signs alice in; tidying a stale
+    session (get_user flushes it) is left to the browser's next page request."""
+    from accounts.sessions import session_user_id
+
+    browser = signed_in(alice)
+    key = browser.cookies["sessionid"].value
+    assert session_user_id(key) == alice.pk
+    assert session_user_id("no-such-session") is None and session_user_id("") is None
+    alice.set_password("changed-elsewhere-0k")
+    alice.save()
+    assert session_user_id(key) is None
+    assert Session.objects.filter(session_key=key).exists()  # read, not flushed

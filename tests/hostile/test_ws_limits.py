@@ -159,6 +159,15 @@ FRAMES = st.one_of(
 )
 
 
+@pytest.fixture(scope="module", autouse=True)
+def report_tried() -> Any:
+    """Print how many frames of each kind the Hypothesis test sent (``-s``; for the record)."""
+    yield
+    if TRIED:
+        print("\nhostile frames tried per kind:", dict(sorted(TRIED.items())))
+
+
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.data_too_large, HealthCheck.large_base_example])
