@@ -214,7 +214,7 @@ def _ask(match: Any, ask: Any, user: Any) -> Ask | None:
 
     if ask is None or ask.round_number != match.round_number:
         return None
-    name = ask.asked_by.get_username()
+    name = isolated(ask.asked_by.get_username())
     text = (_("%(name)s asks to take back their last move.") if ask.change == "undo"
             else _("%(name)s asks to restart the round.")) % {"name": name}
     uid = permissions.user_id(user)

@@ -18,6 +18,7 @@ finished; see every hand while the round is played and once it is over (R24).
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 import pytest
@@ -147,6 +148,12 @@ def test_staff_see_a_table_live_only_with_the_named_permission_and_are_logged(
     assert not [r for r in caplog.records if r.name == "games.permissions"]
 
 
+def same_page(content: bytes, match_id: int) -> str:
+    """A page with its match id and its (per-response) CSRF token taken out."""
+    text = content.decode().replace(f"/m/{match_id}/", "/m/#/")
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", text)
+
+
 @pytest.mark.django_db
 def test_a_private_match_and_a_missing_one_look_the_same_to_anyone_who_may_not_see_it(
         world: dict[str, Any]) -> None:
@@ -162,3 +169,7 @@ def test_a_private_match_and_a_missing_one_look_the_same_to_anyone_who_may_not_s
             there = client.get(reverse(name, args=[m.pk]))
             not_there = client.get(reverse(name, args=[missing]))
             assert there.status_code == not_there.status_code == 404, (name, there.status_code)
+            assert same_page(there.content, m.pk) == same_page(not_there.content, missing)  # not even the page
+    # The 404 page offers a visitor who is not signed in the way back to their match.
+    page = anonymous.get(reverse("games:table", args=[m.pk])).content.decode()
+    assert f"/accounts/login/?next=/m/{m.pk}/" in page

@@ -1,0 +1,47 @@
+"""Asking the others at a shared table, in Debian's Chromium (issue 13, fault 3).
+
+Ana restarts the round at a table she shares with Ben: nothing restarts yet; her board
+says the others are asked, Ben's shows the request with Accept and Decline (on a
+375 px phone), and his tap on Accept restarts the round (R28) for both.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import services
+from games.models import Match
+from games.services import SeatSpec
+from tests.conftest import PHONE
+
+from .table import Table
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_other_player_accepts_a_restart_on_the_board(live: str, signed_in: Any) -> None:
+    ana_context = signed_in("ana")
+    ben_context = signed_in("ben", viewport=PHONE)
+    match = services.match_create(creator=ana_context.user, seats=[SeatSpec("me"), SeatSpec("human")], seed=7)
+    services.seat_join(match_id=match.pk, user=ben_context.user, token=match.invite_token)
+    ana = Table(ana_context.new_page()).open(f"{live}/m/{match.pk}/")
+    ben = Table(ben_context.new_page()).open(f"{live}/m/{match.pk}/")
+
+    ana.page.on("dialog", lambda dialog: dialog.accept())  # "Restart this round …?"
+    ana.page.locator(".tmenu summary, details.tmenu > summary").first.click()
+    ana.page.locator('[data-cmd="restart"]').click()
+    ana.page.wait_for_selector(".ask")
+    assert "Waiting for the others" in ana.page.locator(".ask").inner_text()
+    assert ana.page.locator('.ask [data-cmd="accept"]').count() == 0
+
+    ben.page.wait_for_selector('.ask [data-cmd="accept"]')
+    assert "\u2068ana\u2069 asks to restart the round" in ben.page.locator(".ask").inner_text()
+    assert Match.objects.get(pk=match.pk).rounds.get().restarts == 0
+    ben.page.get_by_role("button", name="Accept").click()
+    ben.page.wait_for_selector(".ask", state="detached")
+    ana.page.wait_for_selector(".ask", state="detached")
+    assert Match.objects.get(pk=match.pk).rounds.get().restarts == 1
+    ana.assert_no_errors()
+    ben.assert_no_errors()
