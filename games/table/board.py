@@ -208,6 +208,19 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     )
 
 
+def _last_train(reads: Any) -> str:
+    """The train the last move still in effect played on ("" when it was no play): after an
+    Undo, the move before the ones taken back (R27)."""
+    if reads.folded is not None:
+        entry = reads.folded.effective[-1] if reads.folded.effective else None
+    else:
+        entry = reads.last if reads.last is not None and reads.last.kind == "action" else None
+    action = entry.action if entry is not None else None
+    if isinstance(action, dict) and action.get("act") == "play":
+        return str(action.get("train", ""))
+    return ""
+
+
 def _ask(match: Any, ask: Any, user: Any) -> Ask | None:
     """The open undo or restart request (`games.models.ChangeRequest`) as `user` sees it."""
     from games import permissions
