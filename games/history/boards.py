@@ -15,7 +15,9 @@ from django.utils.safestring import SafeString
 
 from engine.views import view as view_of
 from games.history.replays import RoundReplay
+from games.table import parts
 from games.table.board import Flags, Viewer, board_html, log_line, present, seat_infos, seat_style
+from games.table.jinja_env import fixed_language
 
 __all__ = ["names", "seat_style", "step_html"]
 
@@ -37,10 +39,17 @@ def step_html(replay: RoundReplay, k: int, *, hands: bool = True) -> SafeString:
         history = (*history, tuple(state.round_points))
     entry = step.entry if step.entry is not None else replay.before
     last = log_line(entry, [s.name for s in seats], None, engine=view.engine) if entry is not None else ""
-    flags = Flags(match_id=replay.match.pk, version=step.version, history=history, last_event=last)
+    played = entry.action if entry is not None and entry.kind == "action" else None
+    last_train = str(played.get("train", "")) if isinstance(played, dict) and played.get("act") == "play" else ""
+    flags = Flags(match_id=replay.match.pk, version=step.version, history=history, last_event=last,
+                  last_train=last_train)
     board = present(view, seats, viewer=Viewer(), flags=flags)
     if hands:
         for seat in board.seats:  # the train rows hold these same objects as their owners
             if seat.revealed is None:
                 seat.revealed = state.hands[seat.index]
-    return board_html(board)
+    # The board's shared parts (its trains, where the hands lie face up) are made from this
+    # presented board itself: a spectator's, with the ended round's hands added (R21).
+    with fixed_language():
+        shared = parts.shared_parts(board)
+    return board_html(board, shared)

@@ -56,6 +56,16 @@ def started(players: list[Any], seed: int = 7) -> Match:
     return match
 
 
+def consent(match_id: int, asker: Any, players: list[Any]) -> None:
+    """At this table of people an undo is asked of the others first (issue 13): they all accept."""
+    asked = selectors.open_request(match_id)
+    if asked is None:
+        return
+    for other in players:
+        if other != asker:
+            services.change_answer(match_id=match_id, user=other, ask=asked.pk, accept=True, request_id=rid())
+
+
 def viewers(match: Match, players: list[Any]) -> list[board.Viewer]:
     out = [board.Viewer(user=u, controlled=tuple(selectors.seats_controlled(match, u))) for u in players]
     return out + [board.Viewer()]  # and a spectator
@@ -107,11 +117,14 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
             .order_by("-round__number", "-seq").first())
     following = selectors.next_match(match) if view.phase == "match_over" else None
     signed_in = user is not None
+    asked = selectors.open_request(match.pk) if match.status == "playing" else None
+    ask = board._ask(match, asked, user)
     return board.Flags(
         match_id=match.pk, version=match.version,
-        undo=signed_in and selectors.undo_available(match, user),
+        undo=signed_in and ask is None and selectors.undo_available(match, user),
         redo=signed_in and selectors.redo_available(match, user),
-        restart=signed_in and selectors.restart_available(match, user),
+        restart=signed_in and ask is None and selectors.restart_available(match, user),
+        ask=ask,
         next_round=signed_in and selectors.next_round_available(match, user),
         new_match=signed_in and following is None and selectors.new_match_available(match, user),
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
@@ -121,7 +134,25 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
         undo_text=undo_text_read_one_by_one(match, user, view) if signed_in else "",
         last_event=board.log_line(last, [s.name for s in board.seat_infos(match)], view.seat, engine=view.engine)
         if last is not None else "",
+        last_train=last_train_read_one_by_one(match, last),
     )
+
+
+def last_train_read_one_by_one(match: Match, last: Any) -> str:
+    """The train of the last move still in effect in the current round (after an Undo, the
+    one before those taken back, R27); at a match that is not being played, the last line's."""
+    from games import log
+    from games.models import LogEntry
+
+    if match.state is not None and match.status == Match.Status.PLAYING:
+        entries = list(LogEntry.objects.filter(round__match=match, round__number=match.round_number)
+                       .order_by("seq"))
+        effective = log.fold(entries).effective
+        entry = effective[-1] if effective else None
+    else:
+        entry = last if last is not None and last.kind == "action" else None
+    action = entry.action if entry is not None else None
+    return str(action.get("train", "")) if isinstance(action, dict) and action.get("act") == "play" else ""
 
 
 def test_shared_reads_give_every_viewer_the_board_a_fresh_read_gives(players: list[Any]) -> None:
@@ -158,6 +189,7 @@ def test_shared_reads_give_every_viewer_the_board_a_fresh_read_gives(players: li
             redone += 1
         elif rng.random() < 0.08 and selectors.undo_available(row, mover):
             services.match_undo(match_id=match.pk, user=mover, expected_version=row.version, request_id=rid())
+            consent(match.pk, mover, players)
             undone += 1
         else:
             action = legal_actions(state)[0]
@@ -171,7 +203,7 @@ def test_shared_reads_give_every_viewer_the_board_a_fresh_read_gives(players: li
 def test_reads_serve_their_version_or_earlier_and_a_caller_without_one_reads_afresh(
         players: list[Any], django_assert_num_queries: Any, django_assert_max_num_queries: Any) -> None:
     match = started(players)
-    with django_assert_max_num_queries(5):
+    with django_assert_max_num_queries(6):  # a fresh read's five statements (below), and the reads' lock
         first = board_reads.current(match.pk, at_least=None)
     assert first is not None
     with django_assert_num_queries(0):
@@ -253,16 +285,17 @@ def test_a_fresh_read_loads_what_the_orm_loads_in_four_statements(
                                action=action.to_json(), expected_version=row.version, request_id=rid())
     undoer = players[action.seat]
     services.match_undo(match_id=match.pk, user=undoer, expected_version=row.version + 1, request_id=rid())
+    consent(match.pk, undoer, players)
     services.pause_open(match_id=match.pk, user=players[1], channel="panel-1")
 
-    with django_assert_num_queries(4):  # match and pause, seats and users, rounds, the round's log
+    # match and pause, seats and users, rounds, the round's log, the open undo/restart request
+    with django_assert_num_queries(5):
         reads = board_reads.current(match.pk, at_least=None)
         assert reads is not None and reads.paused
         assert reads.last is not None and reads.last.user is not None
         assert reads.last.user.get_username() == undoer.get_username()
-        seats = list(reads.match.seats.all())
+        seats = selectors.match_seats(reads.match)
         assert [s.display_name for s in seats] == [p.get_username() for p in players]
-        assert selectors.match_seats(reads.match) == seats
 
     fields = [f.attname for f in Match._meta.concrete_fields]
     orm = load_match(match.pk)

@@ -26,7 +26,7 @@ from engine.serialize import state_from_json
 from games import services
 from games.models import Match
 from games.services import SeatSpec
-from games.table import board_reads
+from games.table import board_reads, parts
 from games.table.consumers import TableConsumer
 
 pytestmark = pytest.mark.django_db
@@ -49,6 +49,7 @@ def _collector_restored() -> Iterator[None]:
 def consumer(match_id: int, user: Any) -> TableConsumer:
     c = TableConsumer()
     c.match_id, c.user, c.revealed = match_id, user, None
+    c.sent = parts.Sent()  # as connect() leaves it: nothing sent yet
     return c
 
 
@@ -78,6 +79,9 @@ def unreachable_after(match_id: int, users: list[Any], viewers: list[TableConsum
     try:
         step(match_id, users, viewers)
         gc.collect()
+        import os
+        if os.environ.get("GC_NAMES"):
+            print([getattr(o, "__qualname__", None) for o in gc.garbage if callable(o)])
         return Counter(type(o).__name__ for o in gc.garbage)
     finally:
         gc.set_debug(0)

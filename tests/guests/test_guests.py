@@ -256,7 +256,7 @@ def test_the_lobby_lists_players_round_and_free_seats_with_join_and_watch(ana: A
 
 
 def test_the_table_websocket_lets_guests_watch_only_listed_tables(ana: Any) -> None:
-    from games.consumers import may_watch
+    from games.table.consumers import may_watch
 
     private = create(ana, "basic", listed=False)
     listed = create(ana, "basic", listed=True)
