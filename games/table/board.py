@@ -800,7 +800,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     signed_in = user is not None and getattr(user, "is_authenticated", False)
     undo, redo = (selectors.undo_redo_in(reads.folded, selectors.seats_controlled(match, user))
                   if signed_in else (False, False))
-    ask = _ask(match, reads.ask, user if signed_in else None)
+    ask = ask_for(match, reads.ask, user if signed_in else None)
     waiting = ask is not None  # one request at a time: no other undo or restart meanwhile
     return Flags(
         match_id=match.pk, version=match.version,
@@ -818,7 +818,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     )
 
 
-def _ask(match: Any, ask: Any, user: Any) -> Ask | None:
+def ask_for(match: Any, ask: Any, user: Any) -> Ask | None:
     """The open undo or restart request (`games.models.ChangeRequest`) as `user` sees it."""
     from games import permissions
 

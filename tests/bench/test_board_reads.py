@@ -92,11 +92,13 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
             .order_by("-round__number", "-seq").first())
     following = selectors.next_match(match) if view.phase == "match_over" else None
     signed_in = user is not None
+    ask = board.ask_for(match, selectors.open_request(match.pk), user)  # issue 13: a request waits
     return board.Flags(
         match_id=match.pk, version=match.version,
-        undo=signed_in and selectors.undo_available(match, user),
+        undo=signed_in and ask is None and selectors.undo_available(match, user),
         redo=signed_in and selectors.redo_available(match, user),
-        restart=signed_in and selectors.restart_available(match, user),
+        restart=signed_in and ask is None and selectors.restart_available(match, user),
+        ask=ask,
         next_round=signed_in and selectors.next_round_available(match, user),
         new_match=signed_in and following is None and selectors.new_match_available(match, user),
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
@@ -139,7 +141,20 @@ def test_shared_reads_give_every_viewer_the_board_a_fresh_read_gives(players: li
             services.match_redo(match_id=match.pk, user=mover, expected_version=row.version, request_id=rid())
             redone += 1
         elif rng.random() < 0.08 and selectors.undo_available(row, mover):
-            services.match_undo(match_id=match.pk, user=mover, expected_version=row.version, request_id=rid())
+            asked = services.match_undo(match_id=match.pk, user=mover, expected_version=row.version,
+                                        request_id=rid())
+            if asked.asked:  # a shared table: the others agree (issue 13); the boards of the wait compared
+                shared = board_reads.current(match.pk, at_least=asked.version)
+                assert shared is not None and shared.ask is not None
+                with translation.override("en"):
+                    for viewer in viewers(shared.match, players):
+                        public = selectors.seat_view(shared.match, None)
+                        assert (board.match_flags(shared.match, viewer, public, shared)
+                                == flags_read_one_by_one(shared.match, viewer, public))
+                for other in players:
+                    if other != mover and selectors.open_request(match.pk) is not None:
+                        services.change_answer(match_id=match.pk, user=other, ask=shared.ask.pk, accept=True,
+                                               request_id=rid())
             undone += 1
         else:
             action = legal_actions(state)[0]
@@ -235,6 +250,10 @@ def test_a_fresh_read_loads_what_the_orm_loads_in_four_statements(
                                action=action.to_json(), expected_version=row.version, request_id=rid())
     undoer = players[action.seat]
     services.match_undo(match_id=match.pk, user=undoer, expected_version=row.version + 1, request_id=rid())
+    for other in players:  # a shared table: the others agree to the undo (issue 13)
+        ask = selectors.open_request(match.pk)
+        if other != undoer and ask is not None:
+            services.change_answer(match_id=match.pk, user=other, ask=ask.pk, accept=True, request_id=rid())
     services.pause_open(match_id=match.pk, user=players[1], channel="panel-1")
 
     with django_assert_num_queries(4):  # match and pause, seats and users, rounds, the round's log
