@@ -187,7 +187,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
         from games.logtext import undo_words
 
         undo_text = undo_words(selectors.undo_takes_back(reads.folded, mine), names, view.seat)
-    ask = _ask(match, reads.ask, user if signed_in else None)
+    ask = ask_for(match, reads.ask, user if signed_in else None)
     waiting = ask is not None  # one request at a time: no other undo or restart meanwhile
     return Flags(
         match_id=match.pk, version=match.version,
@@ -221,7 +221,7 @@ def _last_train(reads: Any) -> str:
     return ""
 
 
-def _ask(match: Any, ask: Any, user: Any) -> Ask | None:
+def ask_for(match: Any, ask: Any, user: Any) -> Ask | None:
     """The open undo or restart request (`games.models.ChangeRequest`) as `user` sees it."""
     from games import permissions
 

@@ -131,7 +131,9 @@ def _statements() -> dict[str, str]:
     line = f'{_columns("l", _ENTRY)}, u."{name}" FROM games_logentry l LEFT JOIN "{users}" u ON u."{pk}" = l.user_id'
     return {
         "match": f"SELECT {_columns('m', _MATCH)}, EXISTS (SELECT 1 FROM games_pause p"
-                 " WHERE p.match_id = m.id AND p.alive_at >= %s) FROM games_match m WHERE m.id = %s",
+                 " WHERE p.match_id = m.id AND p.alive_at >= %s),"
+                 " EXISTS (SELECT 1 FROM games_changerequest r WHERE r.match_id = m.id AND r.status = 'open'"
+                 " AND r.expires_at > %s) FROM games_match m WHERE m.id = %s",
         "seats": f'SELECT {_columns("s", _SEAT)}, {_columns("u", user._meta.concrete_fields)} FROM games_seat s'
                  f' LEFT JOIN "{users}" u ON u."{pk}" = s.user_id WHERE s.match_id = %s ORDER BY s."index"',
         "rounds": "SELECT number, points, id FROM games_round WHERE match_id = %s ORDER BY number",
@@ -194,7 +196,8 @@ def read(match: Match, *, paused: bool | None = None) -> BoardReads:
         last=_entry(last) if last is not None else None,
         folded=log.fold(lines) if playing else None,
         following=selectors.next_match(match) if over else None,
-        ask=selectors.open_request(match.pk) if playing else None,
+        # read only when the match row said one is open (`_load`), or when it was not asked
+        ask=selectors.open_request(match.pk) if playing and getattr(match, "asking_now", True) else None,
         lines=tuple(lines),
     )
 
@@ -214,13 +217,16 @@ def snapshot() -> Iterator[None]:
 
 
 def _load(match_id: int) -> Match | None:
-    """The match with its seats and their users (``match.seat_list``, see
-    `selectors.match_seats`), and whether a pause is on (R26: `paused_now`)."""
-    found = _rows("match", [timezone.now() - selectors.PAUSE_TIMEOUT, match_id])
+    """The match with its seats and their users (as ``prefetch_related("seats__user")`` leaves
+    them, see `selectors.match_seats`), whether a pause is on (R26: `paused_now`) and whether
+    an undo or restart request waits for answers (`asking_now`)."""
+    now = timezone.now()
+    found = _rows("match", [now - selectors.PAUSE_TIMEOUT, now, match_id])
+        lines=tuple(lines),
     if not found:
         return None
-    match = from_row(Match, _MATCH, found[0][:-1])
-    match.paused_now = found[0][-1]
+    match = from_row(Match, _MATCH, found[0][:-2])
+    match.paused_now, match.asking_now = found[0][-2:]
     user = get_user_model()
     seats = []
     for row in _rows("seats", [match_id]):

@@ -56,16 +56,6 @@ def started(players: list[Any], seed: int = 7) -> Match:
     return match
 
 
-def consent(match_id: int, asker: Any, players: list[Any]) -> None:
-    """At this table of people an undo is asked of the others first (issue 13): they all accept."""
-    asked = selectors.open_request(match_id)
-    if asked is None:
-        return
-    for other in players:
-        if other != asker:
-            services.change_answer(match_id=match_id, user=other, ask=asked.pk, accept=True, request_id=rid())
-
-
 def viewers(match: Match, players: list[Any]) -> list[board.Viewer]:
     out = [board.Viewer(user=u, controlled=tuple(selectors.seats_controlled(match, u))) for u in players]
     return out + [board.Viewer()]  # and a spectator
@@ -117,8 +107,7 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
             .order_by("-round__number", "-seq").first())
     following = selectors.next_match(match) if view.phase == "match_over" else None
     signed_in = user is not None
-    asked = selectors.open_request(match.pk) if match.status == "playing" else None
-    ask = board._ask(match, asked, user)
+    ask = board.ask_for(match, selectors.open_request(match.pk), user)  # issue 13: a request waits
     return board.Flags(
         match_id=match.pk, version=match.version,
         undo=signed_in and ask is None and selectors.undo_available(match, user),
@@ -188,8 +177,20 @@ def test_shared_reads_give_every_viewer_the_board_a_fresh_read_gives(players: li
             services.match_redo(match_id=match.pk, user=mover, expected_version=row.version, request_id=rid())
             redone += 1
         elif rng.random() < 0.08 and selectors.undo_available(row, mover):
-            services.match_undo(match_id=match.pk, user=mover, expected_version=row.version, request_id=rid())
-            consent(match.pk, mover, players)
+            asked = services.match_undo(match_id=match.pk, user=mover, expected_version=row.version,
+                                        request_id=rid())
+            if asked.asked:  # a shared table: the others agree (issue 13); the boards of the wait compared
+                shared = board_reads.current(match.pk, at_least=asked.version)
+                assert shared is not None and shared.ask is not None
+                with translation.override("en"):
+                    for viewer in viewers(shared.match, players):
+                        public = selectors.seat_view(shared.match, None)
+                        assert (board.match_flags(shared.match, viewer, public, shared)
+                                == flags_read_one_by_one(shared.match, viewer, public))
+                for other in players:
+                    if other != mover and selectors.open_request(match.pk) is not None:
+                        services.change_answer(match_id=match.pk, user=other, ask=shared.ask.pk, accept=True,
+                                               request_id=rid())
             undone += 1
         else:
             action = legal_actions(state)[0]
@@ -203,7 +204,7 @@ def test_shared_reads_give_every_viewer_the_board_a_fresh_read_gives(players: li
 def test_reads_serve_their_version_or_earlier_and_a_caller_without_one_reads_afresh(
         players: list[Any], django_assert_num_queries: Any, django_assert_max_num_queries: Any) -> None:
     match = started(players)
-    with django_assert_max_num_queries(6):  # a fresh read's five statements (below), and the reads' lock
+    with django_assert_max_num_queries(5):
         first = board_reads.current(match.pk, at_least=None)
     assert first is not None
     with django_assert_num_queries(0):
@@ -285,11 +286,13 @@ def test_a_fresh_read_loads_what_the_orm_loads_in_four_statements(
                                action=action.to_json(), expected_version=row.version, request_id=rid())
     undoer = players[action.seat]
     services.match_undo(match_id=match.pk, user=undoer, expected_version=row.version + 1, request_id=rid())
-    consent(match.pk, undoer, players)
+    for other in players:  # a shared table: the others agree to the undo (issue 13)
+        ask = selectors.open_request(match.pk)
+        if other != undoer and ask is not None:
+            services.change_answer(match_id=match.pk, user=other, ask=ask.pk, accept=True, request_id=rid())
     services.pause_open(match_id=match.pk, user=players[1], channel="panel-1")
 
-    # match and pause, seats and users, rounds, the round's log, the open undo/restart request
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(4):  # match and pause, seats and users, rounds, the round's log
         reads = board_reads.current(match.pk, at_least=None)
         assert reads is not None and reads.paused
         assert reads.last is not None and reads.last.user is not None

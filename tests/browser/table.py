@@ -92,7 +92,7 @@ class Table:
             if time.monotonic() > deadline:
                 raise AssertionError(f"no board over the websocket; page errors: {self.errors}")
             self.page.wait_for_timeout(20)
-        self.page.wait_for_function(f"document.querySelector('{BOARD}') !== null")
+        self.page.wait_for_function(f"() => document.querySelector('{BOARD}') !== null")  # no eval under the CSP
 
     # ------------------------------------------------------------ reading the board
 

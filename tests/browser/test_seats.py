@@ -232,7 +232,7 @@ def test_pass_and_play_relay_hides_every_hand_until_show_my_tiles(
     match = services.match_create(creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("local", name="Ben")])
     table = Table(context_for(ana, viewport=PHONE).new_page()).open(f"{live}/m/{match.pk}/")
     page = table.page
-    names = {0: "ana", 1: "Ben"}
+    names = {0: "\u2068ana\u2069", 1: "\u2068Ben\u2069"}  # isolated inside sentences (issue 13)
 
     def covered_for(seat: int) -> None:
         """The cover is up for `seat`: no hand in the page nor in the frames since it went up."""
