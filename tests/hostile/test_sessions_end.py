@@ -26,7 +26,7 @@ from games.models import Match, Pause
 from games.table.consumers import SESSION_ENDED
 from tests.realtime.conftest import TIMEOUT, Browser, db, state_of
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 
 #: the issue's bound: "close that user's open sockets within a second"
 WITHIN = 1.0
@@ -78,6 +78,7 @@ def table(make_match: Any, alice: Any) -> Match:
     return match
 
 
+@pytest.mark.asyncio
 async def test_logout_closes_that_sessions_socket_within_a_second(table: Match, alice: Any) -> None:
     phone, laptop = await db(signed_in, alice), await db(signed_in, alice)
     on_phone, on_laptop = await open_socket(table.pk, phone), await open_socket(table.pk, laptop)
@@ -95,6 +96,7 @@ async def test_logout_closes_that_sessions_socket_within_a_second(table: Match, 
     await on_laptop.communicator.disconnect()
 
 
+@pytest.mark.asyncio
 async def test_a_password_change_closes_every_socket_of_the_user(table: Match, alice: Any) -> None:
     phone, laptop = await db(signed_in, alice), await db(signed_in, alice)
     on_phone, on_laptop = await open_socket(table.pk, phone), await open_socket(table.pk, laptop)
@@ -109,6 +111,7 @@ async def test_a_password_change_closes_every_socket_of_the_user(table: Match, a
     await again.communicator.disconnect()
 
 
+@pytest.mark.asyncio
 async def test_deactivating_the_account_closes_its_sockets(table: Match, alice: Any) -> None:
     phone = await db(signed_in, alice)
     on_phone = await open_socket(table.pk, phone)
@@ -122,6 +125,7 @@ async def test_deactivating_the_account_closes_its_sockets(table: Match, alice: 
     assert await closed_within(on_phone, WITHIN) == SESSION_ENDED
 
 
+@pytest.mark.asyncio
 async def test_a_session_gone_unannounced_is_caught_before_the_next_command(table: Match, alice: Any) -> None:
     phone = await db(signed_in, alice)
     on_phone = await open_socket(table.pk, phone)
@@ -134,7 +138,6 @@ async def test_a_session_gone_unannounced_is_caught_before_the_next_command(tabl
     assert await db(lambda: Match.objects.get(pk=table.pk).version) == version  # nothing applied
 
 
-@pytest.mark.django_db
 def test_the_check_reads_a_session_without_changing_it(alice: Any) -> None:
     """The socket's check says whether the session still signs alice in; tidying a stale
     session (get_user flushes it) is left to the browser's next page request."""

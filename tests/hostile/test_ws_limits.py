@@ -31,7 +31,7 @@ from games.table import consumers, protocol
 from games.table.protocol import MAX_DEPTH, MAX_FRAME, TOO_BIG
 from tests.realtime.conftest import TIMEOUT, Browser, db, session_cookie
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 
 MiB = 1024 * 1024
 #: how many hostile frames of each kind the Hypothesis test sent (for the report)
@@ -86,6 +86,7 @@ async def seated(make_match: Any, alice: Any, bob: Any) -> dict[str, Any]:
     return {"match": match, "cookie": await db(session_cookie, bob)}
 
 
+@pytest.mark.asyncio
 async def test_a_frame_nested_1500_deep_is_refused_and_the_pause_ends_with_the_connection(
         seated: dict[str, Any]) -> None:
     match = seated["match"]
@@ -100,6 +101,7 @@ async def test_a_frame_nested_1500_deep_is_refused_and_the_pause_ends_with_the_c
     assert await db(pauses, match.pk) == 0
 
 
+@pytest.mark.asyncio
 async def test_a_frame_over_the_limit_closes_the_connection_and_ends_its_pause(seated: dict[str, Any]) -> None:
     match = seated["match"]
     for frame in ["x" * (MAX_FRAME + 1), json.dumps({"type": "sync", "pad": "é" * 2 * MiB}), b"\x00" * (MAX_FRAME + 1)]:
@@ -116,6 +118,7 @@ async def test_a_frame_over_the_limit_closes_the_connection_and_ends_its_pause(s
         assert await db(pauses, match.pk) == 0
 
 
+@pytest.mark.asyncio
 async def test_a_handler_that_fails_still_ends_the_pause(seated: dict[str, Any],
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Whatever ends the connection — here a bug that escapes a handler, which daphne
@@ -168,6 +171,7 @@ def report_tried() -> Any:
 
 
 @pytest.mark.slow
+@pytest.mark.asyncio
 @settings(max_examples=60, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.data_too_large, HealthCheck.large_base_example])
