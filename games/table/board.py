@@ -285,16 +285,18 @@ def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:
     return present(view, seats, viewer=viewer, flags=match_flags(match, viewer, view, reads, seats=seats))
 
 
-def match_page(*, match: Any, viewer: Viewer, reads: Any = None) -> parts.Page:
+def match_page(*, match: Any, viewer: Viewer, reads: Any = None,
+               kept: dict[str, Any] | None = None) -> parts.Page:
     """One viewer's board of a started match as parts: the shared parts made once per version
-    and language for every viewer (kept on `reads`), the viewer's own ones now."""
+    and language for every viewer (kept on `reads`), the viewer's own ones now (`kept`: the
+    connection's own parts as last rendered, ``parts.Sent.kept``; those unchanged are reused)."""
     with fixed_language():  # the board's words, looked up in this language only once
         board = board_context(match=match, viewer=viewer, reads=reads)
         if reads is not None and reads.match is match:
             shared = reads.once(("shared", language()), lambda: shared_of(board))
         else:
             shared = shared_of(board)
-        return parts.page(board, shared)
+        return parts.page(board, shared, kept)
 
 
 def events_since(reads: Any, base: int) -> list[dict[str, Any]]:

@@ -217,12 +217,11 @@ def snapshot() -> Iterator[None]:
 
 
 def _load(match_id: int) -> Match | None:
-    """The match with its seats and their users (as ``prefetch_related("seats__user")`` leaves
-    them, see `selectors.match_seats`), whether a pause is on (R26: `paused_now`) and whether
+    """The match with its seats and their users (``match.seat_list``, see
+    `selectors.match_seats`), whether a pause is on (R26: `paused_now`) and whether
     an undo or restart request waits for answers (`asking_now`)."""
     now = timezone.now()
     found = _rows("match", [now - selectors.PAUSE_TIMEOUT, now, match_id])
-        lines=tuple(lines),
     if not found:
         return None
     match = from_row(Match, _MATCH, found[0][:-2])

@@ -369,14 +369,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         reads = board_reads.current(self.match_id, at_least=at_least)
         if reads is None or reads.match.state is None:
             return None  # still waiting for players: the first board comes when it starts
-        page = board.match_page(match=reads.match, viewer=self.viewer(reads.match), reads=reads)
+        page = board.match_page(match=reads.match, viewer=self.viewer(reads.match), reads=reads,
+                                kept=self.sent.kept)
         if not whole:
             if page.version < self.sent.version:
                 return None  # overtaken: this connection has a newer board already
             frame = parts.update_frame(page, self.sent, board.events_since(reads, self.sent.version))
             if frame is not None:
                 return frame
-        self.sent = parts.Sent()
+        self.sent = parts.Sent(kept=self.sent.kept)
         self.sent.took(page)
         return page.message()
 

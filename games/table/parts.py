@@ -73,16 +73,40 @@ def shared_parts(public: Any) -> dict[str, Markup]:
     return out
 
 
-def private_parts(board: Any) -> dict[str, Markup]:
-    """The parts of one viewer's board."""
-    return {
-        "tools": render("games/board/tools.html", b=board),
-        "banner": render("games/parts/banner.html", b=board),
-        "hub": render("games/board/hub.html", b=board),
-        "result": render("games/parts/result.html", b=board),
-        "hand": render("games/parts/hand.html", b=board),
-        "cover": render("games/parts/cover.html", b=board),
-    }
+#: each private part: its template and what of the board it shows (its key: the part is
+#: rendered again only when that changed; None: always)
+_PRIVATE: dict[str, tuple[str, Any]] = {
+    "tools": ("games/board/tools.html", lambda b: (b.actions.hint, b.undo, b.redo, b.restart, b.spectator)),
+    "banner": ("games/parts/banner.html", lambda b: b.spectator),
+    "hub": ("games/board/hub.html", lambda b: (b.engine_placed, b.engine, b.engine_hint, b.actions.engine,
+                                               b.actions.seat)),
+    "result": ("games/parts/result.html", lambda b: None if b.round_over or b.match_over else ()),
+    "hand": ("games/parts/hand.html", lambda b: (b.hand, b.your_turn, b.actions, b.status if b.your_turn else "",
+                                                b.round_over, b.match_over, b.cover is None, b.spectator)),
+    "cover": ("games/parts/cover.html", lambda b: (b.cover.index if b.cover else None, b.cover_title,
+                                                  b.cover_button)),
+}
+
+
+def private_parts(board: Any, kept: dict[str, tuple[Any, Markup]] | None = None) -> dict[str, Markup]:
+    """The parts of one viewer's board. `kept`: this viewer's parts as last rendered, with
+    what they showed (a connection's `Sent.kept`): a part whose inputs are unchanged is
+    not rendered again (most of a seat's parts stay the same while others play)."""
+    from games.table.jinja_env import active_language
+
+    out = {}
+    language = active_language()
+    for part, (template, shows) in _PRIVATE.items():
+        key = shows(board)
+        if kept is not None and key is not None:
+            before = kept.get(part)
+            if before is not None and before[0] == (language, key):
+                out[part] = before[1]
+                continue
+        out[part] = render(template, b=board)
+        if kept is not None and key is not None:
+            kept[part] = ((language, key), out[part])
+    return out
 
 
 def board_attrs(b: Any) -> dict[str, str]:
@@ -133,10 +157,11 @@ class Page:
                 "title": self.title, "your_turn": self.your_turn}
 
 
-def page(board: Any, shared: dict[str, Markup]) -> Page:
-    """A viewer's page from its presented `board` and the version's `shared` parts."""
+def page(board: Any, shared: dict[str, Markup], kept: dict[str, tuple[Any, Markup]] | None = None) -> Page:
+    """A viewer's page from its presented `board` and the version's `shared` parts (`kept`:
+    see `private_parts`)."""
     parts = dict(shared)
-    parts.update(private_parts(board))
+    parts.update(private_parts(board, kept))
     return Page(version=board.version, round=board.round, title=board.title, your_turn=board.your_turn,
                 attrs=board_attrs(board), parts=parts,
                 trains=tuple(train_id(t.key) for t in board.trains))
@@ -153,6 +178,8 @@ class Sent:
     #: part id -> hash of its HTML (in this process: a str keeps its hash once worked out,
     #: so a shared part's is worked out once for every connection)
     digests: dict[str, int] = field(default_factory=dict)
+    #: this connection's private parts as last rendered, with what they showed (`private_parts`)
+    kept: dict[str, tuple[Any, Markup]] = field(default_factory=dict)
 
     def took(self, p: Page, parts: Iterable[str] | None = None) -> None:
         """`p` was sent (all of it, or the `parts` named and its attributes)."""

@@ -297,8 +297,10 @@ def test_a_fresh_read_loads_what_the_orm_loads_in_four_statements(
         assert reads is not None and reads.paused
         assert reads.last is not None and reads.last.user is not None
         assert reads.last.user.get_username() == undoer.get_username()
+        # The seats read with the match travel with it (``match.seat_list``), no private API.
         seats = selectors.match_seats(reads.match)
         assert [s.display_name for s in seats] == [p.get_username() for p in players]
+        assert [s.user.get_username() for s in seats] == [p.get_username() for p in players]
 
     fields = [f.attname for f in Match._meta.concrete_fields]
     orm = load_match(match.pk)

@@ -71,10 +71,10 @@ class Connection:
 
     def receive(self, reads: board_reads.BoardReads) -> None:
         """The consumer's `board_message`: an update when it can, else the whole board."""
-        page = board.match_page(match=reads.match, viewer=self.viewer(), reads=reads)
+        page = board.match_page(match=reads.match, viewer=self.viewer(), reads=reads, kept=self.sent.kept)
         frame = parts.update_frame(page, self.sent, board.events_since(reads, self.sent.version))
         if frame is None:
-            self.sent = parts.Sent()
+            self.sent = parts.Sent(kept=self.sent.kept)
             self.sent.took(page)
             frame = page.message()
             self.html = frame["html"]

@@ -38,6 +38,7 @@ from engine.state import RoundState
 from engine.tiles import Tile
 from games import services
 from games.models import LogEntry, Match
+from games.table import parts
 from tests.hostile.secrets import hand_sections, outside_hand, shown_seat, tiles_written
 from tests.realtime.conftest import Browser, covered, db, rid, spec
 from tests.servers import choose_from_board
@@ -318,13 +319,17 @@ def check_everything(record: Record, viewers: list[Viewer]) -> int:
         assert viewer.browser is not None
         shown: int | None = None
         version: int | None = None
+        page: dict[str, Any] | None = None
         for n, raw in enumerate(viewer.browser.frames):
             message = json.loads(raw)
             where = f"{viewer.name} frame {n} ({message['type']})"
-            if message["type"] == "board":
-                version = int(message["version"])
+            if message["type"] in ("board", "update"):
+                # An update frame (games/table/parts.py) makes the page the browser shows: that
+                # page is checked like a whole board, and the frame itself below.
+                page = message if message["type"] == "board" else parts.as_board(page, message)
+                version = int(page["version"])
                 shown = check_board(
-                    message["html"] + " " + message["title"],
+                    page["html"] + " " + (page["title"] or ""),
                     version=version,
                     viewer=viewer,
                     record=record,
@@ -332,7 +337,8 @@ def check_everything(record: Record, viewers: list[Viewer]) -> int:
                     where=where,
                 )
                 checked += 1
-                continue
+                if message["type"] == "board":
+                    continue
             assert version is not None
             state = record.states[version]
             allowed = set(public[version])
@@ -340,7 +346,13 @@ def check_everything(record: Record, viewers: list[Viewer]) -> int:
                 allowed |= {(min(t), max(t)) for t in state.hands[shown]}
             if state.over:
                 continue
-            leaked = tiles_written(raw) - allowed
+            if message["type"] == "update":
+                # Its texts as the browser reads them (JSON's escapes would glue words together).
+                texts = [*message["parts"].values(), *(message.get("board") or {}).values(),
+                         json.dumps(message["events"])]
+                leaked = set().union(*map(tiles_written, texts)) - allowed
+            else:
+                leaked = tiles_written(raw) - allowed
             assert not leaked, f"{where}: {sorted(leaked)}"
             if message["type"] == "hint" and message["tile"]:
                 assert shown is not None and tiles_written(message["tile"]) <= allowed
