@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import guests
+from accounts import guests, names
 from accounts.models import Preferences
 
 
@@ -33,7 +33,9 @@ class KeepForm(BaseUserCreationForm):
         username = self.cleaned_data.get("username") or ""
         if User.objects.filter(username__iexact=username).exclude(pk=self.instance.pk).exists():
             raise ValidationError(_("That name is taken. Choose another one."), code="unique")
-        return username
+        # The site's rules for names (accounts/names.py), as at sign-up: one script, no
+        # control or invisible characters, not confusable with another player's name.
+        return names.validate_new_username(username, exclude_pk=self.instance.pk) if username else username
 
 
 @login_required
@@ -42,7 +44,9 @@ def keep(request: HttpRequest) -> HttpResponse:
     """Turn the signed-in guest into a full account."""
     if not guests.is_guest(request.user):
         return redirect("home")
-    form = KeepForm(request.POST or None, instance=request.user,
+    # A copy of the user: a refused name must not show as the signed-in name on the page
+    # (a ModelForm writes the submitted values into its instance while it validates).
+    form = KeepForm(request.POST or None, instance=User.objects.get(pk=request.user.pk),
                     initial={"username": request.user.get_username()})
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
