@@ -79,6 +79,7 @@ class Copy:
 
     def __init__(self, users: list[Any], seed: int, counter: _Counter) -> None:
         from games import services
+        from games.table import parts
         from games.table.consumers import TableConsumer
 
         self.users = users
@@ -93,6 +94,7 @@ class Copy:
         for user in users:
             consumer = TableConsumer()
             consumer.match_id, consumer.user, consumer.revealed = self.match.pk, user, None
+            consumer.sent = parts.Sent()  # as connect() leaves it: nothing sent yet
             self.consumers.append(consumer)
 
     def next_state(self) -> tuple[Any, RoundState] | None:

@@ -36,6 +36,8 @@ async def until_board(ws: Any, at_least: int) -> dict[str, Any]:
         message = json.loads(await asyncio.wait_for(ws.recv(), timeout=20))
         if message["type"] == "board" and message["version"] >= at_least:
             return message
+        if message["type"] == "update" and message["v"] >= at_least:  # only the changed parts
+            return {**message, "version": message["v"]}
 
 
 def test_idle_websockets_stay_open_and_hear_the_next_move(django_user_model: Any) -> None:

@@ -67,7 +67,7 @@ def create(creator: Any, *kinds: str, seed: int | None = 7, listed: bool = True)
     """A match with the creator at seat 1 and one seat per kind: "human" (free), "local", "basic", "strong"."""
     seats = [SeatSpec(kind="me")]
     for n, kind in enumerate(kinds, start=2):
-        if kind in ("basic", "strong"):
+        if kind in ("basic", "strong", "beginner", "casual", "expert"):  # a computer level (old names too)
             seats.append(SeatSpec(kind="computer", name=f"Computer {n}", level=kind))
         elif kind == "local":
             seats.append(SeatSpec(kind="local", name=f"Guest {n}"))
