@@ -90,7 +90,8 @@ def _tools_shows(b: Any) -> tuple[Any, ...]:
 _PRIVATE: dict[str, tuple[str, Any]] = {
     "tools": ("games/board/tools.html", _tools_shows),
     "banner": ("games/parts/banner.html", lambda b: (b.spectator, b.ask)),
-    "hub": ("games/board/hub.html", lambda b: (b.engine_placed, b.engine, b.engine_hint, b.actions.engine,
+    "hub": ("games/board/hub.html", lambda b: (b.engine_placed, b.engine, b.engine_label,
+                                               b.engine_preview_label, b.engine_hint, b.actions.engine,
                                                b.actions.seat)),
     "result": ("games/parts/result.html", lambda b: None if b.round_over or b.match_over else ()),
     "hand": ("games/parts/hand.html", lambda b: (b.hand, b.your_turn, b.actions, b.status if b.your_turn else "",
@@ -98,6 +99,11 @@ _PRIVATE: dict[str, tuple[str, Any]] = {
     "cover": ("games/parts/cover.html", lambda b: (b.cover.index if b.cover else None, b.cover_title,
                                                   b.cover_button)),
 }
+
+
+def shows(part: str, board: Any) -> Any:
+    """What private `part` shows of `board` (its key: None when it is rendered every time)."""
+    return (_PRIVATE[part][1])(board)
 
 
 def private_parts(board: Any, kept: dict[str, tuple[Any, Markup]] | None = None) -> dict[str, Markup]:
