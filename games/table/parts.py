@@ -73,12 +73,25 @@ def shared_parts(public: Any) -> dict[str, Markup]:
     return out
 
 
+def _tools_shows(b: Any) -> tuple[Any, ...]:
+    """What the ``tools`` part shows: its buttons, the pace menu, and "What can I do?" (the
+    instruction of the moment, the actions and the tiles that fit, with their trains' names)."""
+    cando = b.me is not None and not b.spectator
+    fits = None
+    if cando and b.your_turn and b.hand is not None:
+        fits = (b.hand, tuple(t.label for t in b.trains))
+    return (b.actions, b.skip, b.undo, b.undo_text, b.redo, b.restart, b.spectator, b.pace_options, cando,
+            b.status if cando else "", b.your_turn, fits, b.next_round, b.new_match, b.round_over, b.match_over)
+
+
 #: each private part: its template and what of the board it shows (its key: the part is
-#: rendered again only when that changed; None: always)
+#: rendered again only when that changed; None: always). A key leaving out something its
+#: template shows leaves a page behind (tests/board/test_updates.py, tests/board/test_part_keys.py).
 _PRIVATE: dict[str, tuple[str, Any]] = {
-    "tools": ("games/board/tools.html", lambda b: (b.actions.hint, b.undo, b.redo, b.restart, b.spectator)),
-    "banner": ("games/parts/banner.html", lambda b: b.spectator),
-    "hub": ("games/board/hub.html", lambda b: (b.engine_placed, b.engine, b.engine_hint, b.actions.engine,
+    "tools": ("games/board/tools.html", _tools_shows),
+    "banner": ("games/parts/banner.html", lambda b: (b.spectator, b.ask)),
+    "hub": ("games/board/hub.html", lambda b: (b.engine_placed, b.engine, b.engine_label,
+                                               b.engine_preview_label, b.engine_hint, b.actions.engine,
                                                b.actions.seat)),
     "result": ("games/parts/result.html", lambda b: None if b.round_over or b.match_over else ()),
     "hand": ("games/parts/hand.html", lambda b: (b.hand, b.your_turn, b.actions, b.status if b.your_turn else "",
@@ -86,6 +99,11 @@ _PRIVATE: dict[str, tuple[str, Any]] = {
     "cover": ("games/parts/cover.html", lambda b: (b.cover.index if b.cover else None, b.cover_title,
                                                   b.cover_button)),
 }
+
+
+def shows(part: str, board: Any) -> Any:
+    """What private `part` shows of `board` (its key: None when it is rendered every time)."""
+    return (_PRIVATE[part][1])(board)
 
 
 def private_parts(board: Any, kept: dict[str, tuple[Any, Markup]] | None = None) -> dict[str, Markup]:

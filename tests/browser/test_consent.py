@@ -29,9 +29,9 @@ def test_the_other_player_accepts_a_restart_on_the_board(live: str, signed_in: A
     ana = Table(ana_context.new_page()).open(f"{live}/m/{match.pk}/")
     ben = Table(ben_context.new_page()).open(f"{live}/m/{match.pk}/")
 
-    ana.page.on("dialog", lambda dialog: dialog.accept())  # "Restart this round …?"
     ana.page.locator(".tmenu summary, details.tmenu > summary").first.click()
-    ana.page.locator('[data-cmd="restart"]').click()
+    ana.page.locator('[data-dialog="restart-dialog"]').click()  # the in-page "Restart this round?" (R28)
+    ana.page.locator('#restart-dialog [data-cmd="restart"]').click()
     ana.page.wait_for_selector(".ask")
     assert "Waiting for the others" in ana.page.locator(".ask").inner_text()
     assert ana.page.locator('.ask [data-cmd="accept"]').count() == 0
