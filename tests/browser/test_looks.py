@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from accounts.models import Preferences
 from games import services
 from games.services import SeatSpec
 
@@ -66,6 +67,9 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
                                      shots: Path) -> None:
     seed = pick_seed(4, first_fit_policy, a_double_on_a_train)
     ana = make_user("ana")
+    # A player who knows the game: the first-time tips (static/js/tips.js, tests/browser/test_guest_play.py)
+    # sit in the flow above the board and would push the trains down.
+    Preferences.objects.update_or_create(user=ana, defaults={"tips_off": True})
     match = services.match_create(creator=ana, seats=[SeatSpec("me")] + [SeatSpec("computer", level="basic")] * 3,
                                   seed=seed)
     viewport = DESKTOP if size == "desktop" else PHONE
