@@ -177,14 +177,14 @@
     };
   }
 
-  function swap(html, newVersion) {
+  function swap(html, newVersion, title) {
     var kept = keep();
     var before = trainLengths();
     host.innerHTML = html;
     version = newVersion;
     var b = boardEl();
     if (!b) return;
-    settle(b, kept);
+    settle(b, kept, title);
     // A train that grew: its newest tile slides in (a computer's move is followed by eye).
     var after = trainLengths();
     Object.keys(after).forEach(function (key) {
@@ -283,7 +283,7 @@
   MT.update = update;
 
   /** After the board changed (swapped or morphed): what the page keeps and says. */
-  function settle(b, kept) {
+  function settle(b, kept, title) {
     var focused = kept.focused, dialogId = kept.dialogId;
     askExpiry(b);
     if (MT.hand && MT.hand.restore) MT.hand.restore(kept.hand);
@@ -304,12 +304,13 @@
       lastSaid = words;
       live.textContent = words;
     }
-    turnSignals(b);
+    turnSignals(b, title);
     if (b.dataset.yourTurn === "true" && kept.yourTurn !== "true" && MT.notifyTurn) MT.notifyTurn(b);
   }
 
   /** Your turn shows in the tab: "● " before the title and the favicon with its dot
-   *  (static/img/favicon-turn.svg); both go back once the turn has passed. */
+   *  (static/img/favicon-turn.svg); both go back once the turn has passed. The title is
+   *  `given` (a board message's own title) when there is one, else the board's data-title. */
   var icon = document.getElementById("favicon");
   var plainIcon = icon ? icon.getAttribute("href") : null;
   function turnSignals(b, given) {
@@ -365,7 +366,7 @@
     if (msg.type === "board") {
       window.clearTimeout(syncTimer);
       if (typeof msg.version === "number" && msg.version < version) return; // an older board, overtaken
-      swap(msg.html, msg.version);
+      swap(msg.html, msg.version, msg.title); // the message's title, when it has one, over the board's
     } else if (msg.type === "update") {
       window.clearTimeout(syncTimer);
       if (typeof msg.v === "number" && msg.v < version) return; // overtaken

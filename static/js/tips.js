@@ -18,7 +18,8 @@
     engine: function (b) { return b.dataset.phase === "engine" || b.dataset.phase === "first"; },
     first_chain: function (b) { return b.dataset.phase === "first" && yours(b); },
     end_open_double: function (b) { return !!b.querySelector("#end-dialog .confirm__tile"); },
-    marker: function (b) { return !!b.querySelector(".train--mine.train--open"); },
+    // your own train (the board's data-seat, the train's data-owner) carries the marker
+    marker: function (b) { return !!b.dataset.seat && !!b.querySelector('.train--open[data-owner="' + b.dataset.seat + '"]'); },
     open_double: function (b) { return b.dataset.phase !== "first" && yours(b) && !!b.querySelector(".badge--doubles"); },
     going_out: function (b) { return yours(b) && b.querySelectorAll(".hand__tiles .htile").length === 1; },
     scoring: function (b) { return b.dataset.phase === "round_over" || b.dataset.phase === "match_over"; }

@@ -63,14 +63,14 @@ def test_a_visitor_plays_a_first_turn_learns_from_tips_and_keeps_the_account(
     # placing). Holding the engine ourselves, we confirm it first.
     # The engine tip came with the engine search (a tip stays until dismissed).
     table.wait_turn_or_over()
-    page.wait_for_function("document.getElementById('tip')?.dataset.tip === 'engine'")
+    page.wait_for_function("() => document.getElementById('tip')?.dataset.tip === 'engine'")
     with page.expect_response(lambda r: r.url.endswith("/accounts/tips/") and r.status == 204):
         page.click("#tip [data-tip-ok]")  # "Got it": this one tip is dismissed for good
     assert Preferences.objects.get(user=guest).tips_seen == ["engine"]
     if table.phase() == "engine":
         table.press("engine")
     assert table.phase() == "first" and table.your_turn()
-    page.wait_for_function("document.getElementById('tip')?.dataset.tip === 'first_chain'")
+    page.wait_for_function("() => document.getElementById('tip')?.dataset.tip === 'first_chain'")
     assert page.locator("#tip").is_visible()
     page.screenshot(path=str(shots / f"tip-{size}.png"))
 

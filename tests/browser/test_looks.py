@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from accounts.models import Preferences
 from games import services
 from games.services import SeatSpec
 
@@ -66,6 +67,9 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
                                      shots: Path) -> None:
     seed = pick_seed(4, first_fit_policy, a_double_on_a_train)
     ana = make_user("ana")
+    # A player who knows the game: the first-time tips (static/js/tips.js, tests/browser/test_guest_play.py)
+    # sit in the flow above the board and would push the trains down.
+    Preferences.objects.update_or_create(user=ana, defaults={"tips_off": True})
     match = services.match_create(creator=ana, seats=[SeatSpec("me")] + [SeatSpec("computer", level="basic")] * 3,
                                   seed=seed)
     viewport = DESKTOP if size == "desktop" else PHONE
@@ -83,8 +87,10 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
         assert hub_box[2] <= row_box[0] + 1, "the trains leave the hub to its right"
     else:
         assert page.locator(".tbar__engine .tile").is_visible()
+    # Our train (board.css marks it from the board's data-seat and the train's data-owner).
+    mine = f'.train[data-owner="{table.data("seat")}"]'
     # Our train's label: the name and the tiles in hand, not "Your train · 12 tiles".
-    label = page.locator(".train--mine .train__who").inner_text()
+    label = page.locator(f"{mine} .train__who").inner_text()
     assert "ana" in label and IN_HAND[lang] in label, label
 
     shot_turn = False
@@ -105,7 +111,7 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
                 assert float(dull.first.evaluate("el => getComputedStyle(el).opacity")) < 0.8
             if size == "phone":
                 # Our train and the Mexican train can be reached without leaving the hand.
-                assert in_viewport(page, ".train--mine"), page.eval_on_selector(".train--mine", BOX)
+                assert in_viewport(page, mine), page.eval_on_selector(mine, BOX)
                 assert in_viewport(page, ".train--mexican"), page.eval_on_selector(".train--mexican", BOX)
                 assert in_viewport(page, ".hand__tiles")
             if not shot_turn:
@@ -124,7 +130,8 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
     assert singles and (doubles or size == "phone")
     assert all(b[5] > b[4] for b in doubles), doubles
     assert all(b[4] > b[5] for b in singles[:5]), singles[:5]
-    # The last move is marked.
+    # The last move is marked, once the moves have slid in (a sliding tile flies as a copy, table.js).
+    page.wait_for_function("() => document.querySelectorAll('.ttile--ghost').length === 0")
     assert page.locator(".ttile--lastmove").count() == 1
     # The result is shown over the board, in view, not below it.
     assert in_viewport(page, ".result h2")

@@ -39,7 +39,7 @@ def test_history_replay_autoplay_log_jump_and_chart(live: str, make_user: Any, c
     page.select_option("#replay-speed", "150")
     page.locator("#replay-play").click()
     assert page.locator("#replay-play").get_attribute("aria-pressed") == "true"
-    page.wait_for_function(f"document.getElementById('replay').dataset.step === '{replay.last}'",
+    page.wait_for_function(f"() => document.getElementById('replay').dataset.step === '{replay.last}'",
                            timeout=60_000)
     assert page.locator("#replay-play").get_attribute("aria-pressed") == "false"  # stops at the end
     final = replay.steps[-1]
@@ -50,16 +50,16 @@ def test_history_replay_autoplay_log_jump_and_chart(live: str, make_user: Any, c
     # a jump to an action from the log
     k = min(7, replay.last)
     page.locator(f'#replay-lines [data-step="{k}"]').click()
-    page.wait_for_function(f"document.getElementById('replay').dataset.step === '{k}'")
+    page.wait_for_function(f"() => document.getElementById('replay').dataset.step === '{k}'")
     assert f"round=2&step={k}" in page.url
     assert page.locator(f'#replay-board .board[data-version="{replay.steps[k].version}"]').count() == 1
     assert page.locator(f'#replay-lines [data-step="{k}"]').get_attribute("aria-current") == "step"
 
     # keys: ← one back, Home to the deal, End to the end
     page.keyboard.press("ArrowLeft")
-    page.wait_for_function(f"document.getElementById('replay').dataset.step === '{k - 1}'")
+    page.wait_for_function(f"() => document.getElementById('replay').dataset.step === '{k - 1}'")
     page.keyboard.press("Home")
-    page.wait_for_function("document.getElementById('replay').dataset.step === '0'")
+    page.wait_for_function("() => document.getElementById('replay').dataset.step === '0'")
     page.keyboard.press("End")
-    page.wait_for_function(f"document.getElementById('replay').dataset.step === '{replay.last}'")
+    page.wait_for_function(f"() => document.getElementById('replay').dataset.step === '{replay.last}'")
     context.close()

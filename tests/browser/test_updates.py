@@ -47,7 +47,7 @@ def test_a_move_slides_to_its_train_and_the_next_click_works_while_it_slides(
     table.play(tile, train)
     # It came as an update, not a whole board.
     assert len([m for _, m in table.received if m["type"] == "update"]) > before
-    page.wait_for_function("window.__slides.length > 0")
+    page.wait_for_function("() => window.__slides.length > 0")
     assert page.evaluate("window.__slides[0].moving")
     assert page.locator(".ttile--ghost").count() == 1  # still sliding
     # The next click works during the animation: a tile is picked up and its trains glow.
@@ -56,7 +56,7 @@ def test_a_move_slides_to_its_train_and_the_next_click_works_while_it_slides(
     assert page.locator(f'.htile[data-tile="{other}"]').get_attribute("aria-pressed") == "true" \
         or page.locator("#hand-say").inner_text()  # a tile that fits nowhere says why instead
     assert page.locator(".ttile--ghost").count() == 1
-    page.wait_for_function("document.querySelectorAll('.ttile--ghost').length === 0", timeout=8000)
+    page.wait_for_function("() => document.querySelectorAll('.ttile--ghost').length === 0", timeout=8000)
     assert page.locator(f'.train[data-train="{train}"] .ttile--last').is_visible()
     table.assert_no_errors()
 
@@ -101,9 +101,9 @@ def test_a_refused_move_shows_pending_then_comes_back_with_its_message(
     }""", tile)
     table.click_tile(tile)
     page.click('.train.is-target[data-train="0"]')
-    page.wait_for_function("!document.getElementById('toast').hidden")
+    page.wait_for_function("() => !document.getElementById('toast').hidden")
     assert page.evaluate("window.__pending")  # shown as pending at once
-    page.wait_for_function(f"!document.querySelector('.htile[data-tile=\"{tile}\"]').classList.contains('is-pending')")
+    page.wait_for_function(f"() => !document.querySelector('.htile[data-tile=\"{tile}\"]').classList.contains('is-pending')")
     assert page.locator("#toast").inner_text().strip()
     assert tile in table.hand() and table.version() == version
     errors = [m for _, m in table.received if m["type"] == "error"]

@@ -114,27 +114,39 @@ def test_lobby_pages_fit_a_phone(lang: str, live_server: Any, new_context: Any, 
 
 
 def test_admin_replay_steps_with_the_arrow_keys(live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
-    from .conftest import play
+    """The admin's replay is the players' viewer (games/history/admin.py): an ended round (R24),
+    stepped with ←/→/Home/End, the address following, the steps reachable by Tab too."""
+    from .conftest import play_rounds
 
     context = signed_in_context(new_context, live_server, "boss")
     boss = context.user
     boss.is_staff = boss.is_superuser = True
     boss.save()
-    match = play(create(boss, "basic", "local", seed=5), 6)
+    match = play_rounds(create(boss, "basic", "local", seed=5), 2)  # round 1 has ended
     page = context.new_page()
-    page.goto(f"{live_server.url}/admin/games/match/{match.pk}/replay/?step=2")
-    assert "Step 2 of 6" in page.locator(".replay-nav").inner_text()
-    page.screenshot(path=str(artifacts_dir / "site-games-admin-replay.png"), full_page=True)
-    page.keyboard.press("ArrowRight")
-    page.wait_for_url("**/replay/?step=3")
-    page.keyboard.press("ArrowLeft")
-    page.wait_for_url("**/replay/?step=2")
-    page.keyboard.press("End")
-    page.wait_for_url("**/replay/?step=6")
+    page.goto(f"{live_server.url}/admin/games/match/{match.pk}/replay/?round=1&step=2")
+    root = page.locator("#replay")
+    last = int(root.get_attribute("data-last"))
+    assert last > 3
+    assert f"Step 2 of {last}" in page.locator("#replay-pos").inner_text()
+    assert page.locator("#replay-board .reveal").count() == 3  # every hand of the ended round face up (R21)
     assert "The replay reproduces the stored state." in page.content()
+    page.screenshot(path=str(artifacts_dir / "site-games-admin-replay.png"), full_page=True)
+
+    def at(k: int) -> None:
+        page.wait_for_function(f"() => document.getElementById('replay').dataset.step === '{k}'")
+        page.wait_for_url(f"**/replay/?round=1&step={k}")
+
+    page.keyboard.press("ArrowRight")
+    at(3)
+    assert f"Step 3 of {last}" in page.locator("#replay-pos").inner_text()
+    page.keyboard.press("ArrowLeft")
+    at(2)
+    page.keyboard.press("End")
+    at(last)
     page.keyboard.press("Home")
-    page.wait_for_url("**/replay/?step=0")
-    # Tab reaches the step links too.
-    page.get_by_role("link", name="Next").focus()
+    at(0)
+    # Tab reaches the step buttons too.
+    page.get_by_role("button", name="Next step").focus()
     page.keyboard.press("Enter")
-    page.wait_for_url("**/replay/?step=1")
+    at(1)
