@@ -91,6 +91,10 @@
     }
   }
 
-  new MutationObserver(check).observe(host, {childList: true});
+  // After every board the page gets: swapped in whole, or changed by an update frame's
+  // parts (table.js settle), which leaves #board's children in place.
+  var MT = window.MT = window.MT || {};
+  MT.afterSwap = MT.afterSwap || [];
+  MT.afterSwap.push(check);
   check();
 })();
