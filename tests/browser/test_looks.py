@@ -103,8 +103,13 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
         playable = table.playable()
         if playable and table.phase() != "engine":
             # Playable tiles stand out: lifted and lit; the others are dimmed.
-            lit = page.eval_on_selector(".htile--playable", "el => [getComputedStyle(el).transform, "
-                                        "getComputedStyle(el).opacity, getComputedStyle(el).filter]")
+            # (Read once the tile is laid out: a style read while the hand is being morphed in
+            # can meet a node with no computed style yet, all empty strings.)
+            lit = page.wait_for_function(
+                "() => { const el = document.querySelector('.htile--playable');"
+                " if (!el || !el.isConnected) return null; const cs = getComputedStyle(el);"
+                " return cs.opacity ? [cs.transform, cs.opacity, cs.filter] : null; }",
+                timeout=5000).json_value()
             assert lit[0] not in ("none", "") and float(lit[1]) == 1.0, lit
             dull = page.locator(".htile:not(.htile--playable)")
             if dull.count():

@@ -7,6 +7,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from django.db import connection, transaction
+
 from engine.replay import parse_action
 from engine.serialize import state_to_json
 from games import selectors, services
@@ -39,7 +41,15 @@ def version_of(match_id: int) -> int:
 
 
 def stored(match_id: int) -> dict[str, Any]:
-    """Everything the checks need from the database, read in one go."""
+    """Everything the checks need from the database, read as one snapshot: the computers may
+    still be moving, and a snapshot read before a move with a log read after it would differ."""
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        return _stored(match_id)
+
+
+def _stored(match_id: int) -> dict[str, Any]:
     match = Match.objects.get(pk=match_id)
     entries = list(
         LogEntry.objects.filter(round__match=match)
