@@ -26,17 +26,22 @@ from .table import Table
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_other_player_accepts_a_restart_on_the_board(live: str, signed_in: Any) -> None:
+def ana_asks_ben(live: str, signed_in: Any) -> tuple[Match, Table, Table]:
+    """Ana and Ben (on a phone) at one table; Ana restarts the round, which asks Ben."""
     ana_context = signed_in("ana")
     ben_context = signed_in("ben", viewport=PHONE)
     match = services.match_create(creator=ana_context.user, seats=[SeatSpec("me"), SeatSpec("human")], seed=7)
     services.seat_join(match_id=match.pk, user=ben_context.user, token=match.invite_token)
     ana = Table(ana_context.new_page()).open(f"{live}/m/{match.pk}/")
     ben = Table(ben_context.new_page()).open(f"{live}/m/{match.pk}/")
-
     ana.page.locator(".tmenu summary, details.tmenu > summary").first.click()
     ana.page.locator('[data-dialog="restart-dialog"]').click()  # the in-page "Restart this round?" (R28)
     ana.page.locator('#restart-dialog [data-cmd="restart"]').click()
+    return match, ana, ben
+
+
+def test_the_other_player_accepts_a_restart_on_the_board(live: str, signed_in: Any) -> None:
+    match, ana, ben = ana_asks_ben(live, signed_in)
     ana.page.wait_for_selector(".ask")
     assert "Waiting for the others" in ana.page.locator(".ask").inner_text()
     assert ana.page.locator('.ask [data-cmd="accept"]').count() == 0
@@ -58,15 +63,7 @@ def test_the_other_player_accepts_a_restart_on_the_board(live: str, signed_in: A
 def test_a_request_nobody_answers_closes_on_time_on_both_boards(live: str, signed_in: Any) -> None:
     """Once its minute is over the request leaves both boards by itself (the server's computer
     worker closes it), and their logs say nobody answered in time."""
-    ana_context = signed_in("ana")
-    ben_context = signed_in("ben", viewport=PHONE)
-    match = services.match_create(creator=ana_context.user, seats=[SeatSpec("me"), SeatSpec("human")], seed=7)
-    services.seat_join(match_id=match.pk, user=ben_context.user, token=match.invite_token)
-    ana = Table(ana_context.new_page()).open(f"{live}/m/{match.pk}/")
-    ben = Table(ben_context.new_page()).open(f"{live}/m/{match.pk}/")
-    ana.page.locator(".tmenu summary, details.tmenu > summary").first.click()
-    ana.page.locator('[data-dialog="restart-dialog"]').click()
-    ana.page.locator('#restart-dialog [data-cmd="restart"]').click()
+    match, ana, ben = ana_asks_ben(live, signed_in)
     ben.page.wait_for_selector('.ask [data-cmd="accept"]')
     ChangeRequest.objects.filter(match=match).update(expires_at=timezone.now() - timedelta(seconds=1))
     for table in (ana, ben):
