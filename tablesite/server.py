@@ -14,35 +14,33 @@ the client learns no reason (1006). Under those limits the frame reaches the
 application, which may close with 1000 or 3000-4999 only (Autobahn refuses 1009
 from an application), hence the table's own `games.table.protocol.TOO_BIG` (4009).
 
-`SiteServer` sets Autobahn's protocol options on daphne's ``WebSocketServerFactory``
-(``setProtocolOptions``):
+`SiteServer` configures daphne's ``WebSocketServerFactory`` once the reactor runs
+(before any connection is accepted):
 
-- ``maxFramePayloadSize`` = `games.table.protocol.MAX_FRAME` (bytes), the table's
-  own limit, whatever the command line says (the table is the only websocket route);
-  Autobahn reads a frame's length from its header and fails the connection there,
-  before reading the payload, so a frame just over the limit and one of many
-  megabytes end alike;
+- ``setProtocolOptions(maxFramePayloadSize=MAX_FRAME)`` (`games.table.protocol.MAX_FRAME`
+  bytes, the table's own limit, whatever the command line says: the table is the only
+  websocket route): Autobahn reads a frame's length from its header and fails the
+  connection there, before reading the payload, so a frame just over the limit and
+  one of many megabytes end alike;
+- its protocol is `TableWebSocketProtocol`, which fails a *message* over the same limit
+  however it is split into frames (Autobahn's own ``maxMessagePayloadSize`` cannot be
+  used: it caps the messages the server sends as well, and a board is tens of kB);
 - ``failByDrop=False``: a connection Autobahn fails gets a close frame with its code
-  first — 1009 ("message too big", issue 13) for a frame over the limit, 1002/1007
-  for a broken frame or invalid UTF-8 — then, once the client answers or Autobahn's
-  close timeout passes, the connection ends and the application gets its
+  first — 1009 ("message too big", issue 13) for a frame or message over the limit,
+  1002/1007 for a broken frame or invalid UTF-8 — then, once the client answers or
+  Autobahn's close timeout passes, the connection ends and the application gets its
   ``websocket.disconnect`` (the table's clean-up: groups left, its pause ended).
 
-``maxMessagePayloadSize`` stays daphne's (1 MiB unless given): Autobahn applies it to
-the messages the server *sends* as well (a board is tens of kilobytes), so it cannot be
-the table's 4 kB. A browser sends each command as one frame; only a hand-made client
-splits a message into small frames, and such a message over `MAX_FRAME` in all reaches
-the application's own check (`games.table.protocol.check_frame`: closed with
-`TOO_BIG`), or, over daphne's message limit, gets 1009 here too. That check also stays
-the wall for servers without this limit (stock daphne, the in-process tests).
+The application's own check (`games.table.protocol.check_frame`, closing with
+`TOO_BIG`) stays as the wall for servers without this limit (stock daphne, the
+in-process tests).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
+from daphne.ws_protocol import WebSocketProtocol
 from twisted.internet import reactor  # daphne.server installed its asyncio reactor first
 
 
@@ -53,24 +51,37 @@ def frame_limit() -> int:
     return MAX_FRAME
 
 
+class TableWebSocketProtocol(WebSocketProtocol):
+    """daphne's websocket protocol, failing a message received over `limit` bytes in all
+    (however many frames it comes in) with 1009, as Autobahn fails a frame over its limit."""
+
+    #: bytes a message received may hold (`SiteServer` sets it: `frame_limit`)
+    limit = 0
+
+    def onMessageFrameBegin(self, length: int) -> None:
+        super().onMessageFrameBegin(length)  # Autobahn adds the frame to the message's length
+        total = self.message_data_total_length
+        if self.limit and not self.failedByMe and total > self.limit:
+            # Autobahn's own hook for a message over its limit: fails the connection (1009)
+            self._max_message_size_exceeded(total, self.limit, f"message of {total} bytes, over {self.limit}")
+
+
 class SiteServer(Server):
     """daphne's `Server` with the table's frame limit and close frames on failure (see above)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs["websocket_max_frame_size"] = frame_limit()
-        super().__init__(*args, **kwargs)
-
     def run(self) -> None:
-        # daphne's run() makes its factory (with the limits above) and then runs the reactor;
-        # no connection is accepted before the reactor runs, so every one gets this option.
-        reactor.callWhenRunning(self.close_on_failure)
+        # daphne's run() makes its factory and then runs the reactor; no connection is
+        # accepted before the reactor runs, so every one is made with these options.
+        reactor.callWhenRunning(self.configure_websockets)
         super().run()
 
-    def close_on_failure(self) -> None:
-        """Autobahn fails a connection with a close frame carrying its code, not by dropping it."""
+    def configure_websockets(self) -> None:
+        limit = frame_limit()
+        TableWebSocketProtocol.limit = limit
+        self.ws_factory.protocol = TableWebSocketProtocol
         # allowNullOrigin: Autobahn's setProtocolOptions resets it to False unless given, and
         # daphne sets True, leaving origins to the application (tablesite/origins.py: 403).
-        self.ws_factory.setProtocolOptions(failByDrop=False, allowNullOrigin=True)
+        self.ws_factory.setProtocolOptions(maxFramePayloadSize=limit, failByDrop=False, allowNullOrigin=True)
 
 
 class SiteCommandLine(CommandLineInterface):

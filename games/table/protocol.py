@@ -10,11 +10,11 @@ type or size. What is left is a `Command` the consumer hands to a service; wheth
 the move is legal is the engine's business (R7–R22), whether the seat is the
 sender's is the services' (R24).
 
-Limits come before parsing. The site's server (tablesite/server.py) refuses a frame
-over `MAX_FRAME` bytes itself and closes the connection with 1009 ("message too big"),
-before any of it reaches the application; `check_frame` (the first thing `parse` does)
-is the second wall, for a message split into smaller frames and for servers without
-that limit: a message over `MAX_FRAME` raises
+Limits come before parsing. The site's server (tablesite/server.py) refuses a message
+over `MAX_FRAME` bytes itself, in one frame or many, and closes the connection with 1009
+("message too big") before it reaches the application; `check_frame` (the first thing
+`parse` does) is the second wall, for servers without that limit: a message over
+`MAX_FRAME` raises
 `FrameTooBig` and the consumer closes the connection with `TOO_BIG` (no real command
 comes near it; whoever sends one is not a table page); a
 frame nesting brackets deeper than `MAX_DEPTH` is refused by a linear scan before
