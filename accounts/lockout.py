@@ -8,16 +8,20 @@ a school behind one address keeps logging in while one of them mistypes.
 
 axes compares the larger of the two counts with one limit; this answers `PAIR_LIMIT`
 when this name's own count from this address has reached it, else `ADDRESS_LIMIT`.
+The lockout page (`lockout_response`, AXES_LOCKOUT_CALLABLE) says which of the two
+holds from the same answer: this account from this connection, or every account from it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from axes.conf import settings as axes_settings
 from axes.helpers import get_client_ip_address, get_client_username, get_cool_off
 from axes.models import AccessAttempt
 from django.db.models import Sum
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils import timezone
 
 #: wrong passwords for one name from one address before that pair is locked out
@@ -35,3 +39,14 @@ def failure_limit(request: HttpRequest, credentials: dict[str, Any] | None) -> i
         attempts = attempts.filter(attempt_time__gte=timezone.now() - cool_off)
     failures = attempts.aggregate(n=Sum("failures_since_start"))["n"] or 0
     return PAIR_LIMIT if failures >= PAIR_LIMIT else ADDRESS_LIMIT
+
+
+def lockout_response(request: HttpRequest, original_response: HttpResponse | None = None,
+                     credentials: dict[str, Any] | None = None) -> HttpResponse:
+    """The lockout page (HTTP 429), in words that fit the lock: too many wrong passwords
+    for this name from this address (`PAIR_LIMIT`: other accounts still log in from
+    here), or from this address across names (`ADDRESS_LIMIT`: no account does)."""
+    limit = failure_limit(request, credentials)
+    context = {"failure_limit": limit, "by_address": limit != PAIR_LIMIT,
+               "cooloff_timedelta": get_cool_off(request)}
+    return render(request, "accounts/locked_out.html", context, status=axes_settings.AXES_HTTP_RESPONSE_CODE)

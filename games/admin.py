@@ -1,11 +1,10 @@
-"""The admin: every match stored for good, its log read-only, a replay and an export.
+"""The admin: every match stored for good, its log read-only.
 
 Matches are made and changed only by the services (`games.services`), so the admin
 changes nothing of a game: only whether a match is listed in the lobby. Rounds,
-seats, the append-only log (R27, R28) and undo points are read-only. On a match's
-page, "Replay" steps forward and back through every effective action of the whole
-match showing every hand (`games.admin_replay`), and "Export replay" downloads the
-match as a replay file (`../shared/spec/replay-format.md`, `selectors.match_replay_doc`).
+seats, the append-only log (R27, R28) and undo points are read-only. A match's
+replay, its export and the import check are the history wing's
+(games/history/admin.py, which registers a subclass of `MatchAdmin` in its place).
 """
 
 from __future__ import annotations
@@ -13,19 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.contrib.admin.utils import unquote
-from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, Q, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
-from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from engine.replay import BadReplay
-from games import permissions, selectors
-from games.admin_replay import frame_table, replay_frames
+from games import permissions
 from games.models import (
     ChangeRequest,
     ClientRequest,
@@ -38,7 +32,6 @@ from games.models import (
     UndoPoint,
 )
 from games.permissions import Action as Can
-from games.queries import replay_differences, replay_json
 
 
 class ReadOnlyMixin:
@@ -119,7 +112,7 @@ class MatchAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     list_select_related = ("created_by",)
     fields = ("table", "number", "status", "listed", "players", "seed", "pace", "hurry", "round_number", "version",
-              "created_by", "created_at", "updated_at", "finished_at", "replay_links", "share_links")
+              "created_by", "created_at", "updated_at", "finished_at", "share_links")
     readonly_fields = tuple(f for f in fields if f != "listed")
     inlines = (SeatInline, RoundInline)
 
@@ -151,12 +144,6 @@ class MatchAdmin(admin.ModelAdmin):
     def creator(self, match: Match) -> str:
         return format_html("<bdi>{}</bdi>", match.created_by.get_username())
 
-    @admin.display(description=gettext_lazy("replay"))
-    def replay_links(self, match: Match) -> str:
-        return format_html('<a href="{}">{}</a> · <a href="{}">{}</a>',
-                           reverse("admin:games_match_replay", args=[match.pk]), _("Replay"),
-                           reverse("admin:games_match_export", args=[match.pk]), _("Export replay"))
-
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         fields = super().get_fields(request, obj)
         # The spectator link is a way to watch the table live: only for staff who may (issue 13).
@@ -169,72 +156,6 @@ class MatchAdmin(admin.ModelAdmin):
         return format_html('<a href="{}">{}</a> · <a href="{}">{}</a>',
                            reverse("games:join", args=[match.pk, match.invite_token]), _("Invitation link"),
                            reverse("games:watch", args=[match.pk, match.watch_token]), _("Spectator link"))
-
-    # --------------------------------------------------------- replay and export
-
-    def get_urls(self) -> list[Any]:
-        info = self.opts.app_label, self.opts.model_name
-        return [
-            path("<path:object_id>/replay/", self.admin_site.admin_view(self.replay_view),
-                 name=f"{info[0]}_{info[1]}_replay"),
-            path("<path:object_id>/export/", self.admin_site.admin_view(self.export_view),
-                 name=f"{info[0]}_{info[1]}_export"),
-            *super().get_urls(),
-        ]
-
-    def _viewable(self, request: HttpRequest, object_id: str) -> Match:
-        """The match, if this staff member may see all of it (games.permissions: export)."""
-        match = self.get_object(request, unquote(object_id))
-        if match is None:
-            raise Http404(_("There is no match %(id)s.") % {"id": object_id})
-        if not self.has_view_permission(request, match) or not permissions.may(request.user, Can.EXPORT, match):
-            raise PermissionDenied
-        return match
-
-    def replay_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
-        """Step K of the whole match (?step=K, 0 = round 1 dealt), every hand shown."""
-        match = self._viewable(request, object_id)
-        names = [s.display_name for s in sorted(match.seats.all(), key=lambda s: s.index)]
-        doc = selectors.match_replay_doc(match)
-        context: dict[str, Any] = {
-            **self.admin_site.each_context(request),
-            "opts": self.opts,
-            "original": match,
-            "title": _("Replay of match %(id)s") % {"id": match.pk},
-            "doc": doc,
-        }
-        try:
-            replay = replay_frames(doc)
-        except BadReplay as e:
-            context["broken"] = str(e)
-            return TemplateResponse(request, "admin/games/match/replay.html", context)
-        try:
-            step = int(request.GET.get("step", "0"))
-        except ValueError:
-            step = 0
-        step = max(0, min(step, replay.last))
-        frame = replay.frames[step]
-        rounds = replay.round_starts()
-        context.update({
-            "step": step,
-            "last": replay.last,
-            "prev": step - 1 if step > 0 else None,
-            "next": step + 1 if step < replay.last else None,
-            "rounds": [{"number": r, "step": s, "current": r == frame.state.round} for r, s in rounds],
-            "table": frame_table(frame, names),
-            "error": replay.error,
-            # At the last step the replay must be the stored state (the same check as replay_check).
-            "differences": replay_differences(match) if step == replay.last else None,
-        })
-        return TemplateResponse(request, "admin/games/match/replay.html", context)
-
-    def export_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
-        """The match as a replay file, `match-<id>.json`."""
-        match = self._viewable(request, object_id)
-        response = HttpResponse(replay_json(selectors.match_replay_doc(match)),
-                                content_type="application/json; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
-        return response
 
 
 # ------------------------------------------------------------------ the rest, read-only

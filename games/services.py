@@ -608,6 +608,32 @@ def _open_request(match: Match, rnd: Round | None = None) -> ChangeRequest | Non
     return ask
 
 
+def requests_expire() -> list[int]:
+    """Close every open request past its minute now, not when the table is next asked
+    something: each with a new version and its "expire" line in the round's log, so
+    every board watching drops its Accept and Decline and says that nobody answered in
+    time. The computer worker calls this every `games.worker.REQUESTS_EVERY` seconds
+    (`_open_request` still closes one it meets first). The ids of the matches."""
+    due = ChangeRequest.objects.filter(status=ChangeRequest.Status.OPEN, expires_at__lte=timezone.now())
+    closed = []
+    for match_id in due.values_list("match_id", flat=True):
+        with transaction.atomic():
+            match = _lock(match_id)
+            ask = ChangeRequest.objects.filter(match=match, status=ChangeRequest.Status.OPEN,
+                                               expires_at__lte=timezone.now()).first()
+            if ask is None:  # answered meanwhile
+                continue
+            try:
+                rnd: Round | None = _current_round(match)
+            except Round.DoesNotExist:
+                rnd = None
+            version = match.version + 1
+            _close(match, ask, ChangeRequest.Status.EXPIRED, "expire", rnd, version=version)
+            _commit(match, version)
+            closed.append(match.pk)
+    return closed
+
+
 def _close(match: Match, ask: ChangeRequest, status: str, step: str, rnd: Round | None, *, version: int,
            user: object = None) -> None:
     ask.status = status

@@ -1,13 +1,19 @@
-"""Why a move is not allowed, in the player's words: the one home of the table's reasoning.
+"""What a refusal says: the one place a reason a move is not allowed becomes a sentence.
 
-The engine refuses with a reason code and its facts (`engine.state.IllegalAction`:
-``code="not_your_turn"``, ``params={"seat": 2}``, seats 0-based as the engine counts
-them, and the rule id for code and tests). The board's "why can't I play this tile?"
-(`games.table.board.why_not`) reasons from the seat's view and names its reason with
-the same codes plus three of its own (`VIEW_CODES`). This module alone turns a code
-into a sentence, in the active language, with seats named as players see them: by
-name when the names are known, else numbered from 1. No sentence cites a rule id;
-`rule_url()` gives the "why?" link to the rule's anchor on the rules page instead.
+Two places decide *that* a move is refused, with the same reason codes: the engine
+(`engine.state.IllegalAction`: ``code="not_your_turn"``, ``params={"seat": 2}``, seats
+0-based as the engine counts them, and the rule id for code and tests), which the
+services turn into a `games.errors.GameError`; and the board's "why can't I play this
+tile?" (`games.table.words.why_not`), which reasons from the seat's view before the
+player tries and adds three codes of its own (`VIEW_CODES`). This module alone decides
+what either *says* (`refusal`, `say`): a sentence in the active language, with seats
+named as players see them (by name when the names are known, else numbered from 1).
+No sentence cites a rule id; `rule_url()` gives the "why?" link to the rule's anchor on
+the rules page instead.
+
+Not here: the board's other words (whose turn, hints, results, log lines:
+games/table/words.py), the rules themselves (games/rules_text.py), a replay's log
+(games/history/words.py).
 """
 
 from __future__ import annotations

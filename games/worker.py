@@ -32,6 +32,10 @@ Pauses (R26) that outlived their connection: the loop deletes the expired ones w
 it starts and every `EXPIRE_EVERY` seconds (`services.pauses_expire`), and tells
 their tables; a single server process starting up deletes them all (no connection
 of its own holds one yet).
+
+Undo and restart requests at shared tables (`games.models.ChangeRequest`): the loop
+closes those past their minute every `REQUESTS_EVERY` seconds
+(`services.requests_expire`), so every board watching shows the expiry on time.
 """
 
 from __future__ import annotations
@@ -68,6 +72,8 @@ DEFAULT_POLL = 0.25
 FAILURE_BACKOFF = 30.0
 #: seconds between two clear-outs of expired pauses
 EXPIRE_EVERY = 5.0
+#: seconds between two looks for undo or restart requests past their minute
+REQUESTS_EVERY = 1.0
 
 
 def computer_delay() -> float:
@@ -126,6 +132,7 @@ class ComputerWorker:
         #: at start-up, end every pause, not only the expired ones (a single server process)
         self.clear_all_pauses = clear_all_pauses
         self.expired_at: float | None = None
+        self.requests_at: float | None = None
         #: match id -> monotonic time before which it is not tried again after a failure
         self.failed: dict[int, float] = {}
         self.steps = 0
@@ -177,11 +184,22 @@ class ComputerWorker:
         if resumed:
             logger.info("computer players: expired pauses ended in matches %s", resumed)
 
+    def expire_requests(self) -> None:
+        """Close the undo and restart requests past their minute, every `REQUESTS_EVERY` seconds."""
+        now = time.monotonic()
+        if self.requests_at is not None and now - self.requests_at < REQUESTS_EVERY:
+            return
+        self.requests_at = now
+        closed = services.requests_expire()
+        if closed:
+            logger.info("computer players: requests expired in matches %s", closed)
+
     def _pass(self) -> tuple[int, float | None]:
         """`run_once` in the worker's own thread, with a healthy connection."""
         close_old_connections()
         try:
             self.expire_pauses()
+            self.expire_requests()
             signals.worker_pass.send_robust(sender=ComputerWorker)  # e.g. turn e-mails (games.history)
             return self.run_once()
         except Exception:

@@ -1,7 +1,8 @@
 """Real server processes for tests that need more than an in-process ASGI app.
 
 - `Daphne`: the site (tablesite.asgi, HTTP + websockets + the computer worker) in a
-  daphne subprocess on a loopback port, against the pytest-django test database.
+  daphne subprocess on a loopback port (started as production starts it:
+  tablesite/server.py), against the pytest-django test database.
   It can be killed with SIGKILL and started again on the same port (fault tests).
 - `Redis`: a private ``redis-server`` on a free port, no persistence, restartable.
 - `Processes`: owns every process a test started and ends them all, however the
@@ -198,7 +199,7 @@ class Daphne(_Process):
         return [
             sys.executable,
             "-m",
-            "daphne",
+            "tablesite.server",  # daphne with the table's frame limit (closes with 1009)
             "-b",
             "127.0.0.1",
             "-p",

@@ -1,7 +1,8 @@
 """The admin's match page with the players' replay viewer, the seed, the export and an import check.
 
-The stock match admin (games/admin.py) is replaced here by a subclass, so the root
-never imports this wing: its replay now is the viewer of `games.history.views`
+The stock match admin (games/admin.py: the match read-only) is replaced here by a
+subclass that adds the replay and export pages, so the root never imports this wing:
+the replay is the viewer of `games.history.views`
 (ended rounds only, every hand face up, the log with seats numbered from 1 as
 players see them), and a live round's hands are shown to nobody, staff included
 (R24). The export downloads the replay file (`../shared/spec/replay-format.md`)
@@ -16,22 +17,25 @@ import json
 from typing import Any
 
 from django.contrib import admin, messages
-from django.http import HttpRequest, HttpResponse
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from engine.deal import engine_value
 from engine.replay import BadReplay
-from games import selectors
+from games import permissions, selectors
 from games.admin import LogEntryInline, MatchAdmin, RoundAdmin
 from games.history import checks
 from games.history.replays import NotReplayable, parse_position, round_replay
 from games.history.views import position_url, viewer_context
 from games.logtext import describe_entry
 from games.models import LogEntry, Match, Round, Seat
+from games.permissions import Action as Can
 from games.queries import replay_differences, replay_json
 
 
@@ -60,6 +64,27 @@ class HistoryMatchAdmin(MatchAdmin):
     list_filter: tuple[Any, ...] = ("status", "players", HasComputerFilter, *MatchAdmin.list_filter[2:],
                                     "finished_at")
     search_help_text = gettext_lazy("A match id or seed, or a player's user name or seat name.")
+    fields = (*MatchAdmin.fields, "replay_links")
+    readonly_fields = (*MatchAdmin.readonly_fields, "replay_links")
+
+    def get_urls(self) -> list[Any]:
+        info = self.opts.app_label, self.opts.model_name
+        return [
+            path("<path:object_id>/replay/", self.admin_site.admin_view(self.replay_view),
+                 name=f"{info[0]}_{info[1]}_replay"),
+            path("<path:object_id>/export/", self.admin_site.admin_view(self.export_view),
+                 name=f"{info[0]}_{info[1]}_export"),
+            *super().get_urls(),
+        ]
+
+    def _viewable(self, request: HttpRequest, object_id: str) -> Match:
+        """The match, if this staff member may see all of it (games.permissions: export)."""
+        match = self.get_object(request, unquote(object_id))
+        if match is None:
+            raise Http404(_("There is no match %(id)s.") % {"id": object_id})
+        if not self.has_view_permission(request, match) or not permissions.may(request.user, Can.EXPORT, match):
+            raise PermissionDenied
+        return match
 
     @admin.display(description=gettext_lazy("replay"))
     def replay_links(self, match: Match) -> str:

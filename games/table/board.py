@@ -81,8 +81,10 @@ connects.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC
 from typing import Any
 
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from engine.views import SeatView
@@ -234,8 +236,12 @@ def ask_for(match: Any, ask: Any, user: Any) -> Ask | None:
     mine = uid is not None and uid == ask.asked_by_id
     answer = (uid is not None and not mine and uid not in ask.accepted
               and permissions.may(user, permissions.Action.ANSWER, match))
-    return Ask(id=ask.pk, change=ask.change, text=text, mine=mine, answer=answer,
-               expires=ask.expires_at.isoformat())
+    expires = ask.expires_at.isoformat()
+    # When it closes: a clock time the page shows in the viewer's own time zone (table.js).
+    clock = format_html('<time datetime="{}" data-ask-time>{}</time>', expires,
+                        ask.expires_at.astimezone(UTC).strftime("%H:%M:%S UTC"))
+    until = mark_safe(conditional_escape(_("Answers close at %(time)s.")) % {"time": clock})
+    return Ask(id=ask.pk, change=ask.change, text=text, mine=mine, answer=answer, expires=expires, until=until)
 
 
 def _render(name: str, context: dict[str, Any]) -> SafeString:

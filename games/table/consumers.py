@@ -23,7 +23,8 @@ the computer players (R26).
 Hostile or unlucky endings (issue 13):
 
 - every frame meets `protocol.check_frame`'s limits before it is decoded: over
-  `protocol.MAX_FRAME` the connection is closed with `protocol.TOO_BIG`; nested too
+  `protocol.MAX_FRAME` the connection is closed with `protocol.TOO_BIG` (the site's
+  server closes it with 1009 before such a frame arrives: tablesite/server.py); nested too
   deep, or anything else malformed, gets an error frame and the connection stays;
   an unexpected failure while handling a frame gets a ``server_error`` frame, never
   a closed socket;

@@ -132,6 +132,8 @@ class Ask:
     answer: bool
     #: when it expires (ISO 8601), so the page asks for a fresh board then
     expires: str
+    #: "Answers close at <time>12:04:31 UTC</time>." (HTML; the page shows its own time zone)
+    until: str = ""
 
 
 # ---------------------------------------------------------------- output pieces

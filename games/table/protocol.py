@@ -10,9 +10,13 @@ type or size. What is left is a `Command` the consumer hands to a service; wheth
 the move is legal is the engine's business (R7–R22), whether the seat is the
 sender's is the services' (R24).
 
-Limits come before parsing (`check_frame`, the first thing `parse` does): a frame
-over `MAX_FRAME` raises `FrameTooBig` and the consumer closes the connection with
-`TOO_BIG` (no real command comes near it; whoever sends one is not a table page); a
+Limits come before parsing. The site's server (tablesite/server.py) refuses a message
+over `MAX_FRAME` bytes itself, in one frame or many, and closes the connection with 1009
+("message too big") before it reaches the application; `check_frame` (the first thing
+`parse` does) is the second wall, for servers without that limit: a message over
+`MAX_FRAME` raises
+`FrameTooBig` and the consumer closes the connection with `TOO_BIG` (no real command
+comes near it; whoever sends one is not a table page); a
 frame nesting brackets deeper than `MAX_DEPTH` is refused by a linear scan before
 ``json.loads`` ever sees it, since the decoder recurses once per level and a few
 kilobytes of ``[`` exhaust Python's stack (``RecursionError``).
@@ -53,12 +57,15 @@ from django.utils.translation import gettext_lazy as _
 
 from games import selectors, services
 
-#: the largest frame accepted, in characters (a real command is well under 300)
+#: the largest frame accepted, in bytes of UTF-8 (a real command is well under 300); the
+#: site's server enforces the same limit (tablesite/server.py)
 MAX_FRAME = 4096
 #: the deepest nesting of arrays and objects accepted (a real command has 2: the command, its action)
 MAX_DEPTH = 8
-#: close code for a frame over `MAX_FRAME`: 1009 ("message too big") in the application's
-#: range — daphne's Autobahn sends only 1000 and 3000–4999 (see consumers.LAYER_RESTART)
+#: the application's close code for a frame over `MAX_FRAME` (when the server let it through):
+#: 1009 ("message too big") in the application's range — daphne's Autobahn sends only 1000
+#: and 3000–4999 for an application (see consumers.LAYER_RESTART); the site's server itself
+#: closes with 1009 (tablesite/server.py)
 TOO_BIG = 4009
 #: the error code of every refused frame (the services' codes are in games.errors)
 BAD_REQUEST = "bad_request"
@@ -284,14 +291,16 @@ def nesting_depth(text: str, *, limit: int = MAX_DEPTH) -> int:
 
 def check_frame(frame: object) -> str:
     """The limits every frame meets before it is decoded: the frame as text, or raise
-    `FrameTooBig` (over `MAX_FRAME`) or `ProtocolError` (binary, nested too deep)."""
+    `FrameTooBig` (over `MAX_FRAME` bytes, as the server counts them) or `ProtocolError`
+    (binary, nested too deep)."""
     if isinstance(frame, bytes | bytearray | memoryview):
         if len(frame) > MAX_FRAME:
             raise FrameTooBig(_("That message is too long."))
         raise ProtocolError(_("Send commands as JSON text."))
     if not isinstance(frame, str):
         raise ProtocolError(_("Send commands as JSON text."))
-    if len(frame) > MAX_FRAME:
+    if len(frame) > MAX_FRAME or (  # a character is 1 to 4 bytes: count bytes only when needed
+            not frame.isascii() and len(frame.encode("utf-8", "surrogatepass")) > MAX_FRAME):
         raise FrameTooBig(_("That message is too long."))
     if nesting_depth(frame) > MAX_DEPTH:
         raise ProtocolError(_("That message is nested too deeply."))

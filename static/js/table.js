@@ -152,15 +152,21 @@
     return out;
   }
 
-  // An undo or restart request waits a minute for answers: then the page asks for a board
-  // without it (nothing else changes the version when nobody answers).
+  // An undo or restart request waits a minute for answers: its closing time is shown in this
+  // device's time zone, and then the server closes it for every board (the computer worker);
+  // should that notice be lost, the page asks for a board itself a little later.
   var askTimer = null;
   function askExpiry(b) {
     window.clearTimeout(askTimer);
     var ask = b.querySelector("[data-ask-expires]");
     if (!ask) return;
-    var left = Date.parse(ask.dataset.askExpires) - Date.now();
-    if (!isNaN(left)) askTimer = window.setTimeout(MT.sync, Math.max(0, left) + 500);
+    var at = Date.parse(ask.dataset.askExpires);
+    var clock = ask.querySelector("time[data-ask-time]");
+    if (clock && !isNaN(at)) {
+      clock.textContent = new Date(at).toLocaleTimeString(document.documentElement.lang || undefined,
+        { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    }
+    if (!isNaN(at)) askTimer = window.setTimeout(MT.sync, Math.max(0, at - Date.now()) + 2500);
   }
 
 

@@ -151,6 +151,25 @@ def test_a_request_expires_after_a_minute(trio: Match, alice: Any, bob: Any) -> 
     assert consent_log(trio) == [("restart", "ask"), ("restart", "expire"), ("restart", "ask")]
 
 
+def test_a_request_past_its_minute_closes_on_time_with_a_new_version(trio: Match, alice: Any,
+                                                                     bob: Any) -> None:
+    """The computer worker closes a request once its minute is over (`services.requests_expire`),
+    not when the table is next asked something: a new version, so every board drops it."""
+    restart(trio, alice)
+    assert services.requests_expire() == []  # still within its minute: left open
+    assert selectors.open_request(trio.pk) is not None
+    trio.refresh_from_db()
+    asked_version = trio.version
+    ChangeRequest.objects.filter(match=trio).update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert services.requests_expire() == [trio.pk]
+    trio.refresh_from_db()
+    assert trio.version == asked_version + 1
+    assert trio.change_requests.get().status == ChangeRequest.Status.EXPIRED
+    assert consent_log(trio) == [("restart", "ask"), ("restart", "expire")]
+    assert services.requests_expire() == []  # closed once
+    assert trio.rounds.get().restarts == 0
+
+
 def test_alone_with_computers_or_own_pass_and_play_seats_it_stays_immediate(
         make_match: Callable[..., Match], alice: Any) -> None:
     for kinds in (("me", "computer:basic"), ("me", "local:Ana", "computer:basic")):

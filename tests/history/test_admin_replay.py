@@ -24,6 +24,24 @@ def replay_url(match: Match, query: str = "") -> str:
     return reverse("admin:games_match_replay", args=[match.pk]) + query
 
 
+def test_the_match_admin_is_the_history_wings_and_its_replay_is_the_players_viewer(
+        admin_client_: Client, ana: Any) -> None:
+    """games/admin.py keeps the match read-only; replay and export are games/history/admin.py's
+    alone (the old whole-match replay with every hand of a live round is gone)."""
+    from django.contrib import admin
+
+    from games.admin import MatchAdmin
+    from games.history.admin import HistoryMatchAdmin
+
+    assert type(admin.site._registry[Match]) is HistoryMatchAdmin
+    assert not hasattr(MatchAdmin, "replay_view") and not hasattr(MatchAdmin, "export_view")
+    match = play(create(ana, "basic", "local", seed=3), 5)
+    page = admin_client_.get(replay_url(match))
+    assert [t.name for t in page.templates][0] == "admin/history/match_replay.html"
+    change = admin_client_.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
+    assert replay_url(match) in change and reverse("admin:games_match_export", args=[match.pk]) in change
+
+
 def test_a_live_round_shows_no_hand_to_staff(admin_client_: Client, ana: Any) -> None:
     match = play(create(ana, "basic", "local", seed=3), 15)
     assert match.round_number == 1 and match.state["phase"] not in ("round_over", "match_over")

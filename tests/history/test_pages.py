@@ -79,3 +79,23 @@ def test_the_match_end_on_the_table_links_to_the_replay_and_scores(make_user: An
     assert f'href="/m/{match.pk}/replay/"' in html
     watcher = Client().get(f"/m/{match.pk}/?watch={match.watch_token}").content.decode()
     assert "The match is over" in watcher and f'href="/m/{match.pk}/replay/"' not in watcher
+
+
+def test_my_matches_and_the_player_page_share_one_pager(make_user: Any, monkeypatch: Any) -> None:
+    """Both lists of finished matches page the same way (templates/partials/pager.html),
+    each with its own name for the pages."""
+    from games import views
+    from games.history import players
+
+    monkeypatch.setattr(views, "FINISHED_PER_PAGE", 1)
+    monkeypatch.setattr(players, "PER_PAGE", 1)
+    ana, ben = make_user("ana"), make_user("ben")
+    for seed in (11, 12):
+        finished_match([ana, ben], seed=seed)
+    client = client_for(ana)
+    for path, label in [("/matches/", "Finished matches, pages"), ("/players/ana/", "Match history, pages")]:
+        first = client.get(path).content.decode()
+        assert f'<nav class="pager" aria-label="{label}">' in first, path
+        assert "Page 1 of 2" in first and 'href="?page=2">Older</a>' in first and "Newer" not in first
+        second = client.get(path + "?page=2").content.decode()
+        assert "Page 2 of 2" in second and 'href="?page=1">Newer</a>' in second and "Older" not in second

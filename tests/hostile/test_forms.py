@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import ngettext
 
 from accounts import lockout
 from games import services
@@ -134,6 +135,7 @@ def test_the_sixth_attempt_after_five_wrong_passwords_is_locked_out(
     assert response.status_code == 429 and not signed_in(here)
     page = response.content.decode()
     assert "Too many attempts" in page and "15 minutes" in page
+    assert "for this account 5 times" in page and "any account" not in page  # this name's lock
     assert PASSWORD not in page
 
     # Another name from the same address, the same name from another address: not affected.
@@ -152,15 +154,23 @@ def test_the_sixth_attempt_after_five_wrong_passwords_is_locked_out(
 
 
 @pytest.mark.parametrize("lang", ["es", "de"])
-def test_the_lockout_page_speaks_the_visitors_language(ana: Any, lang: str) -> None:
+@pytest.mark.parametrize("by_address", [False, True])
+def test_the_lockout_page_speaks_the_visitors_language(ana: Any, lang: str, by_address: bool) -> None:
     client = Client(REMOTE_ADDR="203.0.113.9", HTTP_ACCEPT_LANGUAGE=lang)
-    for attempt in range(5):
-        log_in(client, "ana", f"wrong-{attempt}")
+    names = [f"player{n}" for n in range(lockout.ADDRESS_LIMIT)] if by_address else ["ana"] * 5
+    for attempt, name in enumerate(names):
+        log_in(client, name, f"wrong-{attempt}")
     response = log_in(client, "ana", PASSWORD)
     assert response.status_code == 429
     html = response.content.decode()
     assert f'lang="{lang}"' in html
     assert english_leaks(html, lang) == []
+    with translation.override(lang):  # the sentence of the lock that holds
+        by_name = ngettext("A wrong password was given for this account %(limit)s time from your "
+                           "connection, so logging in to it from here is paused.",
+                           "A wrong password was given for this account %(limit)s times from your "
+                           "connection, so logging in to it from here is paused.", 5) % {"limit": 5}
+    assert (by_name in html) is not by_address
 
 
 def test_the_admin_login_is_throttled_too(django_user_model: Any) -> None:
@@ -185,6 +195,11 @@ def test_password_spraying_from_one_address_is_locked_out_across_names(django_us
     for n in range(lockout.ADDRESS_LIMIT - 1):
         assert log_in(sprayer, f"player{n}", "Summer2026!").status_code == 200, n
     assert log_in(sprayer, f"player{lockout.ADDRESS_LIMIT - 1}", "Summer2026!").status_code == 429
-    # Now every name from that address waits for the cool-off, even with the right password.
-    assert log_in(Client(REMOTE_ADDR="203.0.113.50"), "ben", PASSWORD).status_code == 429
+    # Now every name from that address waits for the cool-off, even with the right password,
+    # and the page says so: not "this account", but any account from this connection.
+    response = log_in(Client(REMOTE_ADDR="203.0.113.50"), "ben", PASSWORD)
+    page = response.content.decode()
+    assert response.status_code == 429 and "Too many attempts" in page and "15 minutes" in page
+    assert f"{lockout.ADDRESS_LIMIT} times from your connection" in page
+    assert "any account from here is paused" in page and "this account" not in page
     assert log_in(Client(REMOTE_ADDR="198.51.100.21"), "ben", PASSWORD).status_code == 302

@@ -73,3 +73,41 @@ async def test_a_decline_closes_the_request(connect: Any, make_match: Any, alice
     assert "Waiting for the others" not in board["html"]
     assert await db(lambda: ChangeRequest.objects.get(pk=ask).status) == ChangeRequest.Status.DECLINED
     assert await db(restarts, match.pk) == 0
+
+
+async def test_a_request_nobody_answers_closes_on_time_on_every_board(connect: Any, make_match: Any,
+                                                                     alice: Any, bob: Any) -> None:
+    """The banner says when answers close; once the minute is over, the computer worker's
+    next pass closes the request for everyone watching — nobody has to ask anything."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.worker import ComputerWorker
+
+    match = await db(shared, make_match, bob)
+    me = await connect(match, alice)
+    other = await connect(match, bob)
+    spectator = await connect(match, watch=match.watch_token)
+    await me.send(type="restart", version=me.version, request_id="ask-1")
+    asked = (await me.expect("ack"))["version"]
+    theirs = await other.board(at_least=asked)
+    ask = ask_of(theirs)
+    assert ask is not None
+    expires = await db(lambda: ChangeRequest.objects.get(pk=ask).expires_at)
+    assert f'datetime="{expires.isoformat()}"' in theirs["html"]  # "Answers close at …"
+    assert "Answers close at" in theirs["html"] and expires.strftime("%H:%M:%S") in theirs["html"]
+    worker = ComputerWorker()
+    await db(worker.expire_requests)  # within its minute: nothing happens
+    assert await db(lambda: ChangeRequest.objects.get(pk=ask).status) == ChangeRequest.Status.OPEN
+
+    await db(lambda: ChangeRequest.objects.filter(pk=ask).update(
+        expires_at=timezone.now() - timedelta(seconds=1)))
+    worker.requests_at = None  # its next look is due
+    await db(worker.expire_requests)
+    for viewer in (me, other, spectator):
+        board = await viewer.board(at_least=asked + 1)
+        assert ask_of(board) is None and "Waiting for the other" not in board["html"]
+        assert "Nobody answered the restart request in time" in board["html"]
+    assert await db(lambda: ChangeRequest.objects.get(pk=ask).status) == ChangeRequest.Status.EXPIRED
+    assert await db(restarts, match.pk) == 0

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.table.protocol import MAX_FRAME, Command, ProtocolError, parse
+from games.table.protocol import MAX_FRAME, Command, FrameTooBig, ProtocolError, parse
 
 RID = "3f2b9c1e-4a5d-4e6f-8a7b-9c0d1e2f3a4b"
 
@@ -100,6 +100,15 @@ def test_a_frame_over_the_limit_is_refused_before_it_is_read() -> None:
     with pytest.raises(ProtocolError, match="too long"):
         parse(big)
     assert parse('{"type": "sync"}' + " " * (MAX_FRAME - 16)) == Command("sync")
+    # The limit counts bytes of UTF-8, as the server does (tablesite/server.py): a few
+    # characters of several bytes each can pass it.
+    many_bytes = '{"type": "sync", "pad": "' + "\u2603" * (MAX_FRAME // 3) + '"}'
+    assert len(many_bytes) < MAX_FRAME < len(many_bytes.encode())
+    with pytest.raises(ProtocolError, match="too long"):
+        parse(many_bytes)
+    with pytest.raises(ProtocolError) as caught:  # under the limit: read, and refused for its field
+        parse('{"type": "sync", "pad": "' + "\u2603" * (MAX_FRAME // 3 - 10) + '"}')
+    assert not isinstance(caught.value, FrameTooBig)
 
 
 def test_the_request_id_is_echoed_when_it_is_well_formed() -> None:

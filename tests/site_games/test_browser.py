@@ -85,6 +85,42 @@ def test_errors_are_announced_and_the_folded_seats_open(live_server: Any, new_co
     assert not Match.objects.exists()
 
 
+#: what the create form's seat cards look like: each name field's room for its placeholder,
+#: Seat 1's border against the other cards', and where each card's top border is
+SEAT_CARDS = """() => {
+  const room = Array.from(document.querySelectorAll('.seat-card input[type=text]'))
+    .filter(i => i.offsetParent !== null).map(i => {
+      const s = getComputedStyle(i), p = getComputedStyle(i, '::placeholder');
+      const c = document.createElement('canvas').getContext('2d');
+      c.font = p.fontWeight + ' ' + p.fontSize + ' ' + p.fontFamily;
+      return i.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)
+             - c.measureText(i.placeholder).width; });
+  const cards = Array.from(document.querySelectorAll('.seat-cards')[0].children);
+  const tops = cards.map(c => Math.round(c.getBoundingClientRect().top + parseFloat(getComputedStyle(c).borderTopWidth)));
+  const border = c => getComputedStyle(c).borderTopColor;
+  return {room: room, me: border(cards[0]), other: border(cards[1]),
+          firstRow: tops.filter(t => Math.abs(t - tops[0]) < 40)};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "de"])
+def test_the_seat_cards_show_whole_placeholders_and_seat_1_is_not_red(
+        lang: str, live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
+    """Seat 1's card had the accent (train red) border of a refused field, its top out of line
+    with the other cards, and the name fields cut their placeholder short."""
+    for viewport in ({"width": 1280, "height": 900}, PHONE):
+        context = signed_in_context(new_context, live_server, f"ana{viewport['width']}", viewport=viewport)
+        context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+        page = context.new_page()
+        page.goto(live_server.url + "/lobby/new/")
+        looks = page.evaluate(SEAT_CARDS)
+        assert looks["room"] and min(looks["room"]) >= 0, (lang, viewport, looks["room"])
+        assert looks["me"] == looks["other"], (lang, viewport, looks)
+        assert len(set(looks["firstRow"])) == 1, (lang, viewport, looks["firstRow"])
+        page.locator(".seat-rows").screenshot(
+            path=str(artifacts_dir / f"site-games-seat-cards-{lang}-{viewport['width']}.png"))
+
+
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
 def test_lobby_pages_fit_a_phone(lang: str, live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
     context = signed_in_context(new_context, live_server, "ana", viewport=PHONE)

@@ -1,0 +1,96 @@
+"""The site's daphne: stock daphne with the table's frame limit enforced by the protocol server.
+
+Start it as daphne itself is started, with the same options::
+
+    python -m tablesite.server -b 127.0.0.1 -p 8000 tablesite.asgi:application
+
+(`.ci/serve`, `tests.servers.Daphne` and the README's production command do.)
+
+What stock daphne lacks (daphne 4.2): a websocket frame or message over its size
+limits (``--websocket-max-frame-size``, ``--websocket-max-message-size``, 1 MiB each
+by default) makes Autobahn fail the connection, and daphne's factory keeps Autobahn's
+default ``failByDrop=True``: the TCP connection is dropped without a close frame, so
+the client learns no reason (1006). Under those limits the frame reaches the
+application, which may close with 1000 or 3000-4999 only (Autobahn refuses 1009
+from an application), hence the table's own `games.table.protocol.TOO_BIG` (4009).
+
+`SiteServer` configures daphne's ``WebSocketServerFactory`` once the reactor runs
+(before any connection is accepted):
+
+- ``setProtocolOptions(maxFramePayloadSize=MAX_FRAME)`` (`games.table.protocol.MAX_FRAME`
+  bytes, the table's own limit, whatever the command line says: the table is the only
+  websocket route): Autobahn reads a frame's length from its header and fails the
+  connection there, before reading the payload, so a frame just over the limit and
+  one of many megabytes end alike;
+- its protocol is `TableWebSocketProtocol`, which fails a *message* over the same limit
+  however it is split into frames (Autobahn's own ``maxMessagePayloadSize`` cannot be
+  used: it caps the messages the server sends as well, and a board is tens of kB);
+- ``failByDrop=False``: a connection Autobahn fails gets a close frame with its code
+  first — 1009 ("message too big", issue 13) for a frame or message over the limit,
+  1002/1007 for a broken frame or invalid UTF-8 — then, once the client answers or
+  Autobahn's close timeout passes, the connection ends and the application gets its
+  ``websocket.disconnect`` (the table's clean-up: groups left, its pause ended).
+
+The application's own check (`games.table.protocol.check_frame`, closing with
+`TOO_BIG`) stays as the wall for servers without this limit (stock daphne, the
+in-process tests).
+"""
+
+from __future__ import annotations
+
+from daphne.cli import CommandLineInterface
+from daphne.server import Server
+from daphne.ws_protocol import WebSocketProtocol
+from twisted.internet import reactor  # daphne.server installed its asyncio reactor first
+
+
+def frame_limit() -> int:
+    """The table's frame limit in bytes (the application is loaded, so Django is set up)."""
+    from games.table.protocol import MAX_FRAME
+
+    return MAX_FRAME
+
+
+class TableWebSocketProtocol(WebSocketProtocol):
+    """daphne's websocket protocol, failing a message received over `limit` bytes in all
+    (however many frames it comes in) with 1009, as Autobahn fails a frame over its limit."""
+
+    #: bytes a message received may hold (`SiteServer` sets it: `frame_limit`)
+    limit = 0
+
+    def onMessageFrameBegin(self, length: int) -> None:
+        super().onMessageFrameBegin(length)  # Autobahn adds the frame to the message's length
+        total = self.message_data_total_length
+        if self.limit and not self.failedByMe and total > self.limit:
+            # Autobahn's own hook for a message over its limit: fails the connection (1009)
+            self._max_message_size_exceeded(total, self.limit, f"message of {total} bytes, over {self.limit}")
+
+
+class SiteServer(Server):
+    """daphne's `Server` with the table's frame limit and close frames on failure (see above)."""
+
+    def run(self) -> None:
+        # daphne's run() makes its factory and then runs the reactor; no connection is
+        # accepted before the reactor runs, so every one is made with these options.
+        reactor.callWhenRunning(self.configure_websockets)
+        super().run()
+
+    def configure_websockets(self) -> None:
+        limit = frame_limit()
+        TableWebSocketProtocol.limit = limit
+        self.ws_factory.protocol = TableWebSocketProtocol
+        # allowNullOrigin: Autobahn's setProtocolOptions resets it to False unless given, and
+        # daphne sets True, leaving origins to the application (tablesite/origins.py: 403).
+        self.ws_factory.setProtocolOptions(maxFramePayloadSize=limit, failByDrop=False, allowNullOrigin=True)
+
+
+class SiteCommandLine(CommandLineInterface):
+    server_class = SiteServer
+
+
+def main() -> None:
+    SiteCommandLine.entrypoint()  # the arguments from sys.argv, as ``daphne`` reads them
+
+
+if __name__ == "__main__":
+    main()
