@@ -216,6 +216,10 @@ class HandTileCtx:
     drawn: bool
     double: bool
     points: int
+    #: while the engine double waits for this seat, its holder (R7): the train this tile would
+    #: start once the engine is placed (R8: the first turn's first tile matches the engine
+    #: number, on your own train), else "". A tap on it confirms the engine and lays it.
+    after_engine: str = ""
 
 
 @dataclass
@@ -300,6 +304,9 @@ class Board:
     round_text: str = ""
     engine_label: str = ""
     engine_preview_label: str = ""
+    #: "pass" when the engine's holder has no tile to start their train with: confirming the
+    #: engine (R7) also makes the pass their first turn must be (R10)
+    engine_then: str = ""
     engine_hint: str = ""
     #: the relay cover's heading and button (R24)
     cover_title: str = ""
@@ -411,6 +418,7 @@ def _hand(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx | None:
     names = [s.name for s in seats]
     tiles = []
     playable = 0
+    placing = view.phase == "engine" and any(a.act == "engine" for a in view.legal)
     for t in view.hand:
         targets = [str(a.train) for a in view.legal if a.act == "play" and a.tile == t]
         why = None if targets else _why(view, t, names)
@@ -422,6 +430,7 @@ def _hand(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx | None:
             why=why.words if why is not None else "", why_url=why.url if why is not None else "",
             drawn=view.drawn_tile is not None and t == view.drawn_tile,
             double=is_double(t), points=points(t),
+            after_engine=str(view.seat) if placing and view.engine in t else "",
         ))
     total = sum(points(t) for t in view.hand)
     return HandCtx(seat=view.seat, tiles=tiles, count_text=tiles_text(len(view.hand)),
@@ -520,7 +529,15 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
     board.round_text = _("Round %(round)s of %(rounds)s") % {"round": view.round, "rounds": ROUNDS}
     board.engine_label = _("Engine double %(tile)s") % {"tile": e}
     board.engine_preview_label = _("Engine double %(tile)s, not placed yet") % {"tile": e}
-    if board.actions.engine:
+    starters = board.hand is not None and any(h.after_engine for h in board.hand.tiles)
+    if board.actions.engine and starters:  # a tap on a lit tile confirms the engine too (R7, R8)
+        board.engine_hint = _("Place %(tile)s in the centre? Confirm it, or tap a lit tile: "
+                              "it starts your train.") % {"tile": e}
+    elif board.actions.engine and board.hand is not None:  # none of the holder's tiles starts a train (R10)
+        board.engine_hint = _("Place %(tile)s in the centre? None of your tiles can start your train: "
+                              "confirming also passes.") % {"tile": e}
+        board.engine_then = "pass"
+    elif board.actions.engine:
         board.engine_hint = _("Place %(tile)s in the centre?") % {"tile": e}
     else:
         board.engine_hint = _("%(name)s holds %(tile)s") % {"name": seats[view.holder].name, "tile": e}
