@@ -143,13 +143,13 @@
   host.addEventListener("pointerover", function (event) {
     var btn = event.target.closest(".htile");
     var b = board();
-    if (!btn || selected !== null || !b || b.dataset.phase !== "first" || b.dataset.yourTurn !== "true") return;
+    if (!btn || selected !== null || drag || !b || b.dataset.phase !== "first" || b.dataset.yourTurn !== "true") return;
     var targets = targetsOf(btn);
-    trains().forEach(function (t) { t.classList.toggle("is-target", targets.indexOf(t.dataset.train) >= 0); });
+    trains().forEach(function (t) { t.classList.toggle("is-lays-here", targets.indexOf(t.dataset.train) >= 0); });
   });
   host.addEventListener("pointerout", function (event) {
-    if (selected !== null || !event.target.closest(".htile")) return;
-    trains().forEach(function (t) { t.classList.remove("is-target"); });
+    if (!event.target.closest(".htile")) return;
+    trains().forEach(function (t) { t.classList.remove("is-lays-here"); });
   });
 
   // ------------------------------------------------------------ clicks and taps

@@ -132,7 +132,7 @@ def test_r8_in_the_first_turn_one_tap_lays_a_lit_tile_on_your_train(new_context,
     tile = page.locator(".htile[data-targets]:not([data-targets=''])").first
     assert tile.get_attribute("data-targets") == str(st.turn)
     tile.hover()
-    assert page.eval_on_selector_all(".train.is-target", "els => els.map(e => e.dataset.train)") == [str(st.turn)]
+    assert page.eval_on_selector_all(".train.is-lays-here", "els => els.map(e => e.dataset.train)") == [str(st.turn)]
     tile.click()
     act = sent(page)[-1]
     assert act["type"] == "act"
