@@ -204,6 +204,7 @@ def test_a_friend_joins_by_the_invitation_link(lang: str, viewport: dict[str, in
     host.locator('form[action$="/play/friends/"] button[type="submit"]').click()
     host.wait_for_url(re.compile(r".*/m/\d+/about/$"))
     link = host.input_value("#invite-link")
+    assert host.locator('meta[http-equiv="refresh"]').count() == 0  # no reloading itself
     match = Match.objects.get()
     assert match.listed is False and match.status == Match.Status.WAITING
 
@@ -219,5 +220,8 @@ def test_a_friend_joins_by_the_invitation_link(lang: str, viewport: dict[str, in
     assert Guest.objects.count() == 2
     if lang != "en":
         assert english_leaks(friend.content(), lang) == []
+    # The host's page asks for its seats now and then (static/js/waiting.js) and goes to the table.
+    host.wait_for_url(TABLE_URL, timeout=10_000)
+    assert host.locator("#board").count() == 1
     friend.context.close()  # no page still asking the server while the database is emptied
     host.context.close()
