@@ -430,7 +430,7 @@ def _hand(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx | None:
             why=why.words if why is not None else "", why_url=why.url if why is not None else "",
             drawn=view.drawn_tile is not None and t == view.drawn_tile,
             double=is_double(t), points=points(t),
-            after_engine=str(view.seat) if placing and view.engine in t else "",
+            after_engine=str(view.seat) if placing and view.engine in t and t != (view.engine, view.engine) else "",
         ))
     total = sum(points(t) for t in view.hand)
     return HandCtx(seat=view.seat, tiles=tiles, count_text=tiles_text(len(view.hand)),
@@ -530,15 +530,16 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
     board.engine_label = _("Engine double %(tile)s") % {"tile": e}
     board.engine_preview_label = _("Engine double %(tile)s, not placed yet") % {"tile": e}
     starters = board.hand is not None and any(h.after_engine for h in board.hand.tiles)
-    if board.actions.engine and starters:  # a tap on a lit tile confirms the engine too (R7, R8)
-        board.engine_hint = _("Place %(tile)s in the centre? Confirm it, or tap a lit tile: "
-                              "it starts your train.") % {"tile": e}
-    elif board.actions.engine and board.hand is not None:  # none of the holder's tiles starts a train (R10)
-        board.engine_hint = _("Place %(tile)s in the centre? None of your tiles can start your train: "
-                              "confirming also passes.") % {"tile": e}
-        board.engine_then = "pass"
-    elif board.actions.engine:
+    if board.actions.engine:
         board.engine_hint = _("Place %(tile)s in the centre?") % {"tile": e}
+        # The hand's line says what a tap does while the engine waits for its holder (hand.js).
+        if starters:  # a lit tile confirms the engine (R7) and starts the train (R8)
+            board.status = _("Your turn: confirm the engine double, or tap a lit tile: "
+                             "that places it and starts your train.")
+        elif board.hand is not None:  # no tile starts the train: the first turn is a pass (R10)
+            board.status = _("Your turn: none of your tiles can start your train, so confirming "
+                             "the engine double also passes.")
+            board.engine_then = "pass"
     else:
         board.engine_hint = _("%(name)s holds %(tile)s") % {"name": seats[view.holder].name, "tile": e}
     if board.cover is not None:

@@ -21,7 +21,7 @@ import pytest
 from games import services
 from games.services import SeatSpec
 
-from .table import Table, first_fit_policy, pick_seed
+from .table import Table, against_a_computer, first_fit_policy, pick_seed
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -124,7 +124,7 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
                     hand_top = page.eval_on_selector(".hand", BOX)[1]
                     for part in (mine, ".train--mexican"):  # what of them shows above the hand
                         row = page.eval_on_selector(part, BOX)
-                        assert not covers(tip, row[:3] + [min(row[3], hand_top)]), (part, tip, row)
+                        assert not covers(tip, visible_part(row, hand_top)), (part, tip, row)
             if not shot_turn:
                 page.screenshot(path=str(shots / f"{name}-turn.png"))
                 shot_turn = True
@@ -151,4 +151,44 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
     no_horizontal_scroll(page)
     visible_text_has_no_rule_id(page)
     page.screenshot(path=str(shots / f"{name}-over.png"))
+    table.assert_no_errors()
+
+
+def visible_part(row: list[float], hand_top: float) -> list[float]:
+    """The part of a row's box above the hand (which stays at the bottom, over the rows)."""
+    return row[:3] + [min(row[3], hand_top)]
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 390, "height": 844}], ids=["375x667", "390x844"])
+def test_on_a_phone_a_tip_docks_above_the_hand_moves_nothing_and_goes_with_escape(
+        viewport: dict[str, int], live: str, context_for: Any, make_user: Any, shots: Path) -> None:
+    ana = make_user("ana")  # a new player: tips on
+    match = against_a_computer(ana)  # ana holds the engine double (R7)
+    page = context_for(ana, viewport=viewport).new_page()
+    table = Table(page).open(f"{live}/m/{match.pk}/")
+    page.wait_for_function("() => document.getElementById('tip')?.dataset.tip === 'engine'")
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.activeElement === document.body")  # the tip took no focus
+    mine = f'.train[data-owner="{table.data("seat")}"]'
+    parts = (mine, ".train--mexican", ".hub__confirm", ".hand")
+    tip = page.eval_on_selector("#tip", BOX)
+    hand_top = page.eval_on_selector(".hand", BOX)[1]
+    assert not covers(tip, page.eval_on_selector(".hand__tiles", BOX)), tip
+    for part in parts[:3]:
+        row = page.eval_on_selector(part, BOX)
+        assert not covers(tip, visible_part(row, hand_top)), (part, tip, row)
+    page.screenshot(path=str(shots / f"tip-phone-{viewport['width']}x{viewport['height']}.png"))
+    before = [page.eval_on_selector(part, BOX) for part in parts]
+    page.keyboard.press("Escape")  # dismissed like "Got it"
+    page.wait_for_function("() => document.getElementById('tip').hidden")
+    assert [page.eval_on_selector(part, BOX) for part in parts] == before  # nothing moved
+
+    # One tap on a lit tile: the holder's confirmation places the engine (R7), and the tile
+    # starts our train (R8).
+    starter = page.locator(".htile[data-after-engine]").first
+    tile = starter.get_attribute("data-tile")
+    starter.click()
+    table.wait(f"!!b.querySelector('{mine} .ttile')")
+    assert table.phase() == "first" and tile not in table.hand()
+    assert [m["action"]["act"] for m in table.sent if m["type"] == "act"] == ["engine", "play"]
     table.assert_no_errors()
