@@ -66,6 +66,7 @@ def tips_context(user: Any) -> dict[str, Any]:
         "tips": [] if off else [{"id": tid, "title": str(title), "text": str(text), "rule": rule}
                                 for tid, title, text, rule in TIPS if tid not in seen],
         "ok": str(_("Got it")),
+        "read": str(_("Read")),
         "never": str(_("Don't show tips again")),
         "more": str(_("The exact rule")),
         "label": str(_("Tip")),

@@ -84,3 +84,8 @@ def play_friends(request: HttpRequest) -> HttpResponse:
 def live_matches() -> Any:
     """Listed matches being played now, for "Watch a game" (newest change first)."""
     return Match.objects.filter(status=Match.Status.PLAYING, listed=True).order_by("-updated_at")
+
+
+def private_playing() -> bool:
+    """Whether private matches are being played: "Watch a game" then says why it shows none."""
+    return Match.objects.filter(status=Match.Status.PLAYING, listed=False).exists()

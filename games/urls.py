@@ -18,6 +18,7 @@ urlpatterns = [
     path("how-to-play/", learn.how_to_play, name="how_to_play"),
     # A match: its summary and links, joining a free seat, watching
     path("m/<int:match_id>/about/", views.match_detail, name="detail"),
+    path("m/<int:match_id>/about/seats/", views.match_seats, name="seats"),
     path("m/<int:match_id>/join/<str:token>/", views.join, name="join"),
     path("m/<int:match_id>/watch/<str:token>/", views.watch, name="watch"),
 ]

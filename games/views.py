@@ -84,7 +84,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     form = _form(request) if request.user.is_authenticated else None
     open_matches = [match_summary(m, request.user) for m in _with_seats(selectors.open_matches())]
     live = [match_summary(m, request.user) for m in _with_seats(quick.live_matches())[:LIVE_SHOWN]]
-    return render(request, "games/lobby.html", {"form": form, "open_matches": open_matches, "live": live})
+    return render(request, "games/lobby.html", {"form": form, "open_matches": open_matches, "live": live,
+                                                "only_private": not live and quick.private_playing()})
 
 
 @login_required
@@ -142,6 +143,21 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     if participant:
         context.update(_links(request, match))
     return render(request, "games/match_detail.html", context)
+
+
+@require_safe
+def match_seats(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The seats card of a match's page alone, for its players while it waits for friends
+    (static/js/waiting.js asks for it every few seconds instead of reloading the page).
+    ``X-Match-Status`` says whether the match has started: then the page goes to the table.
+    Anyone else gets the 404 the page gives them."""
+    match = _with_seats(Match.objects.select_related("created_by")).filter(pk=match_id).first()
+    if match is None or not permissions.may(request.user, Can.SEE_LINKS, match):
+        raise Http404
+    response = render(request, "games/_match_seats.html", {"s": match_summary(match, request.user)})
+    response["X-Match-Status"] = match.status
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_http_methods(["GET", "POST"])

@@ -92,7 +92,7 @@ _PRIVATE: dict[str, tuple[str, Any]] = {
     "banner": ("games/parts/banner.html", lambda b: (b.spectator, b.ask)),
     "hub": ("games/board/hub.html", lambda b: (b.engine_placed, b.engine, b.engine_label,
                                                b.engine_preview_label, b.engine_hint, b.actions.engine,
-                                               b.actions.seat)),
+                                               b.actions.seat, b.engine_then)),
     "result": ("games/parts/result.html", lambda b: None if b.round_over or b.match_over else ()),
     "hand": ("games/parts/hand.html", lambda b: (b.hand, b.your_turn, b.actions, b.status if b.your_turn else "",
                                                 b.round_over, b.match_over, b.cover is None, b.spectator)),

@@ -218,6 +218,10 @@ class HandTileCtx:
     drawn: bool
     double: bool
     points: int
+    #: while the engine double waits for this seat, its holder (R7): the train this tile would
+    #: start once the engine is placed (R8: the first turn's first tile matches the engine
+    #: number, on your own train), else "". A tap on it confirms the engine and lays it.
+    after_engine: str = ""
 
 
 @dataclass
@@ -302,6 +306,9 @@ class Board:
     round_text: str = ""
     engine_label: str = ""
     engine_preview_label: str = ""
+    #: "pass" when the engine's holder has no tile to start their train with: confirming the
+    #: engine (R7) also makes the pass their first turn must be (R10)
+    engine_then: str = ""
     engine_hint: str = ""
     #: the relay cover's heading and button (R24)
     cover_title: str = ""
@@ -413,6 +420,7 @@ def _hand(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx | None:
     names = [s.name for s in seats]
     tiles = []
     playable = 0
+    placing = view.phase == "engine" and any(a.act == "engine" for a in view.legal)
     for t in view.hand:
         targets = [str(a.train) for a in view.legal if a.act == "play" and a.tile == t]
         why = None if targets else _why(view, t, names)
@@ -424,6 +432,7 @@ def _hand(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx | None:
             why=why.words if why is not None else "", why_url=why.url if why is not None else "",
             drawn=view.drawn_tile is not None and t == view.drawn_tile,
             double=is_double(t), points=points(t),
+            after_engine=str(view.seat) if placing and view.engine in t and t != (view.engine, view.engine) else "",
         ))
     total = sum(points(t) for t in view.hand)
     return HandCtx(seat=view.seat, tiles=tiles, count_text=tiles_text(len(view.hand)),
@@ -522,8 +531,17 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
     board.round_text = _("Round %(round)s of %(rounds)s") % {"round": view.round, "rounds": ROUNDS}
     board.engine_label = _("Engine double %(tile)s") % {"tile": e}
     board.engine_preview_label = _("Engine double %(tile)s, not placed yet") % {"tile": e}
+    starters = board.hand is not None and any(h.after_engine for h in board.hand.tiles)
     if board.actions.engine:
         board.engine_hint = _("Place %(tile)s in the centre?") % {"tile": e}
+        # The hand's line says what a tap does while the engine waits for its holder (hand.js).
+        if starters:  # a lit tile confirms the engine (R7) and starts the train (R8)
+            board.status = _("Your turn: confirm the engine double, or tap a lit tile: "
+                             "that places it and starts your train.")
+        elif board.hand is not None:  # no tile starts the train: the first turn is a pass (R10)
+            board.status = _("Your turn: none of your tiles can start your train, so confirming "
+                             "the engine double also passes.")
+            board.engine_then = "pass"
     else:
         board.engine_hint = _("%(name)s holds %(tile)s") % {"name": seats[view.holder].name, "tile": e}
     if board.cover is not None:

@@ -3,7 +3,10 @@
  * Every tile button carries data-targets (the trains the server lists as legal for
  * it) and, when it fits nowhere, data-why (the server's reason). Selecting lifts
  * the tile, makes its trains glow and dims the rest; a glowing train plays it.
- * A second tap on a tile that fits exactly one train plays it there. Dragging
+ * A second tap on a tile that fits exactly one train plays it there. In your first turn
+ * (R8: your own train only) one tap on a lit tile lays it, and while the engine double
+ * waits for you (R7) a tap on a tile that will start your train places the engine and
+ * lays that tile. Dragging
  * (mouse, pen or an upward swipe on touch) drops it on a train. Arrow keys move
  * among tiles (←/→) and trains (↑/↓), Enter selects and plays, Esc deselects.
  * The hand's sort (by pips / by suit) is remembered in this browser; dragging a tile
@@ -86,6 +89,69 @@
     MT.act(seat, { seat: seat, act: "play", tile: tile, train: train === "mexican" ? "mexican" : parseInt(train, 10) });
   }
 
+  // ------------------------------------------------------------ one tap in the first turn
+  /** In your first turn every tile goes on your own train (R8): the server lists that one
+   *  train as its only target, so a tap (not a key: the keyboard keeps select, then train)
+   *  on a lit tile lays it at once; its train glowed while the pointer was over it (R23). */
+  function oneTap(btn, event) {
+    var b = board();
+    var targets = targetsOf(btn);
+    return event.detail > 0 && selected === null && targets.length === 1 &&
+      !!b && b.dataset.phase === "first" && b.dataset.yourTurn === "true";
+  }
+  /** The engine double waits for you, its holder (R7): shown in the centre first (R23), it is
+   *  placed by its Confirm button or by tapping a tile the server marks as starting your train
+   *  once it is placed (data-after-engine): that tap confirms the engine, and the tile is laid
+   *  as the first of your first turn's chain (R8) when that board comes. */
+  var afterEngine = null;  // {tile, train, at}: the tile to lay once the engine is placed
+  function engineThenPlay(btn) {
+    var seat = handSeat();
+    var confirm = host.querySelector('[data-act="engine"]');
+    if (seat === null || !confirm) return false;
+    afterEngine = { tile: btn.dataset.tile, train: btn.dataset.afterEngine, version: shownVersion() };
+    btn.classList.add("is-pending");
+    MT.act(seat, { seat: seat, act: "engine" });
+    return true;
+  }
+  function shownVersion() { var b = board(); return b ? b.dataset.version : ""; }
+  // A holder with no tile to start their train: Confirm engine says it also passes (data-then),
+  // the pass their first turn must be (R10).
+  host.addEventListener("click", function (event) {
+    var confirm = event.target.closest('[data-act="engine"][data-then="pass"]');
+    if (confirm) afterEngine = { pass: true, version: shownVersion() };
+  });
+  function laterPlay() {
+    if (!afterEngine) return;
+    var b = board();
+    if (!b || b.dataset.version === afterEngine.version) return;  // the engine's board is still to come
+    var want = afterEngine;
+    afterEngine = null;
+    var seat = handSeat();
+    if (want.pass) {
+      var pass = host.querySelector('.hand__actions [data-act="pass"]');
+      if (pass && seat !== null && b.dataset.phase === "first" && b.dataset.yourTurn === "true") {
+        window.setTimeout(function () { MT.act(seat, { seat: seat, act: "pass" }); }, 0);
+      }
+      return;
+    }
+    var btn = tileBtn(want.tile);
+    if (b.dataset.phase === "first" && b.dataset.yourTurn === "true" && btn &&
+        targetsOf(btn).indexOf(want.train) >= 0) {
+      window.setTimeout(function () { play(want.tile, want.train); }, 0);  // after this board settled
+    }
+  }
+  host.addEventListener("pointerover", function (event) {
+    var btn = event.target.closest(".htile");
+    var b = board();
+    if (!btn || selected !== null || drag || !b || b.dataset.phase !== "first" || b.dataset.yourTurn !== "true") return;
+    var targets = targetsOf(btn);
+    trains().forEach(function (t) { t.classList.toggle("is-lays-here", targets.indexOf(t.dataset.train) >= 0); });
+  });
+  host.addEventListener("pointerout", function (event) {
+    if (!event.target.closest(".htile")) return;
+    trains().forEach(function (t) { t.classList.remove("is-lays-here"); });
+  });
+
   // ------------------------------------------------------------ clicks and taps
   host.addEventListener("click", function (event) {
     if (suppressClick) { suppressClick = false; event.preventDefault(); return; }
@@ -95,6 +161,8 @@
       var now = Date.now();
       var again = lastTap.tile === tile && now - lastTap.at < 450;
       lastTap = { tile: tile, at: now };
+      if (btn.dataset.afterEngine && engineThenPlay(btn)) return;
+      if (oneTap(btn, event)) { play(tile, targetsOf(btn)[0]); return; }
       if (selected === tile) {
         var targets = targetsOf(btn);
         if (again && targets.length === 1) play(tile, targets[0]); // double tap: its only train
@@ -368,6 +436,7 @@
   MT.hand = {
     save: function () { return { selected: selected, hinted: hinted }; },
     restore: function (state) {
+      laterPlay();
       var kind = "";
       try { kind = window.localStorage.getItem(SORT_KEY) || ""; } catch (e) { /* private mode */ }
       sortHand(kind);

@@ -3,6 +3,13 @@
 // (its data attributes and classes); this script works out no rule. The tips still to
 // show, their words (translated on the server) and the address that remembers a dismissed
 // tip or "don't show tips again" on the account come from #table-tips.
+//
+// Where a tip sits: on a wide screen in the page's flow above the board; on a phone
+// (learn.css, max-width 640px) a card docked just above the hand, over the bottom of the
+// trains, so the trains and the hand do not move (your train and the Mexican train come
+// first there, above it). Escape dismisses it like "Got it" when nothing else is open; it
+// never takes the focus when it appears (it is announced), and when it goes while the
+// focus was in it, the focus goes back to where it was before, or to the hand.
 (function () {
   "use strict";
   var source = document.getElementById("table-tips");
@@ -35,10 +42,63 @@
                             headers: {"X-CSRFToken": data.csrf}}).catch(function () {});
   }
 
+  var cameFrom = null;  // what had the focus before it went into the tip
   function hide() {
+    var hadFocus = box && box.contains(document.activeElement);
     if (box) box.hidden = true;
     shown = null;
+    if (hadFocus) {
+      var back = cameFrom && document.contains(cameFrom) && !box.contains(cameFrom) ? cameFrom : null;
+      if (back) back.focus({preventScroll: true});
+      else if (window.MT && MT.focusHand) MT.focusHand();
+    }
+    cameFrom = null;
     check();  // the next tip whose moment it is
+  }
+  function dismiss() {  // "Got it": this one tip, for good
+    if (!shown) return;
+    var id = shown.id;
+    left = left.filter(function (t) { return t.id !== id; });
+    hide();
+    remember({tip: id});
+  }
+
+  /** On a phone (learn.css) the tip docks just above the hand, which stays at the bottom.
+   *  When the whole card would cover a row the player needs (your train, the Mexican train,
+   *  a train open to you, the engine to confirm), it shows only its title with "Read" and
+   *  "Got it" (tip--compact), and where even that would cover one, it lies over the hand's
+   *  heading line (its title and sort buttons), never over a tile. "Read" opens the whole
+   *  card over the trains until it is dismissed. */
+  var phone = window.matchMedia ? window.matchMedia("(max-width: 640px)") : null;
+  var reading = false;  // the player opened the whole card
+  var GAP = 8;
+  function needed(b, handTop) {
+    var mine = b && b.dataset.seat !== "" ? ', #board .train[data-owner="' + b.dataset.seat + '"]' : "";
+    var bottom = 0;
+    document.querySelectorAll("#board .train--mexican, #board .train--open, #board .hub__confirm" + mine)
+      .forEach(function (el) {
+        var r = el.getBoundingClientRect();
+        if (r.height && r.bottom > 0 && r.top < handTop) bottom = Math.max(bottom, r.bottom);
+      });
+    return bottom;
+  }
+  function dock() {
+    if (!box || box.hidden) return;
+    if (!phone || !phone.matches) {
+      box.classList.remove("tip--compact");
+      box.style.removeProperty("--tip-above");
+      return;
+    }
+    var vh = window.innerHeight;
+    var hand = document.querySelector("#board .hand");
+    var handTop = hand ? Math.min(hand.getBoundingClientRect().top, vh) : vh;
+    var room = handTop - needed(host.querySelector(".board"), handTop) - 2 * GAP;
+    box.classList.remove("tip--compact");
+    var compact = !reading && box.offsetHeight > room;
+    box.classList.toggle("tip--compact", compact);
+    var above = vh - handTop;
+    if (compact && box.offsetHeight > room) above -= box.offsetHeight + GAP;
+    box.style.setProperty("--tip-above", Math.max(0, Math.round(above)) + "px");
   }
 
   function build() {
@@ -46,37 +106,44 @@
     box.className = "tip";
     box.id = "tip";
     box.setAttribute("role", "note");
+    box.setAttribute("aria-live", "polite");
     box.setAttribute("aria-labelledby", "tip-title");
     box.innerHTML = '<p class="tip__title" id="tip-title"></p><p class="tip__text"></p>' +
       '<p class="tip__more"><a target="_blank" rel="noopener"></a></p>' +
-      '<div class="tip__buttons"><button type="button" class="btn btn--primary" data-tip-ok></button>' +
+      '<div class="tip__buttons"><button type="button" class="btn tip__read" data-tip-read></button>' +
+      '<button type="button" class="btn btn--primary" data-tip-ok></button>' +
       '<button type="button" class="btn btn--quiet" data-tip-never></button></div>';
     box.querySelector("[data-tip-ok]").textContent = data.ok;
     box.querySelector("[data-tip-never]").textContent = data.never;
     box.querySelector(".tip__more a").textContent = data.more;
-    box.querySelector("[data-tip-ok]").addEventListener("click", function () {
-      if (!shown) return;
-      var id = shown.id;
-      left = left.filter(function (t) { return t.id !== id; });
-      hide();
-      remember({tip: id});
+    box.querySelector("[data-tip-read]").textContent = data.read;
+    box.querySelector("[data-tip-read]").addEventListener("click", function () {
+      reading = true;
+      dock();
+      box.querySelector("[data-tip-ok]").focus();  // "Read" itself is gone now
+    });
+    box.querySelector("[data-tip-ok]").addEventListener("click", dismiss);
+    box.addEventListener("focusin", function (event) {
+      if (!cameFrom && event.relatedTarget && !box.contains(event.relatedTarget)) cameFrom = event.relatedTarget;
     });
     box.querySelector("[data-tip-never]").addEventListener("click", function () {
       left = [];
       hide();
       remember({off: "1"});
     });
-    host.parentNode.insertBefore(box, host);  // in the flow above the board: it covers nothing
+    host.parentNode.insertBefore(box, host);  // wide: in the flow above the board; phone: docked (learn.css)
   }
 
   function show(tip) {
     if (!box) build();
     shown = tip;
+    reading = false;
     box.dataset.tip = tip.id;
     box.querySelector(".tip__title").textContent = data.label + ": " + tip.title;
     box.querySelector(".tip__text").textContent = tip.text;
     box.querySelector(".tip__more a").href = data.rules + "#" + tip.rule;
     box.hidden = false;
+    dock();
   }
 
   function check() {
@@ -95,6 +162,15 @@
   // parts (table.js settle), which leaves #board's children in place.
   var MT = window.MT = window.MT || {};
   MT.afterSwap = MT.afterSwap || [];
-  MT.afterSwap.push(check);
+  MT.afterSwap.push(function () { check(); dock(); });
+  window.addEventListener("resize", dock);
+  window.addEventListener("scroll", dock, {passive: true});
+  // Escape: "Got it", unless a dialog or a menu is open or the board used the key (a lifted tile).
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape" || !shown || event.defaultPrevented) return;
+    if (document.querySelector("dialog[open], details[open]")) return;
+    event.preventDefault();
+    dismiss();
+  });
   check();
 })();

@@ -83,6 +83,19 @@ def first_turn(tmp_path: Path) -> tuple[Any, str]:
     return st, write(tmp_path, "first", view(st, st.turn), S.seats(4))
 
 
+@pytest.fixture
+def later_turn(tmp_path: Path) -> tuple[Any, str]:
+    """A later turn (R13) where a tile of the hand fits two trains: selecting chooses."""
+    st = S.mid_game(4)
+    v = view(st, st.turn)
+    fits: dict[Any, int] = {}
+    for a in v.legal:
+        if a.act == "play":
+            fits[a.tile] = fits.get(a.tile, 0) + 1
+    assert st.phase == "play" and max(fits.values(), default=0) >= 2, "choose another position"
+    return st, write(tmp_path, "later", v, S.seats(4))
+
+
 def test_connects_to_the_match_socket_and_syncs(new_context, first_turn):
     _st, url = first_turn
     page = open_page(new_context, url)
@@ -91,22 +104,40 @@ def test_connects_to_the_match_socket_and_syncs(new_context, first_turn):
     assert not page.errors
 
 
-def test_r23_select_a_tile_then_a_glowing_train_plays_it(new_context, first_turn, shots):
-    st, url = first_turn
+def test_r23_select_a_tile_then_a_glowing_train_plays_it(new_context, later_turn, shots):
+    st, url = later_turn
     page = open_page(new_context, url)
-    tile = page.locator(".htile[data-targets]:not([data-targets=''])").first
+    tile = page.locator(".htile[data-targets*=' ']").first  # a tile that fits two trains
     tile_name = tile.get_attribute("data-tile")
     targets = tile.get_attribute("data-targets").split()
     tile.click()
     glowing = page.eval_on_selector_all(".train.is-target", "els => els.map(e => e.dataset.train)")
     assert glowing == targets
     assert page.locator(".board.is-selecting").count() == 1
+    assert [m for m in sent(page) if m["type"] == "act"] == []  # selecting plays nothing
     page.screenshot(path=str(shots / "selected-1280.png"))
-    page.locator(f'.train[data-train="{targets[0]}"]').click()
+    page.locator(f'.train[data-train="{targets[-1]}"]').click()
     act = sent(page)[-1]
     assert act["type"] == "act" and act["seat"] == st.turn and act["version"] == 5
-    assert act["action"] == {"seat": st.turn, "act": "play", "tile": tile_name, "train": int(targets[0])}
+    train = targets[-1] if targets[-1] == "mexican" else int(targets[-1])
+    assert act["action"] == {"seat": st.turn, "act": "play", "tile": tile_name, "train": train}
     assert len(act["request_id"]) >= 32
+
+
+def test_r8_in_the_first_turn_one_tap_lays_a_lit_tile_on_your_train(new_context, first_turn):
+    """Your first turn's tiles go on your own train only (R8): a tap on a lit tile lays it
+    there; its train glows while the pointer is over it (R23). Keys still select, then play."""
+    st, url = first_turn
+    page = open_page(new_context, url)
+    tile = page.locator(".htile[data-targets]:not([data-targets=''])").first
+    assert tile.get_attribute("data-targets") == str(st.turn)
+    tile.hover()
+    assert page.eval_on_selector_all(".train.is-lays-here", "els => els.map(e => e.dataset.train)") == [str(st.turn)]
+    tile.click()
+    act = sent(page)[-1]
+    assert act["type"] == "act"
+    assert act["action"] == {"seat": st.turn, "act": "play", "tile": tile.get_attribute("data-tile"), "train": st.turn}
+    assert len([m for m in sent(page) if m["type"] == "act"]) == 1
 
 
 def test_a_tile_that_fits_nowhere_shakes_and_says_why(new_context, first_turn):
@@ -191,10 +222,10 @@ def test_r26_an_open_panel_renews_its_pause_until_closed(new_context, first_turn
     assert [m for m in sent(page)[count:] if m["type"] == "panel"] == []
 
 
-def test_a_new_board_is_swapped_in_keeping_the_selection(new_context, first_turn):
-    _st, url = first_turn
+def test_a_new_board_is_swapped_in_keeping_the_selection(new_context, later_turn):
+    _st, url = later_turn
     page = open_page(new_context, url)
-    tile = page.locator(".htile[data-targets]:not([data-targets=''])").first
+    tile = page.locator(".htile[data-targets*=' ']").first
     name = tile.get_attribute("data-tile")
     tile.click()
     html = board_html(page).replace('data-version="5"', 'data-version="6"')
@@ -217,10 +248,10 @@ def test_an_ack_without_its_board_asks_for_a_sync(new_context, first_turn):
     assert sent(page)[-1] == {"type": "sync"}
 
 
-def test_an_error_for_a_play_shakes_the_tile_and_shows_the_reason(new_context, first_turn):
-    _st, url = first_turn
+def test_an_error_for_a_play_shakes_the_tile_and_shows_the_reason(new_context, later_turn):
+    _st, url = later_turn
     page = open_page(new_context, url)
-    tile = page.locator(".htile[data-targets]:not([data-targets=''])").first
+    tile = page.locator(".htile[data-targets*=' ']").first
     tile.click()
     page.locator(".train.is-target").first.click()
     request = sent(page)[-1]

@@ -43,6 +43,37 @@ def test_r7_holder_sees_only_confirm_engine_and_others_wait():
     assert all("Wait for your turn" in t.why for t in ob.hand.tiles)
 
 
+def _holder_board(players, seed):
+    st = S.start(players, seed)
+    return st, present(view(st, st.holder), S.seats(players))
+
+
+def test_r7_r8_the_holders_tiles_that_will_start_the_train_are_lit_and_a_tap_places_the_engine():
+    """While the engine waits for its holder (R7), the tiles that may start their train once it
+    is placed (R8: exactly the legal first plays after placing it) carry that train."""
+    for seed in range(1, 40):
+        st, b = _holder_board(2, seed)
+        placed = apply(st, Action("engine", st.holder))
+        starts = {spoken(a.tile) for a in legal_actions(placed) if a.act == "play"}
+        assert {t.data for t in b.hand.tiles if t.after_engine} == starts
+        assert all(t.after_engine == str(st.holder) for t in b.hand.tiles if t.after_engine)
+        assert all(not t.targets for t in b.hand.tiles)  # nothing is playable before it is placed
+        if starts:
+            assert b.status.startswith("Your turn: confirm the engine double, or tap a lit tile")
+            assert b.engine_then == ""
+        else:  # R10: the first turn can only be a pass, and confirming says it makes it
+            assert b.engine_then == "pass" and "also passes" in b.status
+            assert [a.act for a in legal_actions(placed)] == ["pass"]
+    others = present(view(st, (st.holder + 1) % 2), S.seats(2))
+    assert not any(t.after_engine for t in others.hand.tiles) and others.engine_then == ""
+
+
+def test_r10_a_holder_with_no_tile_to_start_is_told_that_confirming_also_passes():
+    seed = next(s for s in range(1, 400) if not any(t.after_engine for t in _holder_board(4, s)[1].hand.tiles))
+    _st, b = _holder_board(4, seed)
+    assert b.engine_then == "pass" and b.actions.engine
+
+
 @pytest.mark.parametrize("builder", [S.first_turn_chain, S.mid_game, S.with_draw, S.with_open_double])
 @pytest.mark.parametrize("players", [2, 4, 10])
 def test_r23_targets_are_exactly_the_legal_plays(builder, players):
@@ -281,7 +312,9 @@ def test_the_hand_line_says_what_to_do_now():
     assert present(view(st, st.turn), S.seats(4)).status == \
         "Your first turn: add another tile to your chain, or end your turn."
     st = S.start(4)
-    assert present(view(st, st.holder), S.seats(4)).status == "Your turn: place the engine double."
+    assert present(view(st, st.holder), S.seats(4)).status in (
+        "Your turn: confirm the engine double, or tap a lit tile: that places it and starts your train.",
+        "Your turn: none of your tiles can start your train, so confirming the engine double also passes.")
 
 
 def test_the_last_move_is_marked_on_its_train_and_doubles_lie_across():

@@ -184,8 +184,14 @@ class Table:
         self.page.click(f'.htile[data-tile="{tile}"]')
 
     def play(self, tile: str, train: str) -> None:
-        """Click a tile, see its trains glow, click the glowing train (R23, R30)."""
+        """Click a tile, see its trains glow, click the glowing train (R23, R30). In our first
+        turn a tile has one place, our own train (R8): one click on it lays it there."""
         before = self.version()
+        if self.phase() == "first" and self.your_turn():
+            assert self.playable()[tile] == [train], (tile, train, self.playable())
+            self.click_tile(tile)
+            self._done(before)
+            return
         self.click_tile(tile)
         expected = sorted(self.playable()[tile])
         glowing = self.page.eval_on_selector_all(".train.is-target", "els => els.map(e => e.dataset.train)")

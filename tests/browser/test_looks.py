@@ -18,11 +18,10 @@ from typing import Any
 
 import pytest
 
-from accounts.models import Preferences
 from games import services
 from games.services import SeatSpec
 
-from .table import Table, first_fit_policy, pick_seed
+from .table import Table, against_a_computer, first_fit_policy, pick_seed
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -41,6 +40,11 @@ def a_double_on_a_train(actions: list[Any]) -> bool:
     later_double = any(phase == "play" and a.act == "play" and a.tile[0] == a.tile[1] for phase, a in actions)
     ours = [a for phase, a in actions if a.seat == 0 and phase == "first" and a.act == "play"]
     return later_double and len(ours) >= 1
+
+
+def covers(a: list[float], b: list[float]) -> bool:
+    """Whether box `a` lies over part of box `b` (BOX lists)."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def no_horizontal_scroll(page: Any) -> None:
@@ -66,10 +70,7 @@ def visible_text_has_no_rule_id(page: Any) -> None:
 def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_for: Any, make_user: Any,
                                      shots: Path) -> None:
     seed = pick_seed(4, first_fit_policy, a_double_on_a_train)
-    ana = make_user("ana")
-    # A player who knows the game: the first-time tips (static/js/tips.js, tests/browser/test_guest_play.py)
-    # sit in the flow above the board and would push the trains down.
-    Preferences.objects.update_or_create(user=ana, defaults={"tips_off": True})
+    ana = make_user("ana")  # a new player: the first-time tips come (static/js/tips.js)
     match = services.match_create(creator=ana, seats=[SeatSpec("me")] + [SeatSpec("computer", level="basic")] * 3,
                                   seed=seed)
     viewport = DESKTOP if size == "desktop" else PHONE
@@ -94,6 +95,7 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
     assert "ana" in label and IN_HAND[lang] in label, label
 
     shot_turn = False
+    tips_seen: set[str] = set()
     for _ in range(200):
         table.wait_turn_or_over()
         if table.phase() in ("round_over", "match_over"):
@@ -115,10 +117,19 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
             if dull.count():
                 assert float(dull.first.evaluate("el => getComputedStyle(el).opacity")) < 0.8
             if size == "phone":
-                # Our train and the Mexican train can be reached without leaving the hand.
+                # Our train and the Mexican train can be reached without leaving the hand, and a
+                # tip, left open, lies over none of them (it docks above the hand).
                 assert in_viewport(page, mine), page.eval_on_selector(mine, BOX)
                 assert in_viewport(page, ".train--mexican"), page.eval_on_selector(".train--mexican", BOX)
                 assert in_viewport(page, ".hand__tiles")
+                if page.locator("#tip").is_visible():
+                    tips_seen.add(page.get_attribute("#tip", "data-tip"))
+                    tip = page.eval_on_selector("#tip", BOX)
+                    assert not covers(tip, page.eval_on_selector(".hand__tiles", BOX)), tip
+                    hand_top = page.eval_on_selector(".hand", BOX)[1]
+                    for part in (mine, ".train--mexican"):  # what of them shows above the hand
+                        row = page.eval_on_selector(part, BOX)
+                        assert not covers(tip, visible_part(row, hand_top)), (part, tip, row)
             if not shot_turn:
                 page.screenshot(path=str(shots / f"{name}-turn.png"))
                 shot_turn = True
@@ -126,6 +137,8 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
     else:
         raise AssertionError("the round did not end")
     table.wait("b.dataset.phase === 'round_over'")
+    if size == "phone":
+        assert tips_seen == {"engine"}  # the first tip came, and stays until it is dismissed
 
     # Doubles on the trains are drawn crosswise: taller than wide, where the others are wider.
     # (A phone shows the last three tiles of a train: the older ones take no room.)
@@ -143,4 +156,44 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
     no_horizontal_scroll(page)
     visible_text_has_no_rule_id(page)
     page.screenshot(path=str(shots / f"{name}-over.png"))
+    table.assert_no_errors()
+
+
+def visible_part(row: list[float], hand_top: float) -> list[float]:
+    """The part of a row's box above the hand (which stays at the bottom, over the rows)."""
+    return row[:3] + [min(row[3], hand_top)]
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 390, "height": 844}], ids=["375x667", "390x844"])
+def test_on_a_phone_a_tip_docks_above_the_hand_moves_nothing_and_goes_with_escape(
+        viewport: dict[str, int], live: str, context_for: Any, make_user: Any, shots: Path) -> None:
+    ana = make_user("ana")  # a new player: tips on
+    match = against_a_computer(ana)  # ana holds the engine double (R7)
+    page = context_for(ana, viewport=viewport).new_page()
+    table = Table(page).open(f"{live}/m/{match.pk}/")
+    page.wait_for_function("() => document.getElementById('tip')?.dataset.tip === 'engine'")
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.activeElement === document.body")  # the tip took no focus
+    mine = f'.train[data-owner="{table.data("seat")}"]'
+    parts = (mine, ".train--mexican", ".hub__confirm", ".hand")
+    tip = page.eval_on_selector("#tip", BOX)
+    hand_top = page.eval_on_selector(".hand", BOX)[1]
+    assert not covers(tip, page.eval_on_selector(".hand__tiles", BOX)), tip
+    for part in parts[:3]:
+        row = page.eval_on_selector(part, BOX)
+        assert not covers(tip, visible_part(row, hand_top)), (part, tip, row)
+    page.screenshot(path=str(shots / f"tip-phone-{viewport['width']}x{viewport['height']}.png"))
+    before = [page.eval_on_selector(part, BOX) for part in parts]
+    page.keyboard.press("Escape")  # dismissed like "Got it"
+    page.wait_for_function("() => document.getElementById('tip').hidden")
+    assert [page.eval_on_selector(part, BOX) for part in parts] == before  # nothing moved
+
+    # One tap on a lit tile: the holder's confirmation places the engine (R7), and the tile
+    # starts our train (R8).
+    starter = page.locator(".htile[data-after-engine]").first
+    tile = starter.get_attribute("data-tile")
+    starter.click()
+    table.wait(f"!!b.querySelector('{mine} .ttile')")
+    assert table.phase() == "first" and tile not in table.hand()
+    assert [m["action"]["act"] for m in table.sent if m["type"] == "act"] == ["engine", "play"]
     table.assert_no_errors()

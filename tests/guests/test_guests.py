@@ -266,3 +266,40 @@ def test_the_table_websocket_lets_guests_watch_only_listed_tables(ana: Any) -> N
     assert may_watch(private, ana, "")  # a player needs no link
     other = User.objects.create_user("ben")
     assert may_watch(private, other, private.watch_token)
+
+
+def test_the_waiting_page_asks_for_its_seats_instead_of_reloading(ana: Any, ana_client: Client) -> None:
+    """The host's page of a match waiting for friends reloads nothing: static/js/waiting.js
+    asks for the seats card alone, which says when the match has started."""
+    match = create(ana, "human", listed=False)
+    page = ana_client.get(f"/m/{match.pk}/about/").content.decode()
+    assert 'http-equiv="refresh"' not in page
+    assert f'data-waiting="/m/{match.pk}/about/seats/"' in page and "js/waiting.js" in page
+    card = ana_client.get(f"/m/{match.pk}/about/seats/")
+    assert card.status_code == 200 and card["X-Match-Status"] == "waiting"
+    assert 'class="card match-card"' in card.content.decode() and "<html" not in card.content.decode()
+    assert Client().get(f"/m/{match.pk}/about/seats/").status_code == 404  # not a stranger's business
+    Client().post(f"/m/{match.pk}/join/{match.invite_token}/", {"seat": "1"})  # a friend, as a guest
+    assert ana_client.get(f"/m/{match.pk}/about/seats/")["X-Match-Status"] == "playing"
+    assert "js/waiting.js" not in ana_client.get(f"/m/{match.pk}/about/").content.decode()
+
+
+def test_watch_a_game_says_when_only_private_tables_are_played_and_offers_play_now(ana: Any) -> None:
+    page = Client().get("/lobby/").content.decode()
+    assert "Nobody is playing a listed match right now." in page
+    play(create(ana, "basic", listed=False), 1)
+    page = Client().get("/lobby/").content.decode()
+    live = page[page.index('id="live"'):]
+    assert "Only private tables are being played right now." in live
+    assert 'action="/play/computers/"' in live
+    play(create(ana, "basic"), 1)  # a listed one: it is shown, and nothing needs saying
+    live = Client().get("/lobby/").content.decode()
+    live = live[live.index('id="live"'):]
+    assert "Only private tables" not in live and 'action="/play/computers/"' not in live
+
+
+def test_the_leaderboard_is_linked_from_the_site_menu_and_the_front_page() -> None:
+    page = Client().get("/").content.decode()
+    nav = page[page.index('class="mainnav"'):page.index("</nav>")]
+    assert 'href="/players/"' in nav
+    assert page.count('href="/players/"') == 2
