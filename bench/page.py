@@ -19,8 +19,10 @@ What one run does, by itself, and cleans up after:
 4. loads the page in Chromium (Playwright, Debian's /usr/bin/chromium) ``--runs`` times
    per viewer and site, the sites taking turns: a fresh browser context each time
    (empty cache: navigation start to the load event, and to DOMContentLoaded), then a
-   second visit in the same context (cached files); prints the medians, the number of
-   requests, and the load average (wall-clock times on a shared machine are not fair).
+   second visit in the same context (cached files); after each load it waits until the
+   page's websocket is open (the scripts work) and counts script errors; prints the
+   medians, the requests that went to the network, and the load average (wall-clock
+   times on a shared machine are not fair).
 """
 
 from __future__ import annotations
@@ -167,6 +169,8 @@ def chromium_loads(browser: Any, page_url: str, cookie: str | None, base: str) -
     if cookie:
         context.add_cookies([{"name": "sessionid", "value": cookie, "url": base}])
     page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     out: dict[str, float] = {}
     try:
         for visit in ("cold", "warm"):
@@ -179,6 +183,11 @@ def chromium_loads(browser: Any, page_url: str, cookie: str | None, base: str) -
             out[f"{visit}_dcl_ms"] = float(nav["domContentLoadedEventEnd"])
             out[f"{visit}_html_ms"] = float(nav["responseEnd"])  # the server's part: the page's HTML
             out[f"{visit}_requests"] = float(1 + fetched)
+            # the scripts work: the page's websocket is open (table.js) and its board live
+            page.wait_for_function("() => window.MT && MT.online && MT.online()", timeout=15000)
+            out[f"{visit}_errors"] = float(len(errors))
+            if errors:
+                print(f"  page errors on {page_url}: {errors}")
             page.goto("about:blank")
     finally:
         context.close()
@@ -300,7 +309,8 @@ def main(argv: list[str] | None = None) -> int:
                           f" {median_of(loads, 'cold_requests'):.0f} requests;"
                           f"  cached: HTML {median_of(loads, 'warm_html_ms'):4.0f} ms,"
                           f" load {median_of(loads, 'warm_load_ms'):4.0f} ms,"
-                          f" {median_of(loads, 'warm_requests'):.0f} requests")
+                          f" {median_of(loads, 'warm_requests'):.0f} requests;"
+                          f" script errors: {sum(r['cold_errors'] + r['warm_errors'] for r in loads):.0f}")
         print(f"\nload average: {loadavg()}")
         results["loadavg"] = loadavg()
         results["sites"] = {
