@@ -1,6 +1,6 @@
 """The table page's weight and load time (issue 11): what a first visit to /m/<id>/ costs.
 
-    python bench/page.py [--actions 20] [--runs 5] [--debug] [--compare COMMIT] [--json FILE]
+    python bench/page.py [--actions 20] [--late 300] [--runs 5] [--debug] [--compare COMMIT] [--json FILE]
 
 What one run does, by itself, and cleans up after:
 
@@ -15,7 +15,9 @@ What one run does, by itself, and cleans up after:
 3. fetches the table page as the first seat's player and as an anonymous spectator (the
    watch link), and every stylesheet and script it references, and prints each one's
    bytes uncompressed (the issue's measure: HTML + CSS + JS), as sent to a browser that
-   accepts gzip/brotli, and its Cache-Control; then the totals;
+   accepts gzip/brotli, and its Cache-Control; then the totals; and the same for a
+   player of a second match ``--late`` actions in, against the first (the issue's "cost
+   growth stays <= 1.2x");
 4. loads the page in Chromium (Playwright, Debian's /usr/bin/chromium) ``--runs`` times
    per viewer and site, the sites taking turns: a fresh browser context each time
    (empty cache: navigation start to the load event, and to DOMContentLoaded), then a
@@ -56,6 +58,8 @@ from tests.servers import Daphne  # noqa: E402
 
 #: the issue's target for the table page's first load, HTML + CSS + JS uncompressed
 TARGET_BYTES = 100 * 1024
+#: the issue's "cost growth stays <= 1.2x": the same page late in a match against early
+TARGET_GROWTH = 1.2
 SEATS = 4
 DESKTOP = {"width": 1280, "height": 860}
 
@@ -63,6 +67,8 @@ DESKTOP = {"width": 1280, "height": 860}
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--actions", type=int, default=20, help="actions played before the page is fetched")
+    p.add_argument("--late", type=int, default=300,
+                   help="also weigh a player's page this many actions into a match (0: not)")
     p.add_argument("--runs", type=int, default=5, help="Chromium loads per viewer and site (0: none)")
     p.add_argument("--debug", action="store_true", help="servers with DEBUG on (files from static/, no cache)")
     p.add_argument("--compare", metavar="COMMIT", help="also measure this commit's page, side by side")
@@ -194,9 +200,9 @@ def chromium_loads(browser: Any, page_url: str, cookie: str | None, base: str) -
     return out
 
 
-def make_table(actions: int, seed: int) -> tuple[int, str, str]:
-    """A started 4-seat match of people, `actions` first legal actions in; its id, the
-    first seat's session key and the watch token."""
+def make_table(actions: int, seed: int, prefix: str) -> tuple[int, str, str]:
+    """A started 4-seat match of people, `actions` first legal actions in (the next round
+    started whenever one ends); its id, the first seat's session key and the watch token."""
     import uuid
 
     from engine import rules
@@ -204,7 +210,7 @@ def make_table(actions: int, seed: int) -> tuple[int, str, str]:
     from games import services
     from games.models import Match
 
-    users = make_users(SEATS, "page")
+    users = make_users(SEATS, prefix)
     match = services.match_create(creator=users[0], seed=seed, listed=False,
                                   seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * (SEATS - 1))
     for user in users[1:]:
@@ -212,7 +218,11 @@ def make_table(actions: int, seed: int) -> tuple[int, str, str]:
     for _ in range(actions):
         row = Match.objects.get(pk=match.pk)
         state = state_from_json(row.state)
-        if state.phase != "playing":
+        if state.phase == "round_over":
+            services.round_next(match_id=match.pk, user=users[0], expected_version=row.version,
+                                request_id=uuid.uuid4().hex)
+            continue
+        if state.phase == "match_over":
             break
         action = rules.legal_actions(state)[0]
         assert action.seat is not None
@@ -226,8 +236,8 @@ def kb(n: float) -> str:
     return f"{n / 1024:.1f} kB"
 
 
-def report_weights(site: Site) -> None:
-    for viewer in ("player", "spectator"):
+def report_weights(site: Site, viewers: list[str]) -> None:
+    for viewer in viewers:
         resources: list[Resource] = site.results[viewer]["resources"]
         print(f"\n{site.name}, {viewer}:")
         for r in resources:
@@ -258,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0, interactive=False)
-        match_id, cookie, token = make_table(args.actions, args.seed)
+        match_id, cookie, token = make_table(args.actions, args.seed, "page")
+        late = make_table(args.late, args.seed, "late") if args.late > 0 else None
         env = server_env(db.url, redis_url=None, conn_max_age=60)
         env["DEBUG"] = "true" if args.debug else "false"
         env["COMPUTER_WORKER"] = "off"
@@ -270,15 +281,24 @@ def main(argv: list[str] | None = None) -> int:
         for site in sites:
             site.start(temp)
         viewers = {"player": (f"/m/{match_id}/", cookie), "spectator": (f"/m/{match_id}/?watch={token}", None)}
+        weighed = dict(viewers)
+        if late is not None:
+            weighed["player, late"] = (f"/m/{late[0]}/", late[1])
         for site in sites:
-            for viewer, (path, viewer_cookie) in viewers.items():
+            for viewer, (path, viewer_cookie) in weighed.items():
                 resources = weigh(site.url + path, viewer_cookie)
                 if args.save is not None:
                     args.save.mkdir(parents=True, exist_ok=True)
                     html, _ = get(site.url + path, viewer_cookie, compressed=False)
                     (args.save / f"{site.name.replace(' ', '-')}-{viewer}.html").write_bytes(html)
-                site.results[viewer] = {"resources": resources, "loads": []}
-            report_weights(site)
+                site.results[viewer] = {"resources": resources, "loads": [],
+                                        "total": sum(r.raw for r in resources)}
+            report_weights(site, list(weighed))
+            if late is not None:
+                growth = site.results["player, late"]["total"] / site.results["player"]["total"]
+                site.results["growth"] = growth
+                print(f"  a player's page {args.late} actions into a match against {args.actions} in:"
+                      f" {growth:.2f}x (target <= {TARGET_GROWTH}: {'met' if growth <= TARGET_GROWTH else 'missed'})")
         if args.runs > 0:
             os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
             from playwright.sync_api import sync_playwright
@@ -314,9 +334,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nload average: {loadavg()}")
         results["loadavg"] = loadavg()
         results["sites"] = {
-            s.name: {v: {"resources": [r.__dict__ for r in s.results[v]["resources"]],
-                         "total": sum(r.raw for r in s.results[v]["resources"]),
-                         "loads": s.results[v]["loads"]} for v in viewers}
+            s.name: {"growth": s.results.get("growth"),
+                     **{v: {"resources": [r.__dict__ for r in s.results[v]["resources"]],
+                            "total": s.results[v]["total"], "loads": s.results[v]["loads"]} for v in weighed}}
             for s in sites}
     finally:
         for site in sites:
