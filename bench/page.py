@@ -23,8 +23,9 @@ What one run does, by itself, and cleans up after:
    (empty cache: navigation start to the load event, and to DOMContentLoaded), then a
    second visit in the same context (cached files); after each load it waits until the
    page's websocket is open (the scripts work) and counts script errors; prints the
-   medians, the requests that went to the network, and the load average (wall-clock
-   times on a shared machine are not fair).
+   medians, the requests that went to the network, the browser's main-thread time until
+   the load event (Chrome's Performance.getMetrics TaskDuration, and ScriptDuration of it:
+   CPU-like, fairer than the clock on a shared machine) and the load average.
 """
 
 from __future__ import annotations
@@ -178,9 +179,15 @@ def chromium_loads(browser: Any, page_url: str, cookie: str | None, base: str) -
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     out: dict[str, float] = {}
+    cdp = context.new_cdp_session(page)
     try:
         for visit in ("cold", "warm"):
+            cdp.send("Performance.enable")  # the browser's main-thread time, fairer than the clock here
             page.goto(page_url, wait_until="load")
+            metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+            cdp.send("Performance.disable")
+            out[f"{visit}_task_ms"] = 1000 * float(metrics.get("TaskDuration", 0.0))
+            out[f"{visit}_script_ms"] = 1000 * float(metrics.get("ScriptDuration", 0.0))
             nav = page.evaluate("() => performance.getEntriesByType('navigation')[0].toJSON()")
             # files that went over the network (a cached one has no transfer), the page included
             fetched = page.evaluate("() => performance.getEntriesByType('resource')"
@@ -326,7 +333,9 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  {site.name:22} {viewer:9}  empty cache: HTML {median_of(loads, 'cold_html_ms'):4.0f} ms,"
                           f" DOMContentLoaded {median_of(loads, 'cold_dcl_ms'):4.0f} ms,"
                           f" load {median_of(loads, 'cold_load_ms'):4.0f} ms,"
-                          f" {median_of(loads, 'cold_requests'):.0f} requests;"
+                          f" {median_of(loads, 'cold_requests'):.0f} requests,"
+                          f" main thread {median_of(loads, 'cold_task_ms'):4.0f} ms"
+                          f" (scripts {median_of(loads, 'cold_script_ms'):3.0f});"
                           f"  cached: HTML {median_of(loads, 'warm_html_ms'):4.0f} ms,"
                           f" load {median_of(loads, 'warm_load_ms'):4.0f} ms,"
                           f" {median_of(loads, 'warm_requests'):.0f} requests;"
