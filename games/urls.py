@@ -28,4 +28,5 @@ urlpatterns += [
     path("m/<int:match_id>/", table_views.table, name="table"),
     path("m/<int:match_id>/log/", table_views.table_log, name="table_log"),
     path("rules/", table_views.rules, name="rules"),
+    path("rules/panel/", table_views.rules_panel, name="rules_panel"),
 ]

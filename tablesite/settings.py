@@ -85,6 +85,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {% load assets %}{% scripts "table" %}: a page's scripts, bundled in production
+            "libraries": {"assets": "tablesite.assets"},
         },
     },
     {
@@ -168,11 +170,13 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         # In development files come straight from static/ (no collectstatic);
-        # in production from STATIC_ROOT with hashed, compressed names.
+        # in production from STATIC_ROOT minified, bundled, with hashed, compressed
+        # names (tablesite/assets.py: ServeStatic's CompressedManifestStaticFilesStorage
+        # after rjsmin/rcssmin).
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "servestatic.storage.CompressedManifestStaticFilesStorage"
+            else "tablesite.assets.Storage"
         ),
     },
 }

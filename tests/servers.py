@@ -116,6 +116,8 @@ class _Process:
     """A subprocess in its own process group, on a fixed port, that can be killed and started again."""
 
     name = "process"
+    #: the folder it runs in (bench/page.py runs another commit's files elsewhere)
+    cwd: Path = REPO_ROOT
 
     def __init__(self, port: int | None = None, log_dir: Path | None = None) -> None:
         self.port = port or free_port()
@@ -141,7 +143,7 @@ class _Process:
             log.flush()
             self.process = subprocess.Popen(
                 self.command(),
-                cwd=REPO_ROOT,
+                cwd=self.cwd,
                 env=self.environment(),
                 stdout=log,
                 stderr=subprocess.STDOUT,

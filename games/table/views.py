@@ -1,4 +1,6 @@
-"""The table page (`/m/<id>/`, the board of a match) and the rules page (`/rules/`).
+"""The table page (`/m/<id>/`, the board of a match), its drawers' contents (the log,
+`/m/<id>/log/`, and the rules, `/rules/panel/`: fetched when opened, not sent with every
+page) and the rules page (`/rules/`).
 
 Thin views: who may look is decided by games.permissions (a player of the match, its
 creator, a spectator holding the watch token, staff with the named permission); anyone
@@ -16,7 +18,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
+from django.views.decorators.vary import vary_on_cookie
 
 from games import permissions, rules_text
 from games.models import Match, Seat
@@ -96,9 +100,6 @@ def _table(request: HttpRequest, match_id: int) -> HttpResponse:
         "match": match,
         "ws_path": ws_path,
         "watch_token": match.watch_token if not controlled and watching else "",
-        "log_html": board.render_log(match=match, viewer_seat=controlled[0] if len(controlled) == 1 else None),
-        "rules": rules_text.sections(),
-        "keys": rules_text.KEYS,
         "strings": _strings(),
         "log_url": reverse("games:table_log", args=[match.pk]),
     })
@@ -116,3 +117,13 @@ def table_log(request: HttpRequest, match_id: int) -> HttpResponse:
 def rules(request: HttpRequest) -> HttpResponse:
     """R1–R30 in plain words, from `games.rules_text` (the one source)."""
     return render(request, "games/rules.html", {"rules": rules_text.sections(), "keys": rules_text.KEYS})
+
+
+@require_safe
+@cache_control(max_age=3600)
+@vary_on_cookie  # the language cookie (LocaleMiddleware adds Accept-Language)
+def rules_panel(request: HttpRequest) -> HttpResponse:
+    """The rules as the table's drawer shows them (fetched when it first opens): the same
+    list as the rules page, its anchors prefixed so they do not clash with the table's ids."""
+    return render(request, "games/rules_list.html", {
+        "rules": rules_text.sections(), "keys": rules_text.KEYS, "level": 3, "id_prefix": "panel-"})

@@ -4,8 +4,10 @@
  * expired (its page or server is gone), so computers never wait on a lost phone or a
  * crashed server for long. One drawer at a
  * time; Esc or the close button shuts it and gives focus back to its button.
- * The open log is refreshed from /m/<id>/log/ after each new board (or replaced
- * by a pushed {"type": "log"} message, see table.js).
+ * The log is fetched from /m/<id>/log/ when its drawer opens and refreshed after each
+ * new board (or replaced by a pushed {"type": "log"} message, see table.js). The rules
+ * are fetched (in the page's language) the first time their drawer opens: the page
+ * carries only a link to the rules page, which stays if the fetch fails.
  */
 (function () {
   "use strict";
@@ -40,6 +42,21 @@
       .then(function (html) { if (html !== null) body.innerHTML = html; })
       .catch(function () { /* offline: the log stays as it was */ });
   }
+  /** The rules' text, once (the same for every table; the browser may cache it). */
+  function loadRules() {
+    var body = document.getElementById("rules-body");
+    if (!body || !body.dataset.src || body.dataset.loaded || !window.fetch) return;
+    body.dataset.loaded = "1";
+    body.setAttribute("aria-busy", "true");
+    window.fetch(body.dataset.src, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        body.removeAttribute("aria-busy");
+        if (html === null) { delete body.dataset.loaded; return; }
+        body.innerHTML = html;
+      })
+      .catch(function () { body.removeAttribute("aria-busy"); delete body.dataset.loaded; }); // offline: the link stays
+  }
   function buttons(name) { return document.querySelectorAll('[data-panel="' + name + '"]'); }
   function mark() {
     ["log", "rules"].forEach(function (name) {
@@ -71,6 +88,7 @@
     if (!wasOpen && MT.panel) MT.panel(true);
     if (!wasOpen) renewing(true);
     if (name === "log") refreshLog();
+    if (name === "rules") loadRules();
     var heading = p.querySelector("h2");
     if (heading) { heading.tabIndex = -1; heading.focus(); }
   }

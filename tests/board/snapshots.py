@@ -67,7 +67,6 @@ def render_page(v: Any, seats: Any, viewer: Any, flags: Any) -> str:
     from django.template.loader import render_to_string
     from django.test import RequestFactory
 
-    from games import rules_text
     from games.table import board
     from games.table.views import _strings
 
@@ -76,7 +75,7 @@ def render_page(v: Any, seats: Any, viewer: Any, flags: Any) -> str:
     request.user = AnonymousUser()
     html = render_to_string("games/table.html", {
         "b": b, "board_html": board.board_html(b), "match": SimpleNamespace(pk=1), "ws_path": "/ws/m/1/", "watch_token": "",
-        "log_html": "", "rules": rules_text.sections(), "keys": rules_text.KEYS, "strings": _strings(),
+        "strings": _strings(),
     }, request=request)
     return html.replace('"/static/', f'"file://{REPO}/static/')
 

@@ -199,7 +199,10 @@ def test_r26_opening_the_log_or_rules_asks_to_pause(new_context, first_turn):
     assert not page.locator("#log-panel").is_visible()
     assert sent(page)[-1] == {"type": "panel", "open": False}
     page.keyboard.press("?")
-    assert page.locator("#rules-panel").is_visible() and page.locator("#rules-panel #panel-R19").count() == 1
+    # A page opened from a file cannot fetch the rules' text: the drawer keeps its link to the
+    # rules page (tests/browser/test_languages.py sees the text come, in Spanish and German).
+    assert page.locator("#rules-panel").is_visible()
+    assert page.locator('#rules-body a[href="/rules/"]').is_visible()
     assert sent(page)[-1] == {"type": "panel", "open": True}
 
 

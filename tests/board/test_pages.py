@@ -154,6 +154,23 @@ def test_rules_page_lists_r1_to_r30(lang):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["en", "es", "de"])
+def test_the_table_drawer_fetches_the_same_rules_in_the_page_language(ana, lang):
+    """The table page carries only a link to the rules; its drawer fetches their text when it
+    opens (static/js/panels.js): the rules page's list, anchors prefixed, in the reader's language."""
+    match = vs_computers(ana)
+    client = client_for(ana, lang)
+    table = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    assert 'id="panel-R1"' not in table and f'data-src="{reverse("games:rules_panel")}"' in table
+    panel = client.get(reverse("games:rules_panel"))
+    html = panel.content.decode()
+    assert [rid for rid, _ in RULES if f'id="panel-{rid}"' in html] == [f"R{i}" for i in range(1, 31)]
+    assert "<html" not in html and "max-age=3600" in panel["Cache-Control"]
+    if lang != "en":
+        assert not english_leaks(html, lang)
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("lang", ["es", "de"])
 def test_table_page_has_no_english(ana, lang):
     match = vs_computers(ana)

@@ -47,5 +47,9 @@ def test_pages_and_the_table_show_no_english(lang: str, live: str, make_user: An
     page.wait_for_function("() => document.querySelectorAll('#log-body li').length >= 2")  # a function: the page's CSP forbids eval
     page.wait_for_selector(".badge--paused")  # R26: the open log pauses the computers
     assert english_leaks(page.content(), lang) == [], "the table with a hint, the log open, computers paused"
+    page.keyboard.press("?")  # the rules drawer: its text is fetched when it first opens
+    page.locator("#rules-panel #panel-R19").wait_for()
+    assert page.evaluate("() => document.activeElement.id") == "rules-panel-title"
+    assert english_leaks(page.content(), lang) == [], "the table with the rules open"
     page.screenshot(path=str(shots / f"table-{lang}-desktop-1280.png"))
     table.assert_no_errors()
