@@ -103,7 +103,7 @@
    *  placed by its Confirm button or by tapping a tile the server marks as starting your train
    *  once it is placed (data-after-engine): that tap confirms the engine, and the tile is laid
    *  as the first of your first turn's chain (R8) when that board comes. */
-  var afterEngine = null;  // {tile, train, at}: the tile to lay once the engine is placed
+  var afterEngine = null;  // {tile, train, version} or {pass, version}: what follows the engine's board
   function engineThenPlay(btn) {
     var seat = handSeat();
     var confirm = host.querySelector('[data-act="engine"]');

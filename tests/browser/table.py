@@ -201,10 +201,17 @@ class Table:
         self._done(before)
 
     def press(self, act: str) -> None:
-        """A button without a dialog: Confirm engine (R7), Draw and Pass (R15)."""
+        """A button without a dialog: Confirm engine (R7), Draw and Pass (R15). A Confirm
+        engine that also passes (the holder has no tile to start a train: R10, data-then) is
+        done when that pass has come too."""
         before = self.version()
-        self.page.click(f'[data-act="{act}"]')
+        button = f'[data-act="{act}"]'
+        then = self.page.get_attribute(button, "data-then")
+        self.page.click(button)
         self._done(before)
+        if then:
+            self.wait(f"!b.querySelector('[data-act=\"{act}\"]') && !b.querySelector('.hand__actions [data-act=\"{then}\"]')")
+            self.assert_no_errors()
 
     def confirm(self, act: str) -> str:
         """End first turn (R9): open the preview, check it, confirm. Returns its text.

@@ -1,7 +1,9 @@
 """From the front page to a first turn as a guest, in a real browser (en, es, de; 1280×800
-and 375×667): one click to the table, the first-time tips (shown at their moment, and
-never again after "don't show tips again"), keeping the guest account with its match,
-and a friend joining by the invitation link."""
+and 375×667): one click to the table and one more to play the first turn (every click in
+the tab counted from the front page's load), the first-time tips (shown at their moment,
+never over our train, the Mexican train or the hand on a phone, and never again after
+"don't show tips again"), keeping the guest account with its match, and a friend joining
+by the invitation link while the host's page waits for them without reloading."""
 
 from __future__ import annotations
 
