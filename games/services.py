@@ -61,7 +61,7 @@ from .errors import (
 )
 from .models import ChangeRequest, LogEntry, Match, Pause, Round, Seat, Table, UndoPoint, from_row
 from .permissions import Action as Can
-from .selectors import PAUSE_TIMEOUT
+from .selectors import PAUSE_TIMEOUT, round_over
 from .selectors import paused as _pause_active
 from .words import refusal
 
@@ -493,6 +493,9 @@ def _may_undo(match: Match, user: object, request_id: object, expected_version: 
     _started(match)
     if match.status == Match.Status.FINISHED:
         raise GameError(empty, _("The match is over after round 13"))
+    if round_over(match):
+        # R27 within a round only: once it is over every hand has been shown (R21, R24).
+        raise GameError(empty, _("The round is over and every hand has been shown: its moves stand."))
     return None, mine, _current_round(match)
 
 
@@ -661,7 +664,8 @@ def change_answer(*, match_id: int, user: object, ask: object, accept: bool, req
             return _commit(match, version, user=user, request_id=request_id)
         asker = current.asked_by
         try:  # still possible? (another person played since, the round or the match ended: void)
-            if current.round_number != rnd.number or match.status != Match.Status.PLAYING:
+            if current.round_number != rnd.number or match.status != Match.Status.PLAYING or (
+                    current.change == ChangeRequest.Change.UNDO and round_over(match)):
                 raise GameError(NO_REQUEST, _("This request is no longer open."))
             mine = permissions.seats_controlled(match, asker, seats=seats)
             done = _undo_count(rnd, mine) if current.change == ChangeRequest.Change.UNDO else _restartable(match)

@@ -180,7 +180,8 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     following = reads.following if view.phase == "match_over" else None
     signed_in = user is not None and getattr(user, "is_authenticated", False)
     mine = selectors.seats_controlled(match, user) if signed_in else []
-    undo, redo = selectors.undo_redo_in(reads.folded, mine) if signed_in else (False, False)
+    # R27, R24: no undo once the round is over: every hand has been shown, so its moves stand.
+    undo, redo = selectors.undo_redo_in(reads.folded, mine) if signed_in and not over else (False, False)
     names = [s.name for s in (seats if seats is not None else seat_infos(match))]
     undo_text = ""
     if undo:

@@ -293,6 +293,8 @@ class Board:
     pace_options: list[dict[str, Any]] | None = None
     #: "Skip to my turn" is offered (a computer is to play, a seated person is looking)
     skip: bool = False
+    #: "Skip to my turn" stands in the bar (disabled unless `skip`) while the seated play with computers
+    skip_shown: bool = False
     hurry: bool = False
     undo_text: str = ""
     ask: Ask | None = None
@@ -557,6 +559,7 @@ def _pace(board: Board, view: SeatView, seats: Sequence[SeatInfo], flags: Flags,
                               for value, label in words.items()]
     computer_turn = view.turn is not None and seats[view.turn].kind == "computer"
     board.skip = flags.may_pace and computer_turn and not over and not flags.hurry
+    board.skip_shown = flags.may_pace and not over
 
 
 def public_flags(flags: Flags) -> Flags:
