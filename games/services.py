@@ -808,6 +808,29 @@ def hurry_start(*, match_id: int, user: object, request_id: str) -> Result:
         return _commit(match, match.version + 1, user=user, request_id=request_id, hurry=True)
 
 
+def autodraw_set(*, match_id: int, user: object, on: bool) -> bool:
+    """A player at the match turns "draw and pass for me when I have no play" on or off. It is
+    kept on their account (accounts.models.Preferences, guests too), so every table and
+    browser of theirs follows it; the match itself does not change (no new version)."""
+    from accounts.models import Preferences
+
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise GameError(NOT_FOUND, _("This match does not exist."))
+    permissions.require(user, Can.PREFER, match)
+    Preferences.objects.update_or_create(user=user, defaults={"autodraw": bool(on)})
+    return bool(on)
+
+
+def autodraw_of(user: object) -> bool:
+    """Whether `user` (None: nobody signed in) has "draw and pass for me" on."""
+    from accounts.models import Preferences
+
+    if permissions.user_id(user) is None:
+        return False
+    return Preferences.objects.filter(user_id=permissions.user_id(user), autodraw=True).exists()
+
+
 def pause_open(*, match_id: int, user: object, channel: str) -> bool:
     """R26: a player opened the rules or the log: computer players wait. Saying so again
     renews the pause (the page does every `PAUSE_RENEW` while the panel is open; a pause

@@ -53,6 +53,8 @@ and ``[data-skip]`` ("Skip to my turn", on a computer's turn) for seated people 
 - ``{"type": "sync"}`` — send me a fresh board
 - ``{"type": "pace", "pace": "relaxed|normal|fast|instant", "request_id": uuid}`` — the computers' pace
 - ``{"type": "skip", "request_id": uuid}`` — the computers play without waiting until a person's turn
+- ``{"type": "autodraw", "on": true|false}`` — "draw and pass for me when I have no play", kept on the
+  player's account; the board says it (``data-draw-pass``)
 - ``{"type": "accept"|"decline", "ask": id, "request_id": uuid}`` — the answer to another person's undo
   or restart request at a shared table (issue 13)
 

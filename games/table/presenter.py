@@ -295,6 +295,8 @@ class Board:
     skip: bool = False
     #: "Skip to my turn" stands in the bar (disabled unless `skip`) while the seated play with computers
     skip_shown: bool = False
+    #: the viewer's "draw and pass for me when I have no play" is on (shown in the menu, acted on by pace.js)
+    autodraw: bool = False
     hurry: bool = False
     undo_text: str = ""
     ask: Ask | None = None
@@ -508,7 +510,7 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         restart=flags.restart and not over,
         next_round=flags.next_round and view.phase == "round_over",
         new_match=flags.new_match and view.phase == "match_over",
-        paused=flags.paused, spectator=not seated,
+        paused=flags.paused, spectator=not seated, autodraw=seated and viewer.autodraw,
         cover=seat_ctx[cover] if cover is not None else None, relay=viewer.relay,
         round_over=view.phase == "round_over", match_over=view.phase == "match_over",
         result_text=result_text(view, seats) if over else "",

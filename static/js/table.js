@@ -120,6 +120,8 @@
   };
   MT.hint = function (seat) { return send({ type: "hint", seat: seat }); };
   MT.panel = function (open) { return send({ type: "panel", open: !!open }); };
+  /** "Draw and pass for me when I have no play": kept on the account; the next board shows it */
+  MT.autodraw = function (on) { return send({ type: "autodraw", on: !!on }); };
   /** Whether the table's socket is open now (quiet renewals skip sending when it is not). */
   MT.online = function () { return !!ws && ws.readyState === WebSocket.OPEN; };
   MT.reveal = function (seat) { return send({ type: "reveal", seat: seat }); };
