@@ -127,6 +127,10 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
             break
         no_horizontal_scroll(page)
         visible_text_has_no_rule_id(page)
+        if size == "desktop":
+            # Whose turn it is is never cut short ("Your tu…"): the badges and the tools' words give way.
+            cut = page.eval_on_selector(".tbar__status", "el => [el.scrollWidth, el.clientWidth, el.innerText]")
+            assert cut[0] <= cut[1] + 1, cut
         playable = table.playable()
         if playable and table.phase() != "engine":
             # Playable tiles stand out: lifted and lit; the others are dimmed.
