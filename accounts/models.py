@@ -29,7 +29,8 @@ class Guest(models.Model):
 
 
 class Preferences(models.Model):
-    """Table preferences kept on the account (guests too): the learning tips."""
+    """Table preferences kept on the account (guests too): the learning tips, and "draw and
+    pass for me when I have no play" (set from the table, games.services.autodraw_set)."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
                                 related_name="preferences", verbose_name=_("user"))
@@ -37,6 +38,8 @@ class Preferences(models.Model):
     tips_off = models.BooleanField(_("tips turned off"), default=False)
     #: the ids of the tips already dismissed (accounts.tips.TIPS)
     tips_seen = models.JSONField(_("tips seen"), default=list, blank=True)
+    #: "draw and pass for me when I have no play": the table sends the one listed action (static/js/pace.js)
+    autodraw = models.BooleanField(_("draw and pass for me"), default=False)
 
     class Meta:
         verbose_name = _("preferences")

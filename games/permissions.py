@@ -26,6 +26,7 @@ act (a seat)   no [1]  own    own    no        no    no           no
 undo / redo    no [1]  yes    yes    no        no    no           no
 restart        yes     alone  alone  no        no    no           no
 pause          no [1]  yes    yes    no        no    no           no
+prefer [4]     no [1]  yes    yes    no        no    no           no
 export         ended   ended  ended  no        no    yes [2]      yes
 see hands [3]  yes     yes    yes    yes       no    yes          yes
 ============== ======= ====== ====== ========= ===== ============ =========
@@ -34,7 +35,9 @@ see hands [3]  yes     yes    yes    yes       no    yes          yes
 or one of the user's own pass-and-play seats (R28). [2] staff with the admin's
 ``games.view_match``: the export holds the seed, so every hand of the match.
 [3] every hand, once the round is over (R24: "all hands are revealed when the round
-ends"); before that nobody sees a hand but its own (`engine.views.view`).
+ends"); before that nobody sees a hand but its own (`engine.views.view`). [4] a player's own
+table preferences, set from the table's menu ("draw and pass for me when I have no
+play"; kept on the account, guests too).
 
 An anonymous viewer may do nothing. At a table with more than one person (distinct
 users; pass-and-play seats count as their holder) undo and restart are not done at
@@ -88,6 +91,8 @@ class Action(StrEnum):
     SEE_LINKS = "see_links"
     #: set the computers' pace, or have them skip to a person's turn
     PACE = "pace"
+    #: set one's own table preferences from this table (draw and pass for me)
+    PREFER = "prefer"
 
 
 def user_id(user: object) -> int | None:
@@ -203,7 +208,7 @@ def may(user: object, action: Action | str, match: Match, *, seat: int | None = 
     mine = seats_controlled(match, user, seats=seats)
     if action == Action.ACT:
         return bool(mine) if seat is None else seat in mine
-    if action in (Action.UNDO, Action.PAUSE, Action.PACE):
+    if action in (Action.UNDO, Action.PAUSE, Action.PACE, Action.PREFER):
         return bool(mine)
     if action == Action.RESTART:
         return match.created_by_id == uid or _alone(seats, user)
@@ -231,6 +236,7 @@ _REFUSALS = {
     Action.NEW_MATCH: lambda: _("Only the match's creator can start a new match at this table."),
     Action.PAUSE: lambda: _("Only the players at this match can pause it."),
     Action.PACE: lambda: _("Only the players at this match can change the computers' pace."),
+    Action.PREFER: lambda: _("Only the players at this match can change how it plays for them."),
     Action.ANSWER: lambda: _("Only the players at this match can do this."),
 }
 

@@ -153,9 +153,17 @@ def _folded(match: Match) -> log.Folded[LogEntry] | None:
 
 
 def undo_redo_available(match: Match, user: object) -> tuple[bool, bool]:
-    """R27: whether Undo and Redo show, from one read of the round's log (a board asks both)."""
+    """R27: whether Undo and Redo show, from one read of the round's log (a board asks both).
+    Neither once the round is over (R21, R24: every hand has been shown, so its moves stand)."""
+    if round_over(match):
+        return False, False
     mine = seats_controlled(match, user)
     return undo_redo_in(_folded(match) if mine else None, mine)
+
+
+def round_over(match: Match) -> bool:
+    """Whether the current round has ended (its hands revealed, R21, R24): no Undo or Redo then."""
+    return (match.state or {}).get("phase") in ("round_over", "match_over")
 
 
 def undo_redo_in(folded: log.Folded[Any] | None, mine: list[int]) -> tuple[bool, bool]:

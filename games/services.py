@@ -61,7 +61,7 @@ from .errors import (
 )
 from .models import ChangeRequest, LogEntry, Match, Pause, Round, Seat, Table, UndoPoint, from_row
 from .permissions import Action as Can
-from .selectors import PAUSE_TIMEOUT
+from .selectors import PAUSE_TIMEOUT, round_over
 from .selectors import paused as _pause_active
 from .words import refusal
 
@@ -493,6 +493,9 @@ def _may_undo(match: Match, user: object, request_id: object, expected_version: 
     _started(match)
     if match.status == Match.Status.FINISHED:
         raise GameError(empty, _("The match is over after round 13"))
+    if round_over(match):
+        # R27 within a round only: once it is over every hand has been shown (R21, R24).
+        raise GameError(empty, _("The round is over and every hand has been shown: its moves stand."))
     return None, mine, _current_round(match)
 
 
@@ -687,7 +690,8 @@ def change_answer(*, match_id: int, user: object, ask: object, accept: bool, req
             return _commit(match, version, user=user, request_id=request_id)
         asker = current.asked_by
         try:  # still possible? (another person played since, the round or the match ended: void)
-            if current.round_number != rnd.number or match.status != Match.Status.PLAYING:
+            if current.round_number != rnd.number or match.status != Match.Status.PLAYING or (
+                    current.change == ChangeRequest.Change.UNDO and round_over(match)):
                 raise GameError(NO_REQUEST, _("This request is no longer open."))
             mine = permissions.seats_controlled(match, asker, seats=seats)
             done = _undo_count(rnd, mine) if current.change == ChangeRequest.Change.UNDO else _restartable(match)
@@ -828,6 +832,29 @@ def hurry_start(*, match_id: int, user: object, request_id: str) -> Result:
         if match.hurry:
             raise GameError(BAD_REQUEST, _("The computers are already hurrying."))
         return _commit(match, match.version + 1, user=user, request_id=request_id, hurry=True)
+
+
+def autodraw_set(*, match_id: int, user: object, on: bool) -> bool:
+    """A player at the match turns "draw and pass for me when I have no play" on or off. It is
+    kept on their account (accounts.models.Preferences, guests too), so every table and
+    browser of theirs follows it; the match itself does not change (no new version)."""
+    from accounts.models import Preferences
+
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise GameError(NOT_FOUND, _("This match does not exist."))
+    permissions.require(user, Can.PREFER, match)
+    Preferences.objects.update_or_create(user=user, defaults={"autodraw": bool(on)})
+    return bool(on)
+
+
+def autodraw_of(user: object) -> bool:
+    """Whether `user` (None: nobody signed in) has "draw and pass for me" on."""
+    from accounts.models import Preferences
+
+    if permissions.user_id(user) is None:
+        return False
+    return Preferences.objects.filter(user_id=permissions.user_id(user), autodraw=True).exists()
 
 
 def pause_open(*, match_id: int, user: object, channel: str) -> bool:

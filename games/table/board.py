@@ -53,6 +53,8 @@ and ``[data-skip]`` ("Skip to my turn", on a computer's turn) for seated people 
 - ``{"type": "sync"}`` — send me a fresh board
 - ``{"type": "pace", "pace": "relaxed|normal|fast|instant", "request_id": uuid}`` — the computers' pace
 - ``{"type": "skip", "request_id": uuid}`` — the computers play without waiting until a person's turn
+- ``{"type": "autodraw", "on": true|false}`` — "draw and pass for me when I have no play", kept on the
+  player's account; the board says it (``data-draw-pass``)
 - ``{"type": "accept"|"decline", "ask": id, "request_id": uuid}`` — the answer to another person's undo
   or restart request at a shared table (issue 13)
 
@@ -182,7 +184,8 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     following = reads.following if view.phase == "match_over" else None
     signed_in = user is not None and getattr(user, "is_authenticated", False)
     mine = selectors.seats_controlled(match, user) if signed_in else []
-    undo, redo = selectors.undo_redo_in(reads.folded, mine) if signed_in else (False, False)
+    # R27, R24: no undo once the round is over: every hand has been shown, so its moves stand.
+    undo, redo = selectors.undo_redo_in(reads.folded, mine) if signed_in and not over else (False, False)
     names = [s.name for s in (seats if seats is not None else seat_infos(match))]
     undo_text = ""
     if undo:

@@ -146,6 +146,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.language = scope_language(self.scope)
         self.revealed: int | None = None  # R24: the relay seat shown on this device
         self.pausing = False  # R26: this connection's rules/log panel is open
+        self.autodraw = False  # the user's "draw and pass for me" (read once allowed in, then kept here)
         self.sent_version = -1
         self.sent = parts.Sent()  # what this connection was last sent, part by part
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
@@ -161,6 +162,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not allowed:
             await self.close(code=REFUSED)
             return
+        self.autodraw = await self.call(services.autodraw_of, user=self.user)
         self.group = match_group(self.match_id)
         await self.call(table_presence, user=self.user, change=1)  # games.history.mail: no turn e-mail while here
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -362,7 +364,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     def viewer(self, match: Match) -> board.Viewer:
         user = self.user if getattr(self.user, "is_authenticated", False) else None
         controlled = tuple(permissions.seats_controlled(match, user))
-        return board.Viewer(user=user, controlled=controlled, revealed=self.revealed)
+        return board.Viewer(user=user, controlled=controlled, revealed=self.revealed, autodraw=self.autodraw)
 
     def board_message(self, *, at_least: int | None = None, whole: bool = False) -> dict[str, Any] | None:
         """An update frame carrying what changed since this connection's last board, or the

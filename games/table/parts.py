@@ -80,7 +80,7 @@ def _tools_shows(b: Any) -> tuple[Any, ...]:
     fits = None
     if cando and b.your_turn and b.hand is not None:
         fits = (b.hand, tuple(t.label for t in b.trains))
-    return (b.actions, b.skip, b.undo, b.undo_text, b.redo, b.restart, b.spectator, b.pace_options, cando,
+    return (b.actions, b.skip, b.skip_shown, b.autodraw, b.undo, b.undo_text, b.redo, b.restart, b.spectator, b.pace_options, cando,
             b.status if cando else "", b.your_turn, fits, b.next_round, b.new_match, b.round_over, b.match_over)
 
 
@@ -148,6 +148,7 @@ def board_attrs(b: Any) -> dict[str, str]:
         "data-title": b.title, "data-status": b.status, "data-last-event": b.last_event,
         "data-paused": "true" if b.paused else "false",
         "data-only": b.actions.only,
+        "data-draw-pass": "on" if b.autodraw else "off",
     }
     if b.cover:
         attrs["data-cover"] = str(b.cover.index)

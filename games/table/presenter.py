@@ -299,6 +299,10 @@ class Board:
     pace_options: list[dict[str, Any]] | None = None
     #: "Skip to my turn" is offered (a computer is to play, a seated person is looking)
     skip: bool = False
+    #: "Skip to my turn" stands in the bar (disabled unless `skip`) while the seated play with computers
+    skip_shown: bool = False
+    #: the viewer's "draw and pass for me when I have no play" is on (shown in the menu, acted on by pace.js)
+    autodraw: bool = False
     hurry: bool = False
     undo_text: str = ""
     ask: Ask | None = None
@@ -517,7 +521,7 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         restart=flags.restart and not over,
         next_round=flags.next_round and view.phase == "round_over",
         new_match=flags.new_match and view.phase == "match_over",
-        paused=flags.paused, spectator=not seated,
+        paused=flags.paused, spectator=not seated, autodraw=seated and viewer.autodraw,
         cover=seat_ctx[cover] if cover is not None else None, relay=viewer.relay,
         round_over=view.phase == "round_over", match_over=view.phase == "match_over",
         result_text=result_text(view, seats) if over else "",
@@ -577,6 +581,7 @@ def _pace(board: Board, view: SeatView, seats: Sequence[SeatInfo], flags: Flags,
                               for value, label in words.items()]
     computer_turn = view.turn is not None and seats[view.turn].kind == "computer"
     board.skip = flags.may_pace and computer_turn and not over and not flags.hurry
+    board.skip_shown = flags.may_pace and not over
 
 
 def public_flags(flags: Flags) -> Flags:

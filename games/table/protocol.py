@@ -36,6 +36,8 @@ whole contract.
 - ``pace`` (the computers' speed, a seated person only): ``pace``, ``request_id``
 - ``skip`` ("skip to my turn": the computers play without waiting until a person is
   to act): ``request_id``
+- ``autodraw`` ("draw and pass for me when I have no play", a player's own preference,
+  kept on their account): ``on``
 - ``accept`` ``decline``: ``ask`` (the id of the open undo or restart request the board
   showed), ``request_id`` — the answer of another person at a shared table (issue 13)
 - ``sync``: nothing — "send me a fresh board"
@@ -116,6 +118,7 @@ class Command:
     open: bool | None = None
     pace: str | None = None
     ask: int | None = None
+    on: bool | None = None
 
 
 def _is_int(value: object) -> bool:
@@ -225,6 +228,13 @@ async def _skip(t: Any, c: Command) -> None:
     await t.ack(c, result)
 
 
+async def _autodraw(t: Any, c: Command) -> None:
+    # A player's own preference (games.permissions PREFER, in the service): this connection's
+    # board shows it at once; the user's other pages read it when they next connect.
+    t.autodraw = await t.call(services.autodraw_set, match_id=t.match_id, user=t.user, on=c.on)
+    await t.send_board()
+
+
 async def _sync(t: Any, c: Command) -> None:
     await t.send_board(whole=True)
 
@@ -254,6 +264,7 @@ COMMANDS: dict[str, Spec] = {
     "decline": Spec(frozenset({"ask", "request_id"}), _answer),
     "pace": Spec(frozenset({"pace", "request_id"}), _pace),
     "skip": Spec(frozenset({"request_id"}), _skip),
+    "autodraw": Spec(frozenset({"on"}), _autodraw),
     "sync": Spec(frozenset(), _sync),
     "check": Spec(frozenset(), _check),
 }
@@ -353,6 +364,10 @@ def parse(frame: str | bytes | None) -> Command:
         if not isinstance(data["open"], bool):
             raise ProtocolError(_("Open is true or false."), request_id)
         out["open"] = data["open"]
+    if "on" in wanted:
+        if not isinstance(data["on"], bool):
+            raise ProtocolError(_("On is true or false."), request_id)
+        out["on"] = data["on"]
     if "pace" in wanted:
         if not isinstance(data["pace"], str) or not 1 <= len(data["pace"]) <= MAX_PACE:
             raise ProtocolError(_("A pace is a short name."), request_id)

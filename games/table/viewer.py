@@ -25,6 +25,8 @@ class Viewer:
     user: Any = None
     controlled: tuple[int, ...] = ()
     revealed: int | None = None
+    #: the user's "draw and pass for me when I have no play" (accounts.models.Preferences.autodraw)
+    autodraw: bool = False
 
     @property
     def spectator(self) -> bool:

@@ -22,7 +22,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_cookie
 
-from games import permissions, rules_text
+from games import permissions, rules_text, services
 from games.models import Match, Seat
 from games.permissions import Action as Can
 from games.table import board, board_reads
@@ -91,7 +91,9 @@ def _table(request: HttpRequest, match_id: int) -> HttpResponse:
         # Not started: the match page shows the seats and the invitation link.
         detail = reverse("games:detail", args=[match.pk])
         return redirect(f"{detail}?{urlencode({'watch': token})}" if watching else detail)
-    viewer = board.Viewer(user=user if user.is_authenticated else None, controlled=controlled)
+    signed_in = user if user.is_authenticated else None
+    viewer = board.Viewer(user=signed_in, controlled=controlled,
+                          autodraw=bool(controlled) and services.autodraw_of(signed_in))
     b = board.board_context(match=match, viewer=viewer)
     ws_path = reverse("games:table", args=[match.pk]).replace("/m/", "/ws/m/", 1)
     return render(request, "games/table.html", {

@@ -28,7 +28,7 @@
     var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     var selector = KEYS[key];
     if (selector) {
-      var btn = table.querySelector(selector);
+      var btn = table.querySelector(selector + ":not([disabled])");
       if (btn) {
         event.preventDefault();
         btn.click();

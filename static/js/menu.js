@@ -31,3 +31,39 @@
     if (btn.getAttribute("aria-expanded") === "true" && !bar.contains(event.target)) set(false);
   });
 })();
+
+/* The table's tools on a phone (games/jinja2/games/board/tools.html): they fold behind one
+ * button in the table's top bar, so the bar stays one row. The open state lives on the page
+ * (#table), not in the tools part, so a new board keeps it; Escape or a click outside closes
+ * it. Without this script the fold button stays hidden and the tools stay in the bar. */
+(function () {
+  "use strict";
+  var host = document.getElementById("table");
+  if (!host) return;
+  host.classList.add("table--folds");
+  var MT = (window.MT = window.MT || {});
+  function mark() {
+    var open = host.classList.contains("table--tools-open");
+    host.querySelectorAll("[data-fold]").forEach(function (b) { b.setAttribute("aria-expanded", open ? "true" : "false"); });
+  }
+  function set(open, focusButton) {
+    host.classList.toggle("table--tools-open", open);
+    mark();
+    var btn = host.querySelector("[data-fold]");
+    if (!open && focusButton && btn) btn.focus();
+  }
+  host.addEventListener("click", function (event) {
+    var fold = event.target.closest("[data-fold]");
+    if (fold) { set(!host.classList.contains("table--tools-open")); return; }
+    // a tool used (not the menus inside the list): the list folds again
+    if (event.target.closest(".tbar__list .tool:not(summary), .tbar__list .tmenu__item")) set(false);
+  });
+  document.addEventListener("click", function (event) {
+    if (host.classList.contains("table--tools-open") && !event.target.closest(".tbar__tools")) set(false);
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && host.classList.contains("table--tools-open")) set(false, true);
+  });
+  MT.afterSwap = MT.afterSwap || [];
+  MT.afterSwap.push(mark);
+})();

@@ -120,6 +120,8 @@
   };
   MT.hint = function (seat) { return send({ type: "hint", seat: seat }); };
   MT.panel = function (open) { return send({ type: "panel", open: !!open }); };
+  /** "Draw and pass for me when I have no play": kept on the account; the next board shows it */
+  MT.autodraw = function (on) { return send({ type: "autodraw", on: !!on }); };
   /** Whether the table's socket is open now (quiet renewals skip sending when it is not). */
   MT.online = function () { return !!ws && ws.readyState === WebSocket.OPEN; };
   MT.reveal = function (seat) { return send({ type: "reveal", seat: seat }); };
@@ -327,15 +329,23 @@
     if (icon && icon.dataset.turnHref) icon.setAttribute("href", yours ? icon.dataset.turnHref : plainIcon);
   }
 
-  /** The top bar stays one row (board.css). When the whose-turn words would be cut short
-   *  (long words in es/de, the paused badge showing), the tools drop their words first:
-   *  measured with the words shown, in the same frame, so nothing flickers. */
+  /** The top bar stays one row (board.css). When its facts would be cut short (long words
+   *  in es/de, a badge showing), the tools drop their words first (tbar--tight), then
+   *  Undo its words too (tbar--tighter): measured with the words shown, in the same frame,
+   *  so nothing flickers. On a phone the tools are folded away: nothing to drop. */
   function fitTopbar() {
     var bar = host.querySelector(".tbar");
     var status = bar && bar.querySelector(".tbar__status");
-    if (!status) return;
-    bar.classList.remove("tbar--tight");
-    if (status.scrollWidth > status.clientWidth + 1) bar.classList.add("tbar--tight");
+    var facts = bar && bar.querySelector(".tbar__facts");
+    if (!status || !facts) return;
+    function cut() {
+      return status.scrollWidth > status.clientWidth + 1 || facts.scrollWidth > facts.clientWidth + 1 ||
+        Array.prototype.some.call(facts.querySelectorAll(".badge"), function (el) { return el.scrollWidth > el.clientWidth + 1; });
+    }
+    bar.classList.remove("tbar--tight", "tbar--tighter");
+    if (window.matchMedia && window.matchMedia("(max-width: 640px)").matches) return;
+    if (cut()) bar.classList.add("tbar--tight");
+    if (cut()) bar.classList.add("tbar--tighter");
   }
   MT.afterSwap = MT.afterSwap || [];
   MT.afterSwap.push(fitTopbar);

@@ -107,16 +107,29 @@ def test_r7_r9_r15_action_buttons_only_when_legal():
     html = render(view(st, st.turn), S.seats(4))
     assert 'data-act="end"' in html and 'id="end-dialog"' in html and 'data-only=""' in html
     waiting = render(view(st, (st.turn + 1) % 4), S.seats(4))
-    assert " data-act=" not in waiting and 'data-cmd="hint"' not in waiting
+    # While others play the tools stay where they are, disabled (a click never lands on another control).
+    assert " data-act=" not in waiting and buttons(waiting, "hint") == ["disabled"]
 
 
 def test_r27_r28_commands_only_when_allowed():
     st = S.mid_game(4)
     plain = render(view(st, 0), S.seats(4))
-    assert 'data-cmd="undo"' not in plain and 'data-cmd="redo"' not in plain and 'data-cmd="restart"' not in plain
-    offered = render(view(st, 0), S.seats(4), flags=Flags(undo=True, redo=True, restart=True))
-    for cmd in ("undo", "redo", "restart"):
-        assert f'data-cmd="{cmd}"' in offered
+    # Undo and Redo stand in the bar, disabled, so the bar does not shift when they come.
+    assert buttons(plain, "undo") == buttons(plain, "redo") == ["disabled"] and 'data-cmd="restart"' not in plain
+    offered = render(view(st, 0), S.seats(4), flags=Flags(undo=True, redo=True, restart=True,
+                                                         undo_text="Undo your 6-4 and 3 computer moves"))
+    assert buttons(offered, "undo") == buttons(offered, "redo") == ["enabled"] and 'data-cmd="restart"' in offered
+    # What Undo takes back is its label, not only its tooltip.
+    undo = re.search(r'<button[^>]*data-cmd="undo".*?</button>', offered, re.S).group(0)
+    assert "Undo your 6-4 and 3 computer moves" in visible_text(undo)
+    spectator = render(view(st, None), S.seats(4), viewer=Viewer())
+    assert 'data-cmd="undo"' not in spectator and 'data-cmd="hint"' not in spectator
+
+
+def buttons(html: str, cmd: str) -> list[str]:
+    """Each button of `html` sending `cmd`: "disabled" or "enabled"."""
+    return ["disabled" if re.search(r"\sdisabled[\s>]", tag) else "enabled"
+            for tag in re.findall(rf'<button[^>]*data-cmd="{cmd}"[^>]*>', html)]
 
 
 def test_board_carries_version_turn_and_title():

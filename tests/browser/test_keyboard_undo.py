@@ -207,11 +207,12 @@ def test_undo_after_the_computers_answered_restores_the_earlier_board(
 
     # R27: Undo takes back our End with every computer move that answered it.
     version = table.version()
+    assert page.locator('[data-cmd="redo"][disabled]').count() == 1  # in its place, nothing to redo yet
     page.click('[data-cmd="undo"]')
     table.wait_version_above(version)
     assert board_of(table.boards()[-1]["html"]) == before_html
     assert summary(table) == before
-    assert page.locator('[data-cmd="redo"]').count() == 1
+    assert page.locator('[data-cmd="redo"]:not([disabled])').count() == 1
     page.screenshot(path=str(shots / "undo-after-desktop-1280.png"))
 
     # Redo brings back exactly what Undo took back.

@@ -5,9 +5,12 @@ A round against three computers (at "instant": the test server's computers wait
 person sees: the engine double as the hub the trains leave from (R5, R7), doubles
 drawn crosswise (R17, R19), the playable tiles lifted and lit and the rest dimmed on
 our turn (R23), the label "ana · 12 in hand", no sentence citing a rule id, no
-horizontal page scroll; on the phone our own train and the Mexican train are in
-view next to the hand and the round's result is shown over the board. Screenshots
-go to test-artifacts/screenshots/looks-<size>-<lang>-*.png.
+horizontal page scroll; on the phones (375×667 and 390×844, upright) the table's top
+bar is one row of at most 56 px with its tools behind one button (Undo in it says
+what it takes back), our own train, the Mexican train and every train we may play
+on are in view next to the hand, names keep room, every tap target is at least
+44 px, and the round's result is shown over the board. Screenshots go to
+test-artifacts/screenshots/looks-<size>-<lang>-*.png.
 """
 
 from __future__ import annotations
@@ -28,6 +31,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 #: the sizes the issue names: a laptop, and a small phone held upright
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 667}
+PHONE_390 = {"width": 390, "height": 844}
+VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE, "phone390": PHONE_390}
+#: the table's own top bar on a phone, and the smallest tap target (issue 12)
+BAR_MAX = 56
+TAP = 44
 RULE_ID = re.compile(r"\bR\d+\b")
 IN_HAND = {"en": "in hand", "es": "en mano", "de": "auf der Hand"}
 
@@ -58,6 +66,25 @@ def in_viewport(page: Any, selector: str) -> bool:
     return box[0] >= 0 and box[1] >= 0 and box[2] <= size["width"] + 0.5 and box[3] <= size["height"] + 0.5
 
 
+def phone_bar_and_taps(page: Any) -> None:
+    """The phone's top bar is one row, and every control a thumb uses is 44 px or more."""
+    bar = page.eval_on_selector(".tbar", BOX)
+    badges = page.eval_on_selector_all(".tbar .badge", f"els => els.map({BOX}).filter(b => b[4] > 0)")
+    # A paused or open-double badge takes a short line of its own under the row.
+    assert bar[5] <= BAR_MAX + sum(b[5] + 2 for b in badges), (bar, badges)
+    fold = page.eval_on_selector(".tbar__fold", BOX)
+    assert fold[4] >= TAP and fold[5] >= TAP and fold[1] >= bar[1] and fold[3] <= bar[1] + BAR_MAX
+    small = page.eval_on_selector_all(
+        ".tbar button, .tbar summary, .train, .htile, .hand__actions .btn, .hand .chip",
+        f"els => els.map(e => [e.className, ...({BOX})(e)]).filter(b => b[5] > 0 && (b[5] < {TAP} || b[6] < {TAP}))")
+    assert small == [], small
+    # Names keep room: a seat's name is not cut, and no train's name is squeezed to nothing.
+    names = page.eval_on_selector_all(".train__name", "els => els.map(e => [e.innerText, e.clientWidth, "
+                                      "e.scrollWidth, !!e.closest('.train[data-owner]')])")
+    assert all(width >= 48 for _, width, _, _ in names), names
+    assert all(full <= width + 1 for _, width, full, owned in names if owned), names
+
+
 def visible_text_has_no_rule_id(page: Any) -> None:
     text = page.evaluate("document.querySelector('#board').innerText + ' ' + "
                          "[...document.querySelectorAll('#board [title], #board [aria-label]')]"
@@ -65,7 +92,7 @@ def visible_text_has_no_rule_id(page: Any) -> None:
     assert not RULE_ID.search(text), RULE_ID.findall(text)
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("size", list(VIEWPORTS))
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
 def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_for: Any, make_user: Any,
                                      shots: Path) -> None:
@@ -73,7 +100,7 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
     ana = make_user("ana")  # a new player: the first-time tips come (static/js/tips.js)
     match = services.match_create(creator=ana, seats=[SeatSpec("me")] + [SeatSpec("computer", level="basic")] * 3,
                                   seed=seed)
-    viewport = DESKTOP if size == "desktop" else PHONE
+    viewport = VIEWPORTS[size]
     page = context_for(ana, lang=lang, viewport=viewport).new_page()
     table = Table(page).open(f"{live}/m/{match.pk}/")
     name = f"looks-{size}-{lang}"
@@ -94,7 +121,7 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
     label = page.locator(f"{mine} .train__who").inner_text()
     assert "ana" in label and IN_HAND[lang] in label, label
 
-    shot_turn = False
+    shot_turn = shot_menu = False
     tips_seen: set[str] = set()
     for _ in range(200):
         table.wait_turn_or_over()
@@ -102,6 +129,10 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
             break
         no_horizontal_scroll(page)
         visible_text_has_no_rule_id(page)
+        if size == "desktop":
+            # Whose turn it is is never cut short ("Your tu…"): the badges and the tools' words give way.
+            cut = page.eval_on_selector(".tbar__status", "el => [el.scrollWidth, el.clientWidth, el.innerText]")
+            assert cut[0] <= cut[1] + 1, cut
         playable = table.playable()
         if playable and table.phase() != "engine":
             # Playable tiles stand out: lifted and lit; the others are dimmed.
@@ -116,12 +147,15 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
             dull = page.locator(".htile:not(.htile--playable)")
             if dull.count():
                 assert float(dull.first.evaluate("el => getComputedStyle(el).opacity")) < 0.8
-            if size == "phone":
-                # Our train and the Mexican train can be reached without leaving the hand, and a
-                # tip, left open, lies over none of them (it docks above the hand).
+            if size != "desktop":
+                # Our train, the Mexican train and every train we may play on can be reached
+                # without leaving the hand, and a tip, left open, lies over none of them (it
+                # docks above the hand).
                 assert in_viewport(page, mine), page.eval_on_selector(mine, BOX)
                 assert in_viewport(page, ".train--mexican"), page.eval_on_selector(".train--mexican", BOX)
                 assert in_viewport(page, ".hand__tiles")
+                for key in {t for targets in playable.values() for t in targets}:
+                    assert in_viewport(page, f'.train[data-train="{key}"]'), key
                 if page.locator("#tip").is_visible():
                     tips_seen.add(page.get_attribute("#tip", "data-tip"))
                     tip = page.eval_on_selector("#tip", BOX)
@@ -130,6 +164,19 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
                     for part in (mine, ".train--mexican"):  # what of them shows above the hand
                         row = page.eval_on_selector(part, BOX)
                         assert not covers(tip, visible_part(row, hand_top)), (part, tip, row)
+                phone_bar_and_taps(page)
+                if not shot_menu and page.locator('.tbar [data-cmd="undo"]:not([disabled])').count():
+                    # The tools open from the one button; Undo's words are its label there.
+                    page.click(".tbar__fold")
+                    undo = page.locator('.tbar [data-cmd="undo"]')
+                    assert undo.is_visible() and in_viewport(page, '.tbar [data-cmd="undo"]')
+                    words = undo.inner_text().strip()
+                    assert words and undo.get_attribute("title") == f"{words} (U)", words
+                    assert len(words.split()) >= 3, words  # "Undo your 6-4 and 3 computer moves", not "Undo"
+                    page.screenshot(path=str(shots / f"{name}-menu.png"))
+                    page.keyboard.press("Escape")
+                    assert not undo.is_visible()
+                    shot_menu = True
             if not shot_turn:
                 page.screenshot(path=str(shots / f"{name}-turn.png"))
                 shot_turn = True
@@ -145,7 +192,7 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
     doubles = [b for b in page.eval_on_selector_all(".ttile--double .tile", f"els => els.map({BOX})") if b[4]]
     singles = [b for b in page.eval_on_selector_all(".ttile:not(.ttile--double) .tile", f"els => els.map({BOX})")
                if b[4]]
-    assert singles and (doubles or size == "phone")
+    assert singles and (doubles or size != "desktop")
     assert all(b[5] > b[4] for b in doubles), doubles
     assert all(b[4] > b[5] for b in singles[:5]), singles[:5]
     # The last move is marked, once the moves have slid in (a sliding tile flies as a copy, table.js).

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from accounts.models import Preferences
 from games import services
 from games.models import Match
 from games.services import SeatSpec
@@ -53,14 +54,16 @@ def test_pace_from_the_menu_and_skip_to_my_turn(live: str, make_user: Any, conte
         version = table.version()
         table.act_first_fit()
         table.wait_version_above(version)
-    skip = page.locator("#board [data-skip]")
+    # "Skip to my turn" stood in the bar all along, disabled on our turn: now it may be pressed.
+    skip = page.locator("#board [data-skip]:not([disabled])")
     skip.wait_for(state="visible")
     assert watcher.page.locator("#board [data-skip]").count() == 0
     version = table.version()
     skip.click()
     table.wait_version_above(version)
     page.wait_for_selector("#board .badge--pace:has-text('Computers hurry to your turn')")
-    assert page.locator("#board [data-skip]").count() == 0
+    assert page.locator("#board [data-skip]:not([disabled])").count() == 0
+    assert page.locator("#board [data-skip][disabled]").count() == 1  # in place, so no click lands elsewhere
     assert Match.objects.get(pk=match.pk).hurry
 
     # Let go: the computers play at once to our turn, and the table is back at its pace.
@@ -74,8 +77,8 @@ def test_pace_from_the_menu_and_skip_to_my_turn(live: str, make_user: Any, conte
 
 
 def test_draw_and_pass_for_me_sends_only_the_listed_action(live: str, make_user: Any, context_for: Any) -> None:
-    """The opt-in is kept in this browser; with it on, a board whose only legal action is
-    to draw or pass gets that action sent, once; with it off nothing is sent for you."""
+    """The opt-in is kept on the account (a later page, another browser, shows it on); with it
+    on, a board whose only legal action is to draw or pass gets that action sent, once."""
     ana = make_user("ana")
     match = services.match_create(creator=ana, seed=5, pace="instant",
                                   seats=[SeatSpec("me"), SeatSpec("computer", level="casual")])
@@ -85,8 +88,11 @@ def test_draw_and_pass_for_me_sends_only_the_listed_action(live: str, make_user:
     assert toggle.get_attribute("aria-pressed") == "false"
     page.click("#board details.tmenu > summary")
     toggle.click()
-    assert page.locator("#board [data-autodraw]").get_attribute("aria-pressed") == "true"
-    assert page.evaluate("localStorage.getItem('mt.autodraw')") == "on"
+    page.wait_for_selector('#board [data-autodraw][aria-pressed="true"]', state="attached")  # the menu has closed
+    assert table.data("draw-pass") == "on" and Preferences.objects.get(user=ana).autodraw
+    other = Table(context_for(ana).new_page()).open(f"{live}/m/{match.pk}/")  # another browser of hers
+    assert other.data("draw-pass") == "on"
+    other.page.close()
     # Play the round with the first fitting tile; draws and passes must come by themselves.
     for _ in range(400):
         table.wait("b.dataset.yourTurn === 'true' || b.dataset.phase !== 'play' && b.dataset.phase !== 'first'"

@@ -378,23 +378,6 @@ def test_r27_a_new_action_ends_redo(make_match: Callable[..., Match], alice: Any
                                                           expected_version=d.version, request_id=rid()))
 
 
-def test_r27_undo_after_the_round_ended_reopens_it(make_match: Callable[..., Match], alice: Any,
-                                                   driver: Callable[..., Driver]) -> None:
-    match = make_match("me", "computer:basic")
-    d = driver(match, {0: alice}, rng_seed=7)
-    d.finish_round()
-    rnd = match.rounds.get()
-    assert rnd.ended_by in ("out", "blocked") and rnd.totals == list(d.state.totals)
-    # Everything after alice's last action was the computer's: she may take it back.
-    assert selectors.undo_available(match, alice)
-    services.match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
-    rnd.refresh_from_db()
-    assert not d.state.over and rnd.ended_by == "" and rnd.points is None and rnd.totals is None
-    services.match_redo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
-    rnd.refresh_from_db()
-    assert d.state.over and rnd.totals == list(d.state.totals)
-
-
 # ---------------------------------------------------------------- restart, next round, new match
 
 
@@ -458,6 +441,23 @@ def test_round_next_only_when_the_round_is_over(make_match: Callable[..., Match]
     # Undo is within the current round only.
     refused("no_undo", match, lambda: services.match_undo(match_id=match.pk, user=alice, expected_version=d.version,
                                                           request_id=rid()))
+
+
+def test_r27_r24_no_undo_once_the_round_is_over(make_match: Callable[..., Match], alice: Any,
+                                                driver: Callable[..., Driver]) -> None:
+    """Every hand is shown when a round ends (R21, R24): its moves stand, so Undo is neither
+    offered nor done then, even when the last action of the round was ours (R27)."""
+    match = make_match("me", "computer:basic")
+    d = driver(match, {0: alice}, rng_seed=9)
+    d.until(lambda s: selectors.undo_available(match, alice))
+    assert selectors.undo_available(match, alice)
+    d.finish_round()
+    match.refresh_from_db()
+    assert match.state["phase"] == "round_over"
+    assert not selectors.undo_available(match, alice) and not selectors.redo_available(match, alice)
+    e = refused("no_undo", match, lambda: services.match_undo(match_id=match.pk, user=alice,
+                                                              expected_version=d.version, request_id=rid()))
+    assert "round is over" in e.message
 
 
 @pytest.mark.slow  # about 1,600 actions through the services

@@ -23,6 +23,12 @@ def pace_shown(board: dict[str, Any]) -> str | None:
     return found.group(1) if found else None
 
 
+def skip_button(html: str) -> str | None:
+    """"Skip to my turn" on a board: None (not there), "disabled" (standing in place) or "enabled"."""
+    found = re.search(r"<button[^>]*data-skip[^>]*>", html)
+    return None if found is None else "disabled" if " disabled" in found.group(0) else "enabled"
+
+
 def pace_of(match_id: int) -> tuple[str, bool]:
     m = Match.objects.get(pk=match_id)
     return m.pace, m.hurry
@@ -85,19 +91,19 @@ async def test_skip_to_my_turn_is_offered_on_a_computers_turn_and_hurries_it(mak
     await to_my_turn(match.pk)
     me = await connect(match, alice)
     spectator = await connect(match, watch=match.watch_token)
-    assert "data-skip" not in me.last_board["html"]  # type: ignore[index]  # it is my turn
+    assert skip_button(me.last_board["html"]) == "disabled"  # type: ignore[index]  # it is my turn: in place, unusable
     # Refused on a person's turn: nothing changes.
     await me.send(type="skip", request_id=rid())
     assert (await me.expect("error"))["code"] == "illegal"
     await me.expect("board")
     await to_computer_turn(match.pk, alice)
     board = await me.board(at_least=await db(lambda: Match.objects.get(pk=match.pk).version))
-    assert "data-skip" in board["html"]
-    assert "data-skip" not in (await spectator.board(at_least=board["version"]))["html"]
+    assert skip_button(board["html"]) == "enabled"
+    assert skip_button((await spectator.board(at_least=board["version"]))["html"]) is None
     await me.send(type="skip", request_id="skip-1")
     ack = await me.expect("ack")
     board = await me.board(at_least=ack["version"])
-    assert "data-skip" not in board["html"] and await db(pace_of, match.pk) == ("normal", True)
+    assert skip_button(board["html"]) == "disabled" and await db(pace_of, match.pk) == ("normal", True)
     assert "data-pace-now" in (await spectator.board(at_least=ack["version"]))["html"]
     # The computers play to my turn; then the table is back at its pace.
     while (await db(state_of, match.pk)).turn != 0:
@@ -122,3 +128,35 @@ async def test_the_undo_button_says_what_it_takes_back(make_match: Any, alice: A
     assert es_undo is not None and re.search(r"Deshacer (tu |el final de tu primer turno)", es_undo.group(0))
     assert "ordenador" in es_undo.group(0)
     json.dumps(es.last_board)  # a plain message
+
+
+def autodraw_of(user: Any) -> bool:
+    from accounts.models import Preferences
+
+    return Preferences.objects.filter(user=user, autodraw=True).exists()
+
+
+async def test_draw_and_pass_for_me_is_kept_on_the_account(make_match: Any, alice: Any, connect: Any) -> None:
+    """A player turns "draw and pass for me" on from the table: it is kept on their account
+    (not in one browser), this page's board says so at once and so does every later page;
+    a spectator cannot set it and nothing of the match changes."""
+    match = await db(make_match, "me", "computer")
+    me = await connect(match, alice)
+    assert 'data-draw-pass="off"' in me.last_board["html"]  # type: ignore[index]
+    version = me.version
+    await me.send(type="autodraw", on=True)
+    board = await me.expect("board")
+    assert 'data-draw-pass="on"' in board["html"] and re.search(r'data-autodraw aria-pressed="true"', board["html"])
+    assert await db(autodraw_of, alice) and board["version"] == version  # the match did not change
+    again = await connect(match, alice)  # another browser of hers
+    assert 'data-draw-pass="on"' in again.last_board["html"]  # type: ignore[index]
+    spectator = await connect(match, watch=match.watch_token)
+    await spectator.send(type="autodraw", on=False)
+    assert (await spectator.expect("error"))["code"] == "forbidden"
+    assert await db(autodraw_of, alice)
+    for bad in (dict(type="autodraw", on="yes"), dict(type="autodraw"), dict(type="autodraw", on=True, seat=0)):
+        await me.send(**bad)
+        assert (await me.expect("error"))["code"] == "bad_request", bad
+    await me.send(type="autodraw", on=False)
+    assert 'data-draw-pass="off"' in (await me.expect("board"))["html"]
+    assert not await db(autodraw_of, alice)

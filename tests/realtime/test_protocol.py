@@ -37,6 +37,8 @@ def frame(**message: Any) -> str:
     # an unknown pace's name is the service's to refuse, with the table's words
     ({"type": "pace", "pace": "ludicrous", "request_id": RID}, Command("pace", pace="ludicrous", request_id=RID)),
     ({"type": "skip", "request_id": RID}, Command("skip", request_id=RID)),
+    ({"type": "autodraw", "on": True}, Command("autodraw", on=True)),
+    ({"type": "autodraw", "on": False}, Command("autodraw", on=False)),
     ({"type": "accept", "ask": 12, "request_id": RID}, Command("accept", ask=12, request_id=RID)),
     ({"type": "decline", "ask": 1, "request_id": RID}, Command("decline", ask=1, request_id=RID)),
 ])
@@ -80,6 +82,8 @@ LONG_ID = "x" * 65
     frame(type="pace", pace="", request_id=RID), frame(type="pace", pace="f" * 17, request_id=RID),
     frame(type="pace", pace=None, request_id=RID), frame(type="pace", pace="fast", version=1, request_id=RID),
     frame(type="skip"), frame(type="skip", version=1, request_id=RID), frame(type="skip", seat=0, request_id=RID),
+    frame(type="autodraw"), frame(type="autodraw", on=1), frame(type="autodraw", on="on"),
+    frame(type="autodraw", on=None), frame(type="autodraw", on=True, request_id=RID),
     frame(type="accept", request_id=RID), frame(type="accept", ask=0, request_id=RID),
     frame(type="accept", ask="1", request_id=RID), frame(type="decline", ask=True, request_id=RID),
     frame(type="decline", ask=2**63, request_id=RID), frame(type="accept", ask=1),

@@ -38,7 +38,7 @@ EXPECTED_HOME = {
         "tren público",
     ],
     "de": [
-        "Willkommen am Tisch des Mexikanischen Zugs",
+        "Willkommen am Spieltisch von Mexican Train",
         "Jetzt gegen den Computer spielen",
         "Regeln lesen",
         "öffentliche Bahn",
@@ -160,3 +160,23 @@ def test_catalogue_is_complete_and_compiled(po_path: Path) -> None:
     source = {(e.msgctxt, e.msgid): e.msgstr for e in live if not e.msgid_plural}
     stale = {k for k, v in source.items() if compiled.get(k) != v}
     assert not stale, f"{mo_path} is out of date with its .po: run bash .ci/i18n"
+
+
+#: German "Zug" is both a train and a move; the game's German says "Bahn" for a train
+#: (../shared/spec/glossary.md: Bahn, eigene Bahn, öffentliche Bahn) and keeps "Zug" for a
+#: move or a turn ("am Zug", "Erstzug"). The game's name stays "Mexican Train".
+TRAIN = re.compile(r"\btrains?\b")
+
+
+def test_german_says_bahn_for_a_train_and_zug_only_for_a_move() -> None:
+    po = polib.pofile(str(LOCALE_DIR / "de" / "LC_MESSAGES" / "django.po"))
+    wrong = []
+    for entry in (e for e in po if not e.obsolete):
+        texts = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
+        for text in texts:
+            if re.search(r"Mexikanische[nrs]? Zug|Eisenbahn", text):
+                wrong.append((entry.msgid, text))
+            # A sentence about a train names it a Bahn; only a first turn's train is its chain (Kette).
+            if TRAIN.search(entry.msgid) and "field" not in entry.msgid and not re.search(r"Bahn|Kette", text):
+                wrong.append((entry.msgid, text))
+    assert wrong == []

@@ -24,7 +24,7 @@ def client_in(lang: str, user: Any) -> Client:
 
 @pytest.mark.parametrize("lang, words", [
     ("es", ["Crear una partida", "Partidas abiertas", "Continuar", "Ordenador 2", "Tu turno"]),
-    ("de", ["Partie anlegen", "Offene Partien", "Fortsetzen", "Computer 2", "Du bist am Zug"]),
+    ("de", ["Partie anlegen", "Offene Partien", "Fortsetzen", "Computer 2", "Du bist dran"]),
 ])
 def test_site_games_pages_have_no_english(lang: str, words: list[str], ana: Any, ben: Any,
                                           make_user: Any) -> None:
