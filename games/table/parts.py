@@ -78,13 +78,15 @@ def shared_parts(public: Any) -> dict[str, Markup]:
 
 def _tools_shows(b: Any) -> tuple[Any, ...]:
     """What the ``tools`` part shows: its buttons, the pace menu, and "What can I do?" (the
-    instruction of the moment, the actions and the tiles that fit, with their trains' names)."""
+    actions and the tiles that fit, with their trains' names; its line of the moment is the
+    board's ``data-status``, written in by static/js/cando.js, so a turn passing changes no
+    seat's ``tools``)."""
     cando = b.me is not None and not b.spectator
     fits = None
     if cando and b.your_turn and b.hand is not None:
         fits = (b.hand, tuple(t.label for t in b.trains))
     return (b.actions, b.skip, b.undo, b.undo_text, b.redo, b.restart, b.spectator, b.pace_options, cando,
-            b.status if cando else "", b.your_turn, fits, b.next_round, b.new_match, b.round_over, b.match_over)
+            b.your_turn, fits, b.next_round, b.new_match, b.round_over, b.match_over)
 
 
 #: each private part: its template and what of the board it shows (its key: the part is
