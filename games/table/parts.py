@@ -228,17 +228,25 @@ def edits(old: str, new: str) -> tuple[Edit, ...] | None:
     Cached: the connections of one table hold the same texts of the shared parts, so a
     version's edits of a shared part are worked out once (a str keeps its hash)."""
     a, b = str(old).split("\n"), str(new).split("\n")
+    # The lines alike at both ends are left out of the matching (the cheap part of the work).
+    head, most = 0, min(len(a), len(b))
+    while head < most and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < most - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
     out: list[Edit] = []
     size = 0
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    matcher = SequenceMatcher(None, a[head:len(a) - tail], b[head:len(b) - tail], autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
         if j2 > j1:
-            text = "\n".join(b[j1:j2])
-            out.append([i1, i2, text])
+            text = "\n".join(b[head + j1:head + j2])
+            out.append([head + i1, head + i2, text])
             size += len(text) + 16
         else:
-            out.append([i1, i2])
+            out.append([head + i1, head + i2])
             size += 12
     if size * 10 > len(new) * 9:
         return None
