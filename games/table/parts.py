@@ -17,10 +17,12 @@ each rendered by its own template whether for the first page, an update or a rep
   cover), rendered per connection.
 
 A connection keeps a `Sent` (what it was last sent: version, round, the board's
-attributes and a digest of each part); `update_frame` then gives
-``{"type": "update", "v": …, "base": …, "events": […], "parts": {id: html}, "board": {…}}``
-with only the parts whose HTML changed since, and the board's attributes only when
-they changed. A new round (its trains differ) is sent as a whole board instead.
+attributes and the text of each part); `update_frame` then gives
+``{"type": "update", "v": …, "base": …, "events": […], "parts": {id: html},
+"edits": {id: [[start, end, text], …]}, "board": {…}}`` with only the parts whose HTML
+changed since — whole, or as line edits of the text the connection holds when that is
+shorter (`edits`) — and the board's attributes that changed. A new round (its trains
+differ) is sent as a whole board instead.
 """
 
 from __future__ import annotations
