@@ -7,8 +7,9 @@ legal actions, seeded). After every action each of the five connections is given
 the table's websocket sends it: an update frame (games/table/parts.py) from the version
 shared reads, the shared parts rendered once; and, for comparison, the whole board
 each one was sent before issue 11 (every part rendered for every connection). Prints
-the bytes per connection per action (median, p95) and the server CPU (process time)
-to make the five boards of one action, both ways.
+the bytes per connection per action (median, p95; and apart for the players and the
+spectator) and the server CPU (process time) to make the five boards of one action,
+both ways.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ def test_frames_against_whole_boards(django_user_model: Any) -> None:
     rng = random.Random(5)
     connections = [Connection(users[i], i) for i in range(4)] + [Connection(None, None)]
     updates: list[int] = []
+    players: list[int] = []
+    spectators: list[int] = []
     wholes: list[int] = []
     cpu_updates: list[float] = []
     cpu_wholes: list[float] = []
@@ -60,8 +63,11 @@ def test_frames_against_whole_boards(django_user_model: Any) -> None:
                 c.receive(reads)
             cpu_updates.append(time.process_time() - start)
             if version > 0:
-                updates.extend(len(json.dumps(c.frames[-1])) for c in connections
-                               if c.frames[-1]["type"] == "update")
+                for c in connections:
+                    if c.frames[-1]["type"] == "update":
+                        size = len(json.dumps(c.frames[-1]))
+                        updates.append(size)
+                        (players if c.seat is not None else spectators).append(size)
             if reads.match.state["phase"] in ("round_over", "match_over"):
                 break
             act(match.pk, users, rng)
@@ -70,3 +76,5 @@ def test_frames_against_whole_boards(django_user_model: Any) -> None:
     print(f"update frames: median {statistics.median(updates) / 1024:.2f} kB, p95 {pct(updates, 0.95) / 1024:.2f} kB"
           f" per connection; CPU for the five {statistics.median(cpu_updates) * 1000:.1f} ms (median)"
           f" over {len(cpu_updates)} actions")
+    for who, sizes in (("players", players), ("spectator", spectators)):
+        print(f"  {who}: median {statistics.median(sizes) / 1024:.2f} kB, p95 {pct(sizes, 0.95) / 1024:.2f} kB")

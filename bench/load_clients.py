@@ -5,9 +5,10 @@ Each seat's client opens ``/ws/m/<id>/`` with its user's session cookie and an O
 the server accepts; each spectator opens ``/ws/m/<id>/?watch=<token>`` with no cookie
 (games/table/consumers.py ``may_watch``). Clients react to ``board`` frames (the whole
 board, games/table/board.py) and to ``update`` frames (``{"type": "update", "v": …,
-"parts": {id: html}, "board": {attr: value}, "events": […]}``: only the parts that
-changed, which the client splices into the board it holds by element id, as the page
-does). When its board says it is its turn a seat reads the legal moves from the board
+"parts": {id: html}, "edits": {id: [[start, end, text], …]}, "board": {attr: value},
+"events": […]}``: only the parts that changed, whole or as line edits of the part's text,
+which the client splices into the board it holds by element id, as the page does, and
+the board's attributes that changed). When its board says it is its turn a seat reads the legal moves from the board
 HTML, as the page's script does — the playable tiles ``[data-tile][data-targets]`` and
 the buttons ``[data-act]`` — and sends the first one: the engine double, else the first
 tile on its first target, else end, draw or pass. When a round is over, seat 0 presses
@@ -55,6 +56,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.typing import Origin
+
+from games.table.parts import apply_edits, part_text
 
 PHASE = re.compile(r'data-phase="(\w+)"')
 HAND_TILE = re.compile(r'data-tile="(\d+)-(\d+)" data-targets="([^"]*)"')
@@ -127,15 +130,17 @@ class Document:
         else:
             for part_id, part in (message.get("parts") or {}).items():
                 self.html = replace_part(self.html, part_id, part)
+            for part_id, changes in (message.get("edits") or {}).items():
+                self.html = replace_part(self.html, part_id, apply_edits(part_text(self.html, part_id), changes))
             attrs = message.get("board") or {}
             if attrs:
                 first = FIRST_TAG.search(self.html)
                 if first is not None:
                     tag = first.group(0)
                     for name, value in attrs.items():
-                        attr = re.compile(rf'\b{re.escape(name)}="[^"]*"')
-                        text = f'{name}="{value}"'
-                        tag = attr.sub(text, tag, count=1) if attr.search(tag) else tag[:-1] + f" {text}>"
+                        attr = re.compile(rf'\s{re.escape(name)}="[^"]*"')
+                        text = "" if value is None else f' {name}="{value}"'
+                        tag = attr.sub(text, tag, count=1) if attr.search(tag) else tag[:-1] + f"{text}>"
                     self.html = self.html[:first.start()] + tag + self.html[first.end():]
         self.version = max(self.version, frame_version(message))
         if isinstance(message.get("your_turn"), bool):

@@ -17,17 +17,22 @@ each rendered by its own template whether for the first page, an update or a rep
   cover), rendered per connection.
 
 A connection keeps a `Sent` (what it was last sent: version, round, the board's
-attributes and a digest of each part); `update_frame` then gives
-``{"type": "update", "v": …, "base": …, "events": […], "parts": {id: html}, "board": {…}}``
-with only the parts whose HTML changed since, and the board's attributes only when
-they changed. A new round (its trains differ) is sent as a whole board instead.
+attributes and the text of each part); `update_frame` then gives
+``{"type": "update", "v": …, "base": …, "events": […], "parts": {id: html},
+"edits": {id: [[start, end, text], …]}, "board": {…}}`` with only the parts whose HTML
+changed since — whole, or as line edits of the text the connection holds when that is
+shorter (`edits`) — and the board's attributes that changed. A new round (its trains
+differ) is sent as a whole board instead.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -75,13 +80,15 @@ def shared_parts(public: Any) -> dict[str, Markup]:
 
 def _tools_shows(b: Any) -> tuple[Any, ...]:
     """What the ``tools`` part shows: its buttons, the pace menu, and "What can I do?" (the
-    instruction of the moment, the actions and the tiles that fit, with their trains' names)."""
+    actions and the tiles that fit, with their trains' names; its line of the moment is the
+    board's ``data-status``, written in by static/js/cando.js, so a turn passing changes no
+    seat's ``tools``)."""
     cando = b.me is not None and not b.spectator
     fits = None
     if cando and b.your_turn and b.hand is not None:
         fits = (b.hand, tuple(t.label for t in b.trains))
-    return (b.actions, b.skip, b.skip_shown, b.autodraw, b.undo, b.undo_text, b.redo, b.restart, b.spectator, b.pace_options, cando,
-            b.status if cando else "", b.your_turn, fits, b.next_round, b.new_match, b.round_over, b.match_over)
+    return (b.actions, b.skip, b.skip_shown, b.autodraw, b.undo, b.undo_text, b.redo, b.restart, b.spectator,
+            b.pace_options, cando, b.your_turn, fits, b.next_round, b.new_match, b.round_over, b.match_over)
 
 
 #: each private part: its template and what of the board it shows (its key: the part is
@@ -194,9 +201,9 @@ class Sent:
     round: int = -1
     trains: tuple[str, ...] = ()
     attrs: dict[str, str] = field(default_factory=dict)
-    #: part id -> hash of its HTML (in this process: a str keeps its hash once worked out,
-    #: so a shared part's is worked out once for every connection)
-    digests: dict[str, int] = field(default_factory=dict)
+    #: part id -> its HTML as this connection holds it (a shared part's text is the one object
+    #: of the version's shared parts: comparing an unchanged one is an identity check)
+    texts: dict[str, str] = field(default_factory=dict)
     #: this connection's private parts as last rendered, with what they showed (`private_parts`)
     kept: dict[str, tuple[Any, Markup]] = field(default_factory=dict)
 
@@ -204,24 +211,101 @@ class Sent:
         """`p` was sent (all of it, or the `parts` named and its attributes)."""
         self.version, self.round, self.trains, self.attrs = p.version, p.round, p.trains, p.attrs
         for key in (p.parts if parts is None else parts):
-            self.digests[key] = hash(p.parts[key])
+            self.texts[key] = p.parts[key]
 
     def whole(self) -> bool:
         return self.version < 0
 
 
+#: an edit of a part's text, by lines: ``[start, end, text]`` puts `text`'s lines in place of
+#: the old lines ``start:end``; ``[start, end]`` deletes them
+Edit = list[Any]
+
+
+@lru_cache(maxsize=512)
+def edits(old: str, new: str) -> tuple[Edit, ...] | None:
+    """The line edits that make `new` of `old` (a part's text as a connection holds it and as
+    it is now), or None when sending `new` whole is about as short. The templates put an
+    element on a line of its own (`render` folds their indentation to single line breaks), so
+    a tile laid on a train or a class changed in the hand is an edit of a line or two.
+    Cached: the connections of one table hold the same texts of the shared parts, so a
+    version's edits of a shared part are worked out once (a str keeps its hash)."""
+    a, b = str(old).split("\n"), str(new).split("\n")
+    # The lines alike at both ends are left out of the matching (the cheap part of the work).
+    head, most = 0, min(len(a), len(b))
+    while head < most and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < most - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    out: list[Edit] = []
+    size = 0
+    matcher = SequenceMatcher(None, a[head:len(a) - tail], b[head:len(b) - tail], autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if j2 > j1:
+            text = "\n".join(b[head + j1:head + j2])
+            out.append([head + i1, head + i2, text])
+            size += len(text) + 16
+        else:
+            out.append([head + i1, head + i2])
+            size += 12
+    if size * 10 > len(new) * 9:
+        return None
+    return tuple(out)
+
+
+def apply_edits(old: str, changes: Iterable[Edit]) -> str:
+    """`old` with the line `edits` applied (what static/js/table.js does with a frame's "edits")."""
+    lines = old.split("\n")
+    for change in sorted(changes, key=lambda e: e[0], reverse=True):
+        lines[change[0]:change[1]] = change[2].split("\n") if len(change) > 2 else []
+    return "\n".join(lines)
+
+
 def update_frame(p: Page, sent: Sent, events: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The update from what `sent` holds to `p`, or None when a whole board is needed
-    (nothing sent yet, a new round). Records what is sent in `sent`."""
+    (nothing sent yet, a new round). Records what is sent in `sent`.
+
+    A changed part goes whole (``"parts": {id: html}``) or, when that is shorter, as line
+    edits of the text the connection holds (``"edits": {id: [[start, end, text], …]}``,
+    `edits`); the board element's attributes that changed go as ``"board": {name: value}``
+    (None: removed)."""
     if sent.whole() or p.round != sent.round or p.trains != sent.trains:
         return None
-    changed = {key: str(html) for key, html in p.parts.items() if sent.digests.get(key) != hash(html)}
+    whole: dict[str, str] = {}
+    changed: dict[str, tuple[Edit, ...]] = {}
+    held = sent.texts
+    for key, html in p.parts.items():
+        before = held.get(key)
+        if before is html or before == html:
+            continue
+        diff = edits(before, html) if before is not None else None
+        if diff is None:
+            whole[key] = str(html)
+        else:
+            changed[key] = diff
     frame: dict[str, Any] = {"type": "update", "v": p.version, "base": sent.version, "events": events,
-                             "parts": changed}
+                             "parts": whole}
+    if changed:
+        frame["edits"] = changed
     if p.attrs != sent.attrs:
-        frame["board"] = p.attrs
-    sent.took(p, changed)
+        attrs: dict[str, str | None] = {k: v for k, v in p.attrs.items() if sent.attrs.get(k) != v}
+        attrs.update((k, None) for k in sent.attrs if k not in p.attrs)
+        frame["board"] = attrs
+    sent.took(p, [*whole, *changed])
     return frame
+
+
+def frame_texts(frame: dict[str, Any]) -> list[str]:
+    """Every text an update `frame` sends: its parts, the text of its edits, its attributes
+    and its events (what a secrecy check reads)."""
+    out = [*frame["parts"].values()]
+    out.extend(change[2] for diff in (frame.get("edits") or {}).values() for change in diff if len(change) > 2)
+    out.extend(v for v in (frame.get("board") or {}).values() if v is not None)
+    out.append(json.dumps(frame["events"]))
+    return out
 
 
 # ---------------------------------------------------------------- applying an update (tests, tools)
@@ -247,18 +331,38 @@ def _element(html: str, part: str) -> tuple[int, int]:
     raise KeyError(f"no element with id {part!r}")
 
 
+_ATTR = re.compile(r'\s([a-z-]+)="([^"]*)"')
+
+
+def part_text(html: str, part: str) -> str:
+    """The element with id `part` in `html`, as text (what a part's edits apply to)."""
+    start, end = _element(html, part)
+    return html[start:end]
+
+
 def apply(html: str, frame: dict[str, Any]) -> str:
-    """The board `html` with an update `frame` applied: each part replaced by id, the board
-    element's attributes set (what table.js does with idiomorph, done on the text)."""
+    """The board `html` with an update `frame` applied: each part replaced by id (a whole one,
+    or its text with the edits applied), the board element's attributes set (what table.js
+    does with idiomorph, done on the text)."""
     for part, new in frame["parts"].items():
         start, end = _element(html, part)
         html = html[:start] + new + html[end:]
+    for part, changes in (frame.get("edits") or {}).items():
+        start, end = _element(html, part)
+        html = html[:start] + apply_edits(html[start:end], changes) + html[end:]
     attrs = frame.get("board")
     if attrs is not None:
         root = _ROOT.search(html)
         if root is None:
             raise KeyError("no board element")
-        html = html[:root.start()] + f"<div{xmlattr(attrs)}>" + html[root.end():]
+        held = {name: Markup(value) for name, value in _ATTR.findall(root.group(0))}
+        for name, value in attrs.items():
+            if value is None:
+                held.pop(name, None)
+            else:
+                held[name] = escape(value)
+        tag = "".join(f' {name}="{value}"' for name, value in held.items())
+        html = html[:root.start()] + f"<div{tag}>" + html[root.end():]
     return html
 
 
@@ -278,5 +382,5 @@ def as_board(board: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, A
     attrs = frame.get("board") or {}
     return {"type": "board", "version": frame["v"], "html": html,
             "title": attrs.get("data-title", board.get("title")),
-            "your_turn": attrs["data-your-turn"] == "true" if attrs else board.get("your_turn"),
+            "your_turn": attrs["data-your-turn"] == "true" if "data-your-turn" in attrs else board.get("your_turn"),
             "update": frame}

@@ -4,8 +4,9 @@ Two tags:
 
 - ``{% tile_defs %}`` renders, once per page, a hidden SVG holding one ``<symbol>``
   per number (``#mt-pips-0`` … ``#mt-pips-12``): the pips of one half of a tile.
-- ``{% tile t %}`` renders one domino that ``<use>``s those symbols, so a board of a
-  hundred tiles stays small (it is re-sent over the websocket after every move).
+- ``{% tile t %}`` renders one domino that ``<use>``s those symbols (and the face's,
+  ``#mt-h`` / ``#mt-v``), so a board of a hundred tiles stays small (what changes of it
+  is sent over the websocket after every move).
 
 ``t`` is a tile as the engine writes it: a pair ``(a, b)`` or a string ``"a-b"``.
 The tile is drawn in the order given (a train's tiles are oriented near → far).
@@ -71,14 +72,26 @@ def pip_radius(n: int) -> float:
     return 9 if n <= 9 else 7.5
 
 
+#: a tile's face and its middle line, lying (h) and standing (v): drawn by every tile
+_FACES = {
+    "h": '<rect class="tile__face" x="3" y="3" width="194" height="94" rx="14"/>'
+         '<line class="tile__line" x1="100" y1="14" x2="100" y2="86"/>',
+    "v": '<rect class="tile__face" x="3" y="3" width="94" height="194" rx="14"/>'
+         '<line class="tile__line" x1="14" y1="100" x2="86" y2="100"/>',
+}
+
+
 @cache
 def _defs_svg() -> str:
-    symbols = []
+    # No viewBox: a symbol draws in the user units of the tile that uses it (a half is 100 ×
+    # 100 from the use's x, y), so a tile's <use>s need no width and height. overflow
+    # visible: a highlighted face's wide edge is not clipped.
+    symbols = [f'<symbol id="mt-{k}" overflow="visible">{face}</symbol>' for k, face in _FACES.items()]
     for n in range(HIGHEST + 1):
         r = pip_radius(n)
         circles = "".join(f'<circle cx="{x}" cy="{y}" r="{r}"/>' for x, y in pip_positions(n))
         symbols.append(
-            f'<symbol id="mt-pips-{n}" viewBox="0 0 100 100">'
+            f'<symbol id="mt-pips-{n}" overflow="visible">'
             f'<g class="pips pips-{n}" style="fill:var(--pip-{n},var(--pip))">{circles}</g></symbol>'
         )
     return (
@@ -115,22 +128,17 @@ def spoken(tile: Tile) -> str:
 
 @cache
 def _tile_svg(a: int, b: int, vertical: bool, label: str, decorative: bool, css: str) -> str:
-    w, h = (100, 200) if vertical else (200, 100)
+    # Short: a train's or a hand's tiles are re-sent when they change (games/table/parts.py).
+    # The face is a symbol, so its edge is styled through custom properties that the use
+    # inherits (--face-edge, --face-width…, board.css), not by selectors on .tile__face.
+    k = "v" if vertical else "h"
+    size = "0 0 100 200" if vertical else "0 0 200 100"
     second = 'y="100"' if vertical else 'x="100"'
-    divider = ('<line class="tile__line" x1="14" y1="100" x2="86" y2="100"/>' if vertical
-               else '<line class="tile__line" x1="100" y1="14" x2="100" y2="86"/>')
-    classes = f"tile tile--{'v' if vertical else 'h'}" + (" tile--double" if a == b else "") + (f" {css}" if css else "")
-    if decorative:
-        names = 'aria-hidden="true" focusable="false"'
-    else:
-        names = f'role="img" aria-label="{escape(label)}"'
+    classes = f"tile tile--{k}" + (" tile--double" if a == b else "") + (f" {css}" if css else "")
+    names = 'aria-hidden="true"' if decorative else f'role="img" aria-label="{escape(label)}"'
     return (
-        f'<svg class="{escape(classes)}" viewBox="0 0 {w} {h}" {names} data-pips="{a}-{b}">'
-        f'<rect class="tile__face" x="3" y="3" width="{w - 6}" height="{h - 6}" rx="14"/>'
-        f"{divider}"
-        f'<use href="#mt-pips-{a}" width="100" height="100"/>'
-        f'<use href="#mt-pips-{b}" {second} width="100" height="100"/>'
-        "</svg>"
+        f'<svg class="{escape(classes)}" viewBox="{size}" {names} data-pips="{a}-{b}">'
+        f'<use href="#mt-{k}"/><use href="#mt-pips-{a}"/><use href="#mt-pips-{b}" {second}/></svg>'
     )
 
 

@@ -2,9 +2,9 @@
  *
  * Opens ws(s)://<host>/ws/m/<id>/ (+ ?watch=<token> for spectators). A "board" message
  * swaps #board's innerHTML whole (on connect, sync, a new round); an "update" message
- * (games/table/parts.py) carries only the parts that changed since this page's version:
- * each is morphed in by id with idiomorph (static/vendor/idiomorph.min.js), so focus,
- * selection, scroll and open dialogs survive, and the board element's attributes are set.
+ * (games/table/parts.py) carries only the parts that changed since this page's version,
+ * each whole or as line edits of the text this page holds for it: each is morphed in by id with idiomorph (static/vendor/idiomorph.min.js), so focus,
+ * selection, scroll and open dialogs survive, and the board element's changed attributes are set.
  * An update that does not start from this page's version asks for a sync. Each played
  * tile slides from the hand (own move) or from its player's label to its train
  * (≤ 300 ms, none under prefers-reduced-motion); clicks keep working meanwhile.
@@ -185,10 +185,43 @@
     };
   }
 
+  // Each part's text as this page holds it: the last whole board's, or as the updates since
+  // made it. An update sends a part whole, or as line edits of that text ("edits": {id:
+  // [[start, end, text], …]}: lines start..end become text's lines; games/table/parts.py).
+  var boardText = "";
+  var texts = {};
+  /** The element with id `id` in `html`, as text (parts are whole elements whose tags of one
+   *  name nest properly; parts.py `_element` reads them the same way). */
+  function elementText(html, id) {
+    var start = new RegExp('<([a-z][a-z0-9]*)\\b[^>]*?\\sid="' + id.replace(/[^\w-]/g, "\\$&") + '"[^>]*>').exec(html);
+    if (!start) return null;
+    var tags = new RegExp("<" + start[1] + "\\b[^>]*>|</" + start[1] + ">", "g");
+    tags.lastIndex = start.index;
+    var depth = 0, tag;
+    while ((tag = tags.exec(html))) {
+      depth += tag[0].charAt(1) === "/" ? -1 : 1;
+      if (depth === 0) return html.slice(start.index, tags.lastIndex);
+    }
+    return null;
+  }
+  function partText(id) {
+    if (!Object.prototype.hasOwnProperty.call(texts, id)) texts[id] = elementText(boardText, id);
+    return texts[id];
+  }
+  function applyEdits(text, edits) {
+    var lines = text.split("\n");
+    edits.slice().sort(function (a, b) { return b[0] - a[0]; }).forEach(function (e) {
+      Array.prototype.splice.apply(lines, [e[0], e[1] - e[0]].concat(e.length > 2 ? e[2].split("\n") : []));
+    });
+    return lines.join("\n");
+  }
+
   function swap(html, newVersion, title) {
     var kept = keep();
     var before = trainLengths();
     host.innerHTML = html;
+    boardText = html;
+    texts = {};
     version = newVersion;
     var b = boardEl();
     if (!b) return;
@@ -270,17 +303,24 @@
     var kept = keep();
     var from = origins(msg.events);
     var missing = false;
-    Object.keys(msg.parts || {}).forEach(function (id) {
+    var html = {};
+    Object.keys(msg.parts || {}).forEach(function (id) { html[id] = msg.parts[id]; });
+    Object.keys(msg.edits || {}).forEach(function (id) {
+      var text = partText(id);
+      if (text === null) missing = true;
+      else html[id] = applyEdits(text, msg.edits[id]);
+    });
+    Object.keys(html).forEach(function (id) {
+      texts[id] = html[id];
       var el = document.getElementById(id);
       if (!el || !b.contains(el)) { missing = true; return; }
-      window.Idiomorph.morph(el, msg.parts[id], MORPH);
+      window.Idiomorph.morph(el, html[id], MORPH);
     });
-    if (msg.board) {
-      Array.prototype.slice.call(b.attributes).forEach(function (a) {
-        if (!(a.name in msg.board)) b.removeAttribute(a.name);
-      });
+    if (msg.board) { // the attributes that changed (null: removed)
       Object.keys(msg.board).forEach(function (name) {
-        if (b.getAttribute(name) !== msg.board[name]) b.setAttribute(name, msg.board[name]);
+        var value = msg.board[name];
+        if (value === null) b.removeAttribute(name);
+        else if (b.getAttribute(name) !== value) b.setAttribute(name, value);
       });
     }
     version = msg.v;

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from django.utils import translation
+from markupsafe import Markup
 
 from engine import rules
 from engine.views import view
@@ -108,7 +109,8 @@ def test_the_updates_applied_in_order_make_the_board_a_full_render_makes(
         rendered.append(public.version)
         return original(public)
 
-    updates = 0
+    updates = edited = quiet = 0
+    turn: int | None = None
     version = -1
     with translation.override("en"):
         for _ in range(steps):
@@ -130,9 +132,16 @@ def test_the_updates_applied_in_order_make_the_board_a_full_render_makes(
                 frame = c.frames[-1]
                 if frame["type"] == "update":
                     updates += 1
-                    texts = [*frame["parts"].values(), *(frame.get("board") or {}).values(),
-                             json.dumps(frame["events"])]
-                    sent = set().union(*map(tiles_written, texts))
+                    edited += bool(frame.get("edits"))
+                    near = {c.seat, (c.seat + 1) % players} if c.seat is not None else set()
+                    if c.seat is not None and state.turn is not None and turn not in near | {None} \
+                            and state.turn not in near:
+                        # The turn passed between others (and not from the seat after this one,
+                        # which ends this seat's undo): this seat's "tools" stay as they were —
+                        # "What can I do?"'s line of the moment comes from the board's data-status.
+                        quiet += 1
+                        assert "tools" not in frame["parts"] and "tools" not in frame.get("edits", {})
+                    sent = set().union(*map(tiles_written, parts.frame_texts(frame)))
                 else:
                     sent = tiles_written(frame["html"])
                 # R24: nothing sent to a seat or a spectator names a tile hidden from it.
@@ -144,8 +153,45 @@ def test_the_updates_applied_in_order_make_the_board_a_full_render_makes(
             assert public.phase == state.phase
             if state.phase in ("round_over", "match_over"):
                 break
+            turn = state.turn
             act(match.pk, users, rng)
-    assert updates > 0
+    assert updates > 0 and edited > 0  # parts went as line edits too, and made the same page
+    assert quiet > 0 or players < 4
+
+
+def test_a_part_goes_as_the_edits_of_its_lines_when_that_is_shorter() -> None:
+    row = ['<li id="train-1">', '<span class="train__count">3 in hand</span>',
+           *(f'<span class="ttile"><svg data-pips="{n}-{n + 1}"></svg></span>' for n in range(7)), "</li>"]
+    old = "\n".join(row)
+    laid = "\n".join([row[0], '<span class="train__count">2 in hand</span>', *row[2:-1],
+                      '<span class="ttile"><svg data-pips="8-9"></svg></span>', row[-1]])
+    diff = parts.edits(old, laid)
+    assert diff is not None and parts.apply_edits(old, diff) == laid
+    assert len(json.dumps(diff)) < len(laid) / 3
+    # Nothing in common: the part goes whole.
+    assert parts.edits("<p>\na\n</p>", "<div>\nb\n</div>") is None
+    rng = random.Random(3)
+    for _ in range(300):
+        a = [rng.choice("abcdefg") * rng.randint(1, 40) for _ in range(rng.randint(0, 30))]
+        b = [x for x in a if rng.random() < 0.8]
+        for _ in range(rng.randint(0, 4)):
+            b.insert(rng.randint(0, len(b)), rng.choice("xyz") * rng.randint(1, 9))
+        old, new = "\n".join(a), "\n".join(b)
+        diff = parts.edits(old, new)
+        assert diff is None or parts.apply_edits(old, diff) == new
+
+
+def test_an_update_carries_the_board_attributes_that_changed_only() -> None:
+    base = {"class": "board", "data-version": "4", "data-turn": "1", "data-cover": "1"}
+    html = f'<div{parts.xmlattr(base)}>\n<p id="status">a</p>\n</div>'
+    page = parts.Page(version=5, round=1, title="t", your_turn=False,
+                      attrs={"class": "board", "data-version": "5", "data-turn": "1"},
+                      parts={"status": Markup('<p id="status">a</p>')}, trains=())
+    sent = parts.Sent(version=4, round=1, attrs=base, texts={"status": '<p id="status">a</p>'})
+    frame = parts.update_frame(page, sent, [])
+    assert frame is not None and frame["parts"] == {} and "edits" not in frame
+    assert frame["board"] == {"data-version": "5", "data-cover": None}
+    assert parts.apply(html, frame) == f'<div{parts.xmlattr(page.attrs)}>\n<p id="status">a</p>\n</div>'
 
 
 def test_an_update_carries_only_the_changed_parts_and_the_events_name_no_drawn_tile(
@@ -171,8 +217,9 @@ def test_an_update_carries_only_the_changed_parts_and_the_events_name_no_drawn_t
                 break
             assert frame["base"] == before and frame["v"] == before + 1
             # A move changes a few parts, never all of them (the hub and the banner stay).
-            assert "banner" not in frame["parts"] and "tools" not in frame["parts"]
-            assert len(frame["parts"]) < len(parts.SHARED) + len(parts.PRIVATE) + reads.match.players
+            changed = {*frame["parts"], *frame.get("edits", {})}
+            assert "banner" not in changed and "tools" not in changed
+            assert len(changed) < len(parts.SHARED) + len(parts.PRIVATE) + reads.match.players
             for event in frame["events"]:
                 if event["e"] == "draw":
                     drew += 1

@@ -161,6 +161,9 @@ def test_a_visitor_plays_a_first_turn_learns_from_tips_and_keeps_the_account(
         page.click("[data-cando] summary")
         can = page.locator("[data-cando] .cando")
         assert can.is_visible() and can.locator(".cando__tiles li").count() == len(table.playable())
+        # Its first line is the instruction of the moment: the board's status (static/js/cando.js).
+        status = page.eval_on_selector("#board .board", "b => b.dataset.status")
+        assert status and can.locator(".cando__now").inner_text() == status
         page.keyboard.press("Escape")
         assert not can.is_visible()
 

@@ -348,8 +348,7 @@ def check_everything(record: Record, viewers: list[Viewer]) -> int:
                 continue
             if message["type"] == "update":
                 # Its texts as the browser reads them (JSON's escapes would glue words together).
-                texts = [*message["parts"].values(), *(message.get("board") or {}).values(),
-                         json.dumps(message["events"])]
+                texts = parts.frame_texts(message)
                 leaked = set().union(*map(tiles_written, texts)) - allowed
             else:
                 leaked = tiles_written(raw) - allowed

@@ -69,7 +69,7 @@ def assert_no_leak(browser: Browser, own: int | None, states: dict[int, RoundSta
     for raw in browser.frames:
         message = json.loads(raw)
         if message["type"] == "update":
-            sent = tiles_in(message["parts"]) | tiles_in(json.dumps(message["events"]))
+            sent = tiles_in("\n".join(parts.frame_texts(message)))
             message = parts.as_board(page, message)
         elif message["type"] == "board":
             sent = tiles_in(message)
