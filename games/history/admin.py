@@ -25,13 +25,14 @@ from django.utils.translation import gettext_lazy
 
 from engine.deal import engine_value
 from engine.replay import BadReplay
-from games import selectors
+from games import permissions, selectors
 from games.admin import LogEntryInline, MatchAdmin, RoundAdmin
 from games.history import checks
 from games.history.replays import NotReplayable, parse_position, round_replay
 from games.history.views import position_url, viewer_context
 from games.logtext import describe_entry
 from games.models import LogEntry, Match, Round, Seat
+from games.permissions import Action as Can
 from games.queries import replay_differences, replay_json
 
 
@@ -63,6 +64,9 @@ class HistoryMatchAdmin(MatchAdmin):
 
     @admin.display(description=gettext_lazy("replay"))
     def replay_links(self, match: Match) -> str:
+        if permissions.seed_secret(match):  # the export holds the seed: only once the match is over
+            return format_html('<a href="{}">{}</a>', reverse("admin:games_match_replay", args=[match.pk]),
+                               _("Replay and check"))
         return format_html('<a href="{}">{}</a> · <a href="{}" download="{}">{}</a>',
                            reverse("admin:games_match_replay", args=[match.pk]), _("Replay and check"),
                            reverse("admin:games_match_export", args=[match.pk]), export_filename(match),
@@ -77,7 +81,9 @@ class HistoryMatchAdmin(MatchAdmin):
             "opts": self.opts,
             "original": match,
             "title": _("Replay of match %(id)s") % {"id": match.pk},
-            "export_name": export_filename(match),
+            # The seed (and the export, which holds it) is every deal: hidden while the match is live.
+            "seed_shown": permissions.may(request.user, Can.SEE_SEED, match),
+            "export_name": export_filename(match) if not permissions.seed_secret(match) else "",
             # The export replayed must be the stored snapshot (what `manage.py replay_check` says).
             "differences": replay_differences(match),
         }
@@ -108,7 +114,7 @@ class HistoryMatchAdmin(MatchAdmin):
         return out
 
     def export_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
-        match = self._viewable(request, object_id)
+        match = self._viewable(request, object_id, export=True)
         response = HttpResponse(replay_json(selectors.match_replay_doc(match)),
                                 content_type="application/json; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{export_filename(match)}"'
@@ -130,7 +136,12 @@ class HistoryMatchAdmin(MatchAdmin):
 
     @admin.action(description=gettext_lazy("Export the selected matches' replays (one JSON list)"))
     def export_selected(self, request: HttpRequest, queryset: Any) -> HttpResponse:
-        docs = [{"match": m.pk, **selectors.match_replay_doc(m)} for m in queryset.order_by("pk")[:200]]
+        chosen = list(queryset.order_by("pk")[:200])
+        live = [m.pk for m in chosen if not permissions.may(request.user, Can.EXPORT, m)]
+        if live:
+            messages.warning(request, _("Matches still being played are not exported (their seed is their "
+                                        "deals): %(ids)s.") % {"ids": ", ".join(map(str, live))})
+        docs = [{"match": m.pk, **selectors.match_replay_doc(m)} for m in chosen if m.pk not in live]
         if queryset.count() > 200:
             messages.warning(request, _("Only the first 200 matches were exported."))
         response = HttpResponse(json.dumps(docs, indent=2, ensure_ascii=False) + "\n", content_type="application/json; charset=utf-8")

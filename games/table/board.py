@@ -86,7 +86,7 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 
 from engine.views import SeatView
-from games.table import parts
+from games.table import away, parts
 from games.table.jinja_env import active_language as language
 from games.table.jinja_env import fixed_language
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
@@ -148,7 +148,10 @@ def seat_infos(match: Any) -> list[SeatInfo]:
         if not name:
             words = _("Computer %(number)s") if s.kind == "computer" else _("Seat %(number)s")
             name = words % {"number": s.index + 1}
-        out.append(SeatInfo(index=s.index, name=isolated(name), kind=s.kind))
+        kind = s.kind
+        if s.standin:  # a computer plays it while its owner is away (games.standin): said plainly
+            name, kind = away.standin_name(name), "computer"
+        out.append(SeatInfo(index=s.index, name=isolated(name), kind=kind))
     return out
 
 
@@ -188,6 +191,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
 
         undo_text = undo_words(selectors.undo_takes_back(reads.folded, mine), names, view.seat)
     ask = ask_for(match, reads.ask, user if signed_in else None)
+    seats_away = away.for_viewer(match, user if signed_in else None, names, reads)
     waiting = ask is not None  # one request at a time: no other undo or restart meanwhile
     return Flags(
         match_id=match.pk, version=match.version,
@@ -200,6 +204,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
         pace=getattr(match, "pace", "normal"), hurry=bool(getattr(match, "hurry", False)),
         may_pace=bool(mine) and match.status == "playing",
         ask=ask,
+        away=seats_away,
         history=history,
         undo_text=undo_text,
         last_event=log_line(last, names, view.seat, engine=view.engine)

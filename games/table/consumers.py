@@ -56,9 +56,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts import sessions
-from games import permissions, selectors, services
+from games import permissions, presence, selectors, services
 from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
-from games.history.mail import table_presence  # the one import of the history wing here
 from games.models import Match, Seat
 from games.notify import LAYER_LOST, match_group
 from games.permissions import Action as Can
@@ -161,7 +160,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=REFUSED)
             return
         self.group = match_group(self.match_id)
-        await self.call(table_presence, user=self.user, change=1)  # games.history.mail: no turn e-mail while here
+        # games.presence: no turn e-mail while here, no computer standing in (renewed by `renew_groups`)
+        await self.call(presence.opened, match_id=self.match_id, user=self.user, channel=self.channel_name)
         await self.channel_layer.group_add(self.group, self.channel_name)
         groups = [self.group]
         if getattr(self.user, "is_authenticated", False):
@@ -187,7 +187,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await renewing
         if self.group is not None:
             try:
-                await self.call(table_presence, user=self.user, change=-1)
+                await self.call(presence.closed, match_id=self.match_id, channel=self.channel_name)
             except Exception:
                 logger.warning("table %s: could not record leaving", self.match_id, exc_info=True)
         for name in ("group", "user_group"):
@@ -206,9 +206,21 @@ class TableConsumer(AsyncWebsocketConsumer):
                 logger.warning("table %s: could not end a pause", self.match_id, exc_info=True)
 
     async def renew_groups(self, groups: list[str]) -> None:
-        """Join the groups again every `GROUP_RENEW_SECONDS`, so they never expire."""
+        """Join the groups again every `GROUP_RENEW_SECONDS`, so they never expire; renew this
+        connection's presence every `presence.RENEW` (its heartbeat: a server killed with the
+        connection open renews it no more, and it expires, games.presence)."""
+        beat = presence.RENEW.total_seconds()
+        since_groups = 0.0
         while True:
-            await asyncio.sleep(GROUP_RENEW_SECONDS)
+            await asyncio.sleep(beat)
+            try:
+                await self.call(presence.renew, match_id=self.match_id, channel=self.channel_name)
+            except Exception:  # the database is away for a moment: the next beat renews it
+                logger.warning("table %s: could not renew the presence", self.match_id, exc_info=True)
+            since_groups += beat
+            if since_groups < GROUP_RENEW_SECONDS:
+                continue
+            since_groups = 0.0
             for group in groups:
                 try:
                     await self.channel_layer.group_add(group, self.channel_name)
@@ -272,6 +284,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def match_paused(self, event: dict[str, Any]) -> None:
         await self.told(self.send_board())  # same version, but the "paused" badge changed (R26)
+
+    async def match_seats(self, event: dict[str, Any]) -> None:
+        await self.told(self.send_board())  # same version, but a seat may be handed over now (games.standin)
 
     async def told(self, answer: Any) -> None:
         """Answer a notice; a failure (the database dropped the connection) costs this board
