@@ -118,6 +118,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     #: set once this connection is ending: no frame is acted on after that
     ended = False
     renewing: asyncio.Task[None] | None = None
+    beating: asyncio.Task[None] | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Channels' dispatch loop, except that losing the channel layer (Redis restarted)
@@ -160,8 +161,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=REFUSED)
             return
         self.group = match_group(self.match_id)
-        # games.presence: no turn e-mail while here, no computer standing in (renewed by `renew_groups`)
-        await self.call(presence.opened, match_id=self.match_id, user=self.user, channel=self.channel_name)
+        # games.presence: no turn e-mail while here, no computer standing in (renewed by `heartbeat`)
+        if await self.call(presence.opened, match_id=self.match_id, user=self.user, channel=self.channel_name):
+            self.beating = asyncio.create_task(self.heartbeat())
         await self.channel_layer.group_add(self.group, self.channel_name)
         groups = [self.group]
         if getattr(self.user, "is_authenticated", False):
@@ -180,11 +182,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Leave the groups and end this connection's pause (R26). Safe to call more than
         once, and from any ending; each step is tried even if another fails."""
         self.ended = True
-        renewing, self.renewing = self.renewing, None
-        if renewing is not None:
-            renewing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewing
+        for task in (self.renewing, self.beating):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self.renewing = self.beating = None
         if self.group is not None:
             try:
                 await self.call(presence.closed, match_id=self.match_id, channel=self.channel_name)
@@ -206,26 +209,24 @@ class TableConsumer(AsyncWebsocketConsumer):
                 logger.warning("table %s: could not end a pause", self.match_id, exc_info=True)
 
     async def renew_groups(self, groups: list[str]) -> None:
-        """Join the groups again every `GROUP_RENEW_SECONDS`, so they never expire; renew this
-        connection's presence every `presence.RENEW` (its heartbeat: a server killed with the
-        connection open renews it no more, and it expires, games.presence)."""
-        beat = presence.RENEW.total_seconds()
-        since_groups = 0.0
+        """Join the groups again every `GROUP_RENEW_SECONDS`, so they never expire."""
         while True:
-            await asyncio.sleep(beat)
-            try:
-                await self.call(presence.renew, match_id=self.match_id, channel=self.channel_name)
-            except Exception:  # the database is away for a moment: the next beat renews it
-                logger.warning("table %s: could not renew the presence", self.match_id, exc_info=True)
-            since_groups += beat
-            if since_groups < GROUP_RENEW_SECONDS:
-                continue
-            since_groups = 0.0
+            await asyncio.sleep(GROUP_RENEW_SECONDS)
             for group in groups:
                 try:
                     await self.channel_layer.group_add(group, self.channel_name)
                 except LAYER_LOST as e:  # Redis is down: the next renewal (or a reconnect) joins again
                     logger.warning("table %s: could not renew the group membership (%s)", self.match_id, e)
+
+    async def heartbeat(self) -> None:
+        """Renew this connection's presence every `presence.RENEW` while it is open: a server
+        killed with it open renews it no more, and it expires (games.presence)."""
+        while True:
+            await asyncio.sleep(presence.RENEW.total_seconds())
+            try:
+                await self.call(presence.renew, match_id=self.match_id, channel=self.channel_name)
+            except Exception:  # the database is away for a moment: the next beat renews it
+                logger.warning("table %s: could not renew the presence", self.match_id, exc_info=True)
 
     # ------------------------------------------------------------ frames from the browser
 
