@@ -241,7 +241,7 @@ class MatchAdmin(admin.ModelAdmin):
 
     def export_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """The match as a replay file, `match-<id>.json`."""
-        match = self._viewable(request, object_id)
+        match = self._viewable(request, object_id, export=True)
         response = HttpResponse(replay_json(selectors.match_replay_doc(match)),
                                 content_type="application/json; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'

@@ -382,7 +382,7 @@ def _new_seed(seed: object) -> int:
 
 
 def _new_match(*, table: Table, number: int, creator: object, seats: list[tuple[str, object, str, str]],
-               seed: int, listed: bool, pace: str = "normal", away_limit: str = Match.AwayLimit.HOUR) -> Match:
+               seed: int, listed: bool, pace: str = "normal", away_limit: str = "1h") -> Match:
     """A match with its seats (kind, user, name, level); started at once when no seat is free."""
     match = Match.objects.create(
         table=table, number=number, seed=seed, players=len(seats), listed=listed, pace=pace, away_limit=away_limit,
@@ -399,7 +399,7 @@ def _new_match(*, table: Table, number: int, creator: object, seats: list[tuple[
 
 
 def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = None, listed: bool = True,
-                 pace: str = "normal", away_limit: str = Match.AwayLimit.HOUR) -> Match:
+                 pace: str = "normal", away_limit: str = "1h") -> Match:
     """Create a match at a new table; it starts at once when no seat waits for a player.
     `pace`: how fast its computers move (Match.Pace), changed later with `pace_set`;
     `away_limit`: how long a seat may stay away before a computer may play it

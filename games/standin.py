@@ -16,7 +16,9 @@ The rules:
 - The computer worker then plays the seat like any computer's (services.computer_step),
   from the seat's view only (R25): the hand stays with the seat; no page but its
   owner's shows it, and its owner's shows the table as to a watcher (no hand, no
-  moves) until they take the seat back.
+  moves) until they take the seat back. Undo and restart no longer wait for that
+  owner's consent (games.permissions.people), no turn e-mail goes for the seat, and
+  between rounds the table still waits for a person to start the next one.
 - Its owner takes it back with one click, whenever they like (`standin_end`). Not on
   opening the page: a glance at the table from a phone or from a turn e-mail is not a
   promise to play on, and handing the seat back at once would stall the others again
@@ -34,6 +36,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -165,8 +168,10 @@ def announce_due(*, since: datetime, now: datetime) -> list[int]:
     """Tell each table where a seat's away limit passed in (`since`, `now`] (nothing else
     changes its version then): its pages read their boards again and offer the hand-over.
     The computer worker calls this now and then. The ids of the matches told."""
+    # Only tables with two people or more: alone with computers, nobody could hand a seat over.
     matches = list(Match.objects.filter(status=Match.Status.PLAYING).exclude(away_limit=Match.AwayLimit.NEVER)
-                   .prefetch_related("seats").order_by("pk"))
+                   .annotate(people=Count("seats__user", filter=~Q(seats__kind=Seat.Kind.COMPUTER), distinct=True))
+                   .filter(people__gte=2).prefetch_related("seats").order_by("pk"))
     if not matches:
         return []
     seen: dict[int, dict[int, tuple[bool, datetime]]] = {m.pk: {} for m in matches}
