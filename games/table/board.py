@@ -55,6 +55,9 @@ and ``[data-skip]`` ("Skip to my turn", on a computer's turn) for seated people 
 - ``{"type": "skip", "request_id": uuid}`` — the computers play without waiting until a person's turn
 - ``{"type": "accept"|"decline", "ask": id, "request_id": uuid}`` — the answer to another person's undo
   or restart request at a shared table (issue 13)
+- ``{"type": "stand_in"|"take_back", "seat": s, "request_id": uuid}``, ``{"type": "away_limit", "limit":
+  "never|10m|1h|1d", "request_id": uuid}`` — a computer for an away player's seat (games.standin;
+  the buttons ``[data-stand-in]`` ``[data-take-back]`` ``[data-away-limit]``, static/js/standin.js)
 
 **Server → client**:
 
