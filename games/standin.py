@@ -33,7 +33,6 @@ The rules:
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, Q
@@ -192,15 +191,3 @@ def announce_due(*, since: datetime, now: datetime) -> list[int]:
                 told.append(match.pk)
                 break
     return told
-
-
-def offers(match: Any, seats: list[Seat], user: Any, seen: dict[int, tuple[bool, datetime]],
-           now: datetime) -> tuple[list[Seat], list[Seat]]:
-    """(the seats `user` may let a computer play now, the seats a computer plays for `user`)."""
-    if match.status != Match.Status.PLAYING or permissions.user_id(user) is None:
-        return [], []
-    mine = [s for s in seats if s.controlled_by(user)]
-    back = [s for s in mine if s.standin]
-    hand = [s for s in seats if permissions.may(user, Can.STAND_IN, match, seat=s.index, seats=seats)
-            and may_hand_over(match, s, seen, now)]
-    return hand, back

@@ -19,8 +19,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import presence, standin
+from games import permissions, presence, standin
 from games.models import AWAY_SECONDS, Match
+from games.permissions import Action as Can
 from games.table.jinja_env import text as _
 
 
@@ -55,20 +56,29 @@ def for_viewer(match: Match, user: Any, names: list[str], reads: Any = None) -> 
     if not any(s.controlled_by(user) for s in seats):
         return None
     people = {s.user_id for s in seats if s.kind != "computer"}
-    if len(people) < 2 and not any(s.standin for s in seats):
-        seen: dict[int, Any] = {}  # alone with computers: nobody to hand over, no read
-    elif reads is not None and getattr(reads, "match", None) is match:
-        seen = reads.once("presence", lambda: presence.at_table(match.pk))
-    else:
+
+    def once(key: Any, make: Any) -> Any:
+        # What every viewer of this version shares is worked out for the first one only.
+        return reads.once(key, make) if reads is not None and getattr(reads, "match", None) is match else make()
+
+    def due() -> tuple[int, ...]:
+        """The seats away longer than the table's limit now (any viewer's candidates)."""
+        if len(people) < 2:
+            return ()  # alone with computers: nobody to hand a seat over to a computer, no read
         seen = presence.at_table(match.pk)
-    hand, back = standin.offers(match, seats, user, seen, timezone.now())
-    words = limit_words()
+        now = timezone.now()
+        return tuple(s.index for s in seats if standin.may_hand_over(match, s, seen, now))
+
+    hand = [i for i in once("away", due) if permissions.may(user, Can.STAND_IN, match, seat=i, seats=seats)]
+    back = [s for s in seats if s.standin and s.controlled_by(user)]
     limits: tuple[tuple[str, str, bool], ...] = ()
-    if len(people) >= 2:  # the limit matters only where another person could hand a seat over
+    if len(people) >= 2 and any(s.controlled_by(user) and not s.standin for s in seats):
+        # the limit matters only where another person could hand a seat over
+        words = limit_words()
         limits = tuple((value, words[value], value == match.away_limit) for value in AWAY_SECONDS)
     return Away(
-        hand_over=tuple((s.index, _("Let a computer play for %(name)s") % {"name": names[s.index]}) for s in hand),
+        hand_over=tuple((i, _("Let a computer play for %(name)s") % {"name": names[i]}) for i in hand),
         take_back=tuple((s.index, _("While you were away, a computer has been playing %(name)s's seat.")
                          % {"name": s.display_name}) for s in back),
-        limits=limits if any(s.controlled_by(user) and not s.standin for s in seats) else (),
+        limits=limits,
     )

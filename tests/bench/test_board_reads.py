@@ -347,5 +347,5 @@ def test_what_the_boards_of_a_version_share_is_kept_per_language(players: list[A
             assert translation.gettext("Computer %(number)s") % {"number": 3} in kept["html"]
     assert len(set(htmls.values())) == 3
     # The parts every viewer sees alike are rendered once per language (games/table/parts.py).
-    assert {key for key in shared.shared if key not in ("state", "public", "before", "presence")} == {
+    assert {key for key in shared.shared if key not in ("state", "public", "before", "away")} == {
         ("seats", "en"), ("seats", "es"), ("seats", "de"), ("shared", "en"), ("shared", "es"), ("shared", "de")}
