@@ -26,8 +26,10 @@ from games.models import (
     LogEntry,
     Match,
     Pause,
+    Presence,
     Round,
     Seat,
+    StandIn,
     Table,
     UndoPoint,
 )
@@ -57,7 +59,7 @@ def _number_terms(search_term: str) -> list[int]:
 
 class SeatInline(ReadOnlyMixin, admin.TabularInline):
     model = Seat
-    fields = ("index", "kind", "user", "name", "level")
+    fields = ("index", "kind", "user", "name", "level", "standin")
     readonly_fields = fields
     extra = 0
     show_change_link = True
@@ -103,7 +105,7 @@ class SeatKindFilter(admin.SimpleListFilter):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "status", "players", "seat_names", "round_number", "seed", "listed", "creator",
+    list_display = ("id", "status", "players", "seat_names", "round_number", "seed_shown", "listed", "creator",
                     "updated_at")
     list_display_links = ("id", "status")
     list_filter = ("status", "players", SeatKindFilter, "listed", "created_at")
@@ -111,7 +113,8 @@ class MatchAdmin(admin.ModelAdmin):
     search_help_text = gettext_lazy("A match id or seed, a user name or a seat's name.")
     date_hierarchy = "created_at"
     list_select_related = ("created_by",)
-    fields = ("table", "number", "status", "listed", "players", "seed", "pace", "hurry", "round_number", "version",
+    fields = ("table", "number", "status", "listed", "players", "seed_shown", "pace", "hurry", "away_limit",
+              "round_number", "version",
               "created_by", "created_at", "updated_at", "finished_at", "share_links")
     readonly_fields = tuple(f for f in fields if f != "listed")
     inlines = (SeatInline, RoundInline)
@@ -125,7 +128,8 @@ class MatchAdmin(admin.ModelAdmin):
         found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
         numbers = _number_terms(search_term)
         if numbers:
-            found |= queryset.filter(Q(pk__in=numbers) | Q(seed__in=numbers))
+            # by seed only once over: a live match's seed is its deals (permissions.seed_secret)
+            found |= queryset.filter(Q(pk__in=numbers) | Q(seed__in=numbers, status=Match.Status.FINISHED))
         return found, may_have_duplicates
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -139,6 +143,11 @@ class MatchAdmin(admin.ModelAdmin):
         # Each name isolated (<bdi>): a right-to-left name cannot reorder the list (issue 13).
         return format_html_join(", ", "<bdi>{}</bdi>", ((s.display_name or _("free"),)
                                                        for s in sorted(match.seats.all(), key=lambda s: s.index)))
+
+    @admin.display(description=gettext_lazy("seed"), ordering="seed")
+    def seed_shown(self, match: Match) -> str:
+        # Every deal of the match, so every live hand: hidden until the match is over.
+        return _("hidden until the match is over") if permissions.seed_secret(match) else str(match.seed)
 
     @admin.display(description=gettext_lazy("created by"), ordering="created_by__username")
     def creator(self, match: Match) -> str:
@@ -243,3 +252,23 @@ class PauseAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # A pause left behind by a lost connection may be cleared (computers then resume, R26).
         return bool(getattr(request.user, "is_superuser", False))
+
+
+@admin.register(StandIn)
+class StandInAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Who let a computer play whose seat, when, and when its owner took it back (games.standin)."""
+
+    list_display = ("match", "seat", "level", "handed_by", "round_number", "started_at", "ended_at", "ended_by")
+    list_filter = ("level", "started_at")
+    list_select_related = ("handed_by", "ended_by")
+    search_fields = ("handed_by__username", "ended_by__username")
+
+
+@admin.register(Presence)
+class PresenceAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Table connections of signed-in users (games.presence): open ones are renewed by their server."""
+
+    list_display = ("match", "user", "opened_at", "alive_at", "closed")
+    list_filter = ("closed",)
+    list_select_related = ("user",)
+    search_fields = ("user__username",)

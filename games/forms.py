@@ -90,6 +90,14 @@ class MatchCreateForm(forms.Form):
         required=False,  # a page loaded before the pace existed sends none: the normal pace
         help_text=_("How long the computers wait between their moves; the players can change it during the match."),
     )
+    away_limit = forms.ChoiceField(
+        label=_("A computer may play for someone away"),
+        choices=Match.AwayLimit.choices,
+        initial=Match.AwayLimit.HOUR,
+        required=False,  # a page loaded before the setting existed sends none: the default
+        help_text=_("How long a player may be away from the table before the others may let a computer play "
+                    "for them until they return; the players can change it during the match."),
+    )
     listed = forms.BooleanField(
         label=_("List in the lobby"),
         required=False,
@@ -200,6 +208,7 @@ class MatchCreateForm(forms.Form):
                 taken.add(names.skeleton(name))
         cleaned["seats"] = seats
         cleaned["pace"] = cleaned.get("pace") or Match.Pace.NORMAL
+        cleaned["away_limit"] = cleaned.get("away_limit") or Match.AwayLimit.HOUR
         return cleaned
 
     def seat_specs(self) -> list[Any]:

@@ -66,6 +66,15 @@ class Match(models.Model):
         FAST = "fast", _("Fast")
         INSTANT = "instant", _("Instant")
 
+    class AwayLimit(models.TextChoices):
+        """How long a seat's owner may be away from the table (`AWAY_SECONDS`) before the
+        other people there may let a computer play for them (games.standin)."""
+
+        NEVER = "never", _("Never")
+        MINUTES_10 = "10m", _("After 10 minutes")
+        HOUR = "1h", _("After 1 hour")
+        DAY = "1d", _("After 1 day")
+
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches", verbose_name=_("table"))
     number = models.PositiveSmallIntegerField(_("match number at the table"), default=1)
     seed = models.BigIntegerField(_("seed"), help_text=_("The deal of round r is a function of (seed, r)."))
@@ -89,6 +98,10 @@ class Match(models.Model):
     pace = models.CharField(_("computer pace"), max_length=10, choices=Pace.choices, default=Pace.NORMAL)
     #: "skip to my turn": the computers play without waiting until a person is to act again
     hurry = models.BooleanField(_("computers hurry"), default=False)
+    #: how long a person's seat may stay away before the others may let a computer play it
+    #: until its owner returns (games.standin); chosen at creation, changed by the seated people
+    away_limit = models.CharField(_("seat away limit"), max_length=10, choices=AwayLimit.choices,
+                                  default=AwayLimit.HOUR)
 
     class Meta:
         verbose_name = _("match")
@@ -111,6 +124,8 @@ class Match(models.Model):
                                    name="match_tokens_not_empty"),
             models.CheckConstraint(condition=Q(pace__in=["relaxed", "normal", "fast", "instant"]),
                                    name="match_pace_valid"),
+            models.CheckConstraint(condition=Q(away_limit__in=["never", "10m", "1h", "1d"]),
+                                   name="match_away_limit_valid"),
         ]
         indexes = [models.Index(fields=["status", "listed"])]
         permissions = [
@@ -125,6 +140,9 @@ class Match(models.Model):
 #: seconds between two computer moves at each pace when settings.COMPUTER_DELAY is its
 #: default (0.6 s, "normal"); the setting scales them all (0 in tests: every pace instant)
 PACE_SECONDS = {"relaxed": 1.5, "normal": 0.6, "fast": 0.25, "instant": 0.0}
+
+#: seconds a seat's owner may be away before a computer may stand in (None: never; games.standin)
+AWAY_SECONDS: dict[str, int | None] = {"never": None, "10m": 600, "1h": 3600, "1d": 86400}
 
 
 class Seat(models.Model):
@@ -153,6 +171,9 @@ class Seat(models.Model):
     #: a player's seat with no user but a name is a removed guest's (accounts.guests)
     name = models.CharField(_("name"), max_length=40, blank=True)
     level = models.CharField(_("level"), max_length=10, choices=Level.choices, blank=True)
+    #: a person's seat played by a computer of this level while its owner is away (games.standin);
+    #: empty when its owner plays it
+    standin = models.CharField(_("computer standing in"), max_length=10, choices=Level.choices, blank=True)
 
     class Meta:
         verbose_name = _("seat")
@@ -169,6 +190,8 @@ class Seat(models.Model):
                 | (Q(kind="local", user__isnull=False) & Q(level="")),
                 name="seat_kind_fields_consistent",
             ),
+            # only a person's seat (a player's or a pass-and-play one) has a computer stand in
+            models.CheckConstraint(condition=Q(standin="") | ~Q(kind="computer"), name="seat_standin_for_people"),
         ]
 
     def __str__(self) -> str:
@@ -188,6 +211,17 @@ class Seat(models.Model):
         if self.kind == self.Kind.COMPUTER:
             return str(_("Computer %(n)s") % {"n": self.index + 1})
         return str(_("Player %(n)s") % {"n": self.index + 1})
+
+    @property
+    def computer_plays(self) -> bool:
+        """Whether a computer chooses this seat's moves: a computer's seat, or a person's seat
+        with a computer standing in (games.standin)."""
+        return self.kind == self.Kind.COMPUTER or bool(self.standin)
+
+    @property
+    def computer_level(self) -> str:
+        """The level of the computer that plays this seat now ("" when a person does)."""
+        return self.level if self.kind == self.Kind.COMPUTER else self.standin
 
     def controlled_by(self, user: object) -> bool:
         """Whether `user` may act for this seat (their own seat, or their pass-and-play seat)."""
@@ -403,3 +437,71 @@ class ChangeRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}: {self.change} by {self.asked_by_id} ({self.status})"
+
+
+class Presence(models.Model):
+    """One table connection (websocket) of a signed-in user: what "away" is measured from.
+
+    The connection's server renews `alive_at` every `games.presence.RENEW` while the
+    connection is open (the heartbeat, as for `Pause`); at its end the row is kept,
+    `closed`, with the time it was last seen. A row not renewed within
+    `games.presence.TIMEOUT` counts as closed whatever it says: its server is gone
+    (killed without closing its sockets). Turn e-mails (games.history.mail) and the
+    stand-in computers (games.standin) read it through `games.presence`."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+", verbose_name=_("match"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("user"))
+    #: the websocket connection (channel name)
+    channel = models.CharField(_("connection"), max_length=200)
+    opened_at = models.DateTimeField(_("opened"), default=timezone.now)
+    #: renewed while open; once closed, when it closed (the user was last seen there)
+    alive_at = models.DateTimeField(_("last seen"), default=timezone.now)
+    closed = models.BooleanField(_("closed"), default=False)
+
+    class Meta:
+        verbose_name = _("presence at a table")
+        verbose_name_plural = _("presences at tables")
+        constraints = [models.UniqueConstraint(fields=["match", "channel"], name="one_presence_per_connection")]
+        indexes = [models.Index(fields=["match", "user"]), models.Index(fields=["user", "alive_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.match_id} ({'closed' if self.closed else 'open'})"
+
+
+class StandIn(models.Model):
+    """The record of a computer standing in for a person's seat (games.standin): who handed
+    the seat to a computer and when, and when its owner took it back.
+
+    Not a line of the round's log (`LogEntry`): that log holds the game's decisions and
+    the changes to them (undo, redo, restart, their requests), folds into the replay
+    format's actions and is read by every replay, export, event and stats rebuild; a
+    hand-over decides no move and outlives its round. The stand-in's moves themselves are
+    ordinary actions of the seat in the log (``by_computer``)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="standins", verbose_name=_("match"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    #: the computer level that played the seat (Seat.Level)
+    level = models.CharField(_("level"), max_length=10, choices=Seat.Level.choices)
+    handed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="+", verbose_name=_("handed over by"))
+    #: the round and match version when it was handed over
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    version = models.PositiveIntegerField(_("version"))
+    started_at = models.DateTimeField(_("since"), default=timezone.now)
+    #: when its owner took the seat back (empty while the computer plays it)
+    ended_at = models.DateTimeField(_("taken back"), null=True, blank=True)
+    ended_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                 related_name="+", verbose_name=_("taken back by"))
+
+    class Meta:
+        verbose_name = _("computer standing in")
+        verbose_name_plural = _("computers standing in")
+        ordering = ["match", "started_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], condition=Q(ended_at__isnull=True),
+                                    name="one_standin_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}/{self.seat} {self.level} {'until ' + str(self.ended_at) if self.ended_at else 'now'}"

@@ -61,3 +61,10 @@ def match_changed(match_id: int, version: int) -> bool:
 def match_paused(match_id: int, paused: bool) -> bool:
     """Tell the match group the computer players paused or resumed (R26). True if sent."""
     return _send(match_id, {"type": "match.paused", "paused": paused})
+
+
+def match_seats(match_id: int) -> bool:
+    """Tell the match group that what its seats may do changed without a new version: a
+    seat's away limit passed (games.standin), so the others may now let a computer play
+    it. True if sent."""
+    return _send(match_id, {"type": "match.seats"})

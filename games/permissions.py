@@ -27,17 +27,31 @@ undo / redo    no [1]  yes    yes    no        no    no           no
 restart        yes     alone  alone  no        no    no           no
 pause          no [1]  yes    yes    no        no    no           no
 prefer [4]     no [1]  yes    yes    no        no    no           no
-export         ended   ended  ended  no        no    yes [2]      yes
+look back [6]  yes     yes    yes    no        no    yes          yes
+export [2]     ended   ended  ended  no        no    ended        ended
+see seed [2]   ended   ended  ended  no        no    ended        ended
 see hands [3]  yes     yes    yes    yes       no    yes          yes
+stand in [5]   no [1]  others others no        no    no           no
+take back [5]  no [1]  own    own    no        no    no           no
 ============== ======= ====== ====== ========= ===== ============ =========
 
 [1] unless the owner also holds a seat. "alone": every other seat is a computer
-or one of the user's own pass-and-play seats (R28). [2] staff with the admin's
-``games.view_match``: the export holds the seed, so every hand of the match.
+or one of the user's own pass-and-play seats (R28). [2] the seed is every deal of the
+match, so every hand: nobody sees it (nor an export, which holds it) while the match is
+being played, and once it is over its players and staff with the admin's
+``games.view_match`` do ("ended").
 [3] every hand, once the round is over (R24: "all hands are revealed when the round
 ends"); before that nobody sees a hand but its own (`engine.views.view`). [4] a player's own
 table preferences, set from the table's menu ("draw and pass for me when I have no
 play"; kept on the account, guests too).
+[5] let a computer play a seat until its owner returns (games.standin): "others",
+a person's seat (a player's or a pass-and-play one) of someone else, asked by a person
+who plays a seat themselves; *when* (its owner away past the table's limit) is the
+service's check. "own": only the seat's owner takes it back. While a computer plays a
+seat, its owner does not act for it (``act``, and everything that needs a seat of
+one's own, counts only the seats the owner plays themselves).
+[6] step through the match's ended rounds (the admin's replay page; its seed and
+export follow [2]).
 
 An anonymous viewer may do nothing. At a table with more than one person (distinct
 users; pass-and-play seats count as their holder) undo and restart are not done at
@@ -93,6 +107,20 @@ class Action(StrEnum):
     PACE = "pace"
     #: set one's own table preferences from this table (draw and pass for me)
     PREFER = "prefer"
+    #: step through the match's ended rounds (the admin's replay page)
+    LOOK_BACK = "look_back"
+    #: see the match's seed (every deal of it)
+    SEE_SEED = "see_seed"
+    #: let a computer play another person's seat while they are away (games.standin)
+    STAND_IN = "stand_in"
+    #: take one's own seat back from the computer standing in (games.standin)
+    TAKE_BACK = "take_back"
+
+
+def seed_secret(match: Match) -> bool:
+    """Whether the match's seed must stay hidden (from everyone, staff too): it is every deal
+    of the match, so while the match is being played it is every live hand (issue 15)."""
+    return match.status != Match.Status.FINISHED
 
 
 def user_id(user: object) -> int | None:
@@ -115,10 +143,11 @@ def _seats(match: Match, seats: list[Seat] | None = None) -> list[Seat]:
 
 
 def seats_controlled(match: Match, user: object, *, seats: list[Seat] | None = None) -> list[int]:
-    """The seat indexes `user` may act for: their own seat and their pass-and-play seats (R24)."""
+    """The seat indexes `user` may act for: their own seat and their pass-and-play seats (R24),
+    but not one a computer plays for them while they were away (games.standin)."""
     if _uid(user) is None:
         return []
-    return [s.index for s in _seats(match, seats) if s.controlled_by(user)]
+    return [s.index for s in _seats(match, seats) if s.controlled_by(user) and not s.standin]
 
 
 def token_ok(match: Match, token: object) -> bool:
@@ -150,8 +179,10 @@ def roles(match: Match, user: object, *, token: object = "", seats: list[Seat] |
 
 
 def people(match: Match, *, seats: list[Seat] | None = None) -> set[int]:
-    """The distinct users seated at the match (pass-and-play seats count as their holder's)."""
-    return {s.user_id for s in _seats(match, seats) if s.kind != Seat.Kind.COMPUTER and s.user_id is not None}
+    """The distinct users seated at the match (pass-and-play seats count as their holder's);
+    a seat a computer plays while its owner is away counts for nobody (games.standin)."""
+    return {s.user_id for s in _seats(match, seats)
+            if s.kind != Seat.Kind.COMPUTER and s.user_id is not None and not s.standin}
 
 
 def others(match: Match, user: object, *, seats: list[Seat] | None = None) -> set[int]:
@@ -220,11 +251,19 @@ def may(user: object, action: Action | str, match: Match, *, seat: int | None = 
         return uid in people(match, seats=seats)
     if action == Action.SEE_LINKS:
         return match.created_by_id == uid or any(s.user_id == uid for s in seats)
-    if action == Action.EXPORT:
-        if _staff_with(user, VIEW_MATCH):
-            return True
-        return (match.created_by_id == uid or any(s.user_id == uid for s in seats)) and (
-            match.status == Match.Status.FINISHED)
+    if action == Action.LOOK_BACK:
+        return _staff_with(user, VIEW_MATCH) or match.created_by_id == uid or any(s.user_id == uid for s in seats)
+    if action in (Action.EXPORT, Action.SEE_SEED):
+        if seed_secret(match):
+            return False
+        return _staff_with(user, VIEW_MATCH) or match.created_by_id == uid or any(s.user_id == uid for s in seats)
+    if action in (Action.STAND_IN, Action.TAKE_BACK):
+        target = next((s for s in seats if s.index == seat), None)
+        if target is None or target.kind == Seat.Kind.COMPUTER:
+            return False
+        if action == Action.TAKE_BACK:
+            return target.controlled_by(user)
+        return bool(mine) and not target.controlled_by(user)
     raise AssertionError(action)  # every Action is answered above
 
 
@@ -238,6 +277,8 @@ _REFUSALS = {
     Action.PACE: lambda: _("Only the players at this match can change the computers' pace."),
     Action.PREFER: lambda: _("Only the players at this match can change how it plays for them."),
     Action.ANSWER: lambda: _("Only the players at this match can do this."),
+    Action.STAND_IN: lambda: _("Only the other players at this match can let a computer play this seat."),
+    Action.TAKE_BACK: lambda: _("Only this seat's player can take it back."),
 }
 
 
@@ -245,6 +286,10 @@ def require(user: object, action: Action | str, match: Match, *, seat: int | Non
             seats: list[Seat] | None = None) -> None:
     """`may`, or a `GameError(FORBIDDEN)` in words for the action."""
     if not may(user, action, match, seat=seat, seats=seats):
+        seats = _seats(match, seats)
+        if Action(action) == Action.ACT and any(s.index == seat and s.standin and s.controlled_by(user)
+                                                for s in seats):
+            raise GameError(FORBIDDEN, _("A computer is playing this seat for you: take your seat back first."))
         words = _REFUSALS.get(Action(action), lambda: _("You cannot do this at this match."))
         raise GameError(FORBIDDEN, words())
 

@@ -102,14 +102,15 @@ def rebuild_state(match: Match) -> RoundState:
 
 
 def computer_to_act(match: Match) -> Seat | None:
-    """The computer seat whose turn it is, if any (paused or not)."""
+    """The seat a computer plays whose turn it is, if any (paused or not): a computer's, or a
+    person's with a computer standing in (games.standin)."""
     if match.status != Match.Status.PLAYING or match.state is None:
         return None
     turn = match.state.get("turn")
     if turn is None:
         return None
     seat = Seat.objects.filter(match=match, index=turn).first()
-    return seat if seat is not None and seat.kind == Seat.Kind.COMPUTER else None
+    return seat if seat is not None and seat.computer_plays else None
 
 
 def paused(match: Match) -> bool:
@@ -134,7 +135,9 @@ def matches_awaiting_computer() -> list[int]:
 def _awaiting_computer_sql() -> tuple[str, tuple[Any, ...]]:
     """The statement of `matches_awaiting_computer`, built by the ORM once: building it
     cost more CPU than running it, four times a second in every server process."""
-    on_turn = Seat.objects.filter(match=OuterRef("pk"), kind=Seat.Kind.COMPUTER, index=OuterRef("turn"))
+    # A computer's seat, or a person's seat a computer stands in for (games.standin).
+    on_turn = (Seat.objects.filter(match=OuterRef("pk"), index=OuterRef("turn"))
+               .filter(Q(kind=Seat.Kind.COMPUTER) | ~Q(standin="")))
     query = (Match.objects.filter(status=Match.Status.PLAYING, state__isnull=False)
              .annotate(turn=Cast(KeyTextTransform("turn", "state"), IntegerField()))
              .filter(Exists(on_turn)).order_by("pk").values_list("pk", flat=True)).query

@@ -382,10 +382,10 @@ def _new_seed(seed: object) -> int:
 
 
 def _new_match(*, table: Table, number: int, creator: object, seats: list[tuple[str, object, str, str]],
-               seed: int, listed: bool, pace: str = "normal") -> Match:
+               seed: int, listed: bool, pace: str = "normal", away_limit: str = "1h") -> Match:
     """A match with its seats (kind, user, name, level); started at once when no seat is free."""
     match = Match.objects.create(
-        table=table, number=number, seed=seed, players=len(seats), listed=listed, pace=pace,
+        table=table, number=number, seed=seed, players=len(seats), listed=listed, pace=pace, away_limit=away_limit,
         invite_token=secrets.token_urlsafe(16), watch_token=secrets.token_urlsafe(16), created_by=creator,
     )
     Seat.objects.bulk_create(
@@ -399,15 +399,19 @@ def _new_match(*, table: Table, number: int, creator: object, seats: list[tuple[
 
 
 def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = None, listed: bool = True,
-                 pace: str = "normal") -> Match:
+                 pace: str = "normal", away_limit: str = "1h") -> Match:
     """Create a match at a new table; it starts at once when no seat waits for a player.
-    `pace`: how fast its computers move (Match.Pace), changed later with `pace_set`."""
+    `pace`: how fast its computers move (Match.Pace), changed later with `pace_set`;
+    `away_limit`: how long a seat may stay away before a computer may play it
+    (Match.AwayLimit, games.standin), changed later with `standin.away_limit_set`."""
     if _user_id(creator) is None:
         raise GameError(FORBIDDEN, _("Sign in to create a match."))
     seats = list(seats)
     _check_specs(seats)
     chosen = _new_seed(seed)
     pace = _pace(pace)
+    if away_limit not in Match.AwayLimit.values:
+        raise GameError(BAD_REQUEST, _("Choose how long a seat may stay away from the list."))
     rows: list[tuple[str, object, str, str]] = []
     for spec in seats:
         if spec.kind == "me":
@@ -421,7 +425,7 @@ def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = N
     with transaction.atomic():
         table = Table.objects.create(created_by=creator)
         return _new_match(table=table, number=1, creator=creator, seats=rows, seed=chosen, listed=listed,
-                          pace=pace)
+                          pace=pace, away_limit=away_limit)
 
 
 def seat_join(*, match_id: int, user: object, token: str | None = None, seat_index: int | None = None) -> Seat:
@@ -748,7 +752,8 @@ def table_new_match(*, match_id: int, user: object, request_id: str) -> Match:
         if new is None:
             rows = [(s.kind, s.user, s.name, s.level) for s in _seats(old)]
             new = _new_match(table=old.table, number=old.number + 1, creator=user, seats=rows,
-                             seed=_new_seed(None), listed=old.listed, pace=old.pace)
+                             seed=_new_seed(None), listed=old.listed, pace=old.pace,
+                             away_limit=old.away_limit)
         # The old match's table page learns of the new one through its own version.
         _commit(old, old.version + 1, user=user, request_id=request_id)
         return new
@@ -782,15 +787,15 @@ def computer_step(*, match_id: int) -> Result | None:
         if state.over or state.turn is None:
             return None
         seat = seats[state.turn]
-        if seat.kind != Seat.Kind.COMPUTER:
+        if not seat.computer_plays:  # a computer's seat, or a person's with a computer standing in
             return None
         # The computer's luck (the beginner's whims) is fixed by the seed, the round, the
         # seat and the version it acts on, so the match is the same when played again.
         luck = bots.luck(match.seed, state.round, seat.index, match.version)
-        action = bots.choose(view(state, seat.index), seat.level, luck)
+        action = bots.choose(view(state, seat.index), seat.computer_level, luck)
         version = match.version + 1
         new = _play(match, _current_round(match), state, action, version, by_computer=True)
-        if new.turn is None or seats[new.turn].kind != Seat.Kind.COMPUTER:
+        if new.turn is None or not seats[new.turn].computer_plays:
             match.hurry = False  # "skip to my turn" is done: a person is to act (or the round is over)
         return _commit(match, version)
 
@@ -827,7 +832,7 @@ def hurry_start(*, match_id: int, user: object, request_id: str) -> Result:
             return seen
         state = _started(match)
         if match.status == Match.Status.FINISHED or state.turn is None \
-                or seats[state.turn].kind != Seat.Kind.COMPUTER:
+                or not seats[state.turn].computer_plays:
             raise GameError(ILLEGAL, _("No computer is to play now."))
         if match.hurry:
             raise GameError(BAD_REQUEST, _("The computers are already hurrying."))

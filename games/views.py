@@ -101,6 +101,7 @@ def match_create(request: HttpRequest) -> HttpResponse:
                 seed=form.cleaned_data["seed"],
                 listed=form.cleaned_data.get("listed", False),
                 pace=form.cleaned_data["pace"],
+                away_limit=form.cleaned_data["away_limit"],
             )
         except GameError as e:
             form.add_error(None, e.message)

@@ -31,7 +31,10 @@ run_computers`` only (``.ci/serve`` starts it beside daphne). ``COMPUTER_WORKER`
 Pauses (R26) that outlived their connection: the loop deletes the expired ones when
 it starts and every `EXPIRE_EVERY` seconds (`services.pauses_expire`), and tells
 their tables; a single server process starting up deletes them all (no connection
-of its own holds one yet).
+of its own holds one yet). The same goes for the table connections' presence rows
+(games.presence: closed once not renewed, all of them at a lone server's start-up),
+and on the same beat the tables where a seat's away limit just passed are told, so
+their pages offer to let a computer play it (games.standin).
 
 Undo and restart requests at shared tables (`games.models.ChangeRequest`): the loop
 closes those past their minute every `REQUESTS_EVERY` seconds
@@ -59,7 +62,7 @@ from django.db import (
 )
 from django.utils import timezone
 
-from games import selectors, services, signals
+from games import presence, selectors, services, signals, standin
 from games.models import PACE_SECONDS, Match, Seat
 
 logger = logging.getLogger(__name__)
@@ -133,6 +136,8 @@ class ComputerWorker:
         self.clear_all_pauses = clear_all_pauses
         self.expired_at: float | None = None
         self.requests_at: float | None = None
+        #: the last look for seats whose away limit passed (games.standin)
+        self.seats_at: Any = None
         #: match id -> monotonic time before which it is not tried again after a failure
         self.failed: dict[int, float] = {}
         self.steps = 0
@@ -183,6 +188,11 @@ class ComputerWorker:
         resumed = services.pauses_expire(everything=first and self.clear_all_pauses)
         if resumed:
             logger.info("computer players: expired pauses ended in matches %s", resumed)
+        presence.expire(everything=first and self.clear_all_pauses)
+        now_at = timezone.now()
+        since = self.seats_at if self.seats_at is not None else now_at - timedelta(seconds=EXPIRE_EVERY)
+        self.seats_at = now_at
+        standin.announce_due(since=since, now=now_at)
 
     def expire_requests(self) -> None:
         """Close the undo and restart requests past their minute, every `REQUESTS_EVERY` seconds."""

@@ -48,6 +48,7 @@ BUNDLES: dict[str, list[str]] = {
         "js/keys.js",
         "js/sound.js",
         "js/pace.js",
+        "js/standin.js",
         "js/notify.js",
         "js/table.js",
         "js/messages.js",

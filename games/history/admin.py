@@ -88,6 +88,9 @@ class HistoryMatchAdmin(MatchAdmin):
 
     @admin.display(description=gettext_lazy("replay"))
     def replay_links(self, match: Match) -> str:
+        if permissions.seed_secret(match):  # the export holds the seed: only once the match is over
+            return format_html('<a href="{}">{}</a>', reverse("admin:games_match_replay", args=[match.pk]),
+                               _("Replay and check"))
         return format_html('<a href="{}">{}</a> · <a href="{}" download="{}">{}</a>',
                            reverse("admin:games_match_replay", args=[match.pk]), _("Replay and check"),
                            reverse("admin:games_match_export", args=[match.pk]), export_filename(match),
@@ -102,7 +105,9 @@ class HistoryMatchAdmin(MatchAdmin):
             "opts": self.opts,
             "original": match,
             "title": _("Replay of match %(id)s") % {"id": match.pk},
-            "export_name": export_filename(match),
+            # The seed (and the export, which holds it) is every deal: hidden while the match is live.
+            "seed_shown": permissions.may(request.user, Can.SEE_SEED, match),
+            "export_name": export_filename(match) if not permissions.seed_secret(match) else "",
             # The export replayed must be the stored snapshot (what `manage.py replay_check` says).
             "differences": replay_differences(match),
         }
@@ -133,7 +138,7 @@ class HistoryMatchAdmin(MatchAdmin):
         return out
 
     def export_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
-        match = self._viewable(request, object_id)
+        match = self._viewable(request, object_id, export=True)
         response = HttpResponse(replay_json(selectors.match_replay_doc(match)),
                                 content_type="application/json; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{export_filename(match)}"'
@@ -155,7 +160,12 @@ class HistoryMatchAdmin(MatchAdmin):
 
     @admin.action(description=gettext_lazy("Export the selected matches' replays (one JSON list)"))
     def export_selected(self, request: HttpRequest, queryset: Any) -> HttpResponse:
-        docs = [{"match": m.pk, **selectors.match_replay_doc(m)} for m in queryset.order_by("pk")[:200]]
+        chosen = list(queryset.order_by("pk")[:200])
+        live = [m.pk for m in chosen if not permissions.may(request.user, Can.EXPORT, m)]
+        if live:
+            messages.warning(request, _("Matches still being played are not exported (their seed is their "
+                                        "deals): %(ids)s.") % {"ids": ", ".join(map(str, live))})
+        docs = [{"match": m.pk, **selectors.match_replay_doc(m)} for m in chosen if m.pk not in live]
         if queryset.count() > 200:
             messages.warning(request, _("Only the first 200 matches were exported."))
         response = HttpResponse(json.dumps(docs, indent=2, ensure_ascii=False) + "\n", content_type="application/json; charset=utf-8")

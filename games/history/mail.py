@@ -1,10 +1,10 @@
 """E-mail when it is your turn and you have been away from the table (opt-in per account).
 
-- Presence: the table's websocket calls `table_presence(user, +1)` when a player's
-  connection opens and `-1` when it closes; each call also stamps `last_seen`. An
-  account counts as connected while it has an open connection seen in the last
-  `PRESENCE_STALE` (a server killed without closing its sockets leaves a count
-  behind; after that long it no longer blocks e-mails).
+- Presence: `games.presence`, one row per table connection, renewed by its server while
+  it is open (a heartbeat). An account counts as connected while one of its rows is
+  live; a server killed without closing its sockets stops renewing them, and after
+  `games.presence.TIMEOUT` (three minutes) they no longer block e-mails. Time away
+  starts when the account was last seen at a table.
 - `turn_mails_when_due()`: the computer worker's loop (games/worker.py) calls it on
   every pass; it looks at most every `SCAN_EVERY` seconds in a process for matches
   where a person is to play who opted in, has an e-mail address, is not connected,
@@ -21,18 +21,18 @@ from __future__ import annotations
 import logging
 import time
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, F, IntegerField, OuterRef
+from django.db.models import Exists, IntegerField, OuterRef
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from games import presence
 from games.history.models import TurnMail, TurnMailSent
 from games.models import Match, Seat
 
@@ -40,34 +40,14 @@ logger = logging.getLogger(__name__)
 
 #: seconds between two scans in one process
 SCAN_EVERY = 30.0
-#: an open-connection count older than this is not trusted (a server died without closing)
-PRESENCE_STALE = timedelta(hours=6)
-
 _last_scan = 0.0
-
-
-def table_presence(user: Any, change: int) -> None:
-    """A table connection of `user` opened (+1) or closed (-1); anonymous visitors are ignored."""
-    if not getattr(user, "is_authenticated", False):
-        return
-    now = timezone.now()
-    TurnMail.objects.get_or_create(user_id=user.pk)
-    if change > 0:
-        TurnMail.objects.filter(user_id=user.pk).update(connections=F("connections") + 1, last_seen=now)
-    else:
-        TurnMail.objects.filter(user_id=user.pk, connections__gt=0).update(
-            connections=F("connections") - 1, last_seen=now)
-        TurnMail.objects.filter(user_id=user.pk).update(last_seen=now)
-
-
-def connected(setting: TurnMail, now: datetime) -> bool:
-    return setting.connections > 0 and setting.last_seen is not None and now - setting.last_seen < PRESENCE_STALE
 
 
 def due_turns(now: datetime) -> list[tuple[Match, Seat, TurnMail]]:
     """(match, seat on turn, its account's setting) for every turn an e-mail is due for."""
+    # A seat a computer stands in for (games.standin) waits for nobody.
     on_turn = Seat.objects.filter(match=OuterRef("pk"), kind=Seat.Kind.HUMAN, index=OuterRef("turn"),
-                                  user__turn_mail__enabled=True)
+                                  standin="", user__turn_mail__enabled=True)
     matches = (Match.objects.filter(status=Match.Status.PLAYING, state__isnull=False)
                .annotate(turn=Cast(KeyTextTransform("turn", "state"), IntegerField()))
                .filter(Exists(on_turn)))
@@ -79,9 +59,10 @@ def due_turns(now: datetime) -> list[tuple[Match, Seat, TurnMail]]:
             continue
         setting = seat.user.turn_mail
         away = timedelta(minutes=setting.after_minutes)
-        if connected(setting, now):
+        if presence.connected(seat.user_id, now):
             continue
-        if setting.last_seen is not None and now - setting.last_seen < away:
+        seen = presence.last_seen(seat.user_id)
+        if seen is not None and now - seen < away:
             continue
         if now - match.updated_at < away:  # the turn has not been open that long
             continue

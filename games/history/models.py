@@ -1,5 +1,5 @@
 """What the history wing stores: each player's stats and rating, which matches they count,
-and the turn e-mails (settings, presence, what was sent).
+and the turn e-mails (settings and what was sent; presence is games.presence).
 
 Stats are a cache the action log rebuilds: `manage.py rebuild_stats` recounts every
 finished match from its rounds' deals and logs (`games.history.stats`) and gives the
@@ -80,7 +80,8 @@ class CountedMatch(models.Model):
 
 
 class TurnMail(models.Model):
-    """An account's choice about e-mails when it is their turn (opt-in), and its unsubscribe key."""
+    """An account's choice about e-mails when it is their turn (opt-in), and its unsubscribe key.
+    Whether the account is at a table, and since when it is not, is `games.presence`'s."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
                                 related_name="turn_mail", verbose_name=_("user"))
@@ -88,10 +89,6 @@ class TurnMail(models.Model):
     #: minutes without the table open before an e-mail goes
     after_minutes = models.PositiveIntegerField(_("after minutes away"), default=30)
     token = models.CharField(_("unsubscribe key"), max_length=64, unique=True, default=_token)
-    #: the last time a table of this account was open (set by the table's websocket)
-    last_seen = models.DateTimeField(_("last seen at a table"), null=True, blank=True)
-    #: how many of this account's table connections are open now
-    connections = models.IntegerField(_("open connections"), default=0)
 
     class Meta:
         verbose_name = _("turn e-mail setting")

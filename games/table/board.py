@@ -57,6 +57,9 @@ and ``[data-skip]`` ("Skip to my turn", on a computer's turn) for seated people 
   player's account; the board says it (``data-draw-pass``)
 - ``{"type": "accept"|"decline", "ask": id, "request_id": uuid}`` — the answer to another person's undo
   or restart request at a shared table (issue 13)
+- ``{"type": "stand_in"|"take_back", "seat": s, "request_id": uuid}``, ``{"type": "away_limit", "limit":
+  "never|10m|1h|1d", "request_id": uuid}`` — a computer for an away player's seat (games.standin;
+  the buttons ``[data-stand-in]`` ``[data-take-back]`` ``[data-away-limit]``, static/js/standin.js)
 
 **Server → client**:
 
@@ -90,7 +93,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from engine.views import SeatView
-from games.table import parts
+from games.table import away, parts
 from games.table.jinja_env import active_language as language
 from games.table.jinja_env import fixed_language
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
@@ -152,7 +155,10 @@ def seat_infos(match: Any) -> list[SeatInfo]:
         if not name:
             words = _("Computer %(number)s") if s.kind == "computer" else _("Seat %(number)s")
             name = words % {"number": s.index + 1}
-        out.append(SeatInfo(index=s.index, name=isolated(name), kind=s.kind))
+        kind = s.kind
+        if s.standin:  # a computer plays it while its owner is away (games.standin): said plainly
+            name, kind = away.standin_name(name), "computer"
+        out.append(SeatInfo(index=s.index, name=isolated(name), kind=kind))
     return out
 
 
@@ -193,6 +199,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
 
         undo_text = undo_words(selectors.undo_takes_back(reads.folded, mine), names, view.seat)
     ask = ask_for(match, reads.ask, user if signed_in else None)
+    seats_away = away.for_viewer(match, user if signed_in else None, names, reads)
     waiting = ask is not None  # one request at a time: no other undo or restart meanwhile
     return Flags(
         match_id=match.pk, version=match.version,
@@ -205,6 +212,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
         pace=getattr(match, "pace", "normal"), hurry=bool(getattr(match, "hurry", False)),
         may_pace=bool(mine) and match.status == "playing",
         ask=ask,
+        away=seats_away,
         history=history,
         undo_text=undo_text,
         last_event=log_line(last, names, view.seat, engine=view.engine)

@@ -57,9 +57,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts import sessions
-from games import permissions, selectors, services
+from games import permissions, presence, selectors, services
 from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
-from games.history.mail import table_presence  # the one import of the history wing here
 from games.models import Match, Seat
 from games.notify import LAYER_LOST, match_group
 from games.permissions import Action as Can
@@ -120,6 +119,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     #: set once this connection is ending: no frame is acted on after that
     ended = False
     renewing: asyncio.Task[None] | None = None
+    beating: asyncio.Task[None] | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Channels' dispatch loop, except that losing the channel layer (Redis restarted)
@@ -164,7 +164,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.autodraw = await self.call(services.autodraw_of, user=self.user)
         self.group = match_group(self.match_id)
-        await self.call(table_presence, user=self.user, change=1)  # games.history.mail: no turn e-mail while here
+        # games.presence: no turn e-mail while here, no computer standing in (renewed by `heartbeat`)
+        if await self.call(presence.opened, match_id=self.match_id, user=self.user, channel=self.channel_name):
+            self.beating = asyncio.create_task(self.heartbeat())
         await self.channel_layer.group_add(self.group, self.channel_name)
         groups = [self.group]
         if getattr(self.user, "is_authenticated", False):
@@ -183,14 +185,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Leave the groups and end this connection's pause (R26). Safe to call more than
         once, and from any ending; each step is tried even if another fails."""
         self.ended = True
-        renewing, self.renewing = self.renewing, None
-        if renewing is not None:
-            renewing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewing
+        for task in (self.renewing, self.beating):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self.renewing = self.beating = None
         if self.group is not None:
             try:
-                await self.call(table_presence, user=self.user, change=-1)
+                await self.call(presence.closed, match_id=self.match_id, channel=self.channel_name)
             except Exception:
                 logger.warning("table %s: could not record leaving", self.match_id, exc_info=True)
         for name in ("group", "user_group"):
@@ -217,6 +220,16 @@ class TableConsumer(AsyncWebsocketConsumer):
                     await self.channel_layer.group_add(group, self.channel_name)
                 except LAYER_LOST as e:  # Redis is down: the next renewal (or a reconnect) joins again
                     logger.warning("table %s: could not renew the group membership (%s)", self.match_id, e)
+
+    async def heartbeat(self) -> None:
+        """Renew this connection's presence every `presence.RENEW` while it is open: a server
+        killed with it open renews it no more, and it expires (games.presence)."""
+        while True:
+            await asyncio.sleep(presence.RENEW.total_seconds())
+            try:
+                await self.call(presence.renew, match_id=self.match_id, channel=self.channel_name)
+            except Exception:  # the database is away for a moment: the next beat renews it
+                logger.warning("table %s: could not renew the presence", self.match_id, exc_info=True)
 
     # ------------------------------------------------------------ frames from the browser
 
@@ -275,6 +288,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def match_paused(self, event: dict[str, Any]) -> None:
         await self.told(self.send_board())  # same version, but the "paused" badge changed (R26)
+
+    async def match_seats(self, event: dict[str, Any]) -> None:
+        await self.told(self.send_board())  # same version, but a seat may be handed over now (games.standin)
 
     async def told(self, answer: Any) -> None:
         """Answer a notice; a failure (the database dropped the connection) costs this board

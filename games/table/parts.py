@@ -88,7 +88,8 @@ def _tools_shows(b: Any) -> tuple[Any, ...]:
     if cando and b.your_turn and b.hand is not None:
         fits = (b.hand, tuple(t.label for t in b.trains))
     return (b.actions, b.skip, b.skip_shown, b.autodraw, b.undo, b.undo_text, b.redo, b.restart, b.spectator,
-            b.pace_options, cando, b.your_turn, fits, b.next_round, b.new_match, b.round_over, b.match_over)
+            b.pace_options, cando, b.your_turn, fits, b.next_round, b.new_match,
+            b.away.limits if b.away is not None else (), b.round_over, b.match_over)
 
 
 #: each private part: its template and what of the board it shows (its key: the part is
@@ -96,7 +97,7 @@ def _tools_shows(b: Any) -> tuple[Any, ...]:
 #: template shows leaves a page behind (tests/board/test_updates.py, tests/board/test_part_keys.py).
 _PRIVATE: dict[str, tuple[str, Any]] = {
     "tools": ("games/board/tools.html", _tools_shows),
-    "banner": ("games/parts/banner.html", lambda b: (b.spectator, b.ask)),
+    "banner": ("games/parts/banner.html", lambda b: (b.spectator, b.ask, b.away)),
     "hub": ("games/board/hub.html", lambda b: (b.engine_placed, b.engine, b.engine_label,
                                                b.engine_preview_label, b.engine_hint, b.actions.engine,
                                                b.actions.seat, b.engine_then)),

@@ -115,6 +115,8 @@ class Flags:
     undo_text: str = ""
     #: an undo or restart waiting for the others' answers (issue 13): `Ask`
     ask: Ask | None = None
+    #: seats handed to a computer while their owners are away (games.table.away.Away)
+    away: Any = None
 
 
 @dataclass(frozen=True)
@@ -306,6 +308,8 @@ class Board:
     hurry: bool = False
     undo_text: str = ""
     ask: Ask | None = None
+    #: hand an away seat to a computer, take one's own back, the away limit (games.table.away.Away)
+    away: Any = None
     open_doubles_text: str = ""
     round_text: str = ""
     engine_label: str = ""
@@ -530,6 +534,7 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         compact=view.players >= COMPACT_FROM,
         last_event=flags.last_event, next_match_url=flags.next_match_url,
         ask=flags.ask if not over else None,
+        away=flags.away,
     )
     e = spoken((view.engine, view.engine))
     board.round_text = _("Round %(round)s of %(rounds)s") % {"round": view.round, "rounds": ROUNDS}

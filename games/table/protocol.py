@@ -40,6 +40,10 @@ whole contract.
   kept on their account): ``on``
 - ``accept`` ``decline``: ``ask`` (the id of the open undo or restart request the board
   showed), ``request_id`` — the answer of another person at a shared table (issue 13)
+- ``stand_in`` (let a computer play another person's seat while they are away) and
+  ``take_back`` (its owner takes it back): ``seat``, ``request_id`` (games.standin)
+- ``away_limit`` (how long a seat may stay away before that, a seated person only):
+  ``limit``, ``request_id``
 - ``sync``: nothing — "send me a fresh board"
 - ``check``: nothing — "send me a board only if the match moved past the last one you
   sent me" (a page asks now and then, so a notice lost on the channel layer under
@@ -57,7 +61,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games import selectors, services
+from games import selectors, services, standin
 
 #: the largest frame accepted, in bytes of UTF-8 (a real command is well under 300); the
 #: site's server enforces the same limit (tablesite/server.py)
@@ -119,6 +123,7 @@ class Command:
     pace: str | None = None
     ask: int | None = None
     on: bool | None = None
+    limit: str | None = None
 
 
 def _is_int(value: object) -> bool:
@@ -235,6 +240,20 @@ async def _autodraw(t: Any, c: Command) -> None:
     await t.send_board()
 
 
+def _seat_change(service: Callable[..., services.Result]) -> Handler:
+    # A computer stands in for an away person's seat, or its owner takes it back (games.standin).
+    async def run(t: Any, c: Command) -> None:
+        result = await t.call(service, match_id=t.match_id, user=t.user, seat=c.seat, request_id=c.request_id)
+        await t.ack(c, result)
+    return run
+
+
+async def _away_limit(t: Any, c: Command) -> None:
+    result = await t.call(standin.away_limit_set, match_id=t.match_id, user=t.user, limit=c.limit,
+                          request_id=c.request_id)
+    await t.ack(c, result)
+
+
 async def _sync(t: Any, c: Command) -> None:
     await t.send_board(whole=True)
 
@@ -265,6 +284,9 @@ COMMANDS: dict[str, Spec] = {
     "pace": Spec(frozenset({"pace", "request_id"}), _pace),
     "skip": Spec(frozenset({"request_id"}), _skip),
     "autodraw": Spec(frozenset({"on"}), _autodraw),
+    "stand_in": Spec(frozenset({"seat", "request_id"}), _seat_change(standin.standin_start)),
+    "take_back": Spec(frozenset({"seat", "request_id"}), _seat_change(standin.standin_end)),
+    "away_limit": Spec(frozenset({"limit", "request_id"}), _away_limit),
     "sync": Spec(frozenset(), _sync),
     "check": Spec(frozenset(), _check),
 }
@@ -368,6 +390,10 @@ def parse(frame: str | bytes | None) -> Command:
         if not isinstance(data["on"], bool):
             raise ProtocolError(_("On is true or false."), request_id)
         out["on"] = data["on"]
+    if "limit" in wanted:
+        if not isinstance(data["limit"], str) or not 1 <= len(data["limit"]) <= MAX_PACE:
+            raise ProtocolError(_("A limit is a short name."), request_id)
+        out["limit"] = data["limit"]
     if "pace" in wanted:
         if not isinstance(data["pace"], str) or not 1 <= len(data["pace"]) <= MAX_PACE:
             raise ProtocolError(_("A pace is a short name."), request_id)

@@ -98,6 +98,7 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
     from django.urls import reverse
 
     from games.models import LogEntry, Round
+    from games.table import away
 
     user = viewer.user
     over = view.phase in ("round_over", "match_over")
@@ -124,6 +125,8 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
         last_event=board.log_line(last, [s.name for s in board.seat_infos(match)], view.seat, engine=view.engine)
         if last is not None else "",
         last_train=last_train_read_one_by_one(match, last),
+        # seats whose owners are away (games.standin), their presence read now
+        away=away.for_viewer(match, user, [s.name for s in board.seat_infos(match)]),
     )
 
 
@@ -344,5 +347,5 @@ def test_what_the_boards_of_a_version_share_is_kept_per_language(players: list[A
             assert translation.gettext("Computer %(number)s") % {"number": 3} in kept["html"]
     assert len(set(htmls.values())) == 3
     # The parts every viewer sees alike are rendered once per language (games/table/parts.py).
-    assert {key for key in shared.shared if key not in ("state", "public", "before")} == {
+    assert {key for key in shared.shared if key not in ("state", "public", "before", "away")} == {
         ("seats", "en"), ("seats", "es"), ("seats", "de"), ("shared", "en"), ("shared", "es"), ("shared", "de")}

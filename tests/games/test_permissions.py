@@ -12,7 +12,13 @@ The table below is the contract; each cell is one parametrized test. The roles:
 
 Columns: watch; act for seat 0; undo; restart (R28: the creator, or a player alone with
 computers); pause the computers (R26); export while the match is played and once it is
-finished; see every hand while the round is played and once it is over (R24).
+finished; see every hand while the round is played and once it is over (R24); see the
+seed while the match is played and once it is over (the seed is every deal: nobody,
+staff included, while it is live; issue 15); look back at its ended rounds (the admin's
+replay); let a computer play seat 1 of M (seated2's seat; for the holder, seat 0 of P,
+their own, which is not theirs to hand over) and take seat 0 back from the computer
+(games.standin: its owner only). *When* a seat may be handed over (its owner away past
+the table's limit) is tested in tests/games/test_standin.py.
 """
 
 from __future__ import annotations
@@ -31,15 +37,15 @@ from games.models import Match
 from games.permissions import Action
 
 MATRIX = """
-role        watch act undo restart pause export export_done hands hands_over
-owner         1    0   0     1      0     0       1          0      1
-seated        1    1   1     0      1     0       1          0      1
-holder        1    1   1     1      1     0       1          0      1
-spectator     1    0   0     0      0     0       0          0      1
-anonymous     0    0   0     0      0     0       0          0      0
-staff         0    0   0     0      0     0       0          0      0
-staff+perm    1    0   0     0      0     1       1          0      1
-superuser     1    0   0     0      0     1       1          0      1
+role        watch act undo restart pause export export_done hands hands_over seed seed_done look_back stand_in take_back
+owner         1    0   0     1      0     0       1          0      1        0    1         1         0        0
+seated        1    1   1     0      1     0       1          0      1        0    1         1         1        1
+holder        1    1   1     1      1     0       1          0      1        0    1         1         0        1
+spectator     1    0   0     0      0     0       0          0      1        0    0         0         0        0
+anonymous     0    0   0     0      0     0       0          0      0        0    0         0         0        0
+staff         0    0   0     0      0     0       0          0      0        0    0         0         0        0
+staff+perm    1    0   0     0      0     0       1          0      1        0    1         1         0        0
+superuser     1    0   0     0      0     0       1          0      1        0    1         1         0        0
 """
 
 
@@ -91,18 +97,25 @@ def _who(world: dict[str, Any], role: str) -> tuple[Match, Any, str]:
 
 def _answer(match: Match, user: Any, token: str, column: str) -> bool:
     match = Match.objects.get(pk=match.pk)  # fresh: no cached permissions or seats
-    if column in ("export_done", "hands_over"):
+    if column in ("export_done", "hands_over", "seed_done"):
         # The same match once finished / once the round is over (not saved: only asked).
-        match.status = Match.Status.FINISHED if column == "export_done" else match.status
-        match.state = {**match.state, "phase": "match_over" if column == "export_done" else "round_over"}
+        done = column in ("export_done", "seed_done")
+        match.status = Match.Status.FINISHED if done else match.status
+        match.state = {**match.state, "phase": "match_over" if done else "round_over"}
     action = {"act": Action.ACT, "export_done": Action.EXPORT, "hands": Action.SEE_HANDS,
-              "hands_over": Action.SEE_HANDS}.get(column, column)
-    return permissions.may(user, action, match, seat=0 if action == Action.ACT else None, token=token)
+              "hands_over": Action.SEE_HANDS, "seed": Action.SEE_SEED, "seed_done": Action.SEE_SEED}.get(column, column)
+    seat = {Action.ACT: 0, Action.TAKE_BACK: 0, Action.STAND_IN: 0 if match.pk != _M_ID[0] else 1}.get(Action(action))
+    return permissions.may(user, action, match, seat=seat, token=token)
+
+
+#: the id of match M of the current test's world (its stand-in column asks for seat 1)
+_M_ID: list[int] = [0]
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("role", "column", "allowed"), CELLS, ids=[f"{r}-{c}" for r, c, _ in CELLS])
 def test_permission_matrix(world: dict[str, Any], role: str, column: str, allowed: bool) -> None:
+    _M_ID[0] = world["M"].pk
     match, user, token = _who(world, role)
     assert _answer(match, user, token, column) is allowed
 

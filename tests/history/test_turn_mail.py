@@ -12,9 +12,10 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from games.history.mail import send_turn_mails, table_presence
+from games import presence
+from games.history.mail import send_turn_mails
 from games.history.models import TurnMail
-from games.models import Match
+from games.models import Match, Presence
 from tests.site_games.conftest import create, step
 
 pytestmark = pytest.mark.django_db
@@ -76,15 +77,46 @@ def test_none_to_accounts_that_did_not_opt_in(make_user: Any) -> None:
 
 def test_none_while_connected_and_not_right_after_leaving(ana_opted_in: Any) -> None:
     match = on_turn(create(ana_opted_in, "basic", seed=21))
-    away(match)
-    table_presence(ana_opted_in, 1)
-    table_presence(ana_opted_in, 1)  # two tabs
-    assert send_turn_mails(now=timezone.now() + timedelta(hours=2)) == 0
-    table_presence(ana_opted_in, -1)
-    assert send_turn_mails(now=timezone.now() + timedelta(hours=2)) == 0  # one tab still open
-    table_presence(ana_opted_in, -1)
+    away(match, minutes=120)
+    presence.opened(match_id=match.pk, user=ana_opted_in, channel="tab-1")
+    presence.opened(match_id=match.pk, user=ana_opted_in, channel="tab-2")  # two tabs
+    assert send_turn_mails() == 0
+    presence.closed(match_id=match.pk, channel="tab-1")
+    assert send_turn_mails() == 0  # one tab still open
+    presence.closed(match_id=match.pk, channel="tab-2")
     assert send_turn_mails() == 0  # left just now: not away for 30 minutes yet
     assert send_turn_mails(now=timezone.now() + timedelta(minutes=31)) == 1
+
+
+def test_a_connection_its_server_no_longer_renews_stops_counting(ana_opted_in: Any) -> None:
+    """A server killed with ana's table open leaves her row open: once not renewed for
+    `presence.TIMEOUT` (minutes, not hours) it no longer blocks her turn e-mails, and her
+    time away counts from its last renewal."""
+    match = on_turn(create(ana_opted_in, "basic", seed=21))
+    away(match, minutes=120)
+    presence.opened(match_id=match.pk, user=ana_opted_in, channel="killed")
+    for _beat in range(3):  # the server renews it while it lives
+        presence.renew(match_id=match.pk, channel="killed")
+        assert send_turn_mails() == 0
+    # The server dies: no more renewals, no close. Within the timeout she still counts as here.
+    assert send_turn_mails(now=timezone.now() + presence.TIMEOUT - timedelta(seconds=5)) == 0
+    assert presence.connected(ana_opted_in.pk, timezone.now() + presence.TIMEOUT + timedelta(seconds=1)) is False
+    # Not yet away for her 30 minutes since the last renewal ...
+    assert send_turn_mails(now=timezone.now() + timedelta(minutes=29)) == 0
+    # ... then the e-mail goes, hours before the old 6-hour guard would have let it.
+    assert send_turn_mails(now=timezone.now() + timedelta(minutes=31)) == 1
+    assert Presence.objects.get(channel="killed").closed is False  # nobody closed it ...
+    Presence.objects.filter(channel="killed").update(alive_at=timezone.now() - presence.TIMEOUT * 2)
+    assert presence.expire() == 1  # ... until the worker's clean-up does
+    assert Presence.objects.get(channel="killed").closed is True
+
+
+def test_a_lone_server_starting_up_closes_every_presence(ana_opted_in: Any) -> None:
+    match = on_turn(create(ana_opted_in, "basic", seed=21))
+    presence.opened(match_id=match.pk, user=ana_opted_in, channel="before-restart")
+    assert presence.connected(ana_opted_in.pk)
+    assert presence.expire(everything=True) == 1
+    assert not presence.connected(ana_opted_in.pk)
 
 
 def test_unsubscribe_link_turns_the_mails_off(ana_opted_in: Any) -> None:

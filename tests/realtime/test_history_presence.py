@@ -10,16 +10,18 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
+from games import presence
 from games.history.mail import send_turn_mails
 from games.history.models import TurnMail
-from games.models import Match
+from games.models import Match, Presence
 from tests.realtime.conftest import db, play
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
-def setting(user: Any) -> TurnMail:
-    return TurnMail.objects.get(user=user)
+def open_rows(user: Any) -> int:
+    """The user's table connections open now (games.presence)."""
+    return Presence.objects.filter(user=user, closed=False).count()
 
 
 async def test_no_turn_mail_while_a_table_is_open(make_match: Any, alice: Any, connect: Any) -> None:
@@ -32,19 +34,21 @@ async def test_no_turn_mail_while_a_table_is_open(make_match: Any, alice: Any, c
         return match
 
     match = await db(prepare)
+    await db(lambda: Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(hours=1)))
     later = timezone.now() + timedelta(hours=1)
     first = await connect(match, alice)
     second = await connect(match, alice)  # two tabs
-    assert (await db(setting, alice)).connections == 2
-    assert await db(send_turn_mails, now=later) == 0
+    assert await db(open_rows, alice) == 2
+    assert await db(send_turn_mails) == 0
     await first.communicator.disconnect()
-    assert (await db(setting, alice)).connections == 1
-    assert await db(send_turn_mails, now=later) == 0
+    assert await db(open_rows, alice) == 1
+    assert await db(send_turn_mails) == 0
     await second.communicator.disconnect()
-    assert (await db(setting, alice)).connections == 0
+    assert await db(open_rows, alice) == 0
     assert await db(send_turn_mails) == 0  # just left
     assert await db(send_turn_mails, now=later) == 1
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["alice@example.org"]
     # a spectator's connection counts for nobody
     await connect(match, None, watch=match.watch_token)
-    assert await db(lambda: TurnMail.objects.count()) == 1
+    assert await db(lambda: Presence.objects.filter(closed=False).count()) == 0
+    assert await db(presence.connected, user_id=alice.pk) is False

@@ -1,0 +1,193 @@
+"""A computer plays for a person who is away, until they take their seat back (issue 15).
+
+The rules:
+
+- Each match has a limit (`Match.away_limit`: never, 10 minutes, 1 hour — the default —
+  or 1 day), chosen when it is created and changed at the table by its seated people
+  (`away_limit_set`), as the computers' pace is.
+- A person's seat (a player's, or a pass-and-play one: its holder's) is *away* while
+  its owner has no live connection to the table (games.presence); it has been away
+  since they were last seen there (never seen: since the match was created).
+- Once a seat has been away longer than the limit, any other person who plays a seat
+  at the table may let a computer play it (`standin_start`; games.permissions
+  ``stand_in``). The computer is `LEVEL`, the level the site's quick table gives its
+  computers (games.quick.COMPUTER_LEVEL: casual), so a stand-in neither throws the
+  owner's game away nor outplays the table.
+- The computer worker then plays the seat like any computer's (services.computer_step),
+  from the seat's view only (R25): the hand stays with the seat; no page but its
+  owner's shows it, and its owner's shows the table as to a watcher (no hand, no
+  moves) until they take the seat back. Undo and restart no longer wait for that
+  owner's consent (games.permissions.people), no turn e-mail goes for the seat, and
+  between rounds the table still waits for a person to start the next one.
+- Its owner takes it back with one click, whenever they like (`standin_end`). Not on
+  opening the page: a glance at the table from a phone or from a turn e-mail is not a
+  promise to play on, and handing the seat back at once would stall the others again
+  the moment the owner looks away (lichess likewise never resumes for an absent player
+  by itself; Board Game Arena's replaced players come back by an explicit choice).
+- Every hand-over and return is a `StandIn` row (who, when, at which round and
+  version), visible at the table (the seat's name says a computer plays it) and in
+  the admin. The stand-in's moves are the seat's actions in the round's log
+  (``by_computer``), so the replay format is unchanged.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from . import notify, permissions, presence
+from .errors import BAD_REQUEST, ILLEGAL, GameError
+from .models import AWAY_SECONDS, Match, Presence, Seat, StandIn
+from .permissions import Action as Can
+from .services import Result, _commit, _lock, _seats, _seen
+
+#: the level of a computer standing in for a person (the quick table's computers)
+LEVEL = "casual"
+
+
+# ---------------------------------------------------------------- the rules
+
+
+def away_since(match: Match, seat: Seat, seen: dict[int, tuple[bool, datetime]]) -> datetime | None:
+    """Since when `seat`'s owner has been away from the table (None: they are there, or the
+    seat is a computer's); `seen`: `presence.at_table` of the match."""
+    if seat.kind == Seat.Kind.COMPUTER:
+        return None
+    if seat.user_id is None:
+        return match.created_at  # a removed guest's seat: nobody will come back to it
+    there, last = seen.get(seat.user_id, (False, match.created_at))
+    return None if there else last
+
+
+def hand_over_from(match: Match, seat: Seat, seen: dict[int, tuple[bool, datetime]]) -> datetime | None:
+    """From when the others may let a computer play `seat` (None: not while things stay as
+    they are — the table allows none, its owner is there, a computer plays it already)."""
+    limit = AWAY_SECONDS.get(match.away_limit)
+    if limit is None or seat.standin or match.status != Match.Status.PLAYING:
+        return None
+    since = away_since(match, seat, seen)
+    return None if since is None else since + timedelta(seconds=limit)
+
+
+def may_hand_over(match: Match, seat: Seat, seen: dict[int, tuple[bool, datetime]], now: datetime) -> bool:
+    """Whether `seat` has been away longer than the table's limit now."""
+    when = hand_over_from(match, seat, seen)
+    return when is not None and when <= now
+
+
+def _limit_words(limit: str) -> str:
+    return {"10m": _("10 minutes"), "1h": _("an hour"), "1d": _("a day")}.get(limit, "")
+
+
+# ---------------------------------------------------------------- changes
+
+
+def standin_start(*, match_id: int, user: object, seat: object, request_id: str) -> Result:
+    """Let a computer (`LEVEL`) play `seat` until its owner takes it back: asked by another
+    person seated at the match, once the seat has been away longer than the table's limit."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        seats = _seats(match)
+        index = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+        permissions.require(user, Can.STAND_IN, match, seat=index, seats=seats)
+        seen = _seen(match, user, request_id)
+        if seen is not None:
+            return seen
+        target = seats[index]  # type: ignore[index]  # the permission found the seat
+        if match.status != Match.Status.PLAYING:
+            raise GameError(ILLEGAL, _("The match is not being played."))
+        if target.standin:
+            raise GameError(BAD_REQUEST, _("A computer plays this seat already."))
+        if AWAY_SECONDS.get(match.away_limit) is None:
+            raise GameError(ILLEGAL, _("At this table no computer plays for a player who is away."))
+        now = timezone.now()
+        at = presence.at_table(match.pk, now)
+        if away_since(match, target, at) is None:
+            raise GameError(ILLEGAL, _("%(name)s is at the table.") % {"name": target.display_name})
+        if not may_hand_over(match, target, at, now):
+            raise GameError(ILLEGAL, _("%(name)s has been away for less than %(limit)s.") % {
+                "name": target.display_name, "limit": _limit_words(match.away_limit)})
+        target.standin = LEVEL
+        target.save(update_fields=["standin"])
+        version = match.version + 1
+        StandIn.objects.create(match=match, seat=target.index, level=LEVEL, handed_by=user,
+                               round_number=match.round_number, version=version, started_at=now)
+        return _commit(match, version, user=user, request_id=request_id, hurry=match.hurry)
+
+
+def standin_end(*, match_id: int, user: object, seat: object, request_id: str) -> Result:
+    """Its owner takes `seat` back from the computer standing in for them (any time)."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        seats = _seats(match)
+        index = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+        permissions.require(user, Can.TAKE_BACK, match, seat=index, seats=seats)
+        seen = _seen(match, user, request_id)
+        if seen is not None:
+            return seen
+        target = seats[index]  # type: ignore[index]
+        if not target.standin:
+            raise GameError(BAD_REQUEST, _("No computer plays this seat: it is yours."))
+        target.standin = ""
+        target.save(update_fields=["standin"])
+        version = match.version + 1
+        StandIn.objects.filter(match=match, seat=target.index, ended_at__isnull=True).update(
+            ended_at=timezone.now(), ended_by=user)
+        return _commit(match, version, user=user, request_id=request_id, hurry=match.hurry)
+
+
+def away_limit_set(*, match_id: int, user: object, limit: object, request_id: str) -> Result:
+    """A seated person sets how long a seat may stay away before the others may let a
+    computer play it (Match.AwayLimit), as they set the computers' pace."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        permissions.require(user, Can.PACE, match, seats=_seats(match))
+        seen = _seen(match, user, request_id)
+        if seen is not None:
+            return seen
+        if not isinstance(limit, str) or limit not in Match.AwayLimit.values:
+            raise GameError(BAD_REQUEST, _("Choose how long a seat may stay away from the list."))
+        if match.status == Match.Status.FINISHED:
+            raise GameError(ILLEGAL, _("The match is over."))
+        if limit == match.away_limit:
+            raise GameError(BAD_REQUEST, _("That is the table's setting already."))
+        match.away_limit = limit
+        Match.objects.filter(pk=match.pk).update(away_limit=limit)
+        return _commit(match, match.version + 1, user=user, request_id=request_id, hurry=match.hurry)
+
+
+# ---------------------------------------------------------------- telling the tables
+
+
+def announce_due(*, since: datetime, now: datetime) -> list[int]:
+    """Tell each table where a seat's away limit passed in (`since`, `now`] (nothing else
+    changes its version then): its pages read their boards again and offer the hand-over.
+    The computer worker calls this now and then. The ids of the matches told."""
+    # Only tables with two people or more: alone with computers, nobody could hand a seat over.
+    matches = list(Match.objects.filter(status=Match.Status.PLAYING).exclude(away_limit=Match.AwayLimit.NEVER)
+                   .annotate(people=Count("seats__user", filter=~Q(seats__kind=Seat.Kind.COMPUTER), distinct=True))
+                   .filter(people__gte=2).prefetch_related("seats").order_by("pk"))
+    if not matches:
+        return []
+    seen: dict[int, dict[int, tuple[bool, datetime]]] = {m.pk: {} for m in matches}
+    for match_id, uid, was_closed, alive in (Presence.objects.filter(match_id__in=list(seen))
+                                             .values_list("match_id", "user_id", "closed", "alive_at")):
+        live = not was_closed and alive >= now - presence.TIMEOUT
+        there, last = seen[match_id].get(uid, (False, alive))
+        seen[match_id][uid] = (there or live, max(last, alive))
+    told = []
+    for match in matches:
+        people = [s for s in match.seats.all() if s.kind != Seat.Kind.COMPUTER]
+        if len({s.user_id for s in people}) < 2:
+            continue  # nobody else could hand a seat over
+        for seat in people:
+            when = hand_over_from(match, seat, seen[match.pk])
+            if when is not None and since < when <= now:
+                notify.match_seats(match.pk)
+                told.append(match.pk)
+                break
+    return told

@@ -1,0 +1,84 @@
+"""What one viewer's board offers about seats whose owners are away (games.standin).
+
+`for_viewer` gives an `Away` for the board's private ``banner`` and ``tools`` parts:
+the seats this viewer may let a computer play now (their owners away longer than the
+table's limit), the viewer's own seats a computer plays ("Take my seat back"), and,
+for a seated person, the table's away limit to choose from the menu. Which seats
+a computer plays shows to everyone in the shared parts: the seat's name says so
+(`standin_name`, games.table.board.seat_infos).
+
+The presence of the table's people is read once per version of the match for all its
+viewers (`reads.once`); a seat's limit passing changes no version, so the computer
+worker tells the table then (games.notify.match_seats) and its pages read afresh.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+
+from games import permissions, presence, standin
+from games.models import AWAY_SECONDS, Match
+from games.permissions import Action as Can
+from games.table.jinja_env import text as _
+
+
+@dataclass(frozen=True)
+class Away:
+    #: (seat index, "Let a computer play for ana") for each seat this viewer may hand over now
+    hand_over: tuple[tuple[int, str], ...] = ()
+    #: (seat index, "While you were away, a computer has been playing ana's seat.") for the viewer's own
+    take_back: tuple[tuple[int, str], ...] = ()
+    #: the table's away limit for the menu ({value, label, current}); empty for watchers
+    limits: tuple[tuple[str, str, bool], ...] = ()
+
+
+def limit_words() -> dict[str, str]:
+    """The away limits' names in the active language (Match.AwayLimit)."""
+    return {"never": _("Never"), "10m": _("After 10 minutes"), "1h": _("After 1 hour"), "1d": _("After 1 day")}
+
+
+def standin_name(name: str) -> str:
+    """A seat's name while a computer plays it for its owner."""
+    return _("%(name)s (a computer plays)") % {"name": name}
+
+
+def for_viewer(match: Match, user: Any, names: list[str], reads: Any = None) -> Away | None:
+    """The viewer's `Away` (None when there is nothing to show: a watcher, a match not
+    being played); `names`: the seats' names as the board shows them."""
+    if match.status != Match.Status.PLAYING or user is None or not getattr(user, "is_authenticated", False):
+        return None
+    from games import selectors
+
+    seats = selectors.match_seats(match)
+    if not any(s.controlled_by(user) for s in seats):
+        return None
+    people = {s.user_id for s in seats if s.kind != "computer"}
+
+    def once(key: Any, make: Any) -> Any:
+        # What every viewer of this version shares is worked out for the first one only.
+        return reads.once(key, make) if reads is not None and getattr(reads, "match", None) is match else make()
+
+    def due() -> tuple[int, ...]:
+        """The seats away longer than the table's limit now (any viewer's candidates)."""
+        if len(people) < 2:
+            return ()  # alone with computers: nobody to hand a seat over to a computer, no read
+        seen = presence.at_table(match.pk)
+        now = timezone.now()
+        return tuple(s.index for s in seats if standin.may_hand_over(match, s, seen, now))
+
+    hand = [i for i in once("away", due) if permissions.may(user, Can.STAND_IN, match, seat=i, seats=seats)]
+    back = [s for s in seats if s.standin and s.controlled_by(user)]
+    limits: tuple[tuple[str, str, bool], ...] = ()
+    if len(people) >= 2 and any(s.controlled_by(user) and not s.standin for s in seats):
+        # the limit matters only where another person could hand a seat over
+        words = limit_words()
+        limits = tuple((value, words[value], value == match.away_limit) for value in AWAY_SECONDS)
+    return Away(
+        hand_over=tuple((i, _("Let a computer play for %(name)s") % {"name": names[i]}) for i in hand),
+        take_back=tuple((s.index, _("While you were away, a computer has been playing %(name)s's seat.")
+                         % {"name": s.display_name}) for s in back),
+        limits=limits,
+    )
