@@ -93,7 +93,7 @@ class Copy:
         self.consumers = []
         for user in users:
             consumer = TableConsumer()
-            consumer.match_id, consumer.user, consumer.revealed = self.match.pk, user, None
+            consumer.match_id, consumer.user, consumer.revealed, consumer.autodraw = self.match.pk, user, None, False
             consumer.sent = parts.Sent()  # as connect() leaves it: nothing sent yet
             self.consumers.append(consumer)
 

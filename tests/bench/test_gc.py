@@ -48,7 +48,7 @@ def _collector_restored() -> Iterator[None]:
 
 def consumer(match_id: int, user: Any) -> TableConsumer:
     c = TableConsumer()
-    c.match_id, c.user, c.revealed = match_id, user, None
+    c.match_id, c.user, c.revealed, c.autodraw = match_id, user, None, False
     c.sent = parts.Sent()  # as connect() leaves it: nothing sent yet
     return c
 
