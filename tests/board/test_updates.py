@@ -104,9 +104,9 @@ def test_the_updates_applied_in_order_make_the_board_a_full_render_makes(
     rendered = []
     original = parts.shared_parts
 
-    def counted(public: Any) -> Any:
+    def counted(public: Any, rows: Any = None) -> Any:
         rendered.append(public.version)
-        return original(public)
+        return original(public, rows)
 
     updates = 0
     version = -1
