@@ -33,8 +33,8 @@ from django.conf import settings
 from django.contrib.auth import get_user, get_user_model
 from django.contrib.auth.signals import user_logged_out
 from django.db import connection, transaction
-from django.utils import timezone
 from django.db.models.signals import post_save, pre_save
+from django.utils import timezone
 
 logger = logging.getLogger(__name__)
 
