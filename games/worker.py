@@ -18,8 +18,9 @@ left alone by `computer_step` until the pause ends.
 
 Between passes it waits `poll` seconds at most (0.25 s; 1 s for the loop inside the one
 server process of the in-memory layer), or less when a computer's move comes due sooner,
-or until a match's notice wakes it (`poke`, from games.notify in this process), so a
-person's move is answered at once and an idle server does not ask four times a second.
+or until a match's notice wakes it (`poke`, from games.notify in this process; then not
+sooner than `POKED_GAP` after its last pass), so a person's move is answered as soon as
+before and an idle server does not ask four times a second.
 
 The loop runs as an asyncio task on the server's event loop
 (`ComputerWorker.run`), its database work in one worker thread of its own: the
@@ -76,6 +77,10 @@ DEFAULT_POLL = 0.25
 #: nothing announces (a change made by another process, e.g. ``manage.py shell``). An idle
 #: pass costs ~2-4 ms of CPU; four a second were most of an idle server's CPU (bench/load.py).
 IDLE_POLL = 1.0
+#: woken by notices, the loop still makes at most one pass per this many seconds (as often
+#: as it polled before `poke`): at a busy table every action is a notice, and a pass per
+#: notice cost more than four passes a second
+POKED_GAP = DEFAULT_POLL
 #: a match whose computer step failed is left alone this long (the error is logged)
 FAILURE_BACKOFF = 30.0
 #: seconds between two clear-outs of expired pauses
@@ -235,10 +240,12 @@ class ComputerWorker:
         """Loop until `stop()`: act when due, else wait (at most `poll` seconds, or until poked)
         and look again."""
         run_pass = sync_to_async(self._pass, thread_sensitive=False, executor=self._executor)
-        self._loop, self._wake = asyncio.get_running_loop(), asyncio.Event()
+        loop = asyncio.get_running_loop()
+        self._loop, self._wake = loop, asyncio.Event()
         try:
             while not self._stop.is_set():
                 self._wake.clear()  # a change committed from now on is seen by this pass or wakes the next
+                started = loop.time()
                 steps, wait = await run_pass()
                 pause = self.poll if wait is None else min(self.poll, wait)
                 if steps and pause <= 0:
@@ -250,6 +257,10 @@ class ComputerWorker:
                     await asyncio.wait_for(self._wake.wait(), timeout=max(pause, 0.01))
                 except TimeoutError:
                     pass
+                else:
+                    gap = min(POKED_GAP, pause) - (loop.time() - started)
+                    if gap > 0 and not self._stop.is_set():
+                        await asyncio.sleep(gap)  # woken early: not more often than `POKED_GAP`
         finally:
             await sync_to_async(_close_connection, thread_sensitive=False, executor=self._executor)()
             self._executor.shutdown(wait=False)
