@@ -10,10 +10,14 @@ that it cannot outlive the session it was opened with:
   or turns ``is_active`` off); each socket then re-checks its session and closes
   when it no longer holds (the logged-out session is named in the notice and closed
   outright: Django flushes it only after the signal);
-- and a socket re-checks its session before every command (`session_user_id`):
-  the session must still exist, name the same user, who is still active, with the
+- and a socket re-checks its session before every command (`SessionCheck`): the
+  session must still exist, name the same user, who is still active, with the
   password hash the session was made with — `django.contrib.auth.get_user`'s checks,
   run on a fresh read of the session rather than on the copy loaded at the handshake.
+  With the database session store the check is one query (the session's row and the
+  user's password and active flag): while the session's data and the user's password
+  are what the last full check saw, its answer is the same; anything else is checked
+  in full again (`session_user_id`).
 """
 
 from __future__ import annotations
@@ -28,8 +32,9 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user, get_user_model
 from django.contrib.auth.signals import user_logged_out
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models.signals import post_save, pre_save
+from django.utils import timezone
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +59,54 @@ def session_user_id(session_key: str | None) -> int | None:
     # browser's HTTP session: the next page request does that.
     user = get_user(SimpleNamespace(session=_SessionCopy(store.items())))
     return user.pk if user.is_authenticated else None
+
+
+class SessionCheck:
+    """One socket's session check: `user_id()` is `session_user_id(session_key)`, in one
+    query while nothing it depends on changed (the database session store only; any
+    other store gets the full check every time)."""
+
+    def __init__(self, session_key: str | None) -> None:
+        self.session_key = session_key or ""
+        #: what the last full check saw: (the session's data as stored, user id, password hash)
+        self.seen: tuple[str, int, str] | None = None
+
+    def user_id(self) -> int | None:
+        if not self.session_key:
+            return None
+        store = import_module(settings.SESSION_ENGINE).SessionStore
+        if not hasattr(store, "get_model_class"):  # not a database store: the full check
+            return session_user_id(self.session_key)
+        row = self._row(store)
+        if row is None:
+            self.seen = None
+            return None  # no such session, or expired
+        data, password, active = row
+        if self.seen is not None and self.seen[0] == data and self.seen[2] == password and active:
+            return self.seen[1]
+        # Changed, or not seen yet: get_user's checks on the data just read.
+        user = get_user(SimpleNamespace(session=_SessionCopy(store(session_key=self.session_key).decode(data))))
+        if not user.is_authenticated:
+            self.seen = None
+            return None
+        self.seen = (data, user.pk, user.password)
+        return int(user.pk)
+
+    def _row(self, store: Any) -> tuple[str, str | None, bool] | None:
+        """The session's data (if it exists and has not expired) with the password and active
+        flag of the user the last full check found (NULLs before one)."""
+        user = get_user_model()
+        table = store.get_model_class()._meta.db_table
+        users, pk = user._meta.db_table, user._meta.pk.column
+        password = user._meta.get_field("password").column
+        fields = {f.name for f in user._meta.concrete_fields}
+        active = f'u."{user._meta.get_field("is_active").column}"' if "is_active" in fields else "TRUE"
+        with connection.cursor() as cursor:
+            cursor.execute(f'SELECT s.session_data, u."{password}", COALESCE({active}, FALSE) FROM "{table}" s'
+                           f' LEFT JOIN "{users}" u ON u."{pk}" = %s'
+                           " WHERE s.session_key = %s AND s.expire_date > %s",
+                           [self.seen[1] if self.seen is not None else None, self.session_key, timezone.now()])
+            return cursor.fetchone()
 
 
 class _SessionCopy(dict):  # type: ignore[type-arg]

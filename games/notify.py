@@ -54,12 +54,16 @@ def _send(match_id: int, message: dict[str, object]) -> bool:
 
 
 def match_changed(match_id: int, version: int) -> bool:
-    """Tell the match group the match is now at `version`. True if sent."""
+    """Tell the match group the match is now at `version`, and this process's computer
+    players (`games.worker.poke`: a computer may be next). True if sent."""
+    _poke()
     return _send(match_id, {"type": "match.changed", "version": version})
 
 
 def match_paused(match_id: int, paused: bool) -> bool:
-    """Tell the match group the computer players paused or resumed (R26). True if sent."""
+    """Tell the match group the computer players paused or resumed (R26), and this process's
+    computer players. True if sent."""
+    _poke()
     return _send(match_id, {"type": "match.paused", "paused": paused})
 
 
@@ -68,3 +72,12 @@ def match_seats(match_id: int) -> bool:
     seat's away limit passed (games.standin), so the others may now let a computer play
     it. True if sent."""
     return _send(match_id, {"type": "match.seats"})
+
+
+def _poke() -> None:
+    from games import worker  # the worker imports the services, which import this module
+
+    try:
+        worker.poke()
+    except Exception:  # the notice matters more; the loop looks again at its next poll anyway
+        logger.warning("could not wake the computer players", exc_info=True)

@@ -123,6 +123,29 @@ _ROUND_FIELDS = [Round._meta.get_field(name) for name in
                  ("id", "match", "number", "ended_by", "points", "totals", "restarts", "ended_at")]
 
 
+#: what `action_submit` reads after the lock (1.), one statement: the request id's earlier
+#: result if any (3.) and the current round with its log's last sequence number. Not part of
+#: the lock's statement: a statement that waited for the lock sees the locked row as the
+#: other transaction left it, but the rows it joined to it as they were before.
+_READ_FOR_ACTION = ("SELECT c.user_id, c.version, c.match_id IS NOT NULL, "
+                    + ", ".join(f'r."{f.column}"' for f in _ROUND_FIELDS)
+                    + ", (SELECT max(seq) FROM games_logentry WHERE round_id = r.id)"
+                    " FROM (SELECT %s::bigint AS id) m"
+                    " LEFT JOIN games_clientrequest c ON c.match_id = m.id AND c.request_id = %s"
+                    " LEFT JOIN games_round r ON r.match_id = m.id AND r.number = %s")
+#: `action_submit`'s writes while the round goes on, one statement: the log entry, the undo
+#: point before it (the match row's snapshot as it was: every part of a statement sees the
+#: rows as they were when it began), the match, the request id
+_PLAY_COMMIT = ("WITH e AS (INSERT INTO games_logentry (round_id, seq, kind, seat, action, user_id, by_computer,"
+                " version, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id),"
+                " u AS (INSERT INTO games_undopoint (round_id, entry_id, state)"
+                " SELECT %s, e.id, m.state FROM e, games_match m WHERE m.id = %s),"
+                " w AS (UPDATE games_match SET version = %s, state = %s, round_number = %s, status = %s,"
+                " finished_at = %s, updated_at = %s, hurry = %s WHERE id = %s)"
+                " INSERT INTO games_clientrequest (match_id, request_id, user_id, version, created_at)"
+                " VALUES (%s, %s, %s, %s, %s)")
+
+
 def _rows(statement: str, params: list[Any]) -> list[tuple[Any, ...]]:
     """Run one statement; the rows it gives (none for a write without RETURNING)."""
     with connection.cursor() as cursor:
@@ -157,6 +180,22 @@ def _lock(match_id: object) -> Match:
     return from_row(Match, _MATCH_FIELDS, row)
 
 
+def _lock_for_action(match_id: object, request_id: object) -> tuple[Match, tuple[Any, ...], Round | None]:
+    """`_lock`, then what `_seen` and `_current_round` would read, in one statement: the match,
+    the request id's earlier (user id, version, found), and the current round (None before
+    the match starts)."""
+    match = _lock(match_id)
+    row = _row(_READ_FOR_ACTION, [match.pk, request_id if isinstance(request_id, str) else None,
+                                  match.round_number])
+    assert row is not None
+    seen, rest = row[:3], row[3:]
+    rnd = None
+    if rest[0] is not None:
+        rnd = from_row(Round, _ROUND_FIELDS, rest[:-1])
+        rnd.last_seq = rest[-1]
+    return match, seen, rnd
+
+
 def _user_id(user: object) -> int | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
@@ -174,12 +213,17 @@ def _seat_for(match: Match, user: object, seat: object) -> None:
     permissions.require(user, Can.ACT, match, seat=seat, seats=_seats(match))
 
 
-def _seen(match: Match, user: object, request_id: object) -> Result | None:
-    """3. A repeated request id is answered with the result it produced, not applied again."""
+def _seen(match: Match, user: object, request_id: object,
+          read: tuple[Any, ...] | None = None) -> Result | None:
+    """3. A repeated request id is answered with the result it produced, not applied again
+    (`read`: its (user id, version, found) as `_lock_for_action` read them)."""
     if not isinstance(request_id, str) or not 1 <= len(request_id) <= MAX_REQUEST_ID:
         raise GameError(BAD_REQUEST, _("A change needs a request id of 1 to 64 characters."))
-    seen = _row("SELECT user_id, version FROM games_clientrequest WHERE match_id = %s AND request_id = %s",
-                [match.pk, request_id])
+    if read is not None:
+        seen = read[:2] if read[2] else None
+    else:
+        seen = _row("SELECT user_id, version FROM games_clientrequest WHERE match_id = %s AND request_id = %s",
+                    [match.pk, request_id])
     if seen is None:
         return None
     seen_user, seen_version = seen
@@ -304,7 +348,10 @@ def _commit(match: Match, version: int, *, user: object = None, request_id: str 
     if request_id is not None:
         _row("INSERT INTO games_clientrequest (match_id, request_id, user_id, version, created_at)"
              " VALUES (%s, %s, %s, %s, %s)", [match.pk, request_id, _user_id(user), version, timezone.now()])
-    match_id = match.pk
+    return _announce(match.pk, version)
+
+
+def _announce(match_id: int, version: int) -> Result:
     transaction.on_commit(lambda: notify.match_changed(match_id, version))
     return Result(match_id, version)
 
@@ -312,10 +359,45 @@ def _commit(match: Match, version: int, *, user: object = None, request_id: str 
 def _play(match: Match, rnd: Round, state: RoundState, action: Action, version: int, *,
           user: object = None, by_computer: bool = False) -> RoundState:
     """Apply one action: log it, keep an undo point before a human's action (R27), store the snapshot."""
+    new = _applied(match, state, action)
+    _record(match, rnd, new, action, version, user=user, by_computer=by_computer)
+    return new
+
+
+def _applied(match: Match, state: RoundState, action: Action) -> RoundState:
     try:
-        new = _apply(state, action)
+        return _apply(state, action)
     except IllegalAction as e:
         raise _refused(match, e, action.seat) from None
+
+
+def _play_commit(match: Match, rnd: Round, state: RoundState, action: Action, version: int, *,
+                 user: object, request_id: str) -> Result:
+    """`_play` and `_commit` of a person's action: while the round goes on (nothing of the
+    round's result to write, no signal to send) in one statement (`_PLAY_COMMIT`: the same
+    rows as `_append`, the undo point and `_commit`), else as they do it."""
+    new = _applied(match, state, action)
+    if new.over or (rnd.ended_by, rnd.points, rnd.totals) != ("", None, None):
+        _record(match, rnd, new, action, version, user=user)
+        return _commit(match, version, user=user, request_id=request_id)
+    match.state = state_to_json(new)
+    match.version = version
+    match.updated_at = now = timezone.now()
+    match.hurry = False  # a person's change ends "skip to my turn" (`_commit`)
+    rnd.last_seq = (getattr(rnd, "last_seq", None) or 0) + 1
+    uid = _user_id(user)
+    _row(_PLAY_COMMIT, [rnd.pk, rnd.last_seq, log.ACTION, action.seat, _jsonb(action.to_json()), uid, False,
+                        version, now,
+                        rnd.pk, match.pk,
+                        version, _jsonb(match.state), match.round_number, match.status, match.finished_at, now,
+                        match.hurry, match.pk,
+                        match.pk, request_id, uid, version, now])
+    return _announce(match.pk, version)
+
+
+def _record(match: Match, rnd: Round, new: RoundState, action: Action, version: int, *,
+            user: object = None, by_computer: bool = False) -> None:
+    """Log an applied action, keep an undo point before a human's action (R27), store the snapshot."""
     entry = _append(rnd, kind=log.ACTION, version=version, seat=action.seat, action=action.to_json(),
                     user=user, by_computer=by_computer)
     if not by_computer:
@@ -324,7 +406,6 @@ def _play(match: Match, rnd: Round, state: RoundState, action: Action, version: 
         _row("INSERT INTO games_undopoint (round_id, entry_id, state) SELECT %s, %s, state FROM games_match"
              " WHERE id = %s", [rnd.pk, entry, match.pk])
     _store(match, rnd, new)
-    return new
 
 
 def _start(match: Match) -> None:
@@ -467,9 +548,9 @@ def action_submit(*, match_id: int, user: object, seat: int, action: dict[str, A
                   request_id: str) -> Result:
     """Play one action (engine, play, draw, pass, end) for a seat the user controls."""
     with transaction.atomic():
-        match = _lock(match_id)
+        match, seen_read, rnd = _lock_for_action(match_id, request_id)
         _seat_for(match, user, seat)
-        seen = _seen(match, user, request_id)
+        seen = _seen(match, user, request_id, seen_read)
         if seen is not None:
             return seen
         _fresh(match, expected_version)
@@ -479,9 +560,9 @@ def action_submit(*, match_id: int, user: object, seat: int, action: dict[str, A
             raise GameError(NOT_YOUR_TURN, refusal("not_your_turn", {"seat": state.turn},
                                                    names=[s.display_name for s in _seats(match)]),
                             rule="R7", reason="not_your_turn")
-        version = match.version + 1
-        _play(match, _current_round(match), state, parsed, version, user=user)
-        return _commit(match, version, user=user, request_id=request_id)
+        if rnd is None:
+            raise Round.DoesNotExist(f"match {match.pk} has no round {match.round_number}")
+        return _play_commit(match, rnd, state, parsed, match.version + 1, user=user, request_id=request_id)
 
 
 def _may_undo(match: Match, user: object, request_id: object, expected_version: object,

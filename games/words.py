@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.translation import gettext as _
 
 from engine.state import MEXICAN, REFUSAL_CODES
@@ -156,4 +157,11 @@ def rule_url(rule: str | None) -> str:
     """The rule's anchor on the rules page ("/rules/#R13"), for a "why?" link; "" without a rule."""
     if not rule:
         return ""
-    return f"{reverse('games:rules')}#{rule}"
+    return f"{_rules_path(get_script_prefix())}#{rule}"
+
+
+@lru_cache(maxsize=8)
+def _rules_path(prefix: str) -> str:
+    """The rules page's path under the script prefix `prefix` (reverse() costs ~0.1 ms, and a
+    hand's every tile that fits nowhere links to a rule, on every board)."""
+    return reverse("games:rules")

@@ -16,6 +16,12 @@ Several processes may run this loop at once (one per server process, plus
 processes too. A paused match (someone has the rules or the log open, R26) is
 left alone by `computer_step` until the pause ends.
 
+Between passes it waits `poll` seconds at most (0.25 s; 1 s for the loop inside the one
+server process of the in-memory layer), or less when a computer's move comes due sooner,
+or until a match's notice wakes it (`poke`, from games.notify in this process; then not
+sooner than `POKED_GAP` after its last pass), so a person's move is answered as soon as
+before and an idle server does not ask four times a second.
+
 The loop runs as an asyncio task on the server's event loop
 (`ComputerWorker.run`), its database work in one worker thread of its own: the
 services' "match changed" notices then reach the in-memory channel layer of the
@@ -46,9 +52,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from functools import cache
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -71,6 +79,15 @@ logger = logging.getLogger(__name__)
 DEFAULT_DELAY = 0.6
 #: seconds between two looks at the database when nothing is due
 DEFAULT_POLL = 0.25
+#: the same for the loop inside the one server process of the in-memory layer: every change
+#: made there wakes it at once (`poke`, from the match's notice), so it looks only for what
+#: nothing announces (a change made by another process, e.g. ``manage.py shell``). An idle
+#: pass costs ~2-4 ms of CPU; four a second were most of an idle server's CPU (bench/load.py).
+IDLE_POLL = 1.0
+#: woken by notices, the loop still makes at most one pass per this many seconds (as often
+#: as it polled before `poke`): at a busy table every action is a notice, and a pass per
+#: notice cost more than four passes a second
+POKED_GAP = DEFAULT_POLL
 #: a match whose computer step failed is left alone this long (the error is logged)
 FAILURE_BACKOFF = 30.0
 #: seconds between two clear-outs of expired pauses
@@ -100,9 +117,21 @@ def awaiting_computer() -> list[int]:
     computers only whose round is over: nobody else could start their next round,
     which `services.computer_step` does for them."""
     ids = selectors.matches_awaiting_computer()
-    ended = (Match.objects.filter(status=Match.Status.PLAYING, state__phase="round_over")
-             .exclude(seats__kind__in=[Seat.Kind.HUMAN, Seat.Kind.LOCAL]).values_list("pk", flat=True))
+    sql, params = _ended_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        ended = [pk for (pk,) in cursor.fetchall()]
     return ids + [pk for pk in ended if pk not in ids]
+
+
+@cache
+def _ended_sql() -> tuple[str, tuple[Any, ...]]:
+    """The statement of the computers-only matches whose round is over, built by the ORM once
+    (as `selectors.matches_awaiting_computer`'s: building it cost more than running it, on
+    every pass)."""
+    query = (Match.objects.filter(status=Match.Status.PLAYING, state__phase="round_over")
+             .exclude(seats__kind__in=[Seat.Kind.HUMAN, Seat.Kind.LOCAL]).values_list("pk", flat=True)).query
+    return query.sql_with_params()
 
 
 def step_when_due(match_id: int, *, delay: float) -> services.Result | None:
@@ -125,6 +154,10 @@ def _close_connection() -> None:
     connection.close()  # the calling thread's own connection (looked up when called)
 
 
+#: the worker's own database thread (its own changes need not wake it: it looks again anyway)
+THREAD_NAME = "computers"
+
+
 class ComputerWorker:
     """The loop; `run_once` is one pass (what the tests and ``run_computers --once`` call)."""
 
@@ -141,8 +174,11 @@ class ComputerWorker:
         #: match id -> monotonic time before which it is not tried again after a failure
         self.failed: dict[int, float] = {}
         self.steps = 0
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computers")
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=THREAD_NAME)
         self._stop = asyncio.Event()
+        #: set by `poke` (and `stop`): look again now; made on the loop that runs it
+        self._wake: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def run_once(self) -> tuple[int, float | None]:
         """Act in every due match once. Returns (actions taken, seconds until the next one may be due).
@@ -217,26 +253,50 @@ class ComputerWorker:
             connection.close()  # a broken connection is replaced on the next pass
             return 0, self.poll * 8
 
+    def poke(self) -> None:
+        """A match changed (its notice, `games.notify`): look again now instead of at the next
+        poll. From any thread; a change of the worker's own thread is ignored."""
+        loop, wake = self._loop, self._wake
+        if loop is None or wake is None or threading.current_thread().name.startswith(THREAD_NAME):
+            return
+        try:
+            loop.call_soon_threadsafe(wake.set)
+        except RuntimeError:  # the loop is closed: nothing to wake
+            pass
+
     async def run(self) -> None:
-        """Loop until `stop()`: act when due, else wait (at most `poll` seconds) and look again."""
+        """Loop until `stop()`: act when due, else wait (at most `poll` seconds, or until poked)
+        and look again."""
         run_pass = sync_to_async(self._pass, thread_sensitive=False, executor=self._executor)
+        loop = asyncio.get_running_loop()
+        self._loop, self._wake = loop, asyncio.Event()
         try:
             while not self._stop.is_set():
+                self._wake.clear()  # a change committed from now on is seen by this pass or wakes the next
+                started = loop.time()
                 steps, wait = await run_pass()
                 pause = self.poll if wait is None else min(self.poll, wait)
                 if steps and pause <= 0:
                     await asyncio.sleep(0)  # let the connections render between actions
                     continue
+                if self._stop.is_set():
+                    break
                 try:
-                    await asyncio.wait_for(self._stop.wait(), timeout=max(pause, 0.01))
+                    await asyncio.wait_for(self._wake.wait(), timeout=max(pause, 0.01))
                 except TimeoutError:
                     pass
+                else:
+                    gap = min(POKED_GAP, pause) - (loop.time() - started)
+                    if gap > 0 and not self._stop.is_set():
+                        await asyncio.sleep(gap)  # woken early: not more often than `POKED_GAP`
         finally:
             await sync_to_async(_close_connection, thread_sensitive=False, executor=self._executor)()
             self._executor.shutdown(wait=False)
 
     def stop(self) -> None:
         self._stop.set()
+        if self._wake is not None:
+            self._wake.set()
 
 
 # ---------------------------------------------------------------- one worker per server process
@@ -275,10 +335,20 @@ def start_in_process(*, server_start: bool = False) -> bool:
         return False
     if not enabled():
         return False
-    worker = ComputerWorker(clear_all_pauses=server_start and not shared_layer())
+    # With the in-memory layer this process makes every change, and each wakes the loop (`poke`).
+    worker = ComputerWorker(clear_all_pauses=server_start and not shared_layer(),
+                            poll=DEFAULT_POLL if shared_layer() else IDLE_POLL)
     _running.update(pid=pid, worker=worker, task=loop.create_task(worker.run()))
     logger.info("computer players: worker started in process %s", pid)
     return True
+
+
+def poke() -> None:
+    """Wake this process's loop, if it runs one: a match changed (called by `games.notify`
+    after each change is committed, from any thread)."""
+    worker = _running["worker"]
+    if worker is not None and _running["pid"] == os.getpid():
+        worker.poke()
 
 
 async def stop_in_process() -> None:

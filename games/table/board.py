@@ -134,12 +134,13 @@ from games.table.words import (  # noqa: F401
 )
 
 
-def shared_of(board: Board) -> dict[str, Any]:
-    """The shared parts of the moment `board` shows, rendered now."""
+def shared_of(board: Board, rows: dict[Any, Any] | None = None) -> dict[str, Any]:
+    """The shared parts of the moment `board` shows, rendered now (`rows`: the train rows
+    rendered before, reused where unchanged; `parts.shared_parts`)."""
     if board.source is None:
         raise ValueError("this board was not made by present()")
     view, seats, flags = board.source
-    return parts.shared_parts(present_public(view, seats, flags))
+    return parts.shared_parts(present_public(view, seats, flags), rows)
 
 
 # ---------------------------------------------------------------- rendering a match
@@ -310,7 +311,7 @@ def match_page(*, match: Any, viewer: Viewer, reads: Any = None,
     with fixed_language():  # the board's words, looked up in this language only once
         board = board_context(match=match, viewer=viewer, reads=reads)
         if reads is not None and reads.match is match:
-            shared = reads.once(("shared", language()), lambda: shared_of(board))
+            shared = reads.once(("shared", language()), lambda: shared_of(board, reads.shared.get("rows")))
         else:
             shared = shared_of(board)
         return parts.page(board, shared, kept)

@@ -265,6 +265,10 @@ def current(match_id: int, *, at_least: int | None) -> BoardReads | None:
             reads = read(match)
         with _lock:
             kept = _kept.get(match_id)
+            # The match's train rows as last rendered go on from version to version (most rows
+            # stay the same from one move to the next: games.table.parts.shared_parts).
+            rows = kept.shared.get("rows") if kept is not None else None
+            reads.shared["rows"] = rows if rows is not None else {}
             if kept is None or reads.version >= kept.version:
                 if kept is not None and kept.version < reads.version and "public" in kept.shared:
                     # The public view of the version before, for the events between them

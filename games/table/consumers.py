@@ -91,6 +91,10 @@ GROUP_RENEW_SECONDS = 3600.0
 #: (`games.notify`, after commit) are handed to the server's event loop by async_to_sync.
 DATABASE_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="table-db")
 
+class SessionEnded(Exception):
+    """The session this connection was opened with no longer signs its user in."""
+
+
 def scope_language(scope: dict[str, Any]) -> str:
     """The connection's language, chosen as LocaleMiddleware chose the page's (cookie, then Accept-Language)."""
     headers = dict(scope.get("headers") or [])
@@ -114,7 +118,10 @@ def may_watch(match: Match | None, user: Any, token: str) -> bool:
 class TableConsumer(AsyncWebsocketConsumer):
     group: str | None = None
     user_group: str | None = None
-    session_key: str | None = None
+    #: a signed-in connection's session, checked before each command (None: not signed in)
+    session: sessions.SessionCheck | None = None
+    #: the next `call` checks the session first (set for each command)
+    check_session = False
     pausing = False
     #: set once this connection is ending: no frame is acted on after that
     ended = False
@@ -171,7 +178,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         groups = [self.group]
         if getattr(self.user, "is_authenticated", False):
             # Told when a session of this user ends (logout, password change, deactivation).
-            self.session_key = getattr(self.scope.get("session"), "session_key", None) or ""
+            self.session = sessions.SessionCheck(getattr(self.scope.get("session"), "session_key", None) or "")
             self.user_group = sessions.user_group(self.user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
             groups.append(self.user_group)
@@ -249,9 +256,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_server_error(None)
             return
         try:
-            if not await self.session_holds():
+            if self.ended:
                 return
+            # The session is checked in the command's first database call (one thread hop,
+            # one query: `call`), or here when the command makes none.
+            self.check_session = self.session is not None
             await protocol.COMMANDS[command.type].handler(self, command)
+            if self.check_session and not await self.session_holds():
+                return
+        except SessionEnded:
+            await self.end_session()
         except GameError as e:
             await self.send_json({**self.words(e.to_json), "request_id": command.request_id})
             await self.told(self.send_board())  # whatever the client believed, here is the table as it is
@@ -272,14 +286,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         with `SESSION_ENDED`. Spectators by watch token have no session to lose."""
         if self.ended:
             return False
-        if self.session_key is None:
+        if self.session is None:
             return True  # not signed in when it connected
-        if await self.call(sessions.session_user_id, session_key=self.session_key) == self.user.pk:
-            return True
+        try:
+            self.check_session = True
+            await self.call(lambda: None)
+        except SessionEnded:
+            await self.end_session()
+            return False
+        return True
+
+    async def end_session(self) -> None:
         logger.info("table %s: the session of user %s ended; closing", self.match_id, self.user.pk)
         await self.close(code=SESSION_ENDED)
         await self.release()
-        return False
 
     # ------------------------------------------------------------ notices from the group
 
@@ -308,9 +328,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def session_ended(self, event: dict[str, Any]) -> None:
         """One of this user's sessions ended: close if it was this connection's (logout
         names it; a password change or deactivation ends them all, which the check sees)."""
-        if self.session_key is None or self.ended:
+        if self.session is None or self.ended:
             return
-        if event.get("session_key") and event["session_key"] == self.session_key:
+        if event.get("session_key") and event["session_key"] == self.session.session_key:
             await self.close(code=SESSION_ENDED)
             await self.release()
             return
@@ -345,14 +365,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(message))
 
     async def call(self, fn: Any, /, **kwargs: Any) -> Any:
-        """Run `fn` in the database thread, in this connection's language."""
+        """Run `fn` in the database thread, in this connection's language; when a command asked
+        for it (`check_session`), the session is checked first in the same thread (raises
+        `SessionEnded`, and `fn` is not run, when it no longer signs this user in)."""
         language = self.language
+        session, self.check_session = (self.session if self.check_session else None), False
+
+        def attempt() -> Any:
+            if session is not None and session.user_id() != self.user.pk:
+                raise SessionEnded
+            with translation.override(language):
+                return fn(**kwargs)
 
         def run() -> Any:
             try:
                 try:
-                    with translation.override(language):
-                        return fn(**kwargs)
+                    return attempt()
                 except (OperationalError, InterfaceError):
                     # The database dropped this thread's connection (restarted, or a persistent
                     # connection cut; psycopg learns it on the next query), or broke a deadlock:
@@ -361,8 +389,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                     logger.warning("table %s: a database error; trying once more", self.match_id, exc_info=True)
                     if not connection.is_usable():
                         connection.close()
-                    with translation.override(language):
-                        return fn(**kwargs)
+                    return attempt()
             finally:
                 # What database_sync_to_async does too, unless a test harness turned it off
                 # (channels.testing does): these threads outlive the call, and a connection

@@ -65,14 +65,26 @@ def train_id(key: object) -> str:
     return f"{TRAIN}{key}"
 
 
-def shared_parts(public: Any) -> dict[str, Markup]:
+def shared_parts(public: Any, kept: dict[Any, tuple[Any, Markup]] | None = None) -> dict[str, Markup]:
     """The shared parts of a board presented from the spectator view (`public`: a
-    ``games.table.board.Board`` with no seat)."""
+    ``games.table.board.Board`` with no seat). `kept`: the match's train rows as last
+    rendered, by language and id, with all their template was given (a train context
+    compares equal only if everything it shows is equal): an unchanged row is reused."""
     if public.me is not None or public.hand is not None:
         raise PermissionError("shared parts are rendered from the spectator view only (R24)")
+    from games.table.jinja_env import active_language
+
     out = {part: render("games/board/status.html", b=public, part=part) for part in ("status", "turn", "badges")}
+    language = active_language()
     for index, train in enumerate(public.trains):
-        out[train_id(train.key)] = render("games/parts/train.html", t=train, first=index == 0)
+        part, key = train_id(train.key), (train, index == 0)
+        before = kept.get((language, part)) if kept is not None else None
+        if before is not None and before[0] == key:
+            out[part] = before[1]
+            continue
+        out[part] = render("games/parts/train.html", t=train, first=index == 0)
+        if kept is not None:
+            kept[(language, part)] = (key, out[part])
     out["scores"] = render("games/board/scoreboard.html", b=public)
     out["scores-dialog"] = render("games/board/scores_dialog.html", b=public)
     return out

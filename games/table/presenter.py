@@ -415,11 +415,19 @@ class _Why:
     url: str
 
 
-def _why(view: SeatView, tile: Tile, names: list[str]) -> _Why | None:
+def _why(view: SeatView, tile: Tile, names: list[str], said: dict[Any, _Why] | None = None) -> _Why | None:
+    """Why `tile` may not be played, in words (`said`: the words of the hand's reasons so far,
+    by reason: while others play every tile of a hand has the same one)."""
     reason = why_not(view, tile)
     if reason is None:
         return None
-    return _Why(say(reason, names=names, me=view.seat), rule_url(reason.rule))
+    key = (reason.code, reason.rule, tuple(sorted(reason.params.items())))
+    if said is not None and key in said:
+        return said[key]
+    why = _Why(say(reason, names=names, me=view.seat), rule_url(reason.rule))
+    if said is not None:
+        said[key] = why
+    return why
 
 
 def _hand(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx | None:
@@ -429,9 +437,10 @@ def _hand(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx | None:
     tiles = []
     playable = 0
     placing = view.phase == "engine" and any(a.act == "engine" for a in view.legal)
+    said: dict[Any, _Why] = {}
     for t in view.hand:
         targets = [str(a.train) for a in view.legal if a.act == "play" and a.tile == t]
-        why = None if targets else _why(view, t, names)
+        why = None if targets else _why(view, t, names, said)
         if targets:
             playable += 1
         tiles.append(HandTileCtx(

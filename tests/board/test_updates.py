@@ -105,9 +105,9 @@ def test_the_updates_applied_in_order_make_the_board_a_full_render_makes(
     rendered = []
     original = parts.shared_parts
 
-    def counted(public: Any) -> Any:
+    def counted(public: Any, rows: Any = None) -> Any:
         rendered.append(public.version)
-        return original(public)
+        return original(public, rows)
 
     updates = edited = quiet = 0
     turn: int | None = None
