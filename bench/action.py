@@ -66,7 +66,7 @@ def session_key(user: Any) -> str:
 def consumer(match_id: int, user: Any) -> TableConsumer:
     """A connection as `connect` leaves it (its socket aside)."""
     c = TableConsumer()
-    c.match_id, c.user, c.revealed, c.language = match_id, user, None, "en"
+    c.match_id, c.user, c.revealed, c.language, c.autodraw = match_id, user, None, "en", False
     c.sent = parts.Sent()
     c.sent_version = -1
     c.session = sessions.SessionCheck(session_key(user)) if user.is_authenticated else None
