@@ -7,11 +7,14 @@ computer players. `apply` accepts exactly the actions it lists and raises
 
 from __future__ import annotations
 
+from itertools import chain
 from operator import itemgetter
 
-from .deal import ROUNDS, Deal, engine_value, search_engine, seeded_deal
+from .deal import MAX_PLAYERS, ROUNDS, Deal, engine_value, search_engine, seeded_deal
+from .index import BIT, CLEAR, MEXICAN_BIT, MEXICAN_SLOT, NUMBERS, _slot, build, keep, slot, take
+from .index import hand as hand_index
 from .state import MEXICAN, Action, IllegalAction, RoundStart, RoundState, Train, TrainKey
-from .tiles import Tile, points, tile_str
+from .tiles import FULL_SET, HIGHEST, Tile, norm, points, tile_str
 
 # ---------------------------------------------------------------- round set-up
 
@@ -81,35 +84,59 @@ _new = tuple.__new__
 _by_tile = itemgetter(2)
 
 
+#: every action but a play, made once per act and seat (actions are immutable, and a
+#: legal list is made for every action of every match)
+_SIMPLE: dict[str, tuple[Action, ...]] = {
+    act: tuple(Action(act, seat) for seat in range(MAX_PLAYERS)) for act in ("engine", "draw", "pass", "end")}
+_ENGINE, _DRAW, _PASS, _END = _SIMPLE["engine"], _SIMPLE["draw"], _SIMPLE["pass"], _SIMPLE["end"]
+
+#: every play, made once: ``_PLAYS[seat][slot][e][w]`` plays the tile e-w on the train
+#: of that slot (`index.slot`); a seat's plays on a train are made the first time they
+#: are asked for (at most 10 × 11 × 91 actions)
+_PLAYS: list[list[tuple[tuple[Action, ...], ...] | None]] = [[None] * (MEXICAN_SLOT + 1) for _ in range(MAX_PLAYERS)]
+
+
+def _plays_on(seat: int, at: int) -> tuple[tuple[Action, ...], ...]:
+    """Make the seat's plays on the train of slot `at` (`_PLAYS`)."""
+    key: TrainKey = MEXICAN if at == MEXICAN_SLOT else at
+    plays = {t: Action("play", seat, t, key) for t in FULL_SET}
+    made = _PLAYS[seat][at] = tuple(tuple(plays[norm(e, w)] for w in range(HIGHEST + 1)) for e in range(HIGHEST + 1))
+    return made
+
+
 def _plays(state: RoundState, seat: int) -> list[Action]:
     """Every tile placement the seat to act may make now, by tile, then train order."""
-    trains = state.trains
-    n = len(trains) - 1
-    hand = state.hands[seat]
-    engine = state.engine
+    kept = _slot.pop(0, None)  # `index.take`, inlined (hot path)
+    index = kept[1] if kept is not None and kept[0] is state else build(state)
+    held = index.hands[seat]
+    if held is None:
+        held = index.hands[seat] = hand_index(state.hands[seat])
+    _slot[0] = (state, index)  # `index.keep`
+    ends = index.ends
+    mine = _PLAYS[seat]
     phase = state.phase
     if phase == "first" or (state.open_doubles and not state.owes):
         # R8: a chain on the own train only. R19: only the oldest open double may be
         # played on (R17 governs within the turn that played it).
-        i = seat if phase == "first" else state.open_doubles[0][1]
-        tiles = trains[i].tiles
-        end = tiles[-1][1] if tiles else engine  # R13: an unstarted train takes the engine number
-        key: TrainKey = MEXICAN if i == n else i
-        fit = [t for t in hand if t[0] == end or t[1] == end]
-        if len(fit) > 1:
-            fit.sort()
-        return [_new(Action, ("play", seat, t, key)) for t in fit]
-    # R13: the own train, trains with a marker, and the Mexican train.
-    out: list[Action] = []
-    for i, train in enumerate(trains):
-        if i == seat or i == n or train.marker:
-            tiles = train.tiles
-            end = tiles[-1][1] if tiles else engine
-            key = MEXICAN if i == n else i
-            for t in hand:
-                if t[0] == end or t[1] == end:
-                    out.append(_new(Action, ("play", seat, t, key)))
-    if len(out) > 1:
+        at = seat if phase == "first" else slot(state.open_doubles[0][1], len(index.hands))
+        end = ends[at]
+        acts = (mine[at] or _plays_on(seat, at))[end]
+        out: list[Action] = []
+        for w in NUMBERS[held[end]]:
+            out.append(acts[w])
+        return out
+    # R13: the own train, trains with a marker, and the Mexican train, in train order.
+    out = []
+    trains_fit = 0
+    for at in NUMBERS[index.marked | BIT[seat] | MEXICAN_BIT]:
+        end = ends[at]
+        fit = held[end]
+        if fit:
+            acts = (mine[at] or _plays_on(seat, at))[end]
+            for w in NUMBERS[fit]:
+                out.append(acts[w])
+            trains_fit += 1
+    if trains_fit > 1:
         out.sort(key=_by_tile)  # stable: a tile's trains stay in train order
     return out
 
@@ -149,18 +176,18 @@ def _list_legal(state: RoundState) -> list[Action]:
     if seat is None or phase == "round_over" or phase == "match_over":
         return []
     if phase == "engine":
-        return [_new(Action, ("engine", seat, None, None))]
+        return [_ENGINE[seat]]
     plays = _plays(state, seat)
     if phase == "first":
         if state.placed == 0:
-            return plays or [_new(Action, ("pass", seat, None, None))]  # R9 / R10
-        plays.append(_new(Action, ("end", seat, None, None)))  # R9: end explicitly
+            return plays or [_PASS[seat]]  # R9 / R10
+        plays.append(_END[seat])  # R9: end explicitly
         return plays
     if plays:
         return plays  # R14
     if not state.drawn and state.boneyard:
-        return [_new(Action, ("draw", seat, None, None))]  # R15
-    return [_new(Action, ("pass", seat, None, None))]  # R15, R17, R19
+        return [_DRAW[seat]]  # R15
+    return [_PASS[seat]]  # R15, R17, R19
 
 
 def _play_target(state: RoundState, action: Action) -> int:
@@ -199,11 +226,12 @@ def is_blocked(state: RoundState) -> bool:
     """R20: boneyard empty and no tile in any hand could ever be played."""
     if state.boneyard:
         return False
-    if state.open_doubles:
-        value = state.open_doubles[0][0][0]
-        return not any(value in tile for hand in state.hands for tile in hand)
-    ends = {train.end(state.engine) for train in state.trains}
-    return not any(a in ends or b in ends for hand in state.hands for (a, b) in hand)
+    held = chain.from_iterable(chain.from_iterable(state.hands))  # every number on a held tile
+    doubles = state.open_doubles
+    if doubles:
+        return doubles[0][0][0] not in held  # R19: only the oldest open double can be played on
+    engine = state.engine
+    return {tiles[-1][1] if tiles else engine for tiles, _ in state.trains}.isdisjoint(held)
 
 
 # ---------------------------------------------------------------- applying
@@ -218,14 +246,31 @@ def apply(state: RoundState, action: Action) -> RoundState:
         if last_state is state and (type(key) is int or key == MEXICAN) and action in last:
             # Listed for this very state a moment ago (a computer's view, a playout): legal.
             # (A train given as True or 1.0 equals 1 but names no train: checked below.)
-            index = len(state.trains) - 1 if key == MEXICAN else key
+            target = len(state.trains) - 1 if key == MEXICAN else key
         else:
             # Checked directly rather than looked up in the list of every legal play (hot path).
-            index = _play_target(state, action)
-            if index < 0:
+            target = _play_target(state, action)
+            if target < 0:
                 raise explain(state, action)
-        assert state.turn is not None and action.tile is not None
-        return _play(state, state.turn, action.tile, index)
+        seat, tile = state.turn, action.tile
+        assert seat is not None and tile is not None
+        after = _play(state, seat, tile, target)
+        kept = _slot.pop(0, None)  # `index.take`, inlined (hot path)
+        if kept is not None and kept[0] is state:
+            # The index follows: the tile left the hand and is the train's new end.
+            index = kept[1]
+            held = index.hands[seat]
+            a, b = tile
+            if held is not None:
+                held[a] &= CLEAR[b]
+                held[b] &= CLEAR[a]
+            at = MEXICAN_SLOT if key == MEXICAN else target
+            ends = index.ends
+            ends[at] = b if a == ends[at] else a  # the far number is the train's new end
+            if target == seat:
+                index.marked &= CLEAR[at]  # R16: the owner's play lifts the marker
+            _slot[0] = (after, index)  # `index.keep`
+        return after
     if act == "next_round":
         return next_round(state)
     if action not in legal_tuple(state):
@@ -234,21 +279,35 @@ def apply(state: RoundState, action: Action) -> RoundState:
     assert seat is not None
     if act == "engine":
         # R7: the double leaves the holder's hand and becomes the hub of every train.
-        hand = tuple(t for t in state.hands[seat] if t != (state.engine, state.engine))
-        return state.evolve(hands=_with(state.hands, seat, hand), phase="first", turn=state.holder, placed=0)
-    if act == "draw":
+        double = (state.engine, state.engine)
+        hand = tuple(t for t in state.hands[seat] if t != double)
+        after = state.evolve(hands=_with(state.hands, seat, hand), phase="first", turn=state.holder, placed=0)
+    elif act == "draw":
         # R15: the top tile joins the hand, last (views show it as the drawn tile).
-        hands = _with(state.hands, seat, state.hands[seat] + state.boneyard[:1])
-        return _moved(state, hands, state.boneyard[1:], state.trains, state.open_doubles,
-                      seat, state.placed, True, state.owes)
-    if act == "pass":
+        hands_after = _with(state.hands, seat, state.hands[seat] + state.boneyard[:1])
+        after = _moved(state, hands_after, state.boneyard[1:], state.trains, state.open_doubles,
+                       seat, state.placed, True, state.owes)
+    elif act == "pass":
         # R10, R15, R17, R19: passing puts a marker on the own train.
-        trains = _with(state.trains, seat, Train(state.trains[seat].tiles, True))
-        if state.phase != "first":
-            return _next_turn(state, state.hands, trains, state.open_doubles)
-        return _end_turn(state.evolve(trains=trains))
-    # "end": R9, the first turn is ended explicitly
-    return _end_turn(state)
+        after = _end_turn(state, _with(state.trains, seat, _new(Train, (state.trains[seat].tiles, True))))
+    else:
+        # "end": R9, the first turn is ended explicitly
+        after = _end_turn(state, state.trains)
+    carried = take(state)
+    if carried is not None:  # the index follows a drawn tile, a marker, the placed engine
+        index = carried
+        held = index.hands[seat]
+        if act == "draw":
+            if held is not None:
+                a, b = state.boneyard[0]
+                held[a] |= BIT[b]
+                held[b] |= BIT[a]
+        elif act == "pass":
+            index.marked |= BIT[seat]
+        elif act == "engine":
+            index.hands[seat] = None
+        keep(after, index)
+    return after
 
 
 def _with(items: tuple, index: int, value: object) -> tuple:
@@ -283,9 +342,9 @@ def _play(state: RoundState, seat: int, tile: Tile, index: int) -> RoundState:
     hand = hands[seat]
     at = hand.index(tile)
     hand = hand[:at] + hand[at + 1 :]
-    changed = list(hands)
-    changed[seat] = hand
-    hands = tuple(changed)
+    held = list(hands)
+    held[seat] = hand
+    hands = tuple(held)
     # A double is open while nothing follows it (R19): playing after it closes it.
     if doubles:
         for d in doubles:
@@ -295,19 +354,20 @@ def _play(state: RoundState, seat: int, tile: Tile, index: int) -> RoundState:
     double = low == high
     if double:
         doubles += ((tile, index),)
-    if phase == "play" and hand and not double:
+    if phase == "first":
+        # R9: the chain goes on; an empty hand ends the first turn. R11: doubles in a chain wait.
+        state = _new(RoundState, (start, engine, hands, boneyard, trains, holder, phase, turn, doubles,
+                                  firsts_done, placed + 1, False, owes, totals, round_points, ended_by, search))
+        return state if hand else _end_turn(state, trains)
+    if hand and not double:
         # R14: one play is the turn; the next seat clockwise acts unless the round is blocked (R20).
         state = _new(RoundState, (start, engine, hands, boneyard, trains, holder, phase, (seat + 1) % len(hands),
                                   doubles, firsts_done, 0, False, False, totals, round_points, ended_by, search))
         return _finish(state, "blocked") if not boneyard and is_blocked(state) else state
+    # R17: after a double, the same seat plays again. R18, R20: out at once, even on a double.
     state = _new(RoundState, (start, engine, hands, boneyard, trains, holder, phase, turn, doubles,
-                              firsts_done, placed + 1, False, owes, totals, round_points, ended_by, search))
-    if phase == "first":
-        # R9: an empty hand ends the first turn; R11: doubles in a chain wait.
-        return state if hand else _end_turn(state)
-    if not hand:
-        return _finish(state, "out")  # R18, R20: out at once, even on a double
-    return state._replace(owes=True)  # R17: after a double, play again
+                              firsts_done, placed + 1, False, True, totals, round_points, ended_by, search))
+    return state if hand else _finish(state, "out")
 
 
 def _next_turn(state: RoundState, hands: tuple[tuple[Tile, ...], ...], trains: tuple[Train, ...],
@@ -320,17 +380,23 @@ def _next_turn(state: RoundState, hands: tuple[tuple[Tile, ...], ...], trains: t
     return _finish(state, "blocked") if is_blocked(state) else state
 
 
-def _end_turn(state: RoundState) -> RoundState:
-    assert state.turn is not None
+def _end_turn(state: RoundState, trains: tuple[Train, ...]) -> RoundState:
+    """End the seat's turn, with these trains (a pass puts a marker on one)."""
     if state.phase != "first":
-        return _next_turn(state, state.hands, state.trains, state.open_doubles)
-    n = state.players
-    done = state.firsts_done + 1
+        return _next_turn(state, state.hands, trains, state.open_doubles)
+    (start, engine, hands, boneyard, _trains, holder, phase, turn, doubles, firsts_done,
+     _placed, _drawn, _owes, totals, round_points, ended_by, search) = state
+    assert turn is not None
+    n = len(hands)
+    done = firsts_done + 1
     if done < n:
-        return state.evolve(firsts_done=done, turn=(state.turn + 1) % n, placed=0, drawn=False, owes=False)
-    # R12: a hand emptied during first turns ends the round once all have had theirs.
-    state = state.evolve(firsts_done=done, phase="play", turn=state.holder, placed=0, drawn=False, owes=False)
-    if any(not hand for hand in state.hands):
+        return _new(RoundState, (start, engine, hands, boneyard, trains, holder, phase, (turn + 1) % n, doubles,
+                                 done, 0, False, False, totals, round_points, ended_by, search))
+    # R12: the holder starts the later turns; a hand emptied during first turns ends the
+    # round once all have had theirs.
+    state = _new(RoundState, (start, engine, hands, boneyard, trains, holder, "play", holder, doubles,
+                              done, 0, False, False, totals, round_points, ended_by, search))
+    if any(not hand for hand in hands):
         return _finish(state, "out")
     return _finish(state, "blocked") if is_blocked(state) else state
 
