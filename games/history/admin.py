@@ -77,12 +77,14 @@ class HistoryMatchAdmin(MatchAdmin):
             *super().get_urls(),
         ]
 
-    def _viewable(self, request: HttpRequest, object_id: str) -> Match:
-        """The match, if this staff member may see all of it (games.permissions: export)."""
+    def _viewable(self, request: HttpRequest, object_id: str, *, export: bool = False) -> Match:
+        """The match, if this staff member may look back at its ended rounds (games.permissions:
+        look back) or, with `export`, export it (only once it is over: the file holds the seed)."""
         match = self.get_object(request, unquote(object_id))
         if match is None:
             raise Http404(_("There is no match %(id)s.") % {"id": object_id})
-        if not self.has_view_permission(request, match) or not permissions.may(request.user, Can.EXPORT, match):
+        if not self.has_view_permission(request, match) or not permissions.may(
+                request.user, Can.EXPORT if export else Can.LOOK_BACK, match):
             raise PermissionDenied
         return match
 
