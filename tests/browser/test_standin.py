@@ -108,6 +108,11 @@ def test_a_computer_plays_for_away_bob_until_he_takes_his_seat_back(live: str, s
     banner = bob.page.locator(".away")
     assert "While you were away, a computer has been playing bob's seat." in plain(banner.inner_text())
     assert "Let a computer play" not in bob.html()
+    # he is the seat's owner, not a spectator: told why he sees no hand and how to get it back
+    assert "Watching" not in bob.page.inner_text("#board")
+    assert "Spectators see no hand" not in bob.html()
+    assert bob.page.locator(".hand__none").inner_text() == (
+        "A computer is playing your seat. Take it back to see your tiles.")
     bob.page.screenshot(path=str(shots / f"standin-take-back-{size}.png"))
     take_back = bob.page.get_by_role("button", name="Take my seat back")
     moves_before = computer_moves_for_bob(match)
