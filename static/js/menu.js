@@ -61,9 +61,14 @@
   document.addEventListener("click", function (event) {
     if (host.classList.contains("table--tools-open") && !event.target.closest(".tbar__tools")) set(false);
   });
+  // Escape closes the tools and does nothing else (a tip open beside them stays: tips.js).
   document.addEventListener("keydown", function (event) {
-    if (event.key === "Escape" && host.classList.contains("table--tools-open")) set(false, true);
-  });
+    if (event.key === "Escape" && host.classList.contains("table--tools-open")) {
+      event.stopPropagation();
+      event.preventDefault();
+      set(false, true);
+    }
+  }, true);
   MT.afterSwap = MT.afterSwap || [];
   MT.afterSwap.push(mark);
 })();
