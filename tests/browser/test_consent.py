@@ -68,7 +68,10 @@ def test_a_request_nobody_answers_closes_on_time_on_both_boards(live: str, signe
     ChangeRequest.objects.filter(match=match).update(expires_at=timezone.now() - timedelta(seconds=1))
     for table in (ana, ben):
         table.page.wait_for_selector(".ask", state="detached", timeout=5000)
-        assert "Nobody answered the restart request in time" in table.page.content()
+        # The log's lines are fetched by its drawer when it opens (static/js/panels.js): read them so.
+        log = table.page.evaluate("async () => (await fetch(document.querySelector('[data-log-url]')"
+                                  ".dataset.logUrl)).text()")
+        assert "Nobody answered the restart request in time" in log
     assert ChangeRequest.objects.get(match=match).status == ChangeRequest.Status.EXPIRED
     assert Match.objects.get(pk=match.pk).rounds.get().restarts == 0
     ana.assert_no_errors()
