@@ -298,8 +298,14 @@ def test_watch_a_game_says_when_only_private_tables_are_played_and_offers_play_n
     assert "Only private tables" not in live and 'action="/play/computers/"' not in live
 
 
-def test_the_leaderboard_is_linked_from_the_site_menu_and_the_front_page() -> None:
-    page = Client().get("/").content.decode()
+def test_the_leaderboard_is_linked_from_the_site_menu_and_the_front_page_for_those_who_may_open_it() -> None:
+    signed_in = Client()
+    signed_in.force_login(User.objects.create_user("lea", password="pw-lea-12345"))
+    page = signed_in.get("/").content.decode()
     nav = page[page.index('class="mainnav"'):page.index("</nav>")]
     assert 'href="/players/"' in nav
     assert page.count('href="/players/"') == 2
+    assert signed_in.get("/players/").status_code == 200
+    # A visitor would only be sent to sign in (the leaderboard is for players, guests included).
+    assert 'href="/players/"' not in Client().get("/").content.decode()
+    assert Client().get("/players/").status_code == 302
