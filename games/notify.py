@@ -9,7 +9,9 @@ the data is already committed and a client that reconnects asks for a fresh view
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -36,13 +38,29 @@ def match_group(match_id: int) -> str:
     return f"match-{match_id}"
 
 
+def _in_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 def _send(match_id: int, message: dict[str, object]) -> bool:
     try:
         layer = get_channel_layer()
         if layer is None:
             logger.warning("no channel layer configured: match %s not notified", match_id)
             return False
-        async_to_sync(layer.group_send)(match_group(match_id), message)
+        send = async_to_sync(layer.group_send)
+        if _in_event_loop():
+            # A thread that runs an event loop cannot wait on one: never the server's
+            # services (they run in worker threads), but code driving a browser, which
+            # calls them from its own loop's thread. The notice goes from a thread of its own.
+            with ThreadPoolExecutor(1) as pool:
+                pool.submit(send, match_group(match_id), message).result()
+        else:
+            send(match_group(match_id), message)
     except LAYER_LOST as e:
         logger.warning("could not notify match %s of %s: channel layer unreachable (%s)",
                        match_id, message.get("type"), e)

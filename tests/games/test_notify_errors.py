@@ -29,6 +29,17 @@ def test_match_changed_reaches_the_match_group_with_only_the_version() -> None:
     assert async_to_sync(layer.receive)(channel) == {"type": "match.paused", "paused": True}
 
 
+@pytest.mark.asyncio
+async def test_a_notice_sent_from_a_thread_running_an_event_loop_still_arrives() -> None:
+    """Code driving a browser calls the services from its own event loop's thread: the
+    notice still goes (the pages there would otherwise never hear of the change)."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(notify.match_group(42), channel)
+    assert notify.match_changed(42, 3) is True  # a plain call, inside the running loop
+    assert await layer.receive(channel) == {"type": "match.changed", "version": 3}
+
+
 def test_a_missing_channel_layer_is_logged_not_raised(monkeypatch: pytest.MonkeyPatch,
                                                       caplog: pytest.LogCaptureFixture) -> None:
     def broken() -> Any:
