@@ -62,7 +62,7 @@ from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
 from games.models import Match, Seat
 from games.notify import LAYER_LOST, match_group
 from games.permissions import Action as Can
-from games.table import board, board_reads, parts, protocol
+from games.table import board, board_reads, parts, passes, protocol
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +87,8 @@ GROUP_RENEW_SECONDS = 3600.0
 #: Channels' default runs every connection's calls of a process in one thread, one
 #: after the other, so each waits for the others' queries and commits; a few threads
 #: overlap those waits (bench/load.py). One connection's calls still run one at a time,
-#: in order: its consumer awaits each before the next. Notices sent from these threads
+#: in order: its consumer awaits each before the next. The boards of a table told of a
+#: version are made in one call for the table (games.table.passes). Notices sent from these threads
 #: (`games.notify`, after commit) are handed to the server's event loop by async_to_sync.
 DATABASE_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="table-db")
 
@@ -356,7 +357,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Told of a version (a notice, an ack): the reads of that version another connection
         # at this table made may serve; otherwise (connect, sync, a refusal, a pause) read afresh.
         at_least = version if newer_than is not None and isinstance(version, int) else None
-        message = await self.call(self.board_message, at_least=at_least, whole=whole)
+        if at_least is not None and not self.check_session:
+            # With the others told of it: one database hop for the table's boards (games.table.passes).
+            message = await passes.run(
+                self.match_id, lambda: self.in_database(self.board_message, at_least=at_least, whole=whole),
+                executor=DATABASE_THREADS)
+        else:
+            message = await self.call(self.board_message, at_least=at_least, whole=whole)
         if message is not None:
             self.sent_version = max(self.sent_version, self.sent.version)
             await self.send_json(message)
@@ -365,31 +372,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(message))
 
     async def call(self, fn: Any, /, **kwargs: Any) -> Any:
-        """Run `fn` in the database thread, in this connection's language; when a command asked
+        """Run `fn` in a database thread, in this connection's language; when a command asked
         for it (`check_session`), the session is checked first in the same thread (raises
         `SessionEnded`, and `fn` is not run, when it no longer signs this user in)."""
-        language = self.language
         session, self.check_session = (self.session if self.check_session else None), False
-
-        def attempt() -> Any:
-            if session is not None and session.user_id() != self.user.pk:
-                raise SessionEnded
-            with translation.override(language):
-                return fn(**kwargs)
 
         def run() -> Any:
             try:
-                try:
-                    return attempt()
-                except (OperationalError, InterfaceError):
-                    # The database dropped this thread's connection (restarted, or a persistent
-                    # connection cut; psycopg learns it on the next query), or broke a deadlock:
-                    # once more, on a new connection if need be. Safe: the changes are idempotent
-                    # by request id (R29) and the rest are reads or set a state (pause, reveal).
-                    logger.warning("table %s: a database error; trying once more", self.match_id, exc_info=True)
-                    if not connection.is_usable():
-                        connection.close()
-                    return attempt()
+                return self.in_database(fn, session=session, **kwargs)
             finally:
                 # What database_sync_to_async does too, unless a test harness turned it off
                 # (channels.testing does): these threads outlive the call, and a connection
@@ -397,6 +387,29 @@ class TableConsumer(AsyncWebsocketConsumer):
                 close_old_connections()
 
         return await database_sync_to_async(run, thread_sensitive=False, executor=DATABASE_THREADS)()
+
+    def in_database(self, fn: Any, /, *, session: sessions.SessionCheck | None = None, **kwargs: Any) -> Any:
+        """`fn(**kwargs)`, in a database thread (`call`, or a pass of games.table.passes), in this
+        connection's language, after checking `session` if given."""
+        language = self.language
+
+        def attempt() -> Any:
+            if session is not None and session.user_id() != self.user.pk:
+                raise SessionEnded
+            with translation.override(language):
+                return fn(**kwargs)
+
+        try:
+            return attempt()
+        except (OperationalError, InterfaceError):
+            # The database dropped this thread's connection (restarted, or a persistent
+            # connection cut; psycopg learns it on the next query), or broke a deadlock:
+            # once more, on a new connection if need be. Safe: the changes are idempotent
+            # by request id (R29) and the rest are reads or set a state (pause, reveal).
+            logger.warning("table %s: a database error; trying once more", self.match_id, exc_info=True)
+            if not connection.is_usable():
+                connection.close()
+            return attempt()
 
     def words(self, fn: Any) -> Any:
         with translation.override(self.language):
