@@ -49,6 +49,7 @@ from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
@@ -147,6 +148,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             # However the connection ended (a close from either side, a handler that raised,
             # the layer lost, the server cancelling it): no group membership, no pause left.
             await self.release()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch (the handler named by the message's type) without the
+        ``aclose_old_connections()`` it awaits first: that is a hop to the process's one
+        sync thread for every message (each frame, each notice to each connection), and
+        this consumer never uses the database there: its calls run in `DATABASE_THREADS`
+        (`call`, games.table.passes), which close their own old connections after each."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.match_id: int = self.scope["url_route"]["kwargs"]["match_id"]
