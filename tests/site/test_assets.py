@@ -79,3 +79,16 @@ def test_the_table_page_loads_one_bundle_in_production_each_file_in_development(
     with override_settings(STATIC_ROOT=collected, STORAGES=PRODUCTION):
         assert scripts() == [manifest(collected)["js/menu.js"], manifest(collected)["bundles/table.js"]]
     assert scripts() == ["js/menu.js", *BUNDLES["table"]]
+
+
+def test_scripts_lose_their_local_names_not_what_files_share() -> None:
+    src = ('/*! notice */\n(function () {\n  "use strict";\n  var MT = window.MT = window.MT || {};\n'
+           '  function selectedTile(board) { return board.dataset.selectedTile; }\n'
+           '  MT.selected = selectedTile;\n})();\n')
+    out = minify("js/x.js", src)
+    assert out.startswith("/*! notice */\n")
+    assert "selectedTile(" not in out and "board" not in out  # local names shortened
+    assert "window.MT" in out and "MT.selected" not in out and ".selected=" in out
+    assert ".dataset.selectedTile" in out and '"use strict"' in out  # properties stay
+    with pytest.raises(ValueError, match=r"js/x\.js: not ES5"):
+        minify("js/x.js", "const pick = (board) => board.dataset.tile;")  # clear error at collectstatic
