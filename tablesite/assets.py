@@ -52,12 +52,10 @@ BUNDLES: dict[str, list[str]] = {
         "js/hand.js",
         "js/actions.js",
         "js/relay.js",
-        "js/panels.js",
+        "js/lazy.js",  # loads js/panels.js, js/sound.js and js/notify.js on first use
         "js/keys.js",
-        "js/sound.js",
         "js/pace.js",
         "js/standin.js",
-        "js/notify.js",
         "js/table.js",
         "js/messages.js",
         "js/tips.js",

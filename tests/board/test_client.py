@@ -193,7 +193,8 @@ def test_r26_opening_the_log_or_rules_asks_to_pause(new_context, first_turn):
     _st, url = first_turn
     page = open_page(new_context, url)
     page.keyboard.press("l")
-    assert page.locator("#log-panel").is_visible()
+    # the drawers' script comes on first use (static/js/lazy.js): the first opening waits for it
+    page.locator("#log-panel").wait_for(state="visible", timeout=5000)
     assert sent(page)[-1] == {"type": "panel", "open": True}
     page.keyboard.press("Escape")
     assert not page.locator("#log-panel").is_visible()
