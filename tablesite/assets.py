@@ -26,9 +26,8 @@ errors of the production pages.
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
+from typing import Any
 
 import rcssmin
 from calmjs.parse import es5
