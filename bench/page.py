@@ -208,9 +208,9 @@ def chromium_loads(browser: Any, page_url: str, cookie: str | None, base: str) -
                 took = page.evaluate("() => [performance.getEntriesByType('navigation')[0],"
                                      " ...performance.getEntriesByType('resource')]"
                                      ".map(e => [e.initiatorType, e.decodedBodySize])")
-                out["cold_taken_kb"] = sum(float(n) for _, n in took) / 1000
+                out["cold_taken_kb"] = sum(float(n) for _, n in took) / 1024  # kB as kb() counts them
                 out["cold_taken_code_kb"] = sum(float(n) for kind, n in took
-                                                if kind in ("navigation", "script", "link")) / 1000
+                                                if kind in ("navigation", "script", "link")) / 1024
                 # the scripts loaded on first use (static/js/lazy.js) come and work: the log drawer
                 if page.locator('#board [data-panel="log"]').count():
                     page.keyboard.press("l")
