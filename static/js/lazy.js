@@ -9,7 +9,8 @@
  * #table's data-lazy-<name> holds each one's address (templates/games/table.html: the
  * minified, hashed file in production). A click on what such a script handles, made before
  * it has run, is held here (capture phase, so no other handler sees it), the script is
- * loaded, and the same element is clicked again: mouse, touch and the keyboard shortcuts
+ * loaded, and the same element (or, if a whole new board came meanwhile, its button of the
+ * same kind) is clicked again: mouse, touch and the keyboard shortcuts
  * (keys.js clicks the button) work as before, the first time a few milliseconds later.
  * Each of those scripts looks at the board once when it starts, as it would have at load.
  * MT.lazy(name) loads one (once) and gives a promise of it having run.
@@ -54,8 +55,11 @@
       if (!el || !table.contains(el)) continue;
       event.preventDefault(); // the rules link is the no-script fallback
       event.stopImmediatePropagation();
+      // a whole new board may come meanwhile (a connect, a resync): then its button of the same kind
+      var same = el.hasAttribute("data-panel") ? '[data-panel="' + el.getAttribute("data-panel") + '"]' : CLICKS[i][0];
       MT.lazy(name).then(function () {
-        if (el.isConnected) el.click();
+        var again = el.isConnected ? el : table.querySelector(same);
+        if (again) again.click();
       }, function () {
         if (MT.toast && MT.strings) MT.toast(MT.strings.offline);
       });
