@@ -25,7 +25,11 @@ What one run does, by itself, and cleans up after:
    page's websocket is open (the scripts work) and counts script errors; prints the
    medians, the requests that went to the network, the browser's main-thread time until
    the load event (Chrome's Performance.getMetrics TaskDuration, and ScriptDuration of it:
-   CPU-like, fairer than the clock on a shared machine) and the load average.
+   CPU-like, fairer than the clock on a shared machine) and the load average; and what the
+   browser itself had taken, uncompressed, by the time the websocket was open (Resource
+   Timing: HTML, stylesheets and scripts, a script loaded by another included; and in all,
+   images too), then it opens the log drawer, whose script comes on first use
+   (static/js/lazy.js), and checks it opens.
 """
 
 from __future__ import annotations
@@ -198,6 +202,20 @@ def chromium_loads(browser: Any, page_url: str, cookie: str | None, base: str) -
             out[f"{visit}_requests"] = float(1 + fetched)
             # the scripts work: the page's websocket is open (table.js) and its board live
             page.wait_for_function("() => window.MT && MT.online && MT.online()", timeout=15000)
+            if visit == "cold":
+                # what the browser itself took by then, uncompressed, whoever asked for it (a
+                # script loaded by another counts): no script comes unasked beyond the page's own
+                took = page.evaluate("() => [performance.getEntriesByType('navigation')[0],"
+                                     " ...performance.getEntriesByType('resource')]"
+                                     ".map(e => [e.initiatorType, e.decodedBodySize])")
+                out["cold_taken_kb"] = sum(float(n) for _, n in took) / 1024  # kB as kb() counts them
+                out["cold_taken_code_kb"] = sum(float(n) for kind, n in took
+                                                if kind in ("navigation", "script", "link")) / 1024
+                # the scripts loaded on first use (static/js/lazy.js) come and work: the log drawer
+                if page.locator('#board [data-panel="log"]').count():
+                    page.keyboard.press("l")
+                    page.locator("#log-panel").wait_for(state="visible", timeout=15000)
+                    page.keyboard.press("Escape")
             out[f"{visit}_errors"] = float(len(errors))
             if errors:
                 print(f"  page errors on {page_url}: {errors}")
@@ -334,6 +352,8 @@ def main(argv: list[str] | None = None) -> int:
                           f" DOMContentLoaded {median_of(loads, 'cold_dcl_ms'):4.0f} ms,"
                           f" load {median_of(loads, 'cold_load_ms'):4.0f} ms,"
                           f" {median_of(loads, 'cold_requests'):.0f} requests,"
+                          f" {median_of(loads, 'cold_taken_code_kb'):.1f} kB of HTML, CSS and JS taken"
+                          f" by the time the websocket is open ({median_of(loads, 'cold_taken_kb'):.1f} kB in all),"
                           f" main thread {median_of(loads, 'cold_task_ms'):4.0f} ms"
                           f" (scripts {median_of(loads, 'cold_script_ms'):3.0f});"
                           f"  cached: HTML {median_of(loads, 'warm_html_ms'):4.0f} ms,"

@@ -172,7 +172,7 @@ STORAGES = {
         # In development files come straight from static/ (no collectstatic);
         # in production from STATIC_ROOT minified, bundled, with hashed, compressed
         # names (tablesite/assets.py: ServeStatic's CompressedManifestStaticFilesStorage
-        # after rjsmin/rcssmin).
+        # after calmjs.parse/rcssmin).
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG

@@ -85,15 +85,14 @@ _FACES = {
 def _defs_svg() -> str:
     # No viewBox: a symbol draws in the user units of the tile that uses it (a half is 100 ×
     # 100 from the use's x, y), so a tile's <use>s need no width and height. overflow
-    # visible: a highlighted face's wide edge is not clipped.
+    # visible: a highlighted face's wide edge is not clipped (on the pips too: a clip, even
+    # one nothing reaches, changes their edges' antialiasing). Every page carries these: no
+    # class the stylesheets do not use.
     symbols = [f'<symbol id="mt-{k}" overflow="visible">{face}</symbol>' for k, face in _FACES.items()]
     for n in range(HIGHEST + 1):
         r = pip_radius(n)
         circles = "".join(f'<circle cx="{x}" cy="{y}" r="{r}"/>' for x, y in pip_positions(n))
-        symbols.append(
-            f'<symbol id="mt-pips-{n}" overflow="visible">'
-            f'<g class="pips pips-{n}" style="fill:var(--pip-{n},var(--pip))">{circles}</g></symbol>'
-        )
+        symbols.append(f'<symbol id="mt-pips-{n}" overflow="visible"><g style="fill:var(--pip-{n},var(--pip))">{circles}</g></symbol>')
     return (
         '<svg class="tile-defs" aria-hidden="true" focusable="false" width="0" height="0" '
         'style="position:absolute;width:0;height:0;overflow:hidden">'

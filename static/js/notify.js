@@ -55,4 +55,5 @@
 
   MT.afterSwap = MT.afterSwap || [];
   MT.afterSwap.push(mark);
+  mark(); // loaded on first use (lazy.js): the board as it is now
 })();

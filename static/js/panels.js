@@ -117,4 +117,5 @@
     window.clearTimeout(logTimer);
     logTimer = window.setTimeout(refreshLog, 250);
   });
+  mark(); // loaded on first use (lazy.js): the board as it is now
 })();

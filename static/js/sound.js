@@ -73,4 +73,5 @@
 
   MT.afterSwap = MT.afterSwap || [];
   MT.afterSwap.push(onBoard);
+  onBoard(host.querySelector(".board")); // loaded on first use (lazy.js): the board as it is now
 })();

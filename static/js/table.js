@@ -11,7 +11,8 @@
  * Resyncs after a reconnect (exponential backoff) or when an ack announces a version no
  * board brought, and sends the table's commands. The browser applies no rule: what is
  * clickable comes from the server.
- * Loaded last: hand.js, actions.js, relay.js, panels.js and keys.js register on MT.
+ * Loaded after hand.js, actions.js, relay.js, lazy.js and keys.js, which register on MT; panels.js,
+ * sound.js and notify.js come on first use (lazy.js).
  */
 (function () {
   "use strict";

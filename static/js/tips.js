@@ -5,7 +5,7 @@
 // tip or "don't show tips again" on the account come from #table-tips.
 //
 // Where a tip sits: on a wide screen in the page's flow above the board; on a phone
-// (learn.css, max-width 640px) a card docked just above the hand, over the bottom of the
+// (board.css, max-width 640px) a card docked just above the hand, over the bottom of the
 // trains, so the trains and the hand do not move (your train and the Mexican train come
 // first there, above it). Escape dismisses it like "Got it" when nothing else is open; it
 // never takes the focus when it appears (it is announced), and when it goes while the
@@ -63,7 +63,7 @@
     remember({tip: id});
   }
 
-  /** On a phone (learn.css) the tip docks just above the hand, which stays at the bottom.
+  /** On a phone (board.css) the tip docks just above the hand, which stays at the bottom.
    *  When the whole card would cover a row the player needs (your train, the Mexican train,
    *  a train open to you, the engine to confirm), it shows only its title with "Read" and
    *  "Got it" (tip--compact), and where even that would cover one, it lies over the hand's
@@ -131,7 +131,7 @@
       hide();
       remember({off: "1"});
     });
-    host.parentNode.insertBefore(box, host);  // wide: in the flow above the board; phone: docked (learn.css)
+    host.parentNode.insertBefore(box, host);  // wide: in the flow above the board; phone: docked (board.css)
   }
 
   function show(tip) {

@@ -193,7 +193,8 @@ def test_r26_opening_the_log_or_rules_asks_to_pause(new_context, first_turn):
     _st, url = first_turn
     page = open_page(new_context, url)
     page.keyboard.press("l")
-    assert page.locator("#log-panel").is_visible()
+    # the drawers' script comes on first use (static/js/lazy.js): the first opening waits for it
+    page.locator("#log-panel").wait_for(state="visible", timeout=5000)
     assert sent(page)[-1] == {"type": "panel", "open": True}
     page.keyboard.press("Escape")
     assert not page.locator("#log-panel").is_visible()
@@ -240,6 +241,22 @@ def test_a_new_board_is_swapped_in_keeping_the_selection(new_context, later_turn
     # An older board arriving late is ignored.
     page.evaluate("h => window.__serve({type: 'board', version: 4, html: '<div class=\"board\" data-version=\"4\"></div>', title: 'old', your_turn: false})", html)
     assert page.evaluate("MT.version()") == 6 and page.locator(".htile").count() > 0
+
+
+def test_a_drawer_asked_for_while_its_script_loads_opens_though_a_whole_board_came_meanwhile(
+        new_context, later_turn):
+    """The drawers' script comes on first use (static/js/lazy.js): the click waits for it, and
+    a whole new board arriving meanwhile (a connect, a resync) replaces the button it was on."""
+    _st, url = later_turn
+    page = open_page(new_context, url)
+    html = board_html(page).replace('data-version="5"', 'data-version="6"')
+    page.evaluate("h => { const old = document.querySelector('#board [data-panel=\"log\"]'); old.click();"
+                  " window.__serve({type: 'board', version: 6, html: h, title: 't', your_turn: true});"
+                  " window.__replaced = !old.isConnected; }", html)
+    assert page.evaluate("window.__replaced")  # the button clicked is gone before the script came
+    page.locator("#log-panel").wait_for(state="visible", timeout=5000)
+    assert sent(page)[-1] == {"type": "panel", "open": True}
+    assert page.get_attribute('#board [data-panel="log"]', "aria-expanded") == "true"
 
 
 def test_an_ack_without_its_board_asks_for_a_sync(new_context, first_turn):

@@ -66,7 +66,8 @@ def test_the_turn_sound_is_off_until_chosen_then_chimes_when_the_turn_comes(
 
     page.click("#board details.tmenu > summary")
     sound.click()
-    assert sound.get_attribute("aria-pressed") == "true"
+    # sound.js comes on first use (static/js/lazy.js): the first click waits for it, then counts
+    page.wait_for_selector('#board [data-sound][aria-pressed="true"]', state="attached", timeout=5000)
     assert chimes(page) == 1  # turning it on plays it once
     assert page.evaluate("localStorage.getItem('mt-turn-sound')") == "on"
     page.wait_for_selector("#hand-say:has-text('A sound will say when it is your turn.')")
@@ -77,6 +78,7 @@ def test_the_turn_sound_is_off_until_chosen_then_chimes_when_the_turn_comes(
 
     page.reload()
     table.wait("b.dataset.yourTurn === 'true'")
+    page.wait_for_selector('#board [data-sound][aria-pressed="true"]', state="attached", timeout=5000)  # on: loaded at once
     page.wait_for_timeout(200)
     assert chimes(page) == 0  # a page opened on our turn stays quiet
     assert page.locator("#board [data-sound]").get_attribute("aria-pressed") == "true"  # kept in this browser

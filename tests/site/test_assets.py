@@ -76,6 +76,28 @@ def test_the_table_page_loads_one_bundle_in_production_each_file_in_development(
         assert "<script>" not in html  # the CSP allows no inline script
         return re.findall(r'<script src="/static/([^"]+)" defer></script>', html)
 
+    def lazy() -> dict[str, str]:  # the scripts static/js/lazy.js loads on first use
+        return dict(re.findall(r'data-lazy-(\w+)="/static/([^"]+)"', client.get(url).content.decode()))
+
     with override_settings(STATIC_ROOT=collected, STORAGES=PRODUCTION):
         assert scripts() == [manifest(collected)["js/menu.js"], manifest(collected)["bundles/table.js"]]
+        on_first_use = lazy()
+        assert on_first_use == {n: manifest(collected)[f"js/{n}.js"] for n in ("panels", "sound", "notify")}
+        for name in on_first_use.values():  # minified, hashed, there
+            assert (collected / name).stat().st_size < len(source(name.split(".")[0] + ".js"))
     assert scripts() == ["js/menu.js", *BUNDLES["table"]]
+    assert lazy() == {n: f"js/{n}.js" for n in ("panels", "sound", "notify")}
+    assert not {f"js/{n}.js" for n in ("panels", "sound", "notify")} & set(BUNDLES["table"])
+
+
+def test_scripts_lose_their_local_names_not_what_files_share() -> None:
+    src = ('/*! notice */\n(function () {\n  "use strict";\n  var MT = window.MT = window.MT || {};\n'
+           '  function selectedTile(board) { return board.dataset.selectedTile; }\n'
+           '  MT.selected = selectedTile;\n})();\n')
+    out = minify("js/x.js", src)
+    assert out.startswith("/*! notice */\n")
+    assert "selectedTile(" not in out and "board" not in out  # local names shortened
+    assert "window.MT" in out and "MT.selected" not in out and ".selected=" in out
+    assert ".dataset.selectedTile" in out and '"use strict"' in out  # properties stay
+    with pytest.raises(ValueError, match=r"js/x\.js: not ES5"):
+        minify("js/x.js", "const pick = (board) => board.dataset.tile;")  # clear error at collectstatic
