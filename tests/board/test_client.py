@@ -366,6 +366,29 @@ def test_the_whose_turn_words_stay_whole_while_the_tools_go_icons_only(new_conte
     assert not page.errors
 
 
+def test_undo_gives_its_words_up_when_the_badges_are_still_cut(new_context, tmp_path, shots):
+    """1280 px, an open double, the R26 badge and a long Undo ("Undo the end of your first
+    turn and 3 computer moves"): when dropping the other tools' words is not enough
+    (tbar--tighter), Undo's words go too, so the badges are whole. The rule that hides them
+    was less specific than the one showing an enabled Undo's words, so they stayed."""
+    st = S.with_open_double(4)
+    flags = Flags(match_id=1, version=5, paused=True, undo=True, redo=True, restart=True,
+                  undo_text="Undo the end of your first turn and 3 computer moves")
+    page = open_page(new_context, write(tmp_path, "tighter", view(st, st.turn), S.seats(4), flags=flags),
+                     viewport={"width": 1280, "height": 800})
+    assert page.locator(".badge--doubles").is_visible()
+    page.evaluate("() => window.dispatchEvent(new Event('resize'))")
+    page.wait_for_timeout(100)
+    undo_words = page.locator('.tbar [data-cmd="undo"] .tool__text')
+    if page.locator(".tbar.tbar--tighter").count():
+        assert undo_words.bounding_box()["width"] <= 1
+    cut = page.evaluate("""() => [...document.querySelectorAll('.tbar__facts .badge')]
+        .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.trim())""")
+    assert cut == [], cut
+    page.screenshot(path=str(shots / "tighter-1280.png"))
+    assert not page.errors
+
+
 def test_flash_messages_float_close_by_keyboard_and_fade_without_moving_the_board(new_context, first_turn, shots):
     """'Match N has started' (django messages, templates/base.html) neither stays nor pushes
     the board: it floats, has a keyboard-reachable close button, and fades by itself."""
