@@ -389,6 +389,28 @@ def test_undo_gives_its_words_up_when_the_badges_are_still_cut(new_context, tmp_
     assert not page.errors
 
 
+def test_the_more_menu_closes_with_escape_and_a_click_outside(new_context, first_turn):
+    """The table's "More" menu (a <details>) closed only on its own summary: Escape left it
+    open over the board, focus inside it. Now Escape closes it and gives the focus back to
+    its summary; a click outside closes it too."""
+    _st, url = first_turn
+    page = open_page(new_context, url)
+    menu = page.locator("details.tmenu")
+    summary = menu.locator("summary")
+    summary.click()
+    assert menu.evaluate("d => d.open")
+    page.keyboard.press("Tab")
+    assert menu.evaluate("d => d.contains(document.activeElement)")
+    page.keyboard.press("Escape")
+    assert not menu.evaluate("d => d.open")
+    assert summary.evaluate("s => s === document.activeElement")
+    summary.click()
+    assert menu.evaluate("d => d.open")
+    page.locator(".hand__title, .hand h2, #hand").first.click(position={"x": 2, "y": 2})
+    assert not menu.evaluate("d => d.open")
+    assert not page.errors
+
+
 def test_flash_messages_float_close_by_keyboard_and_fade_without_moving_the_board(new_context, first_turn, shots):
     """'Match N has started' (django messages, templates/base.html) neither stays nor pushes
     the board: it floats, has a keyboard-reachable close button, and fades by itself."""

@@ -135,4 +135,13 @@ def test_the_top_bar_keeps_one_row_at_1280_px_signed_in(
         .map(e => Math.round(e.getBoundingClientRect().top))""")
     assert len(tops) >= 8 and max(tops) - min(tops) <= 4, tops
     assert page.get_by_role("button", name="Deutsch", exact=True).is_visible()
+    # The account menu closes with Escape (focus back on it) and with a click outside.
+    menu = page.locator("details.usermenu")
+    menu.locator("summary").click()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Escape")
+    assert not menu.evaluate("d => d.open") and menu.locator("summary").evaluate("s => s === document.activeElement")
+    menu.locator("summary").click()
+    page.locator("h1").click()
+    assert not menu.evaluate("d => d.open")
     page.screenshot(path=str(artifacts_dir / f"site-topbar-1280-{lang}-signed-in.png"))
