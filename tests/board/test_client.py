@@ -389,6 +389,28 @@ def test_undo_gives_its_words_up_when_the_badges_are_still_cut(new_context, tmp_
     assert not page.errors
 
 
+def test_the_open_double_badge_stays_whole_the_pace_badge_gives_way(new_context, tmp_path, shots):
+    """German at 1280 px against computers, an open double to satisfy: "1 offener Doppelstein"
+    read "1 offener Dop…" beside a whole "Computertempo: Normal". The pace (also in the
+    table's menu) gives way first; the open double, a duty of the game (R19), stays whole."""
+    st = S.with_open_double(4)
+    seats = S.seats(4, {1: "computer", 2: "computer", 3: "computer"})
+    flags = Flags(match_id=1, version=5, undo=True, redo=True, restart=True, may_pace=True,
+                  undo_text="Undo your 6-4 and 3 computer moves")
+    page = open_page(new_context, write(tmp_path, "doubles-de", view(st, st.turn), seats, flags=flags, lang="de"),
+                     viewport={"width": 1280, "height": 800})
+    page.evaluate("() => window.dispatchEvent(new Event('resize'))")
+    page.wait_for_timeout(100)
+    doubles = page.locator(".badge--doubles")
+    assert doubles.is_visible() and page.locator(".badge--pace").is_visible()
+    assert doubles.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), doubles.inner_text()
+    facts = page.locator(".tbar__facts")
+    right = doubles.evaluate("e => e.getBoundingClientRect().right")
+    assert right <= facts.evaluate("e => e.getBoundingClientRect().right") + 1  # not clipped by the facts' end
+    page.screenshot(path=str(shots / "doubles-de-1280.png"))
+    assert not page.errors
+
+
 def test_the_more_menu_closes_with_escape_and_a_click_outside(new_context, first_turn):
     """The table's "More" menu (a <details>) closed only on its own summary: Escape left it
     open over the board, focus inside it. Now Escape closes it and gives the focus back to
