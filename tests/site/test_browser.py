@@ -145,3 +145,12 @@ def test_the_top_bar_keeps_one_row_at_1280_px_signed_in(
     page.locator("h1").click()
     assert not menu.evaluate("d => d.open")
     page.screenshot(path=str(artifacts_dir / f"site-topbar-1280-{lang}-signed-in.png"))
+
+
+def test_the_rules_page_keys_stay_on_one_line(live_server: Any, new_context: Any) -> None:
+    """The keyboard list under the rules: "Shift + ← →" broke over two lines, its box cut in two."""
+    page = new_context(viewport=DESKTOP).new_page()
+    page.goto(live_server.url + "/rules/")
+    rows = page.evaluate("""() => [...document.querySelectorAll('.rules__key kbd')].map(k => {
+        const r = k.getClientRects(); return [k.textContent, r.length]; })""")
+    assert rows and all(n == 1 for _, n in rows), rows
