@@ -241,11 +241,15 @@ def ask_for(match: Any, ask: Any, user: Any) -> Ask | None:
 
     if ask is None or ask.round_number != match.round_number:
         return None
-    name = isolated(ask.asked_by.get_username())
-    text = (_("%(name)s asks to take back their last move.") if ask.change == "undo"
-            else _("%(name)s asks to restart the round.")) % {"name": name}
     uid = permissions.user_id(user)
     mine = uid is not None and uid == ask.asked_by_id
+    if mine:  # the asker reads about their own request in the second person
+        text = (_("You asked to take back your last move.") if ask.change == "undo"
+                else _("You asked to restart the round."))
+    else:
+        name = isolated(ask.asked_by.get_username())
+        text = (_("%(name)s asks to take back their last move.") if ask.change == "undo"
+                else _("%(name)s asks to restart the round.")) % {"name": name}
     answer = (uid is not None and not mine and uid not in ask.accepted
               and permissions.may(user, permissions.Action.ANSWER, match))
     expires = ask.expires_at.isoformat()

@@ -164,6 +164,8 @@ def status_text(view: SeatView, seats: Sequence[SeatInfo], me: int | None, cover
         if "draw" in acts:
             return _("Your turn: no tile fits, so draw one.")
         if "play" not in acts:
+            if view.train(me).marker:  # R15: a pass marks the train; one already open stays so
+                return _("Your turn: nothing fits, so pass; your train stays open.")
             return _("Your turn: nothing fits, so pass; your train opens.")
         if view.drawn_tile is not None:
             return _("The drawn tile fits: play it.")

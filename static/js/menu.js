@@ -72,3 +72,28 @@
   MT.afterSwap = MT.afterSwap || [];
   MT.afterSwap.push(mark);
 })();
+
+/* The disclosure menus (<details>): the account menu in the site's bar and the table's
+ * "More" menu. Without script they open and close on their summary only; here Escape
+ * closes the open one (and gives the focus back to its summary when it was inside), and a
+ * click outside closes it, as a menu does. "What can I do?" does the same in cando.js. */
+(function () {
+  "use strict";
+  var OPEN = "details.usermenu[open], details.tmenu[open]";
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    var open = document.querySelectorAll(OPEN);
+    if (!open.length) return;
+    event.preventDefault(); // the key is used: a tip stays up (tips.js)
+    open.forEach(function (menu) {
+      var inside = menu.contains(document.activeElement);
+      menu.open = false;
+      if (inside) menu.querySelector("summary").focus();
+    });
+  });
+  document.addEventListener("click", function (event) {
+    document.querySelectorAll(OPEN).forEach(function (menu) {
+      if (!menu.contains(event.target)) menu.open = false;
+    });
+  });
+})();

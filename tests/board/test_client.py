@@ -383,6 +383,73 @@ def test_the_whose_turn_words_stay_whole_while_the_tools_go_icons_only(new_conte
     assert not page.errors
 
 
+def test_undo_gives_its_words_up_when_the_badges_are_still_cut(new_context, tmp_path, shots):
+    """1280 px, an open double, the R26 badge and a long Undo ("Undo the end of your first
+    turn and 3 computer moves"): when dropping the other tools' words is not enough
+    (tbar--tighter), Undo's words go too, so the badges are whole. The rule that hides them
+    was less specific than the one showing an enabled Undo's words, so they stayed."""
+    st = S.with_open_double(4)
+    flags = Flags(match_id=1, version=5, paused=True, undo=True, redo=True, restart=True,
+                  undo_text="Undo the end of your first turn and 3 computer moves")
+    page = open_page(new_context, write(tmp_path, "tighter", view(st, st.turn), S.seats(4), flags=flags),
+                     viewport={"width": 1280, "height": 800})
+    assert page.locator(".badge--doubles").is_visible()
+    page.evaluate("() => window.dispatchEvent(new Event('resize'))")
+    page.wait_for_timeout(100)
+    undo_words = page.locator('.tbar [data-cmd="undo"] .tool__text')
+    if page.locator(".tbar.tbar--tighter").count():
+        assert undo_words.bounding_box()["width"] <= 1
+    cut = page.evaluate("""() => [...document.querySelectorAll('.tbar__facts .badge')]
+        .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.trim())""")
+    assert cut == [], cut
+    page.screenshot(path=str(shots / "tighter-1280.png"))
+    assert not page.errors
+
+
+def test_the_open_double_badge_stays_whole_the_pace_badge_gives_way(new_context, tmp_path, shots):
+    """German at 1280 px against computers, an open double to satisfy: "1 offener Doppelstein"
+    read "1 offener Dop…" beside a whole "Computertempo: Normal". The pace (also in the
+    table's menu) gives way first; the open double, a duty of the game (R19), stays whole."""
+    st = S.with_open_double(4)
+    seats = S.seats(4, {1: "computer", 2: "computer", 3: "computer"})
+    flags = Flags(match_id=1, version=5, undo=True, redo=True, restart=True, may_pace=True,
+                  undo_text="Undo your 6-4 and 3 computer moves")
+    page = open_page(new_context, write(tmp_path, "doubles-de", view(st, st.turn), seats, flags=flags, lang="de"),
+                     viewport={"width": 1280, "height": 800})
+    page.evaluate("() => window.dispatchEvent(new Event('resize'))")
+    page.wait_for_timeout(100)
+    doubles = page.locator(".badge--doubles")
+    assert doubles.is_visible() and page.locator(".badge--pace").is_visible()
+    assert doubles.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), doubles.inner_text()
+    facts = page.locator(".tbar__facts")
+    right = doubles.evaluate("e => e.getBoundingClientRect().right")
+    assert right <= facts.evaluate("e => e.getBoundingClientRect().right") + 1  # not clipped by the facts' end
+    page.screenshot(path=str(shots / "doubles-de-1280.png"))
+    assert not page.errors
+
+
+def test_the_more_menu_closes_with_escape_and_a_click_outside(new_context, first_turn):
+    """The table's "More" menu (a <details>) closed only on its own summary: Escape left it
+    open over the board, focus inside it. Now Escape closes it and gives the focus back to
+    its summary; a click outside closes it too."""
+    _st, url = first_turn
+    page = open_page(new_context, url)
+    menu = page.locator("details.tmenu")
+    summary = menu.locator("summary")
+    summary.click()
+    assert menu.evaluate("d => d.open")
+    page.keyboard.press("Tab")
+    assert menu.evaluate("d => d.contains(document.activeElement)")
+    page.keyboard.press("Escape")
+    assert not menu.evaluate("d => d.open")
+    assert summary.evaluate("s => s === document.activeElement")
+    summary.click()
+    assert menu.evaluate("d => d.open")
+    page.locator(".hand__title, .hand h2, #hand").first.click(position={"x": 2, "y": 2})
+    assert not menu.evaluate("d => d.open")
+    assert not page.errors
+
+
 def test_flash_messages_float_close_by_keyboard_and_fade_without_moving_the_board(new_context, first_turn, shots):
     """'Match N has started' (django messages, templates/base.html) neither stays nor pushes
     the board: it floats, has a keyboard-reachable close button, and fades by itself."""

@@ -317,6 +317,30 @@ def test_the_hand_line_says_what_to_do_now():
         "Your turn: none of your tiles can start your train, so confirming the engine double also passes.")
 
 
+def _must_pass(marked: bool):
+    """The first position (over a few deals) where the seat to act can only pass, its own
+    train already open (`marked`) or not."""
+    for seed in range(1, 60):
+        st = S.start(4, seed)
+        for _ in range(2000):
+            if st.over:
+                break
+            v = view(st, st.turn)
+            if st.phase == "play" and {a.act for a in v.legal} == {"pass"} and v.train(st.turn).marker == marked:
+                return st
+            st = S.step(st)
+    raise AssertionError("no such position")
+
+
+def test_the_pass_line_does_not_open_a_train_already_open():
+    """R15: a pass marks your train; when it is open already the line says it stays open,
+    not that it opens."""
+    st = _must_pass(marked=True)
+    assert present(view(st, st.turn), S.seats(4)).status == "Your turn: nothing fits, so pass; your train stays open."
+    st = _must_pass(marked=False)
+    assert present(view(st, st.turn), S.seats(4)).status == "Your turn: nothing fits, so pass; your train opens."
+
+
 def test_the_last_move_is_marked_on_its_train_and_doubles_lie_across():
     st = S.mid_game(4, plays_after_first=14)
     key = next(str(st.train_key(i)) for i, t in enumerate(st.trains) if t.tiles)

@@ -74,6 +74,19 @@ def test_the_creator_cannot_restart_a_shared_round_alone(trio: Match, alice: Any
     assert selectors.open_request(trio.pk) is None
 
 
+def test_the_asker_reads_their_own_request_in_the_second_person(trio: Match, alice: Any, bob: Any) -> None:
+    """The banner of an open request: the asker reads "You asked …", the others "<name> asks …"
+    (the asker read "alice asks to restart the round." about themselves)."""
+    from games.table.board import ask_for
+
+    restart(trio, alice)
+    trio.refresh_from_db()
+    ask = selectors.open_request(trio.pk)
+    own, other = ask_for(trio, ask, alice), ask_for(trio, ask, bob)
+    assert own is not None and own.mine and own.text == "You asked to restart the round."
+    assert other is not None and other.answer and other.text == "\u2068alice\u2069 asks to restart the round."
+
+
 def test_a_declined_restart_changes_nothing_but_the_log(trio: Match, alice: Any, bob: Any) -> None:
     restart(trio, alice)
     before = state_of(trio)

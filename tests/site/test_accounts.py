@@ -40,6 +40,9 @@ def test_sign_up_creates_the_account_and_signs_in(client: Client) -> None:
     assert "<h1>Welcome, <bdi>ana</bdi>!</h1>" in home and "Welcome back" not in home
     assert "Welcome, ana! Your account is ready." in home
     assert "Welcome back, <bdi>ana</bdi>!" in client.get(reverse("home")).content.decode()
+    # "Play now" tells a visitor no account is needed; not someone signed in already.
+    assert "No account needed" not in home and "You and three computer players." in home
+    assert "No account needed" in Client().get(reverse("home")).content.decode()
 
 
 def test_favicon_ico_is_served(client: Client) -> None:

@@ -110,3 +110,47 @@ def test_phone_width_layout(
     page.screenshot(
         path=str(artifacts_dir / f"site-home-phone-{lang}-signed-in.png"), full_page=True
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "de"])
+def test_the_top_bar_keeps_one_row_at_1280_px_signed_in(
+    lang: str, live_server: Any, new_context: Any, artifacts_dir: Path
+) -> None:
+    """Signed in as a guest-like 14-character name, the bar holds the brand, four links,
+    the languages and the account menu: at 1280 px it stays one row (it wrapped the account
+    menu to a second row in every language). The languages then show their codes; their
+    full names stay their accessible names."""
+    context = new_context(viewport=DESKTOP)
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    page = context.new_page()
+    page.goto(live_server.url + "/accounts/signup/")
+    page.locator('input[name="username"]').fill("WittyMarten371")
+    page.locator('input[name="password1"]').fill("tile-12-12-engine")
+    page.locator('input[name="password2"]').fill("tile-12-12-engine")
+    page.locator('form[action="/accounts/signup/"] button[type="submit"]').click()
+    page.wait_for_url(live_server.url + "/")
+    page.goto(live_server.url + "/lobby/")
+    tops = page.evaluate("""() => [...document.querySelectorAll(
+        '.topbar .brand, .topbar .mainnav a, .topbar .langswitch__btn, .topbar .usermenu summary')]
+        .map(e => Math.round(e.getBoundingClientRect().top))""")
+    assert len(tops) >= 8 and max(tops) - min(tops) <= 4, tops
+    assert page.get_by_role("button", name="Deutsch", exact=True).is_visible()
+    # The account menu closes with Escape (focus back on it) and with a click outside.
+    menu = page.locator("details.usermenu")
+    menu.locator("summary").click()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Escape")
+    assert not menu.evaluate("d => d.open") and menu.locator("summary").evaluate("s => s === document.activeElement")
+    menu.locator("summary").click()
+    page.locator("h1").click()
+    assert not menu.evaluate("d => d.open")
+    page.screenshot(path=str(artifacts_dir / f"site-topbar-1280-{lang}-signed-in.png"))
+
+
+def test_the_rules_page_keys_stay_on_one_line(live_server: Any, new_context: Any) -> None:
+    """The keyboard list under the rules: "Shift + ← →" broke over two lines, its box cut in two."""
+    page = new_context(viewport=DESKTOP).new_page()
+    page.goto(live_server.url + "/rules/")
+    rows = page.evaluate("""() => [...document.querySelectorAll('.rules__key kbd')].map(k => {
+        const r = k.getClientRects(); return [k.textContent, r.length]; })""")
+    assert rows and all(n == 1 for _, n in rows), rows

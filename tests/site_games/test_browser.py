@@ -186,3 +186,17 @@ def test_admin_replay_steps_with_the_arrow_keys(live_server: Any, new_context: A
     page.get_by_role("button", name="Next step").focus()
     page.keyboard.press("Enter")
     at(1)
+
+
+def test_the_join_page_leaves_room_between_the_seats_and_the_words_after_them(
+        live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
+    """A visitor's invitation page: the seats, then "Take the seat now and play as a guest…"
+    (the paragraph sat flush against the seat list)."""
+    ana = get_user_model().objects.create_user("ana")
+    waiting = create(ana, "human", "local")
+    page = new_context(viewport=PHONE).new_page()
+    page.goto(f"{live_server.url}/m/{waiting.pk}/join/{waiting.invite_token}/")
+    gap = page.evaluate("""() => { const list = document.querySelector('.seat-list');
+        return list.nextElementSibling.getBoundingClientRect().top - list.getBoundingClientRect().bottom; }""")
+    assert gap >= 8, gap
+    page.screenshot(path=str(artifacts_dir / "site-games-join-visitor-phone.png"), full_page=True)

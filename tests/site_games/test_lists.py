@@ -44,7 +44,8 @@ def test_my_matches_lists_mine_with_round_seats_totals_turn_and_resume(ana: Any,
     page = response.content.decode()
     for match in (playing, waiting, finished):
         assert f'href="{reverse("games:table", args=[match.pk])}"' in page
-    assert page.count(">Resume<") == 3
+    # a finished match is not resumed: its table shows the result and "New match at this table"
+    assert page.count(">Resume<") == 2 and page.count(">Go to the table<") == 1
 
     state = selectors.match_state(playing)
     summary = in_progress[playing.pk]
