@@ -32,13 +32,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
-from accounts import sessions
+from bench.consumers import table_consumer
 from engine.rules import legal_actions
 from engine.serialize import state_from_json
 from games import notify, services
 from games.models import Match
 from games.services import SeatSpec
-from games.table import board_reads, parts
+from games.table import board_reads
 from games.table.consumers import TableConsumer
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -64,13 +64,8 @@ def session_key(user: Any) -> str:
 
 
 def consumer(match_id: int, user: Any) -> TableConsumer:
-    """A connection as `connect` leaves it (its socket aside)."""
-    c = TableConsumer()
-    c.match_id, c.user, c.revealed, c.language, c.autodraw = match_id, user, None, "en", False
-    c.sent = parts.Sent()
-    c.sent_version = -1
-    c.session = sessions.SessionCheck(session_key(user)) if user.is_authenticated else None
-    return c
+    """A connection as `connect` leaves it (its socket aside), signed in as there."""
+    return table_consumer(match_id, user, session_key=session_key(user) if user.is_authenticated else None)
 
 
 def frame(c: TableConsumer, **kwargs: Any) -> int:

@@ -78,9 +78,8 @@ class Copy:
     """One copy of the seeded match, played one action at a time."""
 
     def __init__(self, users: list[Any], seed: int, counter: _Counter) -> None:
+        from bench.consumers import table_consumer
         from games import services
-        from games.table import parts
-        from games.table.consumers import TableConsumer
 
         self.users = users
         self.counter = counter
@@ -90,12 +89,7 @@ class Copy:
         for user in users[1:]:
             services.seat_join(match_id=self.match.pk, user=user, token=self.match.invite_token)
         self.actions = 0
-        self.consumers = []
-        for user in users:
-            consumer = TableConsumer()
-            consumer.match_id, consumer.user, consumer.revealed, consumer.autodraw = self.match.pk, user, None, False
-            consumer.sent = parts.Sent()  # as connect() leaves it: nothing sent yet
-            self.consumers.append(consumer)
+        self.consumers = [table_consumer(self.match.pk, user) for user in users]
 
     def next_state(self) -> tuple[Any, RoundState] | None:
         """The match row and state the next action is played on (past a round's end); None at the end."""

@@ -50,8 +50,8 @@ who plays a seat themselves; *when* (its owner away past the table's limit) is t
 service's check. "own": only the seat's owner takes it back. While a computer plays a
 seat, its owner does not act for it (``act``, and everything that needs a seat of
 one's own, counts only the seats the owner plays themselves).
-[6] step through the match's ended rounds (the admin's replay page; its seed and
-export follow [2]).
+[6] step through the match's ended rounds (the players' replay page,
+games.history.views, and the admin's; the admin's seed and export follow [2]).
 
 An anonymous viewer may do nothing. At a table with more than one person (distinct
 users; pass-and-play seats count as their holder) undo and restart are not done at
@@ -107,7 +107,7 @@ class Action(StrEnum):
     PACE = "pace"
     #: set one's own table preferences from this table (draw and pass for me)
     PREFER = "prefer"
-    #: step through the match's ended rounds (the admin's replay page)
+    #: step through the match's ended rounds (the players' replay page and the admin's)
     LOOK_BACK = "look_back"
     #: see the match's seed (every deal of it)
     SEE_SEED = "see_seed"

@@ -26,6 +26,7 @@ R29 (a new match at the same table).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Literal
@@ -73,6 +74,8 @@ MAX_NAME = 40
 REQUEST_LIFETIME = timedelta(minutes=1)
 
 SeatKind = Literal["me", "human", "local", "computer"]
+#: the settings of a table its seated people change (`setting_set`)
+TableSetting = Literal["pace", "away_limit"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,8 +453,12 @@ def _level(level: object) -> str:
 
 def _pace(pace: object) -> str:
     if not isinstance(pace, str) or pace not in Match.Pace.values:
-        raise GameError(BAD_REQUEST, _("The computers' pace is relaxed, normal, fast or instant."))
+        raise GameError(BAD_REQUEST, _pace_unknown())
     return pace
+
+
+def _pace_unknown() -> str:
+    return _("The computers' pace is relaxed, normal, fast or instant.")
 
 
 def _new_seed(seed: object) -> int:
@@ -884,20 +891,51 @@ def computer_step(*, match_id: int) -> Result | None:
 def pace_set(*, match_id: int, user: object, pace: object, request_id: str) -> Result:
     """A seated person sets how fast the computers of the match move (Match.Pace); everyone
     at the table sees the new pace with the new version. Spectators and strangers cannot."""
+    return setting_set(match_id=match_id, user=user, request_id=request_id, field="pace", value=pace,
+                       unknown=_pace_unknown(),
+                       over=_("The match is over: its computers have stopped."),
+                       same=_("The computers already play at that pace."))
+
+
+def seated_change(*, match_id: int, user: object, request_id: str, action: Can,
+                  change: Callable[[Match, list[Seat]], None], seat: int | None = None) -> Result:
+    """A change of the table made by a person at it (a setting, a computer standing in for a
+    seat), in one transaction: the match locked, `action` allowed to `user` (for `seat`:
+    games.permissions), a repeated request id answered with its result, then
+    `change(match, seats)` — it refuses with a GameError, having written nothing, or writes
+    its rows and sets what changed on `match` — and the match's next version committed. A
+    "skip to my turn" (`hurry_start`) goes on through such a change."""
     with transaction.atomic():
         match = _lock(match_id)
-        permissions.require(user, Can.PACE, match, seats=_seats(match))
+        seats = _seats(match)
+        permissions.require(user, action, match, seat=seat, seats=seats)
         seen = _seen(match, user, request_id)
         if seen is not None:
             return seen
-        chosen = _pace(pace)
-        if match.status == Match.Status.FINISHED:
-            raise GameError(ILLEGAL, _("The match is over: its computers have stopped."))
-        if chosen == match.pace:
-            raise GameError(BAD_REQUEST, _("The computers already play at that pace."))
-        match.pace = chosen
-        _row("UPDATE games_match SET pace = %s WHERE id = %s", [chosen, match.pk])
+        change(match, seats)
         return _commit(match, match.version + 1, user=user, request_id=request_id, hurry=match.hurry)
+
+
+def setting_set(*, match_id: int, user: object, request_id: str, field: TableSetting, value: object,
+                unknown: str, over: str, same: str) -> Result:
+    """A seated person (games.permissions PACE) sets one of the table's settings, `field`
+    (a column of Match with choices: `pace_set`, `standin.away_limit_set`), to `value`.
+    Refused, changing nothing, in the caller's words: a value not among the field's
+    choices (`unknown`: bad_request), a finished match (`over`: illegal), the table's
+    setting already (`same`: bad_request). Everyone at the table sees it with the new version."""
+    allowed = {choice for choice, _label in Match._meta.get_field(field).choices or ()}
+
+    def change(match: Match, seats: list[Seat]) -> None:
+        if not isinstance(value, str) or value not in allowed:
+            raise GameError(BAD_REQUEST, unknown)
+        if match.status == Match.Status.FINISHED:
+            raise GameError(ILLEGAL, over)
+        if value == getattr(match, field):
+            raise GameError(BAD_REQUEST, same)
+        setattr(match, field, value)
+        Match.objects.filter(pk=match.pk).update(**{field: value})
+
+    return seated_change(match_id=match_id, user=user, request_id=request_id, action=Can.PACE, change=change)
 
 
 def hurry_start(*, match_id: int, user: object, request_id: str) -> Result:

@@ -34,16 +34,15 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import notify, permissions, presence
+from . import notify, presence, services
 from .errors import BAD_REQUEST, ILLEGAL, GameError
 from .models import AWAY_SECONDS, Match, Presence, Seat, StandIn
 from .permissions import Action as Can
-from .services import Result, _commit, _lock, _seats, _seen
+from .services import Result
 
 #: the level of a computer standing in for a person (the quick table's computers)
 LEVEL = "casual"
@@ -89,14 +88,9 @@ def _limit_words(limit: str) -> str:
 def standin_start(*, match_id: int, user: object, seat: object, request_id: str) -> Result:
     """Let a computer (`LEVEL`) play `seat` until its owner takes it back: asked by another
     person seated at the match, once the seat has been away longer than the table's limit."""
-    with transaction.atomic():
-        match = _lock(match_id)
-        seats = _seats(match)
-        index = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
-        permissions.require(user, Can.STAND_IN, match, seat=index, seats=seats)
-        seen = _seen(match, user, request_id)
-        if seen is not None:
-            return seen
+    index = _index(seat)
+
+    def hand_over(match: Match, seats: list[Seat]) -> None:
         target = seats[index]  # type: ignore[index]  # the permission found the seat
         if match.status != Match.Status.PLAYING:
             raise GameError(ILLEGAL, _("The match is not being played."))
@@ -113,51 +107,42 @@ def standin_start(*, match_id: int, user: object, seat: object, request_id: str)
                 "name": target.display_name, "limit": _limit_words(match.away_limit)})
         target.standin = LEVEL
         target.save(update_fields=["standin"])
-        version = match.version + 1
         StandIn.objects.create(match=match, seat=target.index, level=LEVEL, handed_by=user,
-                               round_number=match.round_number, version=version, started_at=now)
-        return _commit(match, version, user=user, request_id=request_id, hurry=match.hurry)
+                               round_number=match.round_number, version=match.version + 1, started_at=now)
+
+    return services.seated_change(match_id=match_id, user=user, request_id=request_id, action=Can.STAND_IN,
+                                  seat=index, change=hand_over)
 
 
 def standin_end(*, match_id: int, user: object, seat: object, request_id: str) -> Result:
     """Its owner takes `seat` back from the computer standing in for them (any time)."""
-    with transaction.atomic():
-        match = _lock(match_id)
-        seats = _seats(match)
-        index = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
-        permissions.require(user, Can.TAKE_BACK, match, seat=index, seats=seats)
-        seen = _seen(match, user, request_id)
-        if seen is not None:
-            return seen
-        target = seats[index]  # type: ignore[index]
+    index = _index(seat)
+
+    def take_back(match: Match, seats: list[Seat]) -> None:
+        target = seats[index]  # type: ignore[index]  # the permission found the seat
         if not target.standin:
             raise GameError(BAD_REQUEST, _("No computer plays this seat: it is yours."))
         target.standin = ""
         target.save(update_fields=["standin"])
-        version = match.version + 1
         StandIn.objects.filter(match=match, seat=target.index, ended_at__isnull=True).update(
             ended_at=timezone.now(), ended_by=user)
-        return _commit(match, version, user=user, request_id=request_id, hurry=match.hurry)
+
+    return services.seated_change(match_id=match_id, user=user, request_id=request_id, action=Can.TAKE_BACK,
+                                  seat=index, change=take_back)
 
 
 def away_limit_set(*, match_id: int, user: object, limit: object, request_id: str) -> Result:
     """A seated person sets how long a seat may stay away before the others may let a
     computer play it (Match.AwayLimit), as they set the computers' pace."""
-    with transaction.atomic():
-        match = _lock(match_id)
-        permissions.require(user, Can.PACE, match, seats=_seats(match))
-        seen = _seen(match, user, request_id)
-        if seen is not None:
-            return seen
-        if not isinstance(limit, str) or limit not in Match.AwayLimit.values:
-            raise GameError(BAD_REQUEST, _("Choose how long a seat may stay away from the list."))
-        if match.status == Match.Status.FINISHED:
-            raise GameError(ILLEGAL, _("The match is over."))
-        if limit == match.away_limit:
-            raise GameError(BAD_REQUEST, _("That is the table's setting already."))
-        match.away_limit = limit
-        Match.objects.filter(pk=match.pk).update(away_limit=limit)
-        return _commit(match, match.version + 1, user=user, request_id=request_id, hurry=match.hurry)
+    return services.setting_set(match_id=match_id, user=user, request_id=request_id, field="away_limit", value=limit,
+                                unknown=_("Choose how long a seat may stay away from the list."),
+                                over=_("The match is over."),
+                                same=_("That is the table's setting already."))
+
+
+def _index(seat: object) -> int | None:
+    """A seat's number as the client sent it (None: not a number; the permission refuses it)."""
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
 
 
 # ---------------------------------------------------------------- telling the tables

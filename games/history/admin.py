@@ -23,8 +23,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from engine.deal import engine_value
 from engine.replay import BadReplay
@@ -40,8 +41,17 @@ from games.queries import replay_differences, replay_json
 
 
 def export_filename(match: Match) -> str:
-    """`mexican-train-match-12-seed-4242.json`: what the file is, without opening it."""
-    return f"mexican-train-match-{match.pk}-seed-{match.seed}.json"
+    """`mexican-train-match-12-seed-4242.json` (in the admin's language): what the file is,
+    without opening it. The name every export link gives the file (its ``download``) and
+    the name the export serves it under (`export_view`), so they cannot differ."""
+    # Translators: a file's name after the game's "mexican-train-": lower case, hyphens, no spaces.
+    words = pgettext("file name", "match-%(id)s-seed-%(seed)s") % {"id": match.pk, "seed": match.seed}
+    return f"mexican-train-{words}.json"
+
+
+def _exportable_name(request: HttpRequest, match: Match) -> str:
+    """The export's file name if this staff member may export `match` now, else ""."""
+    return export_filename(match) if permissions.may(request.user, Can.EXPORT, match) else ""
 
 
 class HasComputerFilter(admin.SimpleListFilter):
@@ -98,6 +108,12 @@ class HistoryMatchAdmin(MatchAdmin):
                            reverse("admin:games_match_export", args=[match.pk]), export_filename(match),
                            _("Export replay"))
 
+    def render_change_form(self, request: HttpRequest, context: dict[str, Any], *args: Any,
+                           obj: Match | None = None, **kwargs: Any) -> HttpResponse:
+        # The match page's export link (templates/admin/games/match/change_form.html).
+        context["export_name"] = _exportable_name(request, obj) if obj is not None else ""
+        return super().render_change_form(request, context, *args, obj=obj, **kwargs)
+
     def replay_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """The players' viewer (?round=R&step=K), the seed, the export and the import check."""
         match = self._viewable(request, object_id)
@@ -109,7 +125,7 @@ class HistoryMatchAdmin(MatchAdmin):
             "title": _("Replay of match %(id)s") % {"id": match.pk},
             # The seed (and the export, which holds it) is every deal: hidden while the match is live.
             "seed_shown": permissions.may(request.user, Can.SEE_SEED, match),
-            "export_name": export_filename(match) if not permissions.seed_secret(match) else "",
+            "export_name": _exportable_name(request, match),
             # The export replayed must be the stored snapshot (what `manage.py replay_check` says).
             "differences": replay_differences(match),
         }
@@ -143,7 +159,7 @@ class HistoryMatchAdmin(MatchAdmin):
         match = self._viewable(request, object_id, export=True)
         response = HttpResponse(replay_json(selectors.match_replay_doc(match)),
                                 content_type="application/json; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{export_filename(match)}"'
+        response["Content-Disposition"] = content_disposition_header(True, export_filename(match))
         return response
 
     actions = ("export_selected", "check_selected")
@@ -171,7 +187,9 @@ class HistoryMatchAdmin(MatchAdmin):
         if queryset.count() > 200:
             messages.warning(request, _("Only the first 200 matches were exported."))
         response = HttpResponse(json.dumps(docs, indent=2, ensure_ascii=False) + "\n", content_type="application/json; charset=utf-8")
-        response["Content-Disposition"] = 'attachment; filename="mexican-train-replays.json"'
+        # Translators: a file's name after the game's "mexican-train-": lower case, hyphens, no spaces.
+        words = pgettext("file name", "replays")
+        response["Content-Disposition"] = content_disposition_header(True, f"mexican-train-{words}.json")
         return response
 
 

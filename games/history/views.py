@@ -1,4 +1,5 @@
-"""The replay viewer's pages: one match's ended rounds step by step, for its players and staff.
+"""The replay viewer's pages: one match's ended rounds step by step, for those who may look
+back at it (games.permissions: its creator, its players, staff with the admin's permission).
 
 ``/m/<id>/replay/?round=5&step=42`` is the page at that position (a link to every
 position); ``/m/<id>/replay/step/?round=5&step=42`` answers the same position as
@@ -18,6 +19,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from games import permissions
 from games.history import boards, scores, words
 from games.history.replays import (
     NotReplayable,
@@ -27,15 +29,7 @@ from games.history.replays import (
     round_replay,
 )
 from games.models import Match
-
-
-def may_look_back(match: Match, user: Any) -> bool:
-    """Who may replay a match: its creator, anyone who held a seat, and staff."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_staff or match.created_by_id == user.pk:
-        return True
-    return any(s.user_id == user.pk for s in match.seats.all())
+from games.permissions import Action as Can
 
 
 def position_url(match_id: int, number: int, step: int) -> str:
@@ -44,7 +38,7 @@ def position_url(match_id: int, number: int, step: int) -> str:
 
 def _viewable(request: HttpRequest, match_id: int) -> Match:
     match = load_match(match_id)
-    if match is None or not may_look_back(match, request.user):
+    if match is None or not permissions.may(request.user, Can.LOOK_BACK, match):
         raise Http404(_("There is no such match to look back at."))
     return match
 

@@ -160,15 +160,20 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    async def connect(self) -> None:
-        self.match_id: int = self.scope["url_route"]["kwargs"]["match_id"]
-        self.user = self.scope.get("user")
-        self.language = scope_language(self.scope)
+    def start(self, match_id: int, user: Any, language: str) -> None:
+        """This connection's own state as it opens, before it is let in (`connect`): nothing
+        sent yet. (bench.consumers makes connections without a socket with it.)"""
+        self.match_id: int = match_id
+        self.user = user
+        self.language = language
         self.revealed: int | None = None  # R24: the relay seat shown on this device
         self.pausing = False  # R26: this connection's rules/log panel is open
         self.autodraw = False  # the user's "draw and pass for me" (read once allowed in, then kept here)
         self.sent_version = -1
         self.sent = parts.Sent()  # what this connection was last sent, part by part
+
+    async def connect(self) -> None:
+        self.start(self.scope["url_route"]["kwargs"]["match_id"], self.scope.get("user"), scope_language(self.scope))
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = query.get("watch", [""])[0]
         try:

@@ -21,12 +21,13 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
+from bench.consumers import table_consumer
 from engine.rules import legal_actions
 from engine.serialize import state_from_json
 from games import services
 from games.models import Match
 from games.services import SeatSpec
-from games.table import board_reads, parts
+from games.table import board_reads
 from games.table.consumers import TableConsumer
 
 pytestmark = pytest.mark.django_db
@@ -44,13 +45,6 @@ def _collector_restored() -> Iterator[None]:
     if enabled:
         gc.enable()
     board_reads.forget()
-
-
-def consumer(match_id: int, user: Any) -> TableConsumer:
-    c = TableConsumer()
-    c.match_id, c.user, c.revealed, c.autodraw = match_id, user, None, False
-    c.sent = parts.Sent()  # as connect() leaves it: nothing sent yet
-    return c
 
 
 def step(match_id: int, users: list[Any], viewers: list[TableConsumer]) -> None:
@@ -94,7 +88,7 @@ def test_an_action_and_its_boards_leave_no_cyclic_garbage(django_user_model: Any
                                   seats=[SeatSpec("me")] + [SeatSpec("human")] * (SEATS - 1))
     for user in users[1:]:
         services.seat_join(match_id=match.pk, user=user, token=match.invite_token)
-    viewers = [consumer(match.pk, u) for u in users] + [consumer(match.pk, AnonymousUser())]
+    viewers = [table_consumer(match.pk, u) for u in users] + [table_consumer(match.pk, AnonymousUser())]
     gc.disable()
     with translation.override("en"):
         for _ in range(20):  # warm-up: first renders, caches

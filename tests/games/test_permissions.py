@@ -14,8 +14,8 @@ Columns: watch; act for seat 0; undo; restart (R28: the creator, or a player alo
 computers); pause the computers (R26); export while the match is played and once it is
 finished; see every hand while the round is played and once it is over (R24); see the
 seed while the match is played and once it is over (the seed is every deal: nobody,
-staff included, while it is live; issue 15); look back at its ended rounds (the admin's
-replay); let a computer play seat 1 of M (seated2's seat; for the holder, seat 0 of P,
+staff included, while it is live; issue 15); look back at its ended rounds (the players'
+replay page and the admin's); let a computer play seat 1 of M (seated2's seat; for the holder, seat 0 of P,
 their own, which is not theirs to hand over) and take seat 0 back from the computer
 (games.standin: its owner only). *When* a seat may be handed over (its owner away past
 the table's limit) is tested in tests/games/test_standin.py.
@@ -159,6 +159,22 @@ def test_staff_see_a_table_live_only_with_the_named_permission_and_are_logged(
     with caplog.at_level(logging.WARNING, logger="games.permissions"):
         assert player.get(url).status_code == 200
     assert not [r for r in caplog.records if r.name == "games.permissions"]
+
+
+@pytest.mark.django_db
+def test_the_replay_page_opens_as_the_look_back_column_says(world: dict[str, Any]) -> None:
+    """games.history.views asks the permission: a role the table refuses finds no such match
+    (404; nobody signed in is sent to sign in first), a role it allows gets the page (here:
+    no round has ended yet, so it says there is nothing to replay). Plain staff are refused."""
+    column = {role: yes for role, name, yes in CELLS if name == "look_back"}
+    assert set(column.values()) == {True, False}
+    for role, yes in column.items():
+        match, user, _token = _who(world, role)
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        status = client.get(reverse("history:replay", args=[match.pk])).status_code
+        assert status == (200 if yes else 404 if user is not None else 302), role
 
 
 def same_page(content: bytes, match_id: int) -> str:

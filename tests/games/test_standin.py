@@ -132,6 +132,23 @@ def test_the_seated_people_change_the_limit_as_they_change_the_pace(people: dict
     hand_over(match, people["ana"])
 
 
+def test_the_limit_is_refused_in_its_own_words_and_changes_nothing(people: dict[str, Any]) -> None:
+    """The table-setting service (services.setting_set) speaks of the limit, not of the pace."""
+    match = table(people)
+
+    def set_limit(limit: object) -> None:
+        standin.away_limit_set(match_id=match.pk, user=people["ben"], limit=limit, request_id=rid())
+
+    version = Match.objects.get(pk=match.pk).version
+    for limit, code, words in [(10, BAD_REQUEST, "Choose how long a seat may stay away from the list."),
+                               ("10m", BAD_REQUEST, "That is the table's setting already.")]:
+        assert refused(code, set_limit, limit).message == words
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, finished_at=timezone.now())
+    assert refused(ILLEGAL, set_limit, "1d").message == "The match is over."
+    after = Match.objects.get(pk=match.pk)
+    assert (after.away_limit, after.version) == ("10m", version)
+
+
 # ---------------------------------------------------------------- who
 
 def test_only_the_other_seated_people_may_hand_a_seat_over(people: dict[str, Any]) -> None:

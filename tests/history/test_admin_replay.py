@@ -5,9 +5,11 @@ action where a file parts from the match, and logs with seats numbered from 1.""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
@@ -40,7 +42,11 @@ def test_the_match_admin_is_the_history_wings_and_its_replay_is_the_players_view
     page = admin_client_.get(replay_url(match))
     assert [t.name for t in page.templates][0] == "admin/history/match_replay.html"
     change = admin_client_.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
-    assert replay_url(match) in change and reverse("admin:games_match_export", args=[match.pk]) in change
+    # No export link while the match is played (the file holds the seed: its page would refuse).
+    assert replay_url(match) in change and reverse("admin:games_match_export", args=[match.pk]) not in change
+    over(match)
+    change = admin_client_.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
+    assert reverse("admin:games_match_export", args=[match.pk]) in change
 
 
 def test_a_live_round_shows_no_hand_to_staff(admin_client_: Client, ana: Any) -> None:
@@ -122,6 +128,24 @@ def test_export_is_the_replay_file_under_a_proper_name(admin_client_: Client, an
     response = admin_client_.get(reverse("admin:games_match_export", args=[match.pk]))
     assert response["Content-Disposition"] == f'attachment; filename="mexican-train-match-{match.pk}-seed-11.json"'
     assert run_replay(json.loads(response.content))["error"] is None
+
+
+@pytest.mark.parametrize(("lang", "name"), [("en", "mexican-train-match-{id}-seed-11.json"),
+                                             ("es", "mexican-train-partida-{id}-semilla-11.json"),
+                                             ("de", "mexican-train-partie-{id}-seed-11.json")])
+def test_every_export_link_names_the_file_as_the_export_serves_it(
+        admin_client_: Client, ana: Any, lang: str, name: str) -> None:
+    """The match page's and the replay page's export links give the file (``download``) the
+    name it is served under, in the admin's language."""
+    match = over(play(create(ana, "basic", seed=11), 6))
+    admin_client_.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    export = reverse("admin:games_match_export", args=[match.pk])
+    served = admin_client_.get(export)["Content-Disposition"]
+    assert served == f'attachment; filename="{name.format(id=match.pk)}"'
+    for page in (reverse("admin:games_match_change", args=[match.pk]), replay_url(match)):
+        html = admin_client_.get(page).content.decode()
+        named = re.findall(rf'<a href="{re.escape(export)}" download="([^"]*)"', html)
+        assert named and set(named) == {name.format(id=match.pk)}, page
 
 
 def test_round_log_numbers_seats_from_one(admin_client_: Client, ana: Any) -> None:

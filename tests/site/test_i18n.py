@@ -162,6 +162,28 @@ def test_catalogue_is_complete_and_compiled(po_path: Path) -> None:
     assert not stale, f"{mo_path} is out of date with its .po: run bash .ci/i18n"
 
 
+def _nplurals(po: polib.POFile) -> int:
+    found = re.search(r"nplurals\s*=\s*(\d+)\s*;", po.metadata.get("Plural-Forms", ""))
+    assert found, "the catalogue's header has no Plural-Forms"
+    return int(found.group(1))
+
+
+@pytest.mark.parametrize("po_path", PO_FILES, ids=lambda p: "/".join(p.parts[-3:]))
+def test_every_plural_message_has_the_forms_its_language_counts(po_path: Path) -> None:
+    """As many forms as the header's Plural-Forms says (Spanish: 3, as Django's own catalogue:
+    one, many for millions, other); a message with fewer shows English for the missing one
+    (Spanish once did for "From 5 matches": its index 2). Compiled as in the .po."""
+    po = polib.pofile(str(po_path))
+    forms = _nplurals(po)
+    plural = {(e.msgctxt, e.msgid): e.msgstr_plural for e in po if e.msgid_plural and not e.obsolete}
+    wrong = {msgid: sorted(strs) for (_ctx, msgid), strs in plural.items() if sorted(strs) != list(range(forms))}
+    assert not wrong, f"{po_path}: plural messages without {forms} forms: {wrong}"
+    mo = polib.mofile(str(po_path.with_suffix(".mo")))
+    assert _nplurals(mo) == forms
+    compiled = {(e.msgctxt, e.msgid): e.msgstr_plural for e in mo if e.msgid_plural}
+    assert compiled == plural, f"{po_path.with_suffix('.mo')} is out of date with its .po: run bash .ci/i18n"
+
+
 #: German "Zug" is both a train and a move; the game's German says "Bahn" for a train
 #: (../shared/spec/glossary.md: Bahn, eigene Bahn, öffentliche Bahn) and keeps "Zug" for a
 #: move or a turn ("am Zug", "Erstzug"). The game's name stays "Mexican Train".
