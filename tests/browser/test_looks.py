@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 
 from games import services
 from games.services import SeatSpec
@@ -244,3 +245,59 @@ def test_on_a_phone_a_tip_docks_above_the_hand_moves_nothing_and_goes_with_escap
     assert table.phase() == "first" and tile not in table.hand()
     assert [m["action"]["act"] for m in table.sent if m["type"] == "act"] == ["engine", "play"]
     table.assert_no_errors()
+
+
+#: a guest's name as accounts.guests makes them, among the widest (15 characters)
+GUEST_NAME = "GentleFalcon999"
+#: where `name` lies in an element's text: the boxes of its lines (one box: on one line), and the element's box
+NAME_BOXES = """(el, name) => {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.data.indexOf(name);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + name.length);
+    const box = el.getBoundingClientRect();
+    return {lines: [...range.getClientRects()].map(r => [r.left, r.top, r.right, r.bottom]),
+            box: [box.left, box.top, box.right, box.bottom], cut: el.scrollHeight > el.clientHeight + 1
+              || el.scrollWidth > el.clientWidth + 1};
+  }
+  return null;
+}"""
+
+
+def whole_name(page: Any, selector: str, name: str) -> None:
+    """`name` shows whole in the element `selector`: on one line, inside its box, not cut."""
+    found = page.eval_on_selector(selector, NAME_BOXES, name)
+    assert found is not None, (selector, name)
+    box = found["box"]
+    assert not found["cut"], found
+    assert len({round(line[1]) for line in found["lines"]}) == 1, found  # not broken over two lines
+    for line in found["lines"]:
+        assert box[0] - 0.5 <= line[0] and line[2] <= box[2] + 0.5, found
+        assert box[1] - 2 <= line[1] and line[3] <= box[3] + 2, found  # (a line's glyphs may pass its line box)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "de"])
+def test_on_a_phone_whose_turn_it_is_shows_the_whole_name(lang: str, live: str, make_user: Any,
+                                                          new_context: Any, shots: Path) -> None:
+    guest = make_user(GUEST_NAME)
+    match = against_a_computer(guest)  # the guest holds the engine double (R7): the guest's turn
+    context = new_context(viewport=PHONE)
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live}])
+    page = context.new_page()
+    watcher = Table(page)
+    page.goto(f"{live}/m/{match.pk}/watch/{match.watch_token}/")
+    watcher.wait_connected()
+    assert GUEST_NAME in page.locator(".tbar__status").inner_text()
+    page.screenshot(path=str(shots / f"turn-name-phone-{lang}.png"))
+    whole_name(page, ".tbar__status", GUEST_NAME)
+    phone_bar_and_taps_of_a_spectator(page)
+
+
+def phone_bar_and_taps_of_a_spectator(page: Any) -> None:
+    """The phone's top bar stays one row of at most 56 px with the pill on two lines."""
+    bar = page.eval_on_selector(".tbar", BOX)
+    assert bar[5] <= BAR_MAX, bar
+    no_horizontal_scroll(page)
