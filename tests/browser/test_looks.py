@@ -301,3 +301,37 @@ def phone_bar_and_taps_of_a_spectator(page: Any) -> None:
     bar = page.eval_on_selector(".tbar", BOX)
     assert bar[5] <= BAR_MAX, bar
     no_horizontal_scroll(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_rounds_result_shows_whole_names_on_a_laptop_and_a_phone(lang: str, live: str, make_user: Any,
+                                                                    context_for: Any, new_context: Any,
+                                                                    shots: Path) -> None:
+    seed = pick_seed(3, first_fit_policy, lambda actions: True)  # the shortest round
+    guest = make_user(GUEST_NAME)
+    match = services.match_create(creator=guest, seed=seed, seats=[
+        SeatSpec("me"), SeatSpec("computer", level="basic"), SeatSpec("computer", level="basic")])
+    table = Table(context_for(guest, lang=lang, viewport=DESKTOP).new_page()).open(f"{live}/m/{match.pk}/")
+    context = new_context(viewport=PHONE)
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live}])
+    watcher = Table(context.new_page())
+    watcher.page.goto(f"{live}/m/{match.pk}/watch/{match.watch_token}/")
+    watcher.wait_connected()
+    for _ in range(200):
+        table.wait_turn_or_over()
+        if table.phase() in ("round_over", "match_over"):
+            break
+        table.act_first_fit()
+    else:
+        raise AssertionError("the round did not end")
+    for who, t in (("laptop", table), ("phone", watcher)):
+        t.wait("b.dataset.phase === 'round_over'")
+        t.page.wait_for_selector(".result__name")
+        t.page.screenshot(path=str(shots / f"result-names-{who}-{lang}.png"))
+        names = [n.strip("\u2068\u2069") for n in  # (names come between Unicode isolates)
+                 t.page.eval_on_selector_all(".result__name", "els => els.map(e => e.textContent.trim())")]
+        assert GUEST_NAME in names, names
+        for i, name in enumerate(names):
+            whole_name(t.page, f".result__seat:nth-child({i + 1}) .result__name", name)
+        no_horizontal_scroll(t.page)
+    table.assert_no_errors()
