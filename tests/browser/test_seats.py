@@ -16,7 +16,6 @@ from the database must name none of them (tiles_in reads "a-b" and data-pips="a-
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 from typing import Any
 
