@@ -335,3 +335,19 @@ def test_the_rounds_result_shows_whole_names_on_a_laptop_and_a_phone(lang: str, 
             whole_name(t.page, f".result__seat:nth-child({i + 1}) .result__name", name)
         no_horizontal_scroll(t.page)
     table.assert_no_errors()
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "de"])
+def test_the_engine_doubles_name_under_the_hub_stays_on_one_line(lang: str, live: str, make_user: Any,
+                                                                 new_context: Any, shots: Path) -> None:
+    guest = make_user(GUEST_NAME)
+    match = against_a_computer(guest)  # the guest holds the engine double (R7) and has not placed it
+    context = new_context(viewport=DESKTOP)
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live}])
+    page = context.new_page()
+    page.goto(f"{live}/m/{match.pk}/watch/{match.watch_token}/")
+    Table(page).wait_connected()
+    caption = page.locator(".hub__caption")  # "GentleFalcon999 holds 12-12", under the double
+    assert caption.is_visible() and "12-12" in caption.inner_text()
+    page.screenshot(path=str(shots / f"hub-caption-{lang}.png"))
+    whole_name(page, ".hub__caption", "12-12")
