@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from engine.deal import ROUNDS
 from engine.previews import end_preview
 from engine.state import MEXICAN
@@ -550,8 +552,10 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
     board.engine_label = _("Engine double %(tile)s") % {"tile": e}
     board.engine_preview_label = _("Engine double %(tile)s, not placed yet") % {"tile": e}
     starters = board.hand is not None and any(h.after_engine for h in board.hand.tiles)
+    # Under the double: its name never breaks at its hyphen ("12-" / "12"); the rest is escaped.
+    e_whole = Markup('<span class="nobr">{}</span>').format(e)
     if board.actions.engine:
-        board.engine_hint = _("Place %(tile)s in the centre?") % {"tile": e}
+        board.engine_hint = Markup(escape(_("Place %(tile)s in the centre?"))) % {"tile": e_whole}
         # The hand's line says what a tap does while the engine waits for its holder (hand.js).
         if starters:  # a lit tile confirms the engine (R7) and starts the train (R8)
             board.status = _("Your turn: confirm the engine double, or tap a lit tile: "
@@ -561,7 +565,8 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
                              "the engine double also passes.")
             board.engine_then = "pass"
     else:
-        board.engine_hint = _("%(name)s holds %(tile)s") % {"name": seats[view.holder].name, "tile": e}
+        board.engine_hint = Markup(escape(_("%(name)s holds %(tile)s"))) % {"name": seats[view.holder].name,
+                                                                            "tile": e_whole}
     if board.cover is not None:
         board.cover_title = _("Pass the device to %(name)s") % {"name": board.cover.name}
         board.cover_button = _("%(name)s: show my tiles") % {"name": board.cover.name}

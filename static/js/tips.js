@@ -82,11 +82,34 @@
       });
     return bottom;
   }
-  function dock() {
+  /** The lowest bottom of the rows the player needs (as `needed`), wherever they are. */
+  function lowest(b) {
+    var mine = b && b.dataset.seat !== "" ? ', #board .train[data-owner="' + b.dataset.seat + '"]' : "";
+    var bottom = 0;
+    document.querySelectorAll("#board .train--mexican, #board .train--open, #board .hub__confirm" + mine)
+      .forEach(function (el) {
+        var r = el.getBoundingClientRect();
+        if (r.height) bottom = Math.max(bottom, r.bottom);
+      });
+    return bottom;
+  }
+  /** On a wide screen the tip lies in the flow above the board: when the whole card would push a
+   *  row the player needs under the hand (which stays at the bottom), it shows only its title with
+   *  "Read" and "Got it" (tip--compact) instead. Decided when the card shows, the board changes or
+   *  the window is resized, not while scrolling (the card would jump under the pointer). */
+  function dockWide(scrolling) {
+    box.style.removeProperty("--tip-above");
+    var hand = document.querySelector("#board .hand");
+    if (scrolling || (window.scrollY > 0 && !reading)) return;  // scrolled: as it was
+    box.classList.remove("tip--compact");
+    if (reading || !hand) return;
+    var handTop = Math.min(hand.getBoundingClientRect().top, window.innerHeight);
+    box.classList.toggle("tip--compact", lowest(host.querySelector(".board")) > handTop - GAP);
+  }
+  function dock(event) {
     if (!box || box.hidden) return;
     if (!phone || !phone.matches) {
-      box.classList.remove("tip--compact");
-      box.style.removeProperty("--tip-above");
+      dockWide(!!event && event.type === "scroll");
       return;
     }
     var vh = window.innerHeight;

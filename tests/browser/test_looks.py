@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 
 from games import services
 from games.services import SeatSpec
@@ -147,6 +148,15 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
             dull = page.locator(".htile:not(.htile--playable)")
             if dull.count():
                 assert float(dull.first.evaluate("el => getComputedStyle(el).opacity")) < 0.8
+            if size == "desktop" and page.locator("#tip").is_visible():
+                # A tip open above the board pushes no train we may play on, nor the Mexican
+                # train, under the hand (which stays at the bottom): all in view without scrolling.
+                tips_seen.add(page.get_attribute("#tip", "data-tip"))
+                hand_top = page.eval_on_selector(".hand", BOX)[1]
+                for part in {".train--mexican"} | {f'.train[data-train="{key}"]' for targets in playable.values()
+                                                   for key in targets}:
+                    row = page.eval_on_selector(part, BOX)
+                    assert row[3] <= hand_top + 1, (part, row, hand_top)
             if size != "desktop":
                 # Our train, the Mexican train and every train we may play on can be reached
                 # without leaving the hand, and a tip, left open, lies over none of them (it
@@ -184,8 +194,7 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
     else:
         raise AssertionError("the round did not end")
     table.wait("b.dataset.phase === 'round_over'")
-    if size != "desktop":
-        assert tips_seen == {"engine"}  # the first tip came, and stays until it is dismissed
+    assert tips_seen == {"engine"}  # the first tip came, and stays until it is dismissed
 
     # Doubles on the trains are drawn crosswise: taller than wide, where the others are wider.
     # (A phone shows the last three tiles of a train: the older ones take no room.)
@@ -244,3 +253,109 @@ def test_on_a_phone_a_tip_docks_above_the_hand_moves_nothing_and_goes_with_escap
     assert table.phase() == "first" and tile not in table.hand()
     assert [m["action"]["act"] for m in table.sent if m["type"] == "act"] == ["engine", "play"]
     table.assert_no_errors()
+
+
+#: a guest's name as accounts.guests makes them, among the widest (15 characters)
+GUEST_NAME = "GentleFalcon999"
+#: where `name` lies in an element's text: the boxes of its lines (one box: on one line), and the element's box
+NAME_BOXES = """(el, name) => {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.data.indexOf(name);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + name.length);
+    const box = el.getBoundingClientRect();
+    return {lines: [...range.getClientRects()].map(r => [r.left, r.top, r.right, r.bottom]),
+            box: [box.left, box.top, box.right, box.bottom], cut: el.scrollHeight > el.clientHeight + 1
+              || el.scrollWidth > el.clientWidth + 1};
+  }
+  return null;
+}"""
+
+
+def whole_name(page: Any, selector: str, name: str) -> None:
+    """`name` shows whole in the element `selector`: on one line, inside its box, not cut."""
+    found = page.eval_on_selector(selector, NAME_BOXES, name)
+    assert found is not None, (selector, name)
+    box = found["box"]
+    assert not found["cut"], found
+    assert len({round(line[1]) for line in found["lines"]}) == 1, found  # not broken over two lines
+    for line in found["lines"]:
+        assert box[0] - 0.5 <= line[0] and line[2] <= box[2] + 0.5, found
+        assert box[1] - 2 <= line[1] and line[3] <= box[3] + 2, found  # (a line's glyphs may pass its line box)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "de"])
+def test_on_a_phone_whose_turn_it_is_shows_the_whole_name(lang: str, live: str, make_user: Any,
+                                                          new_context: Any, shots: Path) -> None:
+    guest = make_user(GUEST_NAME)
+    match = against_a_computer(guest)  # the guest holds the engine double (R7): the guest's turn
+    context = new_context(viewport=PHONE)
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live}])
+    page = context.new_page()
+    watcher = Table(page)
+    page.goto(f"{live}/m/{match.pk}/watch/{match.watch_token}/")
+    watcher.wait_connected()
+    assert GUEST_NAME in page.locator(".tbar__status").inner_text()
+    page.screenshot(path=str(shots / f"turn-name-phone-{lang}.png"))
+    whole_name(page, ".tbar__status", GUEST_NAME)
+    phone_bar_and_taps_of_a_spectator(page)
+
+
+def phone_bar_and_taps_of_a_spectator(page: Any) -> None:
+    """The phone's top bar stays one row of at most 56 px with the pill on two lines."""
+    bar = page.eval_on_selector(".tbar", BOX)
+    assert bar[5] <= BAR_MAX, bar
+    no_horizontal_scroll(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_rounds_result_shows_whole_names_on_a_laptop_and_a_phone(lang: str, live: str, make_user: Any,
+                                                                    context_for: Any, new_context: Any,
+                                                                    shots: Path) -> None:
+    seed = pick_seed(3, first_fit_policy, lambda actions: True)  # the shortest round
+    guest = make_user(GUEST_NAME)
+    match = services.match_create(creator=guest, seed=seed, seats=[
+        SeatSpec("me"), SeatSpec("computer", level="basic"), SeatSpec("computer", level="basic")])
+    table = Table(context_for(guest, lang=lang, viewport=DESKTOP).new_page()).open(f"{live}/m/{match.pk}/")
+    context = new_context(viewport=PHONE)
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live}])
+    watcher = Table(context.new_page())
+    watcher.page.goto(f"{live}/m/{match.pk}/watch/{match.watch_token}/")
+    watcher.wait_connected()
+    for _ in range(200):
+        table.wait_turn_or_over()
+        if table.phase() in ("round_over", "match_over"):
+            break
+        table.act_first_fit()
+    else:
+        raise AssertionError("the round did not end")
+    for who, t in (("laptop", table), ("phone", watcher)):
+        t.wait("b.dataset.phase === 'round_over'")
+        t.page.wait_for_selector(".result__name")
+        t.page.screenshot(path=str(shots / f"result-names-{who}-{lang}.png"))
+        names = [n.strip("\u2068\u2069") for n in  # (names come between Unicode isolates)
+                 t.page.eval_on_selector_all(".result__name", "els => els.map(e => e.textContent.trim())")]
+        assert GUEST_NAME in names, names
+        for i, name in enumerate(names):
+            whole_name(t.page, f".result__seat:nth-child({i + 1}) .result__name", name)
+        no_horizontal_scroll(t.page)
+    table.assert_no_errors()
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "de"])
+def test_the_engine_doubles_name_under_the_hub_stays_on_one_line(lang: str, live: str, make_user: Any,
+                                                                 new_context: Any, shots: Path) -> None:
+    guest = make_user(GUEST_NAME)
+    match = against_a_computer(guest)  # the guest holds the engine double (R7) and has not placed it
+    context = new_context(viewport=DESKTOP)
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live}])
+    page = context.new_page()
+    page.goto(f"{live}/m/{match.pk}/watch/{match.watch_token}/")
+    Table(page).wait_connected()
+    caption = page.locator(".hub__caption")  # "GentleFalcon999 holds 12-12", under the double
+    assert caption.is_visible() and "12-12" in caption.inner_text()
+    page.screenshot(path=str(shots / f"hub-caption-{lang}.png"))
+    whole_name(page, ".hub__caption", "12-12")

@@ -15,6 +15,7 @@ from the database must name none of them (tiles_in reads "a-b" and data-pips="a-
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -178,7 +179,10 @@ def test_a_spectator_sees_no_hand_until_the_round_ends(live: str, make_user: Any
     banner = page.locator(".banner--watch")
     assert banner.is_visible() and "Watching" in banner.inner_text()
     assert page.locator(".htile, .hand__tiles").count() == 0
-    assert "Spectators see no hand" in page.locator(".hand--none").inner_text()
+    # Told once, by the banner, that a spectator sees no hands (not again where a hand would be).
+    assert "You see no hands until the round ends" in banner.inner_text()
+    assert page.locator(".hand--none").count() == 0
+    assert len(re.findall(r"see no hand", page.locator("#board").inner_text(), re.I)) == 1
     assert watcher.data("seat") == ""
     page.screenshot(path=str(shots / "spectator-phone-375.png"))
 
