@@ -353,8 +353,7 @@ def test_the_engine_doubles_name_under_the_hub_stays_on_one_line(lang: str, live
     context = new_context(viewport=DESKTOP)
     context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live}])
     page = context.new_page()
-    page.goto(f"{live}/m/{match.pk}/watch/{match.watch_token}/")
-    Table(page).wait_connected()
+    Table(page).open(f"{live}/m/{match.pk}/watch/{match.watch_token}/")  # listening before the socket opens
     caption = page.locator(".hub__caption")  # "GentleFalcon999 holds 12-12", under the double
     assert caption.is_visible() and "12-12" in caption.inner_text()
     page.screenshot(path=str(shots / f"hub-caption-{lang}.png"))
