@@ -244,52 +244,52 @@ def _unique(lines: list[str], lo: int, hi: int) -> dict[str, int]:
     return {line: i for line, i in seen.items() if i >= 0}
 
 
-def _changes(a: list[str], b: list[str], alo: int, ahi: int, blo: int, bhi: int,
-             out: list[tuple[int, int, int, int]]) -> None:
-    """The changed runs that make ``b[blo:bhi]`` of ``a[alo:ahi]``, as ``(i1, i2, j1, j2)``
-    (``a[i1:i2]`` becomes ``b[j1:j2]``), in order. A patience diff: the lines alike at both
-    ends are left out, the lines found once on both sides and in the same order are kept
-    as anchors (the longest such run, by patience sorting) and each gap between anchors is
-    worked out the same way; a gap with no such line is one change. Linear in the lines
-    but for the sorting, where difflib's SequenceMatcher was quadratic in a hand's repeated
-    lines (``</button>``, ``</li>``…)."""
-    while alo < ahi and blo < bhi and a[alo] == b[blo]:
-        alo, blo = alo + 1, blo + 1
-    while alo < ahi and blo < bhi and a[ahi - 1] == b[bhi - 1]:
-        ahi, bhi = ahi - 1, bhi - 1
-    if alo == ahi and blo == bhi:
-        return
-    if alo == ahi or blo == bhi:
-        out.append((alo, ahi, blo, bhi))
-        return
-    once_a = _unique(a, alo, ahi)
-    pairs = [(once_a[line], j) for line, j in _unique(b, blo, bhi).items() if line in once_a]
-    if not pairs:
-        out.append((alo, ahi, blo, bhi))
-        return
-    # The longest run of pairs rising on both sides (patience sorting on a's index, in b's order).
-    pairs.sort(key=lambda pair: pair[1])
-    tops: list[int] = []
-    top_at: list[int] = []
-    back: list[int] = []
-    for n, (i, _j) in enumerate(pairs):
-        pile = bisect_left(tops, i)
-        back.append(top_at[pile - 1] if pile else -1)
-        if pile == len(tops):
-            tops.append(i)
-            top_at.append(n)
-        else:
-            tops[pile], top_at[pile] = i, n
-    anchors = []
-    n = top_at[-1]
-    while n >= 0:
-        anchors.append(pairs[n])
-        n = back[n]
-    anchors.reverse()
-    for i, j in anchors:
-        _changes(a, b, alo, i, blo, j, out)
-        alo, blo = i + 1, j + 1
-    _changes(a, b, alo, ahi, blo, bhi, out)
+def _changes(a: list[str], b: list[str]) -> list[tuple[int, int, int, int]]:
+    """The changed runs that make `b` of `a`, as ``(i1, i2, j1, j2)`` (``a[i1:i2]`` becomes
+    ``b[j1:j2]``), in order. A patience diff: the lines alike at both ends are left out, the
+    lines found once on both sides and in the same order are kept as anchors (the longest
+    such run, by patience sorting) and each gap between anchors is worked out the same way;
+    a gap with no such line is one change. Linear in the lines but for the sorting, where
+    difflib's SequenceMatcher was quadratic in a hand's repeated lines (``</button>``,
+    ``</li>``…). Runs are apart by one line at least (an anchor), so none starts where
+    another does."""
+    out: list[tuple[int, int, int, int]] = []
+    gaps = [(0, len(a), 0, len(b))]
+    while gaps:
+        alo, ahi, blo, bhi = gaps.pop()
+        while alo < ahi and blo < bhi and a[alo] == b[blo]:
+            alo, blo = alo + 1, blo + 1
+        while alo < ahi and blo < bhi and a[ahi - 1] == b[bhi - 1]:
+            ahi, bhi = ahi - 1, bhi - 1
+        if alo == ahi and blo == bhi:
+            continue
+        once_a = _unique(a, alo, ahi) if alo < ahi and blo < bhi else {}
+        # in b's order (a line's first place is its only place)
+        pairs = [(once_a[line], j) for line, j in _unique(b, blo, bhi).items() if line in once_a]
+        if not pairs:
+            out.append((alo, ahi, blo, bhi))
+            continue
+        # The longest run of pairs rising on both sides (patience sorting on a's index).
+        tops: list[int] = []
+        top_at: list[int] = []
+        back: list[int] = []
+        for n, (i, _j) in enumerate(pairs):
+            pile = bisect_left(tops, i)
+            back.append(top_at[pile - 1] if pile else -1)
+            if pile == len(tops):
+                tops.append(i)
+                top_at.append(n)
+            else:
+                tops[pile], top_at[pile] = i, n
+        n = top_at[-1]
+        while n >= 0:
+            i, j = pairs[n]
+            gaps.append((i + 1, ahi, j + 1, bhi))
+            ahi, bhi = i, j
+            n = back[n]
+        gaps.append((alo, ahi, blo, bhi))
+    out.sort()
+    return out
 
 
 @lru_cache(maxsize=512)
@@ -302,11 +302,9 @@ def edits(old: str, new: str) -> tuple[Edit, ...] | None:
     Cached: the connections of one table hold the same texts of the shared parts, so a
     version's edits of a shared part are worked out once (a str keeps its hash)."""
     a, b = str(old).split("\n"), str(new).split("\n")
-    runs: list[tuple[int, int, int, int]] = []
-    _changes(a, b, 0, len(a), 0, len(b), runs)
     out: list[Edit] = []
     size = 0
-    for i1, i2, j1, j2 in runs:
+    for i1, i2, j1, j2 in _changes(a, b):
         if j2 > j1:
             text = "\n".join(b[j1:j2])
             out.append([i1, i2, text])
