@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any
 
@@ -235,34 +235,82 @@ class Sent:
 Edit = list[Any]
 
 
+def _unique(lines: list[str], lo: int, hi: int) -> dict[str, int]:
+    """The lines of ``lines[lo:hi]`` that occur there once, with where."""
+    seen: dict[str, int] = {}
+    for i in range(lo, hi):
+        line = lines[i]
+        seen[line] = -1 if line in seen else i
+    return {line: i for line, i in seen.items() if i >= 0}
+
+
+def _changes(a: list[str], b: list[str]) -> list[tuple[int, int, int, int]]:
+    """The changed runs that make `b` of `a`, as ``(i1, i2, j1, j2)`` (``a[i1:i2]`` becomes
+    ``b[j1:j2]``), in order. A patience diff: the lines alike at both ends are left out, the
+    lines found once on both sides and in the same order are kept as anchors (the longest
+    such run, by patience sorting) and each gap between anchors is worked out the same way;
+    a gap with no such line is one change. Linear in the lines but for the sorting, where
+    difflib's SequenceMatcher was quadratic in a hand's repeated lines (``</button>``,
+    ``</li>``…). Runs are apart by one line at least (an anchor), so none starts where
+    another does."""
+    out: list[tuple[int, int, int, int]] = []
+    gaps = [(0, len(a), 0, len(b))]
+    while gaps:
+        alo, ahi, blo, bhi = gaps.pop()
+        while alo < ahi and blo < bhi and a[alo] == b[blo]:
+            alo, blo = alo + 1, blo + 1
+        while alo < ahi and blo < bhi and a[ahi - 1] == b[bhi - 1]:
+            ahi, bhi = ahi - 1, bhi - 1
+        if alo == ahi and blo == bhi:
+            continue
+        once_a = _unique(a, alo, ahi) if alo < ahi and blo < bhi else {}
+        # in b's order (a line's first place is its only place)
+        pairs = [(once_a[line], j) for line, j in _unique(b, blo, bhi).items() if line in once_a]
+        if not pairs:
+            out.append((alo, ahi, blo, bhi))
+            continue
+        # The longest run of pairs rising on both sides (patience sorting on a's index).
+        tops: list[int] = []
+        top_at: list[int] = []
+        back: list[int] = []
+        for n, (i, _j) in enumerate(pairs):
+            pile = bisect_left(tops, i)
+            back.append(top_at[pile - 1] if pile else -1)
+            if pile == len(tops):
+                tops.append(i)
+                top_at.append(n)
+            else:
+                tops[pile], top_at[pile] = i, n
+        n = top_at[-1]
+        while n >= 0:
+            i, j = pairs[n]
+            gaps.append((i + 1, ahi, j + 1, bhi))
+            ahi, bhi = i, j
+            n = back[n]
+        gaps.append((alo, ahi, blo, bhi))
+    out.sort()
+    return out
+
+
 @lru_cache(maxsize=512)
 def edits(old: str, new: str) -> tuple[Edit, ...] | None:
     """The line edits that make `new` of `old` (a part's text as a connection holds it and as
     it is now), or None when sending `new` whole is about as short. The templates put an
     element on a line of its own (`render` folds their indentation to single line breaks), so
-    a tile laid on a train or a class changed in the hand is an edit of a line or two.
+    a tile laid on a train or a class changed in the hand is an edit of a line or two
+    (`_changes`).
     Cached: the connections of one table hold the same texts of the shared parts, so a
     version's edits of a shared part are worked out once (a str keeps its hash)."""
     a, b = str(old).split("\n"), str(new).split("\n")
-    # The lines alike at both ends are left out of the matching (the cheap part of the work).
-    head, most = 0, min(len(a), len(b))
-    while head < most and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < most - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
     out: list[Edit] = []
     size = 0
-    matcher = SequenceMatcher(None, a[head:len(a) - tail], b[head:len(b) - tail], autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
+    for i1, i2, j1, j2 in _changes(a, b):
         if j2 > j1:
-            text = "\n".join(b[head + j1:head + j2])
-            out.append([head + i1, head + i2, text])
+            text = "\n".join(b[j1:j2])
+            out.append([i1, i2, text])
             size += len(text) + 16
         else:
-            out.append([head + i1, head + i2])
+            out.append([i1, i2])
             size += 12
     if size * 10 > len(new) * 9:
         return None
