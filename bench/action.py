@@ -25,14 +25,13 @@ import uuid
 from typing import Any
 
 import pytest
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.models import AnonymousUser
-from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from bench.consumers import table_consumer
+from bench.load import session_cookie
 from engine.rules import legal_actions
 from engine.serialize import state_from_json
 from games import notify, services
@@ -53,19 +52,9 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def session_key(user: Any) -> str:
-    """A real signed-in session for `user`, as django.contrib.auth.login stores it."""
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.create()
-    return session.session_key
-
-
 def consumer(match_id: int, user: Any) -> TableConsumer:
     """A connection as `connect` leaves it (its socket aside), signed in as there."""
-    return table_consumer(match_id, user, session_key=session_key(user) if user.is_authenticated else None)
+    return table_consumer(match_id, user, session_key=session_cookie(user) if user.is_authenticated else None)
 
 
 def frame(c: TableConsumer, **kwargs: Any) -> int:
