@@ -904,7 +904,7 @@ def seated_change(*, match_id: int, user: object, request_id: str, action: Can,
     games.permissions), a repeated request id answered with its result, then
     `change(match, seats)` — it refuses with a GameError, having written nothing, or writes
     its rows and sets what changed on `match` — and the match's next version committed. A
-    "skip to my turn" (`hurry_start`) goes on through such a change."""
+    "skip to my turn" (`hurry_start`, itself such a change) goes on through one."""
     with transaction.atomic():
         match = _lock(match_id)
         seats = _seats(match)
@@ -942,20 +942,16 @@ def hurry_start(*, match_id: int, user: object, request_id: str) -> Result:
     """"Skip to my turn": a seated person has the computers play at once, with no wait
     between their moves, until a person of the table is to act again (`computer_step`
     then returns the match to its pace). Only while a computer is to act."""
-    with transaction.atomic():
-        match = _lock(match_id)
-        seats = _seats(match)
-        permissions.require(user, Can.PACE, match, seats=seats)
-        seen = _seen(match, user, request_id)
-        if seen is not None:
-            return seen
+    def change(match: Match, seats: list[Seat]) -> None:
         state = _started(match)
         if match.status == Match.Status.FINISHED or state.turn is None \
                 or not seats[state.turn].computer_plays:
             raise GameError(ILLEGAL, _("No computer is to play now."))
         if match.hurry:
             raise GameError(BAD_REQUEST, _("The computers are already hurrying."))
-        return _commit(match, match.version + 1, user=user, request_id=request_id, hurry=True)
+        match.hurry = True  # committed with the next version (`seated_change` keeps match.hurry)
+
+    return seated_change(match_id=match_id, user=user, request_id=request_id, action=Can.PACE, change=change)
 
 
 def autodraw_set(*, match_id: int, user: object, on: bool) -> bool:
