@@ -1,7 +1,7 @@
 """Previews (R23): pure questions about a view that change nothing and reveal nothing.
 
-Where a selected tile may go, what a hint suggests, what ending a first turn would
-leave open, and whether drawing is on offer — all from the viewer's own `SeatView`.
+Where a selected tile may go, what a hint suggests and what ending a first turn would
+leave open — all from the viewer's own `SeatView`.
 """
 
 from __future__ import annotations
@@ -18,14 +18,6 @@ def targets(view: SeatView, tile: Tile) -> list[TrainKey]:
     """The trains `tile` may be played on now (empty when it fits nowhere)."""
     return [a.train for a in view.legal if a.act == "play" and a.tile == tile and a.train is not None]
 
-
-def playable_tiles(view: SeatView) -> list[Tile]:
-    """The hand tiles that have at least one legal target now."""
-    seen: list[Tile] = []
-    for a in view.legal:
-        if a.act == "play" and a.tile is not None and a.tile not in seen:
-            seen.append(a.tile)
-    return seen
 
 
 def hint(view: SeatView) -> Choice | None:
@@ -51,8 +43,3 @@ def end_preview(view: SeatView) -> EndPreview | None:
     tiles = view.train(view.seat).tiles
     last = tiles[-1] if tiles else None
     return EndPreview(placed=view.placed, open_double=last if last is not None and is_double(last) else None)
-
-
-def can_draw(view: SeatView) -> bool:
-    """The draw preview shows a face-down tile only; it tells nothing but that a draw is due."""
-    return view.seat is not None and Action("draw", view.seat) in view.legal

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .deal import Deal
-from .state import Action, RoundStart, RoundState, Train
+from .state import RoundStart, RoundState, Train
 from .tiles import Tile
 
 FORMAT = 1
@@ -70,10 +70,3 @@ def state_from_json(raw: dict[str, Any]) -> RoundState:
         ended_by=raw["ended_by"],
         search=tuple((int(s), (int(t[0]), int(t[1]))) for s, t in raw["search"]),
     )
-
-
-def action_from_json(raw: dict[str, Any]) -> Action:
-    """Read an action the site stored (same form as the replay format)."""
-    from .replay import parse_action
-
-    return parse_action(raw)

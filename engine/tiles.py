@@ -51,8 +51,3 @@ def points(tile: Tile) -> int:
 
 def is_double(tile: Tile) -> bool:
     return tile[0] == tile[1]
-
-
-def orient(tile: Tile, end: int) -> Tile:
-    """Turn ``tile`` so that its near number is ``end`` (the caller checked it fits)."""
-    return tile if tile[0] == end else (tile[1], tile[0])
