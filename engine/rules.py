@@ -10,7 +10,16 @@ from __future__ import annotations
 from itertools import chain
 from operator import itemgetter
 
-from .deal import MAX_PLAYERS, ROUNDS, Deal, check_rounds, deal_round, engine_value, search_engine, seeded_deal
+from .deal import (
+    MAX_PLAYERS,
+    ROUNDS,
+    Deal,
+    check_rounds,
+    deal_round,
+    engine_value,
+    search_engine,
+    seeded_deal,
+)
 from .index import BIT, CLEAR, MEXICAN_BIT, MEXICAN_SLOT, NUMBERS, _slot, build, keep, slot, take
 from .index import hand as hand_index
 from .state import MEXICAN, Action, IllegalAction, RoundStart, RoundState, Train, TrainKey
