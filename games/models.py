@@ -80,7 +80,7 @@ class Match(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches", verbose_name=_("table"))
     number = models.PositiveSmallIntegerField(_("match number at the table"), default=1)
-    seed = models.BigIntegerField(_("seed"), help_text=_("The deal of round r is a function of (seed, r)."))
+    seed = models.BigIntegerField(_("seed"), help_text=_("The deal of each round is a function of the seed and the round's engine double."))
     players = models.PositiveSmallIntegerField(_("players"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.WAITING)
     listed = models.BooleanField(_("listed in the lobby"), default=True)
