@@ -9,6 +9,11 @@ read as 13 rounds without it.
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -180,3 +185,15 @@ def test_r31_a_fixed_deal_replay_takes_the_length_too() -> None:
     assert out["engine"] == 2 and out["holder"] == 0 and out["rounds"] == 3
     fixed = fixed_round(2, new_match_round(2, 1).start.deal, 1, rounds=13)
     assert fixed.rounds == 13
+
+
+def test_r31_the_replay_command_reads_the_length_and_refuses_a_bad_one() -> None:
+    repo = Path(__file__).resolve().parents[2]
+    doc = {"players": 2, "seed": 8, "rounds": 4, "round": 4}
+    p = subprocess.run([sys.executable, "-m", "engine", "replay", "-"], cwd=repo, input=json.dumps(doc),
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and json.loads(p.stdout) == run_replay(doc)
+    assert json.loads(p.stdout)["engine"] == 0 and json.loads(p.stdout)["rounds"] == 4
+    bad = subprocess.run([sys.executable, "-m", "engine", "replay", "-"], cwd=repo,
+                         input=json.dumps({**doc, "rounds": 14}), capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stdout == "" and "rounds must be 1 to 13" in bad.stderr
