@@ -1,7 +1,7 @@
 """The Mexican Train rules engine: pure Python, no Django, no I/O, no clock, no global random.
 
-Rules are those of `shared/spec/rules.md` (R1–R30). Modules: `tiles` (R1), `deal`
-(R3–R6), `state` (the frozen round state and actions), `rules` (R6–R22), `index`
+Rules are those of `shared/spec/rules.md` (R1–R31). Modules: `tiles` (R1), `deal`
+(R3–R6, R31: the match's length), `state` (the frozen round state and actions), `rules` (R6–R22), `index`
 (R13: the lookups behind the legal-move generator), `views`
 (R24), `previews` (R23), `bots` (R25), `replay` (the JSON replay contract).
 """

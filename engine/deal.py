@@ -1,7 +1,10 @@
-"""Dealing a round and searching for the engine double (R3–R6).
+"""Dealing a round and searching for the engine double (R3–R6, R31).
 
-Randomness comes only from the match seed: the shuffle of round ``r`` is a pure
-function of ``(seed, r)``, so a seeded match is reproducible round by round (R4).
+Randomness comes only from the match seed: the shuffle of round ``r`` of a standard
+match is a pure function of ``(seed, r)``, so a seeded match is reproducible round by
+round (R4). A shorter match (R31) deals each round from the seed and the round's
+engine double: the round with double ``e`` deals what the standard match's round
+``13 - e`` deals (`deal_round`).
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from .tiles import FULL_SET, Tile
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 ROUNDS = 13
+#: R31: a match from double n has n + 1 rounds: from 1 (0-0 only) to the standard 13 (12-12 down)
+MIN_ROUNDS = 1
 
 
 def hand_size(players: int) -> int:
@@ -29,11 +34,26 @@ def hand_size(players: int) -> int:
     return 8
 
 
-def engine_value(round_no: int) -> int:
-    """R5: round r uses the double (13 - r): 12-12 in round 1 down to 0-0 in round 13."""
-    if not 1 <= round_no <= ROUNDS:
-        raise ValueError(f"a match has rounds 1 to 13 (R5), not {round_no}")
-    return ROUNDS - round_no
+def check_rounds(rounds: int) -> int:
+    """R31: a match's length, 1 to 13 rounds (from 0-0 up to the standard 12-12)."""
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not MIN_ROUNDS <= rounds <= ROUNDS:
+        raise ValueError(f"a match has 1 to 13 rounds (R5, R31), not {rounds!r}")
+    return rounds
+
+
+def engine_value(round_no: int, rounds: int = ROUNDS) -> int:
+    """R5/R31: round r of an n + 1 round match uses the double (rounds - r): 12-12 in round 1
+    of the standard match down to 0-0 in its round 13; n-n down to 0-0 in a shorter one."""
+    check_rounds(rounds)
+    if not 1 <= round_no <= rounds:
+        raise ValueError(f"a match of {rounds} rounds has rounds 1 to {rounds} (R5, R31), not {round_no}")
+    return rounds - round_no
+
+
+def deal_round(round_no: int, rounds: int = ROUNDS) -> int:
+    """R31: the standard round whose shuffle this round deals: the one with the same engine
+    double, so a deal is a function of the seed and the engine double whatever the length."""
+    return ROUNDS - engine_value(round_no, rounds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,14 +93,15 @@ class SearchResult:
     drawn: tuple[tuple[int, Tile], ...]  # (seat, tile) in drawing order, for the log
 
 
-def search_engine(deal: Deal, round_no: int) -> SearchResult:
+def search_engine(deal: Deal, round_no: int, rounds: int = ROUNDS) -> SearchResult:
     """R6: find the engine holder, drawing complete equal batches when nobody holds it.
 
     Batches go one tile per seat clockwise from seat (r - 1) mod n. The search stops
     after the first complete batch in which the engine was drawn; when fewer tiles
     remain than a batch, they are drawn in the same order until the boneyard is empty.
+    ``round_no`` is the round of the match (R6's r, whatever its length, R31).
     """
-    engine = engine_value(round_no)
+    engine = engine_value(round_no, rounds)
     double = (engine, engine)
     n = len(deal.hands)
     hands = [list(h) for h in deal.hands]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .deal import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, Deal
+from .deal import MAX_PLAYERS, MIN_PLAYERS, MIN_ROUNDS, ROUNDS, Deal
 from .rules import apply, fixed_round, legal_actions, new_match_round
 from .state import ACTS, MEXICAN, Action, IllegalAction, RoundState, TrainKey
 from .tiles import BadTile, Tile, parse_tile, tile_str
@@ -77,9 +77,12 @@ def parse_start(doc: object, random_seed: int | None = None) -> RoundState:
     players = _int(doc.get("players"), "players")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise BadReplay(f"players must be 2 to 10 (R2), not {players}")
+    rounds = _int(doc.get("rounds", ROUNDS), "rounds")
+    if not MIN_ROUNDS <= rounds <= ROUNDS:
+        raise BadReplay(f"rounds must be 1 to 13 (R5, R31), not {rounds}")
     round_no = _int(doc.get("round", 1), "round")
-    if not 1 <= round_no <= ROUNDS:
-        raise BadReplay(f"round must be 1 to 13 (R5), not {round_no}")
+    if not 1 <= round_no <= rounds:
+        raise BadReplay(f"round must be 1 to {rounds} (R5, R31), not {round_no}")
     totals_raw = doc.get("totals", [0] * players)
     if not isinstance(totals_raw, list) or len(totals_raw) != players:
         raise BadReplay("totals must list one number per player")
@@ -91,7 +94,7 @@ def parse_start(doc: object, random_seed: int | None = None) -> RoundState:
     if deal_raw is None:
         if seed is None:
             seed = random_seed if random_seed is not None else 0
-        return new_match_round(players, seed, round_no, totals)
+        return new_match_round(players, seed, round_no, totals, rounds)
     if not isinstance(deal_raw, dict):
         raise BadReplay("deal must be an object with hands and boneyard")
     hands_raw = deal_raw.get("hands")
@@ -107,7 +110,7 @@ def parse_start(doc: object, random_seed: int | None = None) -> RoundState:
         seen.add(tile)
     deal = Deal(tuple(tuple(h) for h in hands), tuple(boneyard))
     try:
-        return fixed_round(players, deal, round_no, totals, seed)
+        return fixed_round(players, deal, round_no, totals, seed, rounds)
     except ValueError as e:
         raise BadReplay(str(e)) from None
 
@@ -123,13 +126,19 @@ def train_json(state: RoundState) -> dict[str, dict[str, Any]]:
     return out
 
 
-def state_json(state: RoundState, error: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The output object of the replay command: everything, hands included."""
+def state_json(state: RoundState, error: dict[str, Any] | None = None, *,
+               with_rounds: bool = False) -> dict[str, Any]:
+    """The output object of the replay command: everything, hands included.
+
+    ``rounds`` (the match's length, R31) is reported only `with_rounds` — when the input
+    gave it — so the output of every file written before R31 stays exactly as it was.
+    """
     winners = state.winners()
+    head: dict[str, Any] = {"players": state.players, "seed": state.seed, "round": state.round}
+    if with_rounds:
+        head["rounds"] = state.rounds
     return {
-        "players": state.players,
-        "seed": state.seed,
-        "round": state.round,
+        **head,
         "engine": state.engine,
         "holder": state.holder,
         "phase": state.phase,
@@ -155,9 +164,11 @@ def run_replay(doc: object, random_seed: int | None = None) -> dict[str, Any]:
     if not isinstance(raw_actions, list):
         raise BadReplay("actions must be a list")
     actions = [parse_action(a, state.players) for a in raw_actions]
+    with_rounds = "rounds" in doc
     for k, action in enumerate(actions):
         try:
             state = apply(state, action)
         except IllegalAction as e:
-            return state_json(state, {"index": k, "action": raw_actions[k], "message": e.message})
-    return state_json(state)
+            return state_json(state, {"index": k, "action": raw_actions[k], "message": e.message},
+                              with_rounds=with_rounds)
+    return state_json(state, with_rounds=with_rounds)

@@ -10,7 +10,16 @@ from __future__ import annotations
 from itertools import chain
 from operator import itemgetter
 
-from .deal import MAX_PLAYERS, ROUNDS, Deal, engine_value, search_engine, seeded_deal
+from .deal import (
+    MAX_PLAYERS,
+    ROUNDS,
+    Deal,
+    check_rounds,
+    deal_round,
+    engine_value,
+    search_engine,
+    seeded_deal,
+)
 from .index import BIT, CLEAR, MEXICAN_BIT, MEXICAN_SLOT, NUMBERS, _slot, build, keep, slot, take
 from .index import hand as hand_index
 from .state import MEXICAN, Action, IllegalAction, RoundStart, RoundState, Train, TrainKey
@@ -24,13 +33,13 @@ def start_round(start: RoundStart) -> RoundState:
     n = start.players
     if len(start.deal.hands) != n or len(start.totals) != n:
         raise ValueError("the deal and the totals need one entry per player")
-    found = search_engine(start.deal, start.round)
+    found = search_engine(start.deal, start.round, start.rounds)
+    e = engine_value(start.round, start.rounds)
     if found.holder is None:
-        e = engine_value(start.round)
         raise ValueError(f"the engine double {e}-{e} is in no hand and not in the boneyard (R5, R6)")
     return RoundState(
         start=start,
-        engine=engine_value(start.round),
+        engine=e,
         hands=found.hands,
         boneyard=found.boneyard,
         trains=tuple(Train() for _ in range(n + 1)),
@@ -47,16 +56,19 @@ def start_round(start: RoundStart) -> RoundState:
     )
 
 
-def new_match_round(players: int, seed: int, round_no: int = 1, totals: tuple[int, ...] | None = None) -> RoundState:
-    """Round `round_no` of a seeded match (R4), with totals so far (zeros by default, R29)."""
-    deal = seeded_deal(seed, round_no, players)
-    return start_round(RoundStart(players, round_no, seed, deal, totals or (0,) * players))
+def new_match_round(players: int, seed: int, round_no: int = 1, totals: tuple[int, ...] | None = None,
+                    rounds: int = ROUNDS) -> RoundState:
+    """Round `round_no` of a seeded match of `rounds` rounds (R4, R31), with totals so far
+    (zeros by default, R29). The deal depends on the seed and the round's engine double
+    only (R31): round 1 of a 7-round match (6-6) deals what round 7 of a standard one does."""
+    deal = seeded_deal(seed, deal_round(round_no, rounds), players)
+    return start_round(RoundStart(players, round_no, seed, deal, totals or (0,) * players, check_rounds(rounds)))
 
 
 def fixed_round(players: int, deal: Deal, round_no: int = 1, totals: tuple[int, ...] | None = None,
-                seed: int | None = None) -> RoundState:
+                seed: int | None = None, rounds: int = ROUNDS) -> RoundState:
     """A round from an explicit deal (tests and replays)."""
-    return start_round(RoundStart(players, round_no, seed, deal, totals or (0,) * players))
+    return start_round(RoundStart(players, round_no, seed, deal, totals or (0,) * players, check_rounds(rounds)))
 
 
 def restart_round(state: RoundState) -> RoundState:
@@ -67,12 +79,12 @@ def restart_round(state: RoundState) -> RoundState:
 def next_round(state: RoundState) -> RoundState:
     """Start round r + 1 of a seeded match once round r is over."""
     if state.phase == "match_over":
-        raise IllegalAction("R22", "The match is over after round 13", "match_over")
+        raise IllegalAction("R22", "The match is over after its last round", "match_over")
     if state.phase != "round_over":
         raise IllegalAction("R20", "The round is not over yet", "round_not_over")
     if state.seed is None:
         raise IllegalAction("R4", "The next round needs a match seed to deal from", "no_seed")
-    return new_match_round(state.players, state.seed, state.round + 1, state.totals)
+    return new_match_round(state.players, state.seed, state.round + 1, state.totals, state.start.rounds)
 
 
 # ---------------------------------------------------------------- legal actions
@@ -402,10 +414,11 @@ def _end_turn(state: RoundState, trains: tuple[Train, ...]) -> RoundState:
 
 
 def _finish(state: RoundState, how: str) -> RoundState:
-    """R21: each seat adds the points left in its hand; R22: after round 13 the match is over."""
+    """R21: each seat adds the points left in its hand; R22/R31: after the match's last round
+    (13 in the standard match) the match is over."""
     penalty = tuple(sum(points(t) for t in hand) for hand in state.hands)
     totals = tuple(a + b for a, b in zip(state.totals, penalty, strict=True))
-    phase = "match_over" if state.round == ROUNDS else "round_over"
+    phase = "match_over" if state.round == state.start.rounds else "round_over"
     return state.evolve(phase=phase, turn=None, round_points=penalty, totals=totals,
                         ended_by=how, placed=0, drawn=False, owes=False)
 

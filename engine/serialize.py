@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .deal import Deal
+from .deal import ROUNDS, Deal
 from .state import RoundStart, RoundState, Train
 from .tiles import Tile
 
@@ -23,16 +23,23 @@ def _untiles(raw: list[list[int]]) -> tuple[Tile, ...]:
 
 
 def start_to_json(start: RoundStart) -> dict[str, Any]:
-    return {
+    """A round's start; ``rounds`` only for a shorter match (R31), so a standard match's
+    stored starts read exactly as before."""
+    out: dict[str, Any] = {
         "players": start.players, "round": start.round, "seed": start.seed,
         "hands": [_tiles(h) for h in start.deal.hands], "boneyard": _tiles(start.deal.boneyard),
         "totals": list(start.totals),
     }
+    if start.rounds != ROUNDS:
+        out["rounds"] = start.rounds
+    return out
 
 
 def start_from_json(raw: dict[str, Any]) -> RoundStart:
+    """Read `start_to_json`'s form; a start without ``rounds`` is of a standard match (R5)."""
     deal = Deal(tuple(_untiles(h) for h in raw["hands"]), _untiles(raw["boneyard"]))
-    return RoundStart(raw["players"], raw["round"], raw["seed"], deal, tuple(raw["totals"]))
+    return RoundStart(raw["players"], raw["round"], raw["seed"], deal, tuple(raw["totals"]),
+                      int(raw.get("rounds", ROUNDS)))
 
 
 def state_to_json(state: RoundState) -> dict[str, Any]:

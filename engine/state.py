@@ -86,13 +86,18 @@ class Train(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class RoundStart:
-    """What a round starts from: kept so the round can be restarted with its deal (R28)."""
+    """What a round starts from: kept so the round can be restarted with its deal (R28).
+
+    `rounds` is the match's length (R31): a match from double n has n + 1 rounds, the
+    standard one 13 (R5).
+    """
 
     players: int
     round: int
     seed: int | None
     deal: Deal
     totals: tuple[int, ...]
+    rounds: int = 13
 
 
 class RoundState(NamedTuple):
@@ -141,6 +146,11 @@ class RoundState(NamedTuple):
         return self.start.seed
 
     @property
+    def rounds(self) -> int:
+        """The match's length (R31): 13 for the standard match."""
+        return self.start.rounds
+
+    @property
     def over(self) -> bool:
         return self.phase in ("round_over", "match_over")
 
@@ -151,7 +161,7 @@ class RoundState(NamedTuple):
         return MEXICAN if index == self.players else index
 
     def winners(self) -> tuple[int, ...] | None:
-        """R22: after round 13 the lowest total wins; equal lowest totals win together."""
+        """R22/R31: after the last round the lowest total wins; equal lowest totals win together."""
         if self.phase != "match_over":
             return None
         best = min(self.totals)

@@ -57,6 +57,8 @@ class SeatView(NamedTuple):
     drawn_tile: Tile | None
     #: an extra play is owed after a double (R17)
     owes: bool
+    #: the match's length (R31): 13 rounds in the standard match
+    rounds: int = 13
 
     @property
     def my_turn(self) -> bool:
@@ -89,6 +91,7 @@ class SeatView(NamedTuple):
             "placed": self.placed,
             "drawn_tile": tile_str(self.drawn_tile) if self.drawn_tile is not None else None,
             "owes": self.owes,
+            "rounds": self.rounds,
         }
 
 
@@ -171,4 +174,5 @@ def view(state: RoundState, seat: int | None) -> SeatView:
         # The tile drawn last sits at the end of the hand (rules.apply appends it).
         hand[-1] if mine and state.drawn and hand else None,
         state.owes,
+        start.rounds,
     ))

@@ -105,7 +105,7 @@ class SeatKindFilter(admin.SimpleListFilter):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "status", "players", "seat_names", "round_number", "seed_shown", "listed", "creator",
+    list_display = ("id", "status", "players", "seat_names", "round_number", "length", "seed_shown", "listed", "creator",
                     "updated_at")
     list_display_links = ("id", "status")
     list_filter = ("status", "players", SeatKindFilter, "listed", "created_at")
@@ -114,7 +114,7 @@ class MatchAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     list_select_related = ("created_by",)
     fields = ("table", "number", "status", "listed", "players", "seed_shown", "pace", "hurry", "away_limit",
-              "round_number", "version",
+              "round_number", "length", "version",
               "created_by", "created_at", "updated_at", "finished_at", "share_links")
     readonly_fields = tuple(f for f in fields if f != "listed")
     inlines = (SeatInline, RoundInline)

@@ -1,4 +1,4 @@
-"""The lobby's "Create a match" form (R2 seats, R4 seed, R25 computer levels).
+"""The lobby's "Create a match" form (R2 seats, R4 seed, R25 computer levels, R31 length).
 
 A form that needs no JavaScript: seat 1 is always the creator; seats 2 to 10 are
 drawn as a row of seats, each a group of radio buttons (nobody, an invited person,
@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts import names
+from games import length
 from games.models import MAX_SEATS, Match
 
 #: the rows of the form: seats 2..10 (seat 1 is the creator)
@@ -68,7 +69,7 @@ def name_field(number: int) -> str:
 
 
 class MatchCreateForm(forms.Form):
-    """Seats 2–10, an optional seed and whether the match is listed in the lobby."""
+    """Seats 2–10, the match's length (R31), an optional seed and whether the match is listed in the lobby."""
 
     seed = forms.IntegerField(
         label=_("Deal number (optional)"),
@@ -82,6 +83,17 @@ class MatchCreateForm(forms.Form):
             "max_value": _("That seed is too large: the largest is %(limit_value)s."),
         },
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "step": 1}),
+    )
+    length = forms.TypedChoiceField(
+        label=_("Match length"),
+        coerce=int,
+        choices=(),  # in the active language: set in __init__ (games.length.choices)
+        initial=length.STANDARD,
+        required=False,  # a page loaded before the length existed sends none: the standard match
+        help_text=_("The standard match has 13 rounds, from the double 12 down to the double blank. "
+                    "A shorter match starts from a lower double and plays one round for each double "
+                    "down to the double blank."),
+        error_messages={"invalid_choice": _("Choose a match length from the list.")},
     )
     pace = forms.ChoiceField(
         label=_("Computers' pace"),
@@ -120,6 +132,7 @@ class MatchCreateForm(forms.Form):
                 kwargs["data"] = data
         super().__init__(*args, **kwargs)
         self.creator_name = creator_name
+        self.fields["length"].choices = length.choices()  # type: ignore[attr-defined]
         #: guests do not list tables in the lobby (accounts.guests)
         self.guest = guest
         if guest:
@@ -207,6 +220,7 @@ class MatchCreateForm(forms.Form):
                     self.add_error(name_field(n), gettext("Two seats cannot share the name “%(name)s”.") % {"name": name})
                 taken.add(names.skeleton(name))
         cleaned["seats"] = seats
+        cleaned["length"] = cleaned.get("length") or length.STANDARD
         cleaned["pace"] = cleaned.get("pace") or Match.Pace.NORMAL
         cleaned["away_limit"] = cleaned.get("away_limit") or Match.AwayLimit.HOUR
         return cleaned

@@ -14,9 +14,11 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import connection, models, router
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from engine.deal import ROUNDS
 
 MAX_SEATS = 10
 
@@ -51,7 +53,8 @@ class Table(models.Model):
 
 
 class Match(models.Model):
-    """One 13-round match (R5, R22) at a table."""
+    """One match at a table: 13 rounds from 12-12 (R5, R22), or a shorter one from a lower
+    double n, n + 1 rounds (R31, `length`)."""
 
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for players")
@@ -77,7 +80,7 @@ class Match(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches", verbose_name=_("table"))
     number = models.PositiveSmallIntegerField(_("match number at the table"), default=1)
-    seed = models.BigIntegerField(_("seed"), help_text=_("The deal of round r is a function of (seed, r)."))
+    seed = models.BigIntegerField(_("seed"), help_text=_("The deal of each round is a function of the seed and the round's engine double."))
     players = models.PositiveSmallIntegerField(_("players"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.WAITING)
     listed = models.BooleanField(_("listed in the lobby"), default=True)
@@ -86,6 +89,9 @@ class Match(models.Model):
     #: bumped by every change; clients send the version they saw (stale requests are refused)
     version = models.PositiveIntegerField(_("version"), default=0)
     round_number = models.PositiveSmallIntegerField(_("round"), default=1)
+    #: R31: the match's length in rounds, chosen at creation: n + 1 rounds from the double n
+    #: (13 from 12-12, the standard); words for it in games.length
+    length = models.PositiveSmallIntegerField(_("rounds in the match"), default=ROUNDS)
     #: engine snapshot of the current round (engine.serialize); a cache the log rebuilds
     state = models.JSONField(_("state"), null=True, blank=True, editable=False)
     #: empty once its creator, a guest, was removed (accounts.guests)
@@ -111,6 +117,8 @@ class Match(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="match_number_unique_per_table"),
             models.CheckConstraint(condition=Q(players__gte=2) & Q(players__lte=MAX_SEATS), name="match_players_2_to_10"),
             models.CheckConstraint(condition=Q(round_number__gte=1) & Q(round_number__lte=13), name="match_round_1_to_13"),
+            models.CheckConstraint(condition=Q(length__gte=1) & Q(length__lte=13), name="match_length_1_to_13"),
+            models.CheckConstraint(condition=Q(round_number__lte=F("length")), name="match_round_within_length"),
             models.CheckConstraint(condition=Q(seed__gte=0), name="match_seed_not_negative"),
             models.CheckConstraint(condition=Q(status__in=["waiting", "playing", "finished"]),
                                    name="match_status_valid"),

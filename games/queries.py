@@ -18,10 +18,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from engine.deal import ROUNDS
 from engine.replay import run_replay, state_json
 from engine.serialize import state_from_json
-from games import permissions
+from games import length, permissions
 from games.models import Match, Seat
 from games.permissions import Action as Can
 from games.selectors import match_replay_doc
@@ -51,6 +50,8 @@ class MatchSummary:
     status_line: str
     #: the user is the one to act (one of their seats is on turn)
     your_turn: bool
+    #: a shorter match's length in words ("7 rounds from 6-6", R31); "" for the standard match
+    length_label: str = ""
 
     @property
     def round(self) -> int:
@@ -102,8 +103,9 @@ def match_summary(match: Match, user: Any = None) -> MatchSummary:
         line = _("Your turn") if your_turn else _("%(name)s to play") % {"name": on_turn.name}
     else:
         line = str(match.get_status_display())
-    return MatchSummary(match=match, seats=rows, rounds=ROUNDS, free_seats=free,
-                        status_line=line, your_turn=your_turn)
+    return MatchSummary(match=match, seats=rows, rounds=match.length, free_seats=free,
+                        status_line=line, your_turn=your_turn,
+                        length_label="" if length.is_standard(match.length) else length.label(match.length))
 
 
 # ------------------------------------------------------------------ replays (admin, commands)
@@ -137,7 +139,7 @@ def replay_differences(match: Match) -> list[str] | None:
     out: list[str] = []
     if replayed.get("error") is not None:
         out.append(f"error: the replay stops at action {replayed['error']['index']}: {replayed['error']['message']}")
-    stored = state_json(state_from_json(match.state))
+    stored = state_json(state_from_json(match.state), with_rounds="rounds" in replayed)
     for key in stored:
         if key != "error":
             _diff(key, replayed.get(key), stored[key], out)

@@ -1,4 +1,4 @@
-"""The rules in plain words, R1–R30: the one source the rules page and the table's
+"""The rules in plain words, R1–R31: the one source the rules page and the table's
 rules panel render (shared/spec/rules.md is the reference they restate).
 
 `RULES` is a list of (rule id, translatable text); `SECTIONS` groups the ids under
@@ -60,7 +60,7 @@ RULES: list[tuple[str, Promise]] = [
               "is empty.")),
     ("R21", _("When a round ends, every hand is shown and each player adds the points left in their hand "
               "to their total. The lowest score of a round earns nothing extra.")),
-    ("R22", _("After round 13 the lowest total wins; equal lowest totals win together.")),
+    ("R22", _("After the last round the lowest total wins; equal lowest totals win together.")),
     # The digital table
     ("R23", _("Selecting a tile shows where it may go, and a hint suggests a play. Placing the engine, "
               "drawing and ending a first turn are shown first and happen only when you confirm.")),
@@ -77,11 +77,16 @@ RULES: list[tuple[str, Promise]] = [
               "and keeps the log of earlier matches.")),
     ("R30", _("Play by clicking or touching tiles and trains. Everything can also be done with the "
               "keyboard.")),
+    # Rounds and the engine (R31 is shown with R5)
+    ("R31", _("The standard match has 13 rounds, from the double 12 down to the double blank. When "
+              "creating a match you may choose a shorter one: it starts from a lower double and plays one "
+              "round for each double down to the double blank (from the double 9, 10 rounds; from the "
+              "double 6, 7 rounds). Every other rule stays the same.")),
 ]
 
 SECTIONS: list[tuple[Promise, tuple[str, ...]]] = [
     (_("Tiles and the deal"), ("R1", "R2", "R3", "R4")),
-    (_("Rounds and the engine"), ("R5", "R6", "R7")),
+    (_("Rounds and the engine"), ("R5", "R31", "R6", "R7")),
     (_("Your first turn"), ("R8", "R9", "R10", "R11", "R12")),
     (_("Later turns"), ("R13", "R14", "R15", "R16", "R17", "R18", "R19")),
     (_("End of a round and of the match"), ("R20", "R21", "R22")),

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine import rules
+from engine.deal import ROUNDS
 from engine.replay import parse_action
 from engine.serialize import start_from_json, state_from_json
 from engine.state import Action, RoundState
@@ -284,11 +285,15 @@ def match_actions(match: Match) -> list[Action]:
 def match_replay_doc(match: Match) -> dict[str, Any]:
     """The match as a replay file (shared/spec/replay-format.md): seed, players and every
     effective action from round 1, with `next_round` between rounds. `engine.replay.run_replay`
-    on it reaches the match's current state."""
-    return {
+    on it reaches the match's current state. A shorter match (R31) gives its length as
+    ``"rounds"``; a standard match's file is as it always was (it reads as 13 rounds)."""
+    doc: dict[str, Any] = {
         "players": match.players,
         "seed": match.seed,
         "round": 1,
-        "totals": [0] * match.players,
-        "actions": [a.to_json() for a in match_actions(match)],
     }
+    if match.length != ROUNDS:
+        doc["rounds"] = match.length
+    doc["totals"] = [0] * match.players
+    doc["actions"] = [a.to_json() for a in match_actions(match)]
+    return doc

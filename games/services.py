@@ -44,7 +44,7 @@ from engine.serialize import start_to_json, state_from_json, state_to_json
 from engine.state import Action, IllegalAction, RoundState
 from engine.views import view
 
-from . import log, notify, permissions, signals
+from . import length, log, notify, permissions, signals
 from .errors import (
     BAD_REQUEST,
     FORBIDDEN,
@@ -412,8 +412,9 @@ def _record(match: Match, rnd: Round, new: RoundState, action: Action, version: 
 
 
 def _start(match: Match) -> None:
-    """Deal round 1 (R4, R5), search for the engine (R6) and start playing."""
-    state = rules.new_match_round(match.players, match.seed)
+    """Deal round 1 (R4, R5; from the match's first double, R31), search for the engine (R6)
+    and start playing."""
+    state = rules.new_match_round(match.players, match.seed, rounds=match.length)
     Round.objects.create(match=match, number=1, start=start_to_json(state.start))
     match.state = state_to_json(state)
     match.round_number = 1
@@ -470,10 +471,12 @@ def _new_seed(seed: object) -> int:
 
 
 def _new_match(*, table: Table, number: int, creator: object, seats: list[tuple[str, object, str, str]],
-               seed: int, listed: bool, pace: str = "normal", away_limit: str = "1h") -> Match:
+               seed: int, listed: bool, pace: str = "normal", away_limit: str = "1h",
+               rounds: int = length.STANDARD) -> Match:
     """A match with its seats (kind, user, name, level); started at once when no seat is free."""
     match = Match.objects.create(
         table=table, number=number, seed=seed, players=len(seats), listed=listed, pace=pace, away_limit=away_limit,
+        length=rounds,
         invite_token=secrets.token_urlsafe(16), watch_token=secrets.token_urlsafe(16), created_by=creator,
     )
     Seat.objects.bulk_create(
@@ -487,15 +490,19 @@ def _new_match(*, table: Table, number: int, creator: object, seats: list[tuple[
 
 
 def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = None, listed: bool = True,
-                 pace: str = "normal", away_limit: str = "1h") -> Match:
+                 pace: str = "normal", away_limit: str = "1h", rounds: object = length.STANDARD) -> Match:
     """Create a match at a new table; it starts at once when no seat waits for a player.
     `pace`: how fast its computers move (Match.Pace), changed later with `pace_set`;
     `away_limit`: how long a seat may stay away before a computer may play it
-    (Match.AwayLimit, games.standin), changed later with `standin.away_limit_set`."""
+    (Match.AwayLimit, games.standin), changed later with `standin.away_limit_set`;
+    `rounds`: the match's length (R31, games.length), 13 rounds from 12-12 by default."""
     if _user_id(creator) is None:
         raise GameError(FORBIDDEN, _("Sign in to create a match."))
     seats = list(seats)
     _check_specs(seats)
+    chosen_rounds = length.parse(rounds)
+    if chosen_rounds is None:
+        raise GameError(BAD_REQUEST, length.refused(), rule="R31")
     chosen = _new_seed(seed)
     pace = _pace(pace)
     if away_limit not in Match.AwayLimit.values:
@@ -513,7 +520,7 @@ def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = N
     with transaction.atomic():
         table = Table.objects.create(created_by=creator)
         return _new_match(table=table, number=1, creator=creator, seats=rows, seed=chosen, listed=listed,
-                          pace=pace, away_limit=away_limit)
+                          pace=pace, away_limit=away_limit, rounds=chosen_rounds)
 
 
 def seat_join(*, match_id: int, user: object, token: str | None = None, seat_index: int | None = None) -> Seat:
@@ -584,7 +591,7 @@ def _may_undo(match: Match, user: object, request_id: object, expected_version: 
     _fresh(match, expected_version)
     _started(match)
     if match.status == Match.Status.FINISHED:
-        raise GameError(empty, _("The match is over after round 13"))
+        raise GameError(empty, refusal("match_over"))
     if round_over(match):
         # R27 within a round only: once it is over every hand has been shown (R21, R24).
         raise GameError(empty, _("The round is over and every hand has been shown: its moves stand."))
@@ -799,7 +806,7 @@ def change_answer(*, match_id: int, user: object, ask: object, accept: bool, req
 
 
 def round_next(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:
-    """Start the next round once this one is over (R5: round r + 1, totals carried, R21)."""
+    """Start the next round once this one is over (R5/R31: round r + 1, totals carried, R21)."""
     with transaction.atomic():
         match = _lock(match_id)
         permissions.require(user, Can.NEXT_ROUND, match)
@@ -825,8 +832,9 @@ def _next_round(match: Match, state: RoundState) -> None:
 
 def table_new_match(*, match_id: int, user: object, request_id: str) -> Match:
     """R29: after a match is over, its creator starts a new one at the same table: the same
-    seats, a new random deal, round 1 (12-12) and totals at zero. The old match and its log
-    stay as they are. Asking again gives the same new match."""
+    seats and length (R31), a new random deal, round 1 (12-12, or the shorter match's first
+    double) and totals at zero. The old match and its log stay as they are. Asking again gives
+    the same new match."""
     with transaction.atomic():
         old = _lock(match_id)
         permissions.require(user, Can.NEW_MATCH, old)
@@ -841,7 +849,7 @@ def table_new_match(*, match_id: int, user: object, request_id: str) -> Match:
             rows = [(s.kind, s.user, s.name, s.level) for s in _seats(old)]
             new = _new_match(table=old.table, number=old.number + 1, creator=user, seats=rows,
                              seed=_new_seed(None), listed=old.listed, pace=old.pace,
-                             away_limit=old.away_limit)
+                             away_limit=old.away_limit, rounds=old.length)
         # The old match's table page learns of the new one through its own version.
         _commit(old, old.version + 1, user=user, request_id=request_id)
         return new

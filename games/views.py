@@ -91,7 +91,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def match_create(request: HttpRequest) -> HttpResponse:
-    """Create a match (R2 seats, R4 seed) and go to its table."""
+    """Create a match (R2 seats, R4 seed, R31 length) and go to its table."""
     form = _form(request, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -102,6 +102,7 @@ def match_create(request: HttpRequest) -> HttpResponse:
                 listed=form.cleaned_data.get("listed", False),
                 pace=form.cleaned_data["pace"],
                 away_limit=form.cleaned_data["away_limit"],
+                rounds=form.cleaned_data["length"],
             )
         except GameError as e:
             form.add_error(None, e.message)

@@ -209,12 +209,19 @@ class NumberedLogInline(LogEntryInline):
         if names is None:
             names = self._names[entry.round_id] = self._seat_names(entry)
         actor = entry.user.get_username() if entry.user is not None else ""
-        return describe_entry(entry.kind, entry.action, names, None, actor=actor,
-                              engine=engine_value(entry.round.number) if entry.kind == "action" else None)
+        engine = None
+        if entry.kind == "action":
+            length = self._lengths.get(entry.round_id)
+            if length is None:  # R31: the match's length sets the round's engine double
+                length = self._lengths[entry.round_id] = Match.objects.values_list(
+                    "length", flat=True).get(pk=entry.round.match_id)
+            engine = engine_value(entry.round.number, length)
+        return describe_entry(entry.kind, entry.action, names, None, actor=actor, engine=engine)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._names: dict[int, list[str]] = {}
+        self._lengths: dict[int, int] = {}
 
     @staticmethod
     def _seat_names(entry: LogEntry) -> list[str]:

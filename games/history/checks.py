@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from engine.deal import ROUNDS
 from engine.replay import BadReplay, parse_action, parse_start
 from engine.rules import apply
 from engine.state import IllegalAction
@@ -56,10 +57,11 @@ def first_divergence(stored: dict[str, Any], uploaded: Any) -> Check:
         state = parse_start(uploaded)
     except BadReplay as e:
         return Check(None, "bad_file", str(e))
-    # Round and totals default as the format says (1, zeros: as a match starts); a file without
-    # the seed would be dealt from another one, so the seed must be there and the same.
-    defaults = {"round": 1, "totals": [0] * state.players}
-    for key in ("players", "seed", "round", "totals", "deal"):
+    # Round, length and totals default as the format says (1, 13 rounds, zeros: as a standard
+    # match starts); a file without the seed would be dealt from another one, so the seed must
+    # be there and the same. A file of another length deals other doubles (R31): "rounds".
+    defaults = {"round": 1, "rounds": ROUNDS, "totals": [0] * state.players}
+    for key in ("players", "seed", "round", "rounds", "totals", "deal"):
         if uploaded.get(key, defaults.get(key)) != stored.get(key, defaults.get(key)):
             return Check(0, "start", key, round=1, step=0)
     raw_actions = uploaded.get("actions", [])

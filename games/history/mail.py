@@ -81,10 +81,10 @@ def _send(match: Match, seat: Seat, setting: TurnMail, base_url: str) -> bool:
         table = base_url + reverse("games:table", args=[match.pk])
         unsubscribe = base_url + reverse("history:unsubscribe", args=[setting.token])
         subject = _("Your turn in match %(id)s") % {"id": match.pk}
-        body = _("Hello %(name)s,\n\nit is your turn in match %(id)s (round %(round)s of 13).\n"
+        body = _("Hello %(name)s,\n\nit is your turn in match %(id)s (round %(round)s of %(rounds)s).\n"
                  "Play on: %(table)s\n\nYou get this e-mail because you asked for one when it is your turn "
                  "and you are away.\nNo more of these e-mails: %(unsubscribe)s\n") % {
-            "name": seat.user.get_username(), "id": match.pk, "round": match.round_number,
+            "name": seat.user.get_username(), "id": match.pk, "round": match.round_number, "rounds": match.length,
             "table": table, "unsubscribe": unsubscribe}
     send_mail(subject, body, None, [seat.user.email])
     return True

@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from games import length
 from games.history.models import PlayerStats
 from games.history.stats import KINDS, LEADERBOARD_MIN, leaderboard
 from games.models import Match, Seat
@@ -30,6 +31,8 @@ class HistoryRow:
     result_text: str
     total: int | None
     place: int | None
+    #: a shorter match's length in words ("7 rounds from 6-6", R31); "" for the standard match
+    length_label: str = ""
 
 
 def _kind_label(kind: str) -> str:
@@ -57,6 +60,7 @@ def history_rows(user: Any, matches: list[Match]) -> list[HistoryRow]:
         place = 1 + sum(1 for t in totals if t is not None and total is not None and t < total)
         rows.append(HistoryRow(
             match=m, result=result, result_text=text, total=total, place=place if mine else None,
+            length_label="" if length.is_standard(m.length) else length.label(m.length),
             seats=[{"number": s.index + 1, "name": s.display_name, "total": totals[s.index],
                     "me": s is mine, "computer": s.kind == Seat.Kind.COMPUTER} for s in seats]))
     return rows

@@ -68,7 +68,7 @@ def _nice_top(value: int) -> int:
 
 def chart_svg(names: Sequence[str], colours: Sequence[str], rows: Sequence[RoundRow], *,
               shapes: Sequence[str] | None = None, rounds: int = ROUNDS) -> SafeString:
-    """An SVG line chart: x the round (1..13), y the running total, one line and one point per
+    """An SVG line chart: x the round (1..`rounds`, the match's length, R31), y the running total, one line and one point per
     ended round for each seat; every point has a title naming seat, round and total. With
     `shapes` (SVG paths in a 20 × 20 box, the seats' marks) each point is drawn in its seat's
     shape, so colour is not the only way to tell the lines apart."""

@@ -64,7 +64,8 @@ def viewer_context(replay: RoundReplay, k: int) -> dict[str, Any]:
                    for n in replay.ended],
         "step_url": reverse("history:replay_step", args=[match.pk]),
         "page_url": reverse("history:replay", args=[match.pk]),
-        "chart": scores.chart_svg(names, colours, rows, shapes=[p for _c, _s, p in styles]),
+        "chart": scores.chart_svg(names, colours, rows, shapes=[p for _c, _s, p in styles],
+                                  rounds=match.length),  # R31: the x axis is the match's length
         "round_rows": rows,
         "names": names,
         "legend": scores.legend(names, styles),

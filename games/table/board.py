@@ -354,7 +354,7 @@ def render_log(*, match: Any, viewer_seat: int | None) -> SafeString:
     for entry in entries:
         number = entry.round.number
         rounds.setdefault(number, []).append(
-            log_line(entry, names, viewer_seat, engine=engine_value(number)))
+            log_line(entry, names, viewer_seat, engine=engine_value(number, match.length)))
     groups = [{"title": _("Round %(round)s") % {"round": n}, "lines": lines[::-1]}  # newest first
               for n, lines in sorted(rounds.items(), reverse=True)]
     return _render("games/board/log.html", {"groups": groups})

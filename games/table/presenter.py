@@ -8,7 +8,7 @@ no clock; it runs in the active language (the words come from games.table.words)
 `present_public` presents the spectator's board of the same moment, which the shared
 parts are rendered from (games.table.parts).
 
-Rules it shows: the round of 13 and its engine (R5), whose turn (R7), trains, markers and
+Rules it shows: the round of the match's length and its engine (R5, R31), whose turn (R7), trains, markers and
 the Mexican train (R10, R13, R15, R16), open doubles oldest first (R11, R19), the legal
 actions only (R9, R10, R14, R15, R23), why a tile fits nowhere (R7, R8, R13, R15, R19),
 hidden hands and the relay cover (R24), penalties and the lowest of a round without a
@@ -24,7 +24,6 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from engine.deal import ROUNDS
 from engine.previews import end_preview
 from engine.state import MEXICAN
 from engine.tiles import Tile, is_double, points
@@ -513,7 +512,7 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         turn_text = _("%(name)s's turn.") % {"name": seats[view.turn].name}
     else:
         turn_text = status
-    round_words = _("Round %(round)s / %(rounds)s") % {"round": view.round, "rounds": ROUNDS}
+    round_words = _("Round %(round)s / %(rounds)s") % {"round": view.round, "rounds": view.rounds}
     if your_turn:
         title = _("Your turn") + " · " + round_words
     elif cover is not None:
@@ -522,7 +521,7 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         title = round_words + " · " + _("Mexican Train")
     seated = bool(viewer.controlled)
     board = Board(
-        match_id=flags.match_id, version=flags.version, round=view.round, rounds=ROUNDS, phase=view.phase,
+        match_id=flags.match_id, version=flags.version, round=view.round, rounds=view.rounds, phase=view.phase,
         players=view.players, engine=(view.engine, view.engine), engine_placed=view.phase != "engine",
         boneyard=view.boneyard, boneyard_text=tiles_text(view.boneyard),
         seats=seat_ctx, me=seat_ctx[me] if me is not None else None,
@@ -548,7 +547,7 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         away=flags.away,
     )
     e = spoken((view.engine, view.engine))
-    board.round_text = _("Round %(round)s of %(rounds)s") % {"round": view.round, "rounds": ROUNDS}
+    board.round_text = _("Round %(round)s of %(rounds)s") % {"round": view.round, "rounds": view.rounds}
     board.engine_label = _("Engine double %(tile)s") % {"tile": e}
     board.engine_preview_label = _("Engine double %(tile)s, not placed yet") % {"tile": e}
     starters = board.hand is not None and any(h.after_engine for h in board.hand.tiles)
@@ -572,7 +571,7 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         board.cover_button = _("%(name)s: show my tiles") % {"name": board.cover.name}
     if board.round_over:
         board.round_over_title = _("Round %(round)s is over") % {"round": view.round}
-        board.next_round_text = _("Next round (%(next)s / %(rounds)s)") % {"next": view.round + 1, "rounds": ROUNDS}
+        board.next_round_text = _("Next round (%(next)s / %(rounds)s)") % {"next": view.round + 1, "rounds": view.rounds}
     board.undo_text = flags.undo_text if flags.undo else ""
     _pace(board, view, seats, flags, over)
     if view.open_doubles and not over:

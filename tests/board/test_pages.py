@@ -144,11 +144,11 @@ def test_log_panel_lists_actions_in_words_without_drawn_tiles(ana):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
-def test_rules_page_lists_r1_to_r30(lang):
+def test_rules_page_lists_r1_to_r31(lang):
     html = client_for(lang=lang).get(reverse("games:rules")).content.decode()
     for rid, _text in RULES:
         assert f'id="{rid}"' in html
-    assert [rid for rid, _ in RULES] == [f"R{i}" for i in range(1, 31)]
+    assert [rid for rid, _ in RULES][:31] == [f"R{i}" for i in range(1, 32)]
     if lang != "en":
         assert not english_leaks(html, lang)
 
@@ -164,7 +164,8 @@ def test_the_table_drawer_fetches_the_same_rules_in_the_page_language(ana, lang)
     assert 'id="panel-R1"' not in table and f'data-src="{reverse("games:rules_panel")}"' in table
     panel = client.get(reverse("games:rules_panel"))
     html = panel.content.decode()
-    assert [rid for rid, _ in RULES if f'id="panel-{rid}"' in html] == [f"R{i}" for i in range(1, 31)]
+    assert [rid for rid, _ in RULES if f'id="panel-{rid}"' in html] == [rid for rid, _ in RULES]
+    assert {f"R{i}" for i in range(1, 32)} <= {rid for rid, _ in RULES}
     assert "<html" not in html and "max-age=3600" in panel["Cache-Control"]
     if lang != "en":
         assert not english_leaks(html, lang)

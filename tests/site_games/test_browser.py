@@ -53,10 +53,15 @@ def test_create_a_match_with_the_keyboard_alone_on_a_phone(
     for _step in range(5):  # empty -> person -> pass-and-play -> beginner -> casual -> expert
         page.keyboard.press("ArrowDown")
     assert page.evaluate('document.querySelector(\'input[name="seat_3_kind"]:checked\').value') == "expert"
-    # On to the seed, in the "Advanced" fold: opened with Enter on its summary.
+    # On to the seed, in the "Advanced" fold: opened with Enter on its summary. On the way, the
+    # match length (R31): six steps down from the standard 13 rounds is 7 rounds from 6-6.
     for _step in range(40):
         if page.evaluate("document.activeElement.name") == "seed":
             break
+        if page.evaluate("document.activeElement.name") == "length":
+            for _down in range(6):
+                page.keyboard.press("ArrowDown")
+            assert page.evaluate('document.querySelector(\'select[name="length"]\').value') == "7"
         if page.evaluate("document.activeElement.closest('details.advanced') !== null"
                          " && document.activeElement.tagName === 'SUMMARY'"):
             page.keyboard.press("Enter")
@@ -66,7 +71,7 @@ def test_create_a_match_with_the_keyboard_alone_on_a_phone(
     page.wait_for_url(f"{live_server.url}/m/*/")
 
     match = Match.objects.get()
-    assert match.seed == 77
+    assert (match.seed, match.length) == (77, 7)
     assert [(s.kind, s.name, s.level) for s in match.seats.order_by("index")] == [
         (Seat.Kind.HUMAN, "", ""), (Seat.Kind.LOCAL, "Ben", ""), (Seat.Kind.COMPUTER, "", "expert")]
 
