@@ -28,6 +28,7 @@ from games.chat.push import EVERYONE, push
 from games.chat.words import (
     BLOCKED,
     CHAT_OFF,
+    FLOOD,
     GUEST_TEXT,
     NO_MESSAGE,
     NO_ROOM,
@@ -36,7 +37,6 @@ from games.chat.words import (
     NOT_SIGNED_IN,
     OWN_MESSAGE,
     UNKNOWN_PHRASE,
-    FLOOD,
     Refused,
 )
 from games.models import Match, Seat

@@ -32,7 +32,7 @@ NOT_PLAYER = "chat_not_player"
 class Refused(Exception):
     """A chat command refused: nothing was stored. `code` is one of this module's codes."""
 
-    def __init__(self, code: str, **params: Any) -> None:
+    def __init__(self, code: str, /, **params: Any) -> None:
         super().__init__(code)
         self.code = code
         self.params = params
