@@ -1,0 +1,104 @@
+"""Table talk in a real browser (issue 21, games/chat, static/js/chat.js): a Spanish and a
+German player read each other's phrases in their own language, free text stays text,
+the unread count, keyboard use, and the chat open at 375x667 and 1280x800 with the hand
+and the trains still in view and not covered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games import services
+from games.services import SeatSpec
+
+from .table import Table
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 375, "height": 667}
+DESKTOP = {"width": 1280, "height": 800}
+
+#: whether the element at the middle of `selector`'s first match is inside it (nothing covers it),
+#: and whether that middle is on the screen
+UNCOVERED = """(selector) => {
+  const el = document.querySelector(selector);
+  if (!el) return "missing";
+  const r = el.getBoundingClientRect();
+  const x = r.left + Math.min(r.width / 2, 40), y = r.top + Math.min(r.height / 2, 20);
+  if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return "off screen";
+  const hit = document.elementFromPoint(x, y);
+  return hit && el.contains(hit) ? "ok" : "covered by " + (hit ? hit.outerHTML.slice(0, 80) : "nothing");
+}"""
+
+
+def duo(ana: Any, ben: Any) -> Any:
+    match = services.match_create(creator=ana, seed=7, seats=[SeatSpec("me"), SeatSpec("human"),
+                                                             SeatSpec("computer", level="basic")])
+    services.seat_join(match_id=match.pk, user=ben, token=match.invite_token)
+    return match
+
+
+def open_chat(page: Any) -> None:
+    page.locator("#chat-toggle").wait_for(state="visible")
+    page.click("#chat-toggle")
+    page.locator("#chat-panel").wait_for(state="visible")
+
+
+def test_a_spanish_and_a_german_player_talk_each_in_their_own_words(
+        live: str, make_user: Any, context_for: Any, shots: Path) -> None:
+    ana, ben = make_user("ana"), make_user("ben")
+    match = duo(ana, ben)
+    es = context_for(ana, lang="es", viewport=DESKTOP).new_page()
+    de = context_for(ben, lang="de", viewport=PHONE).new_page()
+    tes, tde = Table(es), Table(de)
+    tes.open(f"{live}/m/{match.pk}/")
+    tde.open(f"{live}/m/{match.pk}/")
+
+    open_chat(es)
+    assert es.evaluate("() => document.activeElement.id") == "chat-title"
+    es.locator(".chat__phrases summary").click()
+    es.get_by_role("button", name="¡Buena jugada!").click()
+    es.locator(".chat__line", has_text="¡Buena jugada!").wait_for()
+    # Ben's chat is closed: the button counts the line; opened, he reads it in German.
+    de.locator("#chat-unread", has_text="1").wait_for()
+    open_chat(de)
+    de.locator(".chat__line", has_text="Guter Zug!").wait_for()
+    assert de.locator("#chat-unread").is_hidden()
+    de.fill("#chat-text", '<img src=x onerror=alert(1)> https://example.com \u202eevil')
+    de.press("#chat-text", "Enter")
+    de.locator("#chat-status", has_text="U+202E").wait_for()  # refused, in German words, nothing sent
+    de.fill("#chat-text", "<b>hola</b> https://example.com")
+    de.press("#chat-text", "Enter")
+    line = es.locator(".chat__line .chat__text", has_text="<b>hola</b>")
+    line.wait_for()
+    assert line.evaluate("el => el.tagName") == "BDI" and line.locator("b, a").count() == 0
+    assert de.locator("#chat-text").input_value() == ""
+    # Escape closes the panel and gives the focus back to its button.
+    de.keyboard.press("Escape")
+    assert de.evaluate("() => document.activeElement.id") == "chat-toggle"
+    de.keyboard.press("c")
+    de.locator("#chat-panel").wait_for(state="visible")
+    for page, table in ((es, tes), (de, tde)):
+        assert [m for _, m in table.received if m["type"] == "board"][1:] == []  # talk never brought a board
+        assert not table.errors
+    es.screenshot(path=str(shots / "chat-es-desktop-1280.png"))
+    de.screenshot(path=str(shots / "chat-de-phone-375.png"))
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375x667", "1280x800"])
+def test_the_open_chat_leaves_the_hand_and_the_trains_in_view(
+        viewport: dict[str, int], live: str, make_user: Any, context_for: Any, shots: Path) -> None:
+    ana, ben = make_user("ana"), make_user("ben")
+    match = duo(ana, ben)
+    page = context_for(ana, lang="en", viewport=viewport).new_page()
+    Table(page).open(f"{live}/m/{match.pk}/")
+    open_chat(page)
+    page.get_by_role("button", name="Thumbs up").click()
+    page.locator(".chat__line").wait_for()
+    page.screenshot(path=str(shots / f"chat-open-{viewport['width']}.png"))
+    # On the phone the page scrolls the trains under the panel (its first ones show); the desktop shows them all.
+    wanted = ("#hand .htile", ".trains .train") + ((".trains .train:last-child",) if viewport == DESKTOP else ())
+    for selector in wanted:
+        page.wait_for_function(f"() => ({UNCOVERED})('{selector}') === 'ok'", timeout=5000)
