@@ -4,6 +4,9 @@ Each runs its service in a database thread (``t.call``, which checks the session
 and answers with ``chat`` frames only (games.chat.live): a refusal is a ``chat`` ``error``
 frame, never a board, so talking never re-renders the board.
 
+- ``chat_join``: nothing — the page's chat panel asks, on each (re)connect, for its
+  history; from then on this connection gets its rooms' lines (a connection that never
+  joins, a bot or a page without the panel, gets no chat frame at all)
 - ``chat_say``: ``room``, ``say`` (a phrase's or reaction's code), ``request_id``
 - ``chat_text``: ``room``, ``text`` (free text, signed-in accounts only), ``request_id``
 - ``chat_open``: ``open`` (a participant opens or closes the spectators' room)
@@ -26,6 +29,10 @@ async def _guarded(t: Any, c: Any, run: Any) -> None:
         await run()
     except Refused as e:
         await live.refused(t, e, c.request_id)
+
+
+async def chat_join(t: Any, c: Any) -> None:
+    await live.start(t)
 
 
 async def chat_say(t: Any, c: Any) -> None:

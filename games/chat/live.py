@@ -1,6 +1,6 @@
 """Table talk on the table's websocket (games.table.consumers): its own frames, never a board.
 
-On connect (`start`): the rooms this connection reads (games.permissions, `Talk.READ`), the
+When the page asks (``chat_join``, on each (re)connect: `start`): the rooms this connection reads (games.permissions, `Talk.READ`), the
 accounts its user muted, and a ``chat`` frame with ``event: "history"``: the rooms' last
 lines, whether the chat is on, what this reader may do, the phrase menu, in the reader's
 language. Then each event `push` delivers (`deliver`) is passed on only when its room is
@@ -36,6 +36,8 @@ class Chat:
     """One connection's talk: who it is, what it reads."""
 
     token: str = ""
+    #: the page asked for its chat (``chat_join``): only then are chat events passed on
+    joined: bool = False
     rooms: set[str] = field(default_factory=set)
     muted: set[int] = field(default_factory=set)
 
@@ -52,7 +54,7 @@ def line(event: dict[str, Any], me: int | None) -> dict[str, Any]:
 def _opening(match_id: int, user: Any, token: str, language: str) -> tuple[Chat, dict[str, Any]]:
     """(The connection's chat, its history frame), read in a database thread."""
     match = services.load_match(match_id)
-    chat = Chat(token=token)
+    chat = Chat(token=token, joined=True)
     if match is None:
         return chat, {}
     chat.rooms = services.rooms_of(match, user, token)
@@ -88,9 +90,11 @@ def _history_frame(match: Any, user: Any, chat: Chat, language: str) -> dict[str
         }
 
 
-async def start(t: Any, token: str) -> None:
-    """A connection opens (after its first board): its rooms, mutes, and the history frame."""
-    t.chat, frame = await t.call(_opening, match_id=t.match_id, user=t.user, token=token, language=t.language)
+async def start(t: Any) -> None:
+    """The page's chat joins: this connection's rooms, mutes, and the history frame. Until
+    then (and for a connection that never joins) `deliver` passes nothing on."""
+    t.chat, frame = await t.call(_opening, match_id=t.match_id, user=t.user, token=t.chat.token,
+                                 language=t.language)
     if frame:
         await t.send_json(frame)
 
@@ -98,7 +102,7 @@ async def start(t: Any, token: str) -> None:
 async def deliver(t: Any, message: dict[str, Any]) -> None:
     """An event `push` sent to the table: passed on to this reader, or not."""
     chat: Chat | None = getattr(t, "chat", None)
-    if chat is None or t.ended:
+    if chat is None or not chat.joined or t.ended:
         return
     event, audience = message.get("event") or {}, message.get("audience")
     if audience != EVERYONE and audience not in chat.rooms:

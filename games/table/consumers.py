@@ -203,8 +203,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(self.user_group, self.channel_name)
             groups.append(self.user_group)
         self.renewing = asyncio.create_task(self.renew_groups(groups))
+        self.chat.token = token  # table talk, once the page asks for it (``chat_join``, games.chat.live)
         await self.send_board(whole=True)  # a (re)connecting client always starts from the current board
-        await chat.start(self, token)  # table talk: its own frames, after the board (games.chat.live)
 
     async def disconnect(self, code: int) -> None:
         await self.release()

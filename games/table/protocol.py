@@ -44,7 +44,8 @@ whole contract.
   ``take_back`` (its owner takes it back): ``seat``, ``request_id`` (games.standin)
 - ``away_limit`` (how long a seat may stay away before that, a seated person only):
   ``limit``, ``request_id``
-- ``chat_say`` ``chat_text`` ``chat_open`` ``chat_mute`` ``chat_unmute`` ``chat_switch``
+- ``chat_join`` (the page's chat asks for its history and lines from now on), ``chat_say``
+  ``chat_text`` ``chat_open`` ``chat_mute`` ``chat_unmute`` ``chat_switch``
   ``chat_report``: table talk (games.chat.commands, issue 21): ``room``, ``say`` (a
   phrase's code), ``text`` (free text, checked by games.chat.text), ``ref`` (a message or
   mute id); answered with ``chat`` frames, never a board
@@ -299,6 +300,7 @@ COMMANDS: dict[str, Spec] = {
     "stand_in": Spec(frozenset({"seat", "request_id"}), _seat_change(standin.standin_start)),
     "take_back": Spec(frozenset({"seat", "request_id"}), _seat_change(standin.standin_end)),
     "away_limit": Spec(frozenset({"limit", "request_id"}), _away_limit),
+    "chat_join": Spec(frozenset(), chat.chat_join),
     "chat_say": Spec(frozenset({"room", "say", "request_id"}), chat.chat_say),
     "chat_text": Spec(frozenset({"room", "text", "request_id"}), chat.chat_text),
     "chat_open": Spec(frozenset({"open"}), chat.chat_open),

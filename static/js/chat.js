@@ -1,7 +1,8 @@
 /* Table talk (games/chat): the chat panel of the table page, on the table's websocket.
  *
  * It never touches #board: its frames are {"type": "chat", "event": …} (games/chat/live.py),
- * handed over by table.js (MT.frames.chat). "history" on each (re)connect fills the panel:
+ * handed over by table.js (MT.frames.chat). On each (re)connect the page asks ("chat_join"),
+ * and the "history" frame fills the panel:
  * the lines of the rooms this reader reads, whether the chat is on, what this reader may
  * do, the phrase menu in the reader's language. A phrase or reaction is sent as its code
  * ("chat_say"); each reader's page shows it in their own language. Free text ("chat_text")
@@ -211,6 +212,10 @@
       }
     }
   };
+
+  // Each (re)connect: the history (and this page's lines from then on).
+  MT.onConnect = MT.onConnect || [];
+  MT.onConnect.push(function () { send({ type: "chat_join" }); });
 
   // ------------------------------------------------------------ opening and closing
   toggle.setAttribute("data-title", toggle.title);
