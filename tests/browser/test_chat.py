@@ -13,6 +13,7 @@ import pytest
 
 from games import services
 from games.services import SeatSpec
+from tests.i18n_helpers import english_leaks
 
 from .table import Table
 
@@ -94,6 +95,10 @@ def test_a_spanish_and_a_german_player_talk_each_in_their_own_words(
     for table in (tes, tde):
         assert boards(table) == before[table]  # talking never brought a board
         assert not table.errors
+    # The open panel (phrases, reactions, settings, notes) speaks the page's language only.
+    es.locator(".chat__phrases summary").click()
+    de.locator("#chat-settings summary").click()
+    assert english_leaks(es.content(), "es") == [] and english_leaks(de.content(), "de") == []
     es.screenshot(path=str(shots / "chat-es-desktop-1280.png"))
     de.screenshot(path=str(shots / "chat-de-phone-375.png"))
 
