@@ -25,6 +25,10 @@
   var statusEl = document.getElementById("chat-status");
   var roomsEl = document.getElementById("chat-rooms");
   var D = panel.dataset;
+  // The button goes into the site's top bar, after the brand (before the phone's menu button):
+  // outside the board, it covers none of it on any screen.
+  var bar = document.querySelector(".topbar__inner");
+  if (bar) bar.insertBefore(toggle, bar.querySelector(".menubtn"));
 
   var state = { own: "players", shown: "players", rooms: {}, may: {}, on: true, unread: 0, built: false };
   var MAX_LINES = 200;

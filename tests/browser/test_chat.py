@@ -110,6 +110,9 @@ def test_the_open_chat_leaves_the_hand_and_the_trains_in_view(
     match = duo(ana, ben)
     page = context_for(ana, lang="en", viewport=viewport).new_page()
     Table(page).open(f"{live}/m/{match.pk}/")
+    page.locator("#chat-toggle").wait_for(state="visible")
+    assert page.locator(".topbar #chat-toggle").count() == 1  # in the site's bar: over nothing of the board
+    page.screenshot(path=str(shots / f"chat-closed-{viewport['width']}.png"))
     open_chat(page)
     page.get_by_role("button", name="Thumbs up").click()
     page.locator(".chat__line").wait_for()
