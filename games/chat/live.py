@@ -67,8 +67,7 @@ def _history_frame(match: Any, user: Any, chat: Chat, language: str) -> dict[str
     on = services.chat_on(match.pk)
     barred = services.blocked(user)
     seats = list(match.seats.all())
-    own = Room.PLAYERS.value if Room.PLAYERS.value in services.rooms_of(match, user, chat.token) \
-        else Room.SPECTATORS.value
+    own = Room.PLAYERS.value if Room.PLAYERS.value in chat.rooms else Room.SPECTATORS.value
     with translation.override(language):
         return {
             "type": "chat", "event": "history",

@@ -173,8 +173,12 @@
       state.on = msg.on;
       state.may = msg.may || {};
       state.rooms = msg.rooms || {};
-      if (!state.rooms[state.shown]) state.shown = state.own;
-      if (state.shown === "spectators" && state.own === "players") send({ type: "chat_open", open: true });
+      if (state.shown === "spectators" && state.own === "players" && state.may.open_spectators) {
+        state.rooms.spectators = []; // reconnected with the spectators' room open: open it again ("room" fills it)
+        send({ type: "chat_open", open: true });
+      } else if (!state.rooms[state.shown]) {
+        state.shown = state.own;
+      }
       build(msg.menu);
       mutes(msg.mutes);
       rights();
