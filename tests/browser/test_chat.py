@@ -121,3 +121,33 @@ def test_the_open_chat_leaves_the_hand_and_the_trains_in_view(
     wanted = ("#hand .htile", ".trains .train") + ((".trains .train:last-child",) if viewport == DESKTOP else ())
     for selector in wanted:
         page.wait_for_function(f"() => ({UNCOVERED})('{selector}') === 'ok'", timeout=5000)
+
+
+def test_a_spectator_talks_in_the_spectators_room_which_a_player_may_open(
+        live: str, make_user: Any, context_for: Any) -> None:
+    ana, ben, cleo = make_user("ana"), make_user("ben"), make_user("cleo")
+    match = duo(ana, ben)
+    player = context_for(ana, lang="en", viewport=DESKTOP).new_page()
+    playing = Table(player).open(f"{live}/m/{match.pk}/")
+    open_chat(player)
+    player.fill("#chat-text", "between us players")
+    player.press("#chat-text", "Enter")
+    player.locator(".chat__line", has_text="between us players").wait_for()
+
+    watcher = context_for(cleo, lang="en", viewport=PHONE).new_page()
+    watching = Table(watcher)
+    watching.open(f"{live}/m/{match.pk}/watch/{match.watch_token}/")
+    open_chat(watcher)
+    assert watcher.locator("#chat-rooms").is_hidden()  # a spectator has one room, their own
+    watcher.fill("#chat-text", "go ana!")
+    watcher.press("#chat-text", "Enter")
+    watcher.locator(".chat__line", has_text="go ana!").wait_for()
+    # The player reads the spectators' room only once they open it: a line the player says after
+    # the spectator's comes after it on the layer, and the spectator's never reached the page.
+    player.get_by_role("button", name="Thumbs up").click()
+    player.locator(".chat__line").nth(1).wait_for()
+    assert all("go ana!" not in str(m) for _, m in playing.received)
+    player.click('#chat-rooms [data-room="spectators"]')
+    player.locator(".chat__line", has_text="go ana!").wait_for()
+    assert all("between us players" not in str(m) for _, m in watching.received)
+    assert "between us players" not in watcher.content()
