@@ -40,15 +40,24 @@ def normalise(value: str) -> str:
     return unicodedata.normalize("NFKC", value)
 
 
+def invisible_character(text: str) -> str | None:
+    """The first character of `text` a name may not hold (control, bidi, zero-width, a space
+    other than the plain one…), or None. Table talk's free text meets the same rule."""
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category in FORBIDDEN_CATEGORIES or (category == "Zs" and ch != " "):
+            return ch
+    return None
+
+
 def validate_name(value: str) -> str:
     """The name NFKC-normalised, or a `ValidationError` saying what is wrong with it."""
     name = normalise(value)
-    for ch in name:
-        category = unicodedata.category(ch)
-        if category in FORBIDDEN_CATEGORIES or (category == "Zs" and ch != " "):
-            raise ValidationError(
-                _("A name cannot contain invisible or control characters (such as U+%(code)04X).")
-                % {"code": ord(ch)}, code="invisible")
+    ch = invisible_character(name)
+    if ch is not None:
+        raise ValidationError(
+            _("A name cannot contain invisible or control characters (such as U+%(code)04X).")
+            % {"code": ord(ch)}, code="invisible")
     scripts = _scripts(name)
     if len(scripts) > 1:
         raise ValidationError(_("A name is written in one script (not %(scripts)s mixed).")

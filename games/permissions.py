@@ -53,6 +53,15 @@ one's own, counts only the seats the owner plays themselves).
 [6] step through the match's ended rounds (the players' replay page,
 games.history.views, and the admin's; the admin's seed and export follow [2]).
 
+Table talk (games.chat, issue 21) is asked of `chat_may` with a `Talk` action: the
+players' room is read and written by the match's participants (owner, seated, holder);
+the spectators' room by everyone who may watch (signed in to write), and a participant
+may open it; nobody else ever reads the players' room live. Writing also needs the
+table's chat on and the account not blocked by staff (facts the chat wing passes in);
+free text needs a full account (a guest sends phrases only); only the creator turns the
+chat off; the chat in history and replay is for participants only (not even staff,
+who see reported messages in the admin).
+
 An anonymous viewer may do nothing. At a table with more than one person (distinct
 users; pass-and-play seats count as their holder) undo and restart are not done at
 once but asked of the others (`others`, `needs_consent`; services.change_ask).
@@ -265,6 +274,65 @@ def may(user: object, action: Action | str, match: Match, *, seat: int | None = 
             return target.controlled_by(user)
         return bool(mine) and not target.controlled_by(user)
     raise AssertionError(action)  # every Action is answered above
+
+
+#: table talk's two rooms (games.chat.models.Room)
+PLAYERS_ROOM = "players"
+SPECTATORS_ROOM = "spectators"
+
+
+class Talk(StrEnum):
+    """What a person may do with a match's table talk (games.chat)."""
+
+    #: read a room live (and its history on connect)
+    READ = "read"
+    #: write in a room (a phrase, a reaction, or free text if FREE_TEXT too)
+    POST = "post"
+    #: write one's own words (not only the table phrases)
+    FREE_TEXT = "free_text"
+    #: a participant opens the spectators' room
+    OPEN_SPECTATORS = "open_spectators"
+    #: turn the table's chat off or on
+    SWITCH = "switch"
+    #: mute a person for oneself (kept on the account)
+    MUTE = "mute"
+    #: report a message of a room one reads
+    REPORT = "report"
+    #: read the match's chat in its history and replay
+    LOOK_BACK = "look_back"
+
+
+def chat_may(user: object, action: Talk | str, match: Match, *, room: str | None = None, token: object = "",
+             seats: list[Seat] | None = None, chat_on: bool = True, blocked: bool = False) -> bool:
+    """May `user` (or a watch-token holder) do `action` with the table talk of `match`, in
+    `room` where the action is a room's? `chat_on` (the creator's switch) and `blocked` (staff
+    barred this account from chat) are facts the chat wing read."""
+    action = Talk(action)
+    uid = _uid(user)
+    seats = _seats(match, seats)
+    have = roles(match, user, token=token, seats=seats)
+    participant = _participant(have)
+    watcher = participant or Role.SPECTATOR in have or _staff_with(user, WATCH_PRIVATE)
+    if action == Talk.READ:
+        return participant if room == PLAYERS_ROOM else watcher if room == SPECTATORS_ROOM else False
+    if action == Talk.LOOK_BACK:
+        return uid is not None and (match.created_by_id == uid or any(s.user_id == uid for s in seats))
+    if uid is None:
+        return False
+    if action == Talk.POST:
+        return (chat_on and not blocked and bool(getattr(user, "is_active", False))
+                and chat_may(user, Talk.READ, match, room=room, token=token, seats=seats))
+    if action == Talk.FREE_TEXT:
+        return not guests.is_guest(user)
+    if action == Talk.OPEN_SPECTATORS:
+        return participant
+    if action == Talk.SWITCH:
+        return match.created_by_id == uid
+    if action == Talk.MUTE:
+        return True
+    if action == Talk.REPORT:
+        return chat_may(user, Talk.READ, match, room=room, token=token, seats=seats)
+    raise AssertionError(action)  # every Talk action is answered above
 
 
 _REFUSALS = {

@@ -56,6 +56,7 @@ BUNDLES: dict[str, list[str]] = {
         "js/pace.js",
         "js/standin.js",
         "js/table.js",
+        "js/chat.js",  # table talk (games/chat): its own frames, never the board
         "js/messages.js",
         "js/tips.js",
         "js/cando.js",

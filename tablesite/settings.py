@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.history",  # replays, scores, stats, ratings (games/history/)
+    "games.chat",  # table talk: phrases in each reader's language, free text, mutes, reports (games/chat/)
 ]
 
 MIDDLEWARE = [

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from games import permissions
+from games.chat import services as chat
 from games.history import boards, scores, words
 from games.history.replays import (
     NotReplayable,
@@ -83,9 +84,11 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         rep = round_replay(match, number)
     except NotReplayable:
         if number is None:
-            return render(request, "history/replay.html", {"match": match, "nothing": True})
+            return render(request, "history/replay.html", {"match": match, "nothing": True,
+                                                           "chat": chat.look_back(match, request.user)})
         raise Http404(_("That round has not ended yet: it cannot be replayed.")) from None
-    return render(request, "history/replay.html", viewer_context(rep, k))
+    # The table talk: for the match's participants only, not staff (games.permissions Talk.LOOK_BACK).
+    return render(request, "history/replay.html", {**viewer_context(rep, k), "chat": chat.look_back(match, request.user)})
 
 
 @require_safe

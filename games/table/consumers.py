@@ -59,6 +59,7 @@ from django.utils.translation import gettext as _
 
 from accounts import sessions
 from games import permissions, presence, selectors, services
+from games.chat import live as chat
 from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
 from games.models import Match, Seat
 from games.notify import LAYER_LOST, match_group
@@ -171,6 +172,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.autodraw = False  # the user's "draw and pass for me" (read once allowed in, then kept here)
         self.sent_version = -1
         self.sent = parts.Sent()  # what this connection was last sent, part by part
+        self.chat = chat.Chat()  # table talk: the rooms this connection reads, its mutes (games.chat.live)
 
     async def connect(self) -> None:
         self.start(self.scope["url_route"]["kwargs"]["match_id"], self.scope.get("user"), scope_language(self.scope))
@@ -201,6 +203,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(self.user_group, self.channel_name)
             groups.append(self.user_group)
         self.renewing = asyncio.create_task(self.renew_groups(groups))
+        self.chat.token = token  # table talk, once the page asks for it (``chat_join``, games.chat.live)
         await self.send_board(whole=True)  # a (re)connecting client always starts from the current board
 
     async def disconnect(self, code: int) -> None:
@@ -329,6 +332,10 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def match_seats(self, event: dict[str, Any]) -> None:
         await self.told(self.send_board())  # same version, but a seat may be handed over now (games.standin)
+
+    async def chat_event(self, event: dict[str, Any]) -> None:
+        """Table talk (games.chat.push): this reader's rooms and mutes decide; never a board."""
+        await chat.deliver(self, event)
 
     async def told(self, answer: Any) -> None:
         """Answer a notice; a failure (the database dropped the connection) costs this board

@@ -44,6 +44,11 @@ whole contract.
   ``take_back`` (its owner takes it back): ``seat``, ``request_id`` (games.standin)
 - ``away_limit`` (how long a seat may stay away before that, a seated person only):
   ``limit``, ``request_id``
+- ``chat_join`` (the page's chat asks for its history and lines from now on), ``chat_say``
+  ``chat_text`` ``chat_open`` ``chat_mute`` ``chat_unmute`` ``chat_switch``
+  ``chat_report``: table talk (games.chat.commands, issue 21): ``room``, ``say`` (a
+  phrase's code), ``text`` (free text, checked by games.chat.text), ``ref`` (a message or
+  mute id); answered with ``chat`` frames, never a board
 - ``sync``: nothing — "send me a fresh board"
 - ``check``: nothing — "send me a board only if the match moved past the last one you
   sent me" (a page asks now and then, so a notice lost on the channel layer under
@@ -62,6 +67,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games import selectors, services, standin
+from games.chat import commands as chat
+from games.chat.phrases import MAX_CODE
 
 #: the largest frame accepted, in bytes of UTF-8 (a real command is well under 300); the
 #: site's server enforces the same limit (tablesite/server.py)
@@ -90,6 +97,8 @@ MAX_ACTION_TEXT = 16
 
 #: the longest pace name a frame may carry (games.models.Match.Pace; the service checks the name)
 MAX_PACE = 16
+#: table talk's rooms (games.chat.models.Room)
+ROOMS = frozenset({"players", "spectators"})
 
 
 class ProtocolError(ValueError):
@@ -124,6 +133,10 @@ class Command:
     ask: int | None = None
     on: bool | None = None
     limit: str | None = None
+    room: str | None = None
+    say: str | None = None
+    text: str | None = None
+    ref: int | None = None
 
 
 def _is_int(value: object) -> bool:
@@ -287,6 +300,14 @@ COMMANDS: dict[str, Spec] = {
     "stand_in": Spec(frozenset({"seat", "request_id"}), _seat_change(standin.standin_start)),
     "take_back": Spec(frozenset({"seat", "request_id"}), _seat_change(standin.standin_end)),
     "away_limit": Spec(frozenset({"limit", "request_id"}), _away_limit),
+    "chat_join": Spec(frozenset(), chat.chat_join),
+    "chat_say": Spec(frozenset({"room", "say", "request_id"}), chat.chat_say),
+    "chat_text": Spec(frozenset({"room", "text", "request_id"}), chat.chat_text),
+    "chat_open": Spec(frozenset({"open"}), chat.chat_open),
+    "chat_mute": Spec(frozenset({"ref"}), chat.chat_mute),
+    "chat_unmute": Spec(frozenset({"ref"}), chat.chat_unmute),
+    "chat_switch": Spec(frozenset({"on"}), chat.chat_switch),
+    "chat_report": Spec(frozenset({"ref"}), chat.chat_report),
     "sync": Spec(frozenset(), _sync),
     "check": Spec(frozenset(), _check),
 }
@@ -398,4 +419,21 @@ def parse(frame: str | bytes | None) -> Command:
         if not isinstance(data["pace"], str) or not 1 <= len(data["pace"]) <= MAX_PACE:
             raise ProtocolError(_("A pace is a short name."), request_id)
         out["pace"] = data["pace"]
+    if "room" in wanted:
+        if not isinstance(data["room"], str) or data["room"] not in ROOMS:
+            raise ProtocolError(_("A room is players or spectators."), request_id)
+        out["room"] = data["room"]
+    if "say" in wanted:
+        if not isinstance(data["say"], str) or not 1 <= len(data["say"]) <= MAX_CODE:
+            raise ProtocolError(_("A phrase is a short code."), request_id)
+        out["say"] = data["say"]
+    if "text" in wanted:
+        if not isinstance(data["text"], str):
+            raise ProtocolError(_("A message is text."), request_id)
+        out["text"] = data["text"]  # its length and characters: games.chat.text, with words for the writer
+    if "ref" in wanted:
+        ref = data["ref"]
+        if not _is_int(ref) or not 1 <= ref <= MAX_ASK:
+            raise ProtocolError(_("A reference is a whole number."), request_id)
+        out["ref"] = ref
     return Command(type=kind, **out)

@@ -127,6 +127,8 @@
   MT.online = function () { return !!ws && ws.readyState === WebSocket.OPEN; };
   MT.reveal = function (seat) { return send({ type: "reveal", seat: seat }); };
   MT.sync = function () { return send({ type: "sync" }); };
+  /** Send a command of another part of the page (chat.js): `message` as it is. */
+  MT.send = send;
 
   // Now and then (and when the tab comes back into view) the page asks whether the table
   // moved on without telling it: a notice lost on an overloaded channel layer then costs
@@ -451,6 +453,8 @@
     } else if (msg.type === "log") {
       var body = document.getElementById("log-body");
       if (body) body.innerHTML = msg.html;
+    } else if (MT.frames && Object.prototype.hasOwnProperty.call(MT.frames, msg.type)) {
+      MT.frames[msg.type](msg); // a frame of another part of the page (chat.js: "chat"), never the board
     }
   }
 

@@ -1,0 +1,79 @@
+"""Table talk's reason codes in words (the one place they become sentences).
+
+Services raise `Refused(code, **params)`; the table's websocket says `sentence(refused)`
+in the reader's language (games.chat.live). Codes are stable (tests and clients read them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+#: the codes of a refused chat command
+CHAT_OFF = "chat_off"
+BLOCKED = "chat_blocked"
+FLOOD = "chat_flood"
+TOO_LONG = "chat_too_long"
+EMPTY = "chat_empty"
+INVISIBLE = "chat_invisible"
+GUEST_TEXT = "chat_guest_text"
+NO_ROOM = "chat_no_room"
+NOT_SIGNED_IN = "chat_not_signed_in"
+UNKNOWN_PHRASE = "chat_unknown_phrase"
+NO_MESSAGE = "chat_no_message"
+OWN_MESSAGE = "chat_own_message"
+NOT_CREATOR = "chat_not_creator"
+NOT_PLAYER = "chat_not_player"
+
+
+class Refused(Exception):
+    """A chat command refused: nothing was stored. `code` is one of this module's codes."""
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+_SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
+    CHAT_OFF: lambda p: _("The table's creator has turned the chat off."),
+    BLOCKED: lambda p: _("You can no longer write in table chats. Staff blocked your account from them."),
+    FLOOD: lambda p: ngettext(
+        "You are writing too fast: at most %(count)d messages in %(seconds)d seconds. "
+        "Wait a moment and try again.",
+        "You are writing too fast: at most %(count)d messages in %(seconds)d seconds. "
+        "Wait a moment and try again.", p["count"]) % p,
+    TOO_LONG: lambda p: ngettext(
+        "A message is at most %(limit)d character long.",
+        "A message is at most %(limit)d characters long.", p["limit"]) % p,
+    EMPTY: lambda p: _("Write something first."),
+    INVISIBLE: lambda p: _("A message cannot contain invisible or control characters (such as U+%(code)04X).") % p,
+    GUEST_TEXT: lambda p: _("Guests can send the table phrases. Create an account to write your own words."),
+    NO_ROOM: lambda p: _("You cannot write in this room."),
+    NOT_SIGNED_IN: lambda p: _("Sign in or play as a guest to talk at this table."),
+    UNKNOWN_PHRASE: lambda p: _("This phrase does not exist."),
+    NO_MESSAGE: lambda p: _("This message does not exist."),
+    OWN_MESSAGE: lambda p: _("This is your own message."),
+    NOT_CREATOR: lambda p: _("Only the table's creator can turn the chat on or off."),
+    NOT_PLAYER: lambda p: _("Only the players at this match can open the spectators' room."),
+}
+
+
+def sentence(refused: Refused) -> str:
+    """The refusal in words, in the active language."""
+    return _SENTENCES[refused.code](refused.params)
+
+
+def notice_muted(name: str) -> str:
+    return _("You no longer read %(name)s at any table. Unmute them from the chat's menu.") % {"name": name}
+
+
+def notice_unmuted(name: str) -> str:
+    return _("You read %(name)s again.") % {"name": name}
+
+
+def notice_reported() -> str:
+    return _("Thank you. Staff will look at this message.")
