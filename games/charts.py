@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from engine.deal import ROUNDS
 
 WIDTH, HEIGHT = 640, 300
-LEFT, RIGHT, TOP, BOTTOM = 44, 12, 14, 34
+LEFT, RIGHT, TOP, BOTTOM = 46, 12, 20, 34
 
 #: (round number, every seat's total after it), oldest first
 Totals = Sequence[tuple[int, Sequence[int]]]
