@@ -10,6 +10,7 @@ import re
 import socket
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from email import message_from_bytes
 from email.message import Message
 from typing import Any
@@ -48,8 +49,8 @@ class Inbox:
         return found.group(1)
 
 
-@pytest.fixture
-def smtp(settings: Any) -> Iterator[Inbox]:
+@contextmanager
+def smtp_server(settings: Any) -> Iterator[Inbox]:
     """A real SMTP server on 127.0.0.1 and Django's SMTP backend pointed at it."""
     inbox = Inbox()
     with socket.socket() as probe:  # a free port (aiosmtpd's Controller cannot take port 0)
@@ -65,6 +66,12 @@ def smtp(settings: Any) -> Iterator[Inbox]:
         yield inbox
     finally:
         controller.stop()
+
+
+@pytest.fixture
+def smtp(settings: Any) -> Iterator[Inbox]:
+    with smtp_server(settings) as inbox:
+        yield inbox
 
 
 def signed_in(username: str, email: str = "") -> tuple[Any, Client]:
