@@ -1,9 +1,12 @@
-"""What accounts store beyond Django's User: guest marks, table preferences, throttle records."""
+"""What accounts store beyond Django's User: guest marks, table preferences, throttle records,
+and whether an account's e-mail address is verified."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 
@@ -67,3 +70,34 @@ class Attempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.address} {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class EmailAddress(models.Model):
+    """An account's e-mail address and whether its owner proved it is theirs (accounts.emails).
+
+    `User.email` holds the same address (Django's own field, what the e-mail code reads);
+    this row adds when it was verified and when it was last changed. The confirmation link
+    is signed over (user, address, changed_at), so changing the address voids every older
+    link. A verified address belongs to one account only (case-insensitive); an unverified
+    one gets no turn e-mail (games.history.mail)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="email_address", verbose_name=_("user"))
+    address = models.EmailField(_("e-mail address"))
+    changed_at = models.DateTimeField(_("changed"))
+    verified_at = models.DateTimeField(_("verified"), null=True, blank=True)
+    #: when the last confirmation link went (accounts.emails.RESEND_AFTER)
+    sent_at = models.DateTimeField(_("link sent"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("e-mail address")
+        verbose_name_plural = _("e-mail addresses")
+        constraints = [models.UniqueConstraint(Lower("address"), condition=Q(verified_at__isnull=False),
+                                               name="accounts_verified_address_once")]
+
+    def __str__(self) -> str:
+        return self.address
+
+    @property
+    def verified(self) -> bool:
+        return self.verified_at is not None

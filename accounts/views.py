@@ -3,6 +3,7 @@ messages and the site's templates."""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -11,10 +12,11 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.generic import CreateView
 
-from accounts import guests, names, throttle
+from accounts import emails, guests, names, throttle
 from accounts.models import Attempt
 
 
@@ -28,7 +30,12 @@ def _safe_next(request: HttpRequest) -> str | None:
 
 
 class SignUpForm(UserCreationForm):
-    """Django's sign-up form, with the site's rules for names (accounts/names.py)."""
+    """Django's sign-up form, with the site's rules for names (accounts/names.py) and an
+    optional e-mail address (confirmed by a link, accounts/emails.py)."""
+
+    email = forms.EmailField(label=gettext_lazy("E-mail address (optional)"), required=False, max_length=254,
+                             help_text=gettext_lazy("Only for the e-mails you ask for, such as when it is your "
+                                                    "turn. We send a link to confirm it."))
 
     def clean_username(self) -> str:
         username = super().clean_username()
@@ -56,6 +63,10 @@ class SignUpView(CreateView):
             response.status_code = 429
             return response
         user = form.save()
+        if form.cleaned_data.get("email"):
+            row = emails.set_address(user, form.cleaned_data["email"])
+            if row is not None:
+                emails.send_confirmation(row, language=get_language())
         login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
         # The home page greets a new account with "Welcome", not "Welcome back" (once).
         self.request.session["new_account"] = True
@@ -63,6 +74,9 @@ class SignUpView(CreateView):
             self.request,
             _("Welcome, %(username)s! Your account is ready.") % {"username": user.get_username()},
         )
+        if user.email:
+            messages.info(self.request, _("We sent a link to %(address)s. Open it to confirm the address.")
+                          % {"address": user.email})
         return HttpResponseRedirect(_safe_next(self.request) or reverse("home"))
 
     def get_context_data(self, **kwargs: object) -> dict[str, object]:

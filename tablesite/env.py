@@ -89,3 +89,38 @@ def database(url: str, *, conn_max_age: int = 0) -> dict[str, Any]:
             f"DATABASE_URL must point at PostgreSQL (postgres://...), got engine {config.get('ENGINE')!r}"
         )
     return config
+
+
+_CONSOLE_MAIL = "django.core.mail.backends.console.EmailBackend"
+_SMTP_MAIL = "django.core.mail.backends.smtp.EmailBackend"
+
+
+def email(env: Mapping[str, str], *, debug: bool) -> dict[str, Any]:
+    """Django's EMAIL_* settings from the environment.
+
+    EMAIL_URL (``smtp://user:password@host:587/?tls=True``, ``smtps://…``, ``console:``;
+    read by dj-email-url) wins; else EMAIL_BACKEND / EMAIL_HOST / EMAIL_PORT /
+    EMAIL_HOST_USER / EMAIL_HOST_PASSWORD / EMAIL_USE_TLS / EMAIL_USE_SSL. With neither a
+    URL nor a host, development (DEBUG) prints e-mails on the console; production sends
+    by SMTP (to localhost:25 unless told otherwise)."""
+    import dj_email_url
+
+    if env.get("EMAIL_URL"):
+        parsed = dj_email_url.parse(env["EMAIL_URL"])
+        config: dict[str, Any] = {key: value for key, value in parsed.items() if value is not None}
+        config.setdefault("EMAIL_HOST", "localhost")
+    else:
+        default = _CONSOLE_MAIL if debug and not env.get("EMAIL_HOST") else _SMTP_MAIL
+        config = {
+            "EMAIL_BACKEND": env.get("EMAIL_BACKEND") or default,
+            "EMAIL_HOST": env.get("EMAIL_HOST", "localhost"),
+            "EMAIL_PORT": int(env.get("EMAIL_PORT", "25")),
+            "EMAIL_HOST_USER": env.get("EMAIL_HOST_USER", ""),
+            "EMAIL_HOST_PASSWORD": env.get("EMAIL_HOST_PASSWORD", ""),
+            "EMAIL_USE_TLS": env_bool(env, "EMAIL_USE_TLS", False),
+            "EMAIL_USE_SSL": env_bool(env, "EMAIL_USE_SSL", False),
+        }
+    if config.get("EMAIL_USE_TLS") and config.get("EMAIL_USE_SSL"):
+        raise ValueError("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be on (choose one)")
+    config.setdefault("EMAIL_TIMEOUT", 20)  # a mail server that hangs must not hold a worker for ever
+    return config

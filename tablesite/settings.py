@@ -10,6 +10,8 @@ Environment variables (see README):
     CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://dominoes.example.org
     SECURE_SSL_REDIRECT   default: true when DEBUG is false
     SECURE_PROXY_SSL_HEADER_NAME  e.g. HTTP_X_FORWARDED_PROTO behind a TLS proxy
+    EMAIL_URL             smtp://user:password@host:587/?tls=True (or EMAIL_HOST, EMAIL_PORT,
+                          EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS); console in DEBUG
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from tablesite import devdb
-from tablesite.env import channel_layers, database, env_bool, env_list
+from tablesite.env import channel_layers, database, email, env_bool, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 ENV = os.environ
@@ -231,11 +233,22 @@ LOGGING = {
     "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }
 
-# Turn e-mails (games/history/mail.py): the console in development, SMTP (EMAIL_HOST…) otherwise.
-EMAIL_BACKEND = ENV.get("EMAIL_BACKEND") or (
-    "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend")
-EMAIL_HOST = ENV.get("EMAIL_HOST", "localhost")
-EMAIL_PORT = int(ENV.get("EMAIL_PORT", "25"))
+# E-mail (turn e-mails, games/history/mail.py; address confirmation, accounts/emails.py):
+# EMAIL_URL or EMAIL_HOST/PORT/HOST_USER/HOST_PASSWORD/USE_TLS (tablesite.env.email); the
+# console in development when neither is set, SMTP otherwise.
+_email = email(ENV, debug=DEBUG)
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = _email.get("EMAIL_PORT", 25)
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _email.get("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = _email.get("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = _email["EMAIL_TIMEOUT"]
+if _email.get("EMAIL_FILE_PATH"):
+    EMAIL_FILE_PATH = _email["EMAIL_FILE_PATH"]
+#: days an e-mail confirmation link works (accounts/emails.py)
+EMAIL_CONFIRM_DAYS = int(ENV.get("EMAIL_CONFIRM_DAYS", "3"))
 DEFAULT_FROM_EMAIL = ENV.get("DEFAULT_FROM_EMAIL", "Mexican Train <noreply@localhost>")
 #: the site's address in e-mails (links to the table and to unsubscribe)
 SITE_URL = ENV.get("SITE_URL", "http://127.0.0.1:8000")

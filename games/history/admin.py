@@ -19,11 +19,12 @@ from typing import Any
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
-from django.utils.http import content_disposition_header
+from django.utils.html import format_html, format_html_join
+from django.utils.http import content_disposition_header, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
@@ -148,6 +149,10 @@ class HistoryMatchAdmin(MatchAdmin):
             doc = checks.read_upload(upload.read(checks.MAX_BYTES + 1))
         except BadReplay as e:
             return {"error": _("That file is not a replay: %(reason)s") % {"reason": e}}
+        doc, held = checks.from_bulk(doc, match.pk)  # "Export selected" writes several in a list
+        if doc is None:
+            return {"error": _("That file holds the replays of other matches (%(ids)s), not of match %(id)s.")
+                    % {"ids": ", ".join(map(str, held)) or "—", "id": match.pk}}
         result = checks.first_divergence(selectors.match_replay_doc(match), doc)
         out: dict[str, Any] = {"result": result, "name": upload.name}
         if result.round is not None and result.step is not None and Round.objects.filter(
@@ -177,9 +182,17 @@ class HistoryMatchAdmin(MatchAdmin):
                 messages.success(request, _("Match %(id)s: the replay reproduces it.") % {"id": match.pk})
 
     @admin.action(description=gettext_lazy("Export the selected matches' replays (one JSON list)"))
-    def export_selected(self, request: HttpRequest, queryset: Any) -> HttpResponse:
+    def export_selected(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
+        """One JSON list of the chosen finished matches' replay files, each with its "match" id
+        (the match page's "Check a replay file" takes the list and checks its own). Matches still
+        being played are left out, with a message; with none left, no file at all."""
         chosen = list(queryset.order_by("pk")[:200])
         live = [m.pk for m in chosen if not permissions.may(request.user, Can.EXPORT, m)]
+        if live and len(live) == len(chosen):
+            messages.error(request, _("Nothing was exported: only finished matches can be exported (a match's "
+                                      "seed is its deals). Still being played: %(ids)s.")
+                           % {"ids": ", ".join(map(str, live))})
+            return None
         if live:
             messages.warning(request, _("Matches still being played are not exported (their seed is their "
                                         "deals): %(ids)s.") % {"ids": ", ".join(map(str, live))})
@@ -194,8 +207,10 @@ class HistoryMatchAdmin(MatchAdmin):
 
 
 class NumberedLogInline(LogEntryInline):
-    """A round's log with seats numbered as players see them (from 1) and in words."""
+    """A round's log with seats numbered as players see them (from 1) and in words (no raw
+    stored action: templates/admin/history/round_log_inline.html)."""
 
+    template = "admin/history/round_log_inline.html"
     fields = ("seq", "kind", "seat_number", "words", "user", "by_computer", "version", "created_at")
     readonly_fields = fields
 
@@ -229,8 +244,47 @@ class NumberedLogInline(LogEntryInline):
         return [_("%(name)s (seat %(number)s)") % {"name": s.display_name, "number": s.index + 1} for s in seats]
 
 
+def _seat_names(rnd: Round) -> list[str]:
+    """The seats' names as players see them at the table, in seat order (prefetched)."""
+    return [s.display_name or _("free") for s in sorted(rnd.match.seats.all(), key=lambda s: s.index)]
+
+
+def _by_seat(values: Any, names: list[str]) -> str:
+    """`[32, 53, 0]` as "1. ana: 32 · 2. Computer 2: 53 · …" (seats from 1, names isolated)."""
+    if not values:
+        return "—"
+    return format_html_join(" · ", "{}. <bdi>{}</bdi>: {}", (
+        (i + 1, names[i] if i < len(names) else "", v) for i, v in enumerate(values)))
+
+
 class HistoryRoundAdmin(RoundAdmin):
+    """A round in words: its match, who scored what by name with seats from 1, and a link to
+    its replay (once the round has ended, R24); the log below in words too."""
+
     inlines = (NumberedLogInline,)
+    list_display = ("match", "number", "ended_by", "restarts", "totals_shown", "started_at", "ended_at")
+    fields = ("match", "number", "ended_by", "points_shown", "totals_shown", "restarts", "started_at",
+              "ended_at", "replay_link")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).select_related("match").prefetch_related(
+            Prefetch("match__seats", queryset=Seat.objects.select_related("user")))
+
+    @admin.display(description=gettext_lazy("penalty points"))
+    def points_shown(self, rnd: Round) -> str:
+        return _by_seat(rnd.points, _seat_names(rnd))
+
+    @admin.display(description=gettext_lazy("totals after"))
+    def totals_shown(self, rnd: Round) -> str:
+        return _by_seat(rnd.totals, _seat_names(rnd))
+
+    @admin.display(description=gettext_lazy("replay"))
+    def replay_link(self, rnd: Round) -> str:
+        if not rnd.ended_by:
+            return _("This round is being played: it can be replayed once it is over.")
+        url = reverse("admin:games_match_replay", args=[rnd.match_id]) + "?" + urlencode({"round": rnd.number})
+        return format_html('<a href="{}">{}</a>', url, _("Replay round %(number)s") % {"number": rnd.number})
 
 
 admin.site.unregister(Match)

@@ -44,6 +44,7 @@ def step_html(replay: RoundReplay, k: int, *, hands: bool = True) -> SafeString:
     flags = Flags(match_id=replay.match.pk, version=step.version, history=history, last_event=last,
                   last_train=last_train)
     board = present(view, seats, viewer=Viewer(), flags=flags)
+    board.charted = False  # the viewer's page draws the whole match's chart once, under the board
     if hands:
         for seat in board.seats:  # the train rows hold these same objects as their owners
             if seat.revealed is None:

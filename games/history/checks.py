@@ -1,5 +1,6 @@
 """The admin's import check: replay an uploaded replay file (`../shared/spec/replay-format.md`)
-against a stored match and report the first action where the two part ways.
+against a stored match and report the first action where the two part ways. A bulk
+export of several matches (a list) is checked for the one match it is uploaded to.
 
 The file is run through the engine (`engine.replay`) action by action beside the
 match's own export (`selectors.match_replay_doc`); the report names the first index
@@ -49,6 +50,19 @@ def read_upload(data: bytes) -> Any:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise BadReplay(f"not a JSON file: {e}") from None
+
+
+def from_bulk(uploaded: Any, match_id: int) -> tuple[Any, list[int]]:
+    """The replay of match `match_id` out of an admin's bulk export (a JSON list of replay
+    documents, each with its `"match"` id): (that document, []), or (None, the ids the list
+    holds) when it has none of this match. Anything but a list comes back as it is."""
+    if not isinstance(uploaded, list):
+        return uploaded, []
+    held = [d.get("match") for d in uploaded if isinstance(d, dict)]
+    for doc in uploaded:
+        if isinstance(doc, dict) and doc.get("match") == match_id:
+            return doc, []
+    return None, [m for m in held if isinstance(m, int)]
 
 
 def first_divergence(stored: dict[str, Any], uploaded: Any) -> Check:

@@ -7,7 +7,8 @@
   starts when the account was last seen at a table.
 - `turn_mails_when_due()`: the computer worker's loop (games/worker.py) calls it on
   every pass; it looks at most every `SCAN_EVERY` seconds in a process for matches
-  where a person is to play who opted in, has an e-mail address, is not connected,
+  where a person is to play who opted in, has a confirmed e-mail address
+  (accounts.emails), is not connected,
   and whose table has been closed, and the turn open, for the minutes they chose.
   One e-mail per turn at most — a turn is the match version while it is theirs (a
   version changes with every action) — enforced by a unique row written before the
@@ -32,6 +33,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts import emails
 from games import presence
 from games.history.models import TurnMail, TurnMailSent
 from games.models import Match, Seat
@@ -46,8 +48,10 @@ _last_scan = 0.0
 def due_turns(now: datetime) -> list[tuple[Match, Seat, TurnMail]]:
     """(match, seat on turn, its account's setting) for every turn an e-mail is due for."""
     # A seat a computer stands in for (games.standin) waits for nobody.
+    # Only to a confirmed address (accounts.emails): an unconfirmed one may be anybody's.
     on_turn = Seat.objects.filter(match=OuterRef("pk"), kind=Seat.Kind.HUMAN, index=OuterRef("turn"),
-                                  standin="", user__turn_mail__enabled=True)
+                                  standin="", user__turn_mail__enabled=True,
+                                  user__email_address__verified_at__isnull=False)
     matches = (Match.objects.filter(status=Match.Status.PLAYING, state__isnull=False)
                .annotate(turn=Cast(KeyTextTransform("turn", "state"), IntegerField()))
                .filter(Exists(on_turn)))
@@ -55,7 +59,7 @@ def due_turns(now: datetime) -> list[tuple[Match, Seat, TurnMail]]:
     for match in matches:
         seat = (Seat.objects.filter(match=match, index=match.turn).select_related("user", "user__turn_mail")
                 .first())
-        if seat is None or seat.user is None or not seat.user.email:
+        if seat is None or seat.user is None or emails.verified_address(seat.user) is None:
             continue
         setting = seat.user.turn_mail
         away = timedelta(minutes=setting.after_minutes)
@@ -71,6 +75,9 @@ def due_turns(now: datetime) -> list[tuple[Match, Seat, TurnMail]]:
 
 
 def _send(match: Match, seat: Seat, setting: TurnMail, base_url: str) -> bool:
+    address = emails.verified_address(seat.user)
+    if address is None:
+        return False
     key = f"v{match.version}"
     try:
         with transaction.atomic():
@@ -86,7 +93,7 @@ def _send(match: Match, seat: Seat, setting: TurnMail, base_url: str) -> bool:
                  "and you are away.\nNo more of these e-mails: %(unsubscribe)s\n") % {
             "name": seat.user.get_username(), "id": match.pk, "round": match.round_number, "rounds": match.length,
             "table": table, "unsubscribe": unsubscribe}
-    send_mail(subject, body, None, [seat.user.email])
+    send_mail(subject, body, None, [address])
     return True
 
 

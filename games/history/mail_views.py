@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from accounts import emails
 from games.history.models import TurnMail
 
 MINUTES = [(15, gettext_lazy("15 minutes")), (30, gettext_lazy("30 minutes")), (60, gettext_lazy("1 hour")),
@@ -34,7 +35,9 @@ def turn_mail(request: HttpRequest) -> HttpResponse:
         form.save()
         messages.success(request, _("Saved."))
         return redirect("history:turn_mail")
-    return render(request, "history/turn_mail.html", {"form": form, "has_email": bool(request.user.email)})
+    row = emails.row_of(request.user)
+    return render(request, "history/turn_mail.html", {
+        "form": form, "address": row.address if row else "", "verified": emails.verified_address(request.user)})
 
 
 @require_http_methods(["GET", "POST"])

@@ -28,6 +28,7 @@ from engine.previews import end_preview
 from engine.state import MEXICAN
 from engine.tiles import Tile, is_double, points
 from engine.views import SeatView, public
+from games import charts
 from games.table.jinja_env import ntext as ngettext
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
 from games.table.viewer import Viewer
@@ -325,6 +326,8 @@ class Board:
     #: the heading of the round's result and its "Next round (4 / 13)" button (R21)
     round_over_title: str = ""
     next_round_text: str = ""
+    #: draw the running-totals chart in the scores (`chart`); a replay's board does not (its page has its own)
+    charted: bool = True
     #: what it was presented from (view, seats, flags), for its shared parts (`shared_of`)
     source: tuple[SeatView, Sequence[SeatInfo], Flags] | None = field(default=None, repr=False, compare=False)
 
@@ -332,6 +335,16 @@ class Board:
     def ranking(self) -> list[SeatCtx]:
         """Seats by total, lowest first (R22: the lowest total wins)."""
         return sorted(self.seats, key=lambda s: (s.total, s.index))
+
+    @property
+    def chart(self) -> Any:
+        """The running totals after each ended round as an SVG chart (games.charts; R21, R22),
+        None before the first round has ended. Drawn once per (scores, names, language)."""
+        if not self.history or not self.charted:
+            return None
+        points = [[cell["points"] for cell in row["cells"]] for row in self.history]
+        return charts.totals_chart([s.name for s in self.seats], [(s.colour, s.shape_path) for s in self.seats],
+                                   charts.running_totals(points), rounds=self.rounds)
 
 
 # ---------------------------------------------------------------- the presenter

@@ -183,3 +183,58 @@ def test_list_actions_export_and_check_the_selected_matches(admin_client_: Clien
     texts = [str(m) for m in response.context["messages"]]
     assert f"Match {one.pk}: the replay reproduces it." in texts
     assert f"Match {two.pk}: the replay reproduces it." in texts
+
+
+def test_the_round_page_is_in_words_with_seats_from_one_and_links_its_replay(admin_client_: Client,
+                                                                             ana: Any) -> None:
+    """No stored action in its raw form ({'act': 'engine', 'seat': 2}); points and totals by
+    name with seats numbered from 1; a link to the round's replay once it has ended (R24)."""
+    match = play(play_rounds(create(ana, "basic", "expert", seed=2024), 2), 3)
+    ended = Round.objects.get(match=match, number=1)
+    html = admin_client_.get(reverse("admin:games_round_change", args=[ended.pk])).content.decode()
+    main = html[html.index('id="content-main"'):]
+    assert "{&#x27;act&#x27;" not in main and "'act'" not in main and "&#x27;seat&#x27;" not in main
+    assert "placed the engine 12-12" in main  # the log in words
+    assert "(seat 0)" not in main and "Computer 3 (seat 3)" in main
+    names = ["ana", "Computer 2", "Computer 3"]
+    for i, (name, points, total) in enumerate(zip(names, ended.points, ended.totals, strict=True), start=1):
+        assert f"{i}. <bdi>{name}</bdi>: {points}" in main and f"{i}. <bdi>{name}</bdi>: {total}" in main
+    assert f"[{', '.join(map(str, ended.points))}]" not in main  # not the stored list
+    assert f'href="{replay_url(match, "?round=1")}"' in main and "Replay round 1" in main
+    # the round still being played: no replay link, a sentence saying why
+    live = Round.objects.get(match=match, number=2)
+    html = admin_client_.get(reverse("admin:games_round_change", args=[live.pk])).content.decode()
+    assert replay_url(match, "?round=2") not in html and "can be replayed once it is over" in html
+    # the list of rounds too
+    listing = admin_client_.get(reverse("admin:games_round_changelist")).content.decode()
+    assert f"1. <bdi>ana</bdi>: {ended.totals[0]}" in listing
+
+
+def test_export_selected_refuses_unfinished_matches_with_a_message(admin_client_: Client, ana: Any) -> None:
+    live = play(create(ana, "basic", seed=43), 3)
+    url = reverse("admin:games_match_changelist")
+    response = admin_client_.post(url, {"action": "export_selected", "_selected_action": [live.pk]}, follow=True)
+    assert "Content-Disposition" not in response  # no file, not a silent []
+    texts = [str(m) for m in response.context["messages"]]
+    assert any("Nothing was exported" in t and str(live.pk) in t for t in texts), texts
+
+
+def test_the_bulk_export_passes_the_check_of_each_of_its_matches(admin_client_: Client, ana: Any) -> None:
+    one, two = over(play(create(ana, "basic", seed=41), 5)), over(play(create(ana, "basic", seed=42), 3))
+    other = over(play(create(ana, "basic", seed=44), 3))
+    response = admin_client_.post(reverse("admin:games_match_changelist"),
+                                  {"action": "export_selected", "_selected_action": [one.pk, two.pk]})
+    content = response.content
+
+    def check(match: Match) -> Any:
+        upload = SimpleUploadedFile("mexican-train-replays.json", content, content_type="application/json")
+        page = admin_client_.post(replay_url(match), {"replay": upload})
+        return page.context["check"], page.content.decode()
+
+    for match in (one, two):
+        result, html = check(match)
+        assert "error" not in result and result["result"].same, result
+        assert "replays this match action for action" in html
+    result, _html = check(other)
+    assert result["error"] == (f"That file holds the replays of other matches ({one.pk}, {two.pk}), "
+                               f"not of match {other.pk}.")

@@ -1,5 +1,6 @@
 """E-mail when it is your turn and you are away: at most one per turn, none to accounts
-that did not opt in, none while a table of yours is open; every e-mail can unsubscribe."""
+that did not opt in or whose address is not confirmed, none while a table of yours is
+open; every e-mail can unsubscribe."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
+from accounts import emails
+from accounts.models import EmailAddress
 from games import presence
 from games.history.mail import send_turn_mails
 from games.history.models import TurnMail
@@ -31,13 +34,20 @@ def on_turn(match: Match, seat: int = 0) -> Match:
     raise AssertionError("never ana's turn")
 
 
+def confirmed(user: Any) -> Any:
+    """`user`'s address as if they had followed its confirmation link (accounts.emails)."""
+    row = emails.set_address(user, user.email)
+    EmailAddress.objects.filter(pk=row.pk).update(verified_at=timezone.now())
+    return user
+
+
 def away(match: Match, minutes: int = 90) -> None:
     Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(minutes=minutes))
 
 
 @pytest.fixture
 def ana_opted_in(make_user: Any) -> Any:
-    ana = make_user("ana", email="ana@example.org")
+    ana = confirmed(make_user("ana", email="ana@example.org"))
     TurnMail.objects.create(user=ana, enabled=True, after_minutes=30)
     return ana
 
@@ -66,13 +76,25 @@ def test_none_before_the_chosen_time_or_when_not_her_turn(ana_opted_in: Any) -> 
 
 
 def test_none_to_accounts_that_did_not_opt_in(make_user: Any) -> None:
-    ben = make_user("ben", email="ben@example.org")
+    ben = confirmed(make_user("ben", email="ben@example.org"))
     match = on_turn(create(ben, "basic", seed=21))
     away(match)
     assert send_turn_mails() == 0  # no setting at all
     TurnMail.objects.create(user=ben, enabled=False)
     assert send_turn_mails() == 0
     assert mail.outbox == []
+
+
+def test_none_to_an_unconfirmed_or_changed_address(ana_opted_in: Any) -> None:
+    match = on_turn(create(ana_opted_in, "basic", seed=21))
+    away(match)
+    emails.set_address(ana_opted_in, "ana@elsewhere.example")  # changed: not confirmed yet
+    assert send_turn_mails() == 0
+    # a stored User.email alone (no confirmed row) is not enough either
+    EmailAddress.objects.filter(user=ana_opted_in).delete()
+    assert send_turn_mails() == 0 and mail.outbox == []
+    confirmed(ana_opted_in)
+    assert send_turn_mails() == 1 and mail.outbox[0].to == ["ana@elsewhere.example"]
 
 
 def test_none_while_connected_and_not_right_after_leaving(ana_opted_in: Any) -> None:

@@ -1,0 +1,66 @@
+"""The account's e-mail page (add, change, remove, send the link again) and the confirmation
+link's page. Thin views over `accounts.emails`; the words are accounts/words.py's."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from accounts import emails, guests, words
+
+
+class EmailForm(forms.Form):
+    email = forms.EmailField(label=gettext_lazy("E-mail address"), required=False, max_length=254,
+                             help_text=gettext_lazy("Leave it empty to remove your address."))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def email(request: HttpRequest) -> HttpResponse:
+    """Add, change or remove the account's address; a new one gets a confirmation link."""
+    if guests.is_guest(request.user):
+        messages.info(request, _("Keep your account with a name and a password first; then add an e-mail address."))
+        return redirect("guest_keep")
+    row = emails.row_of(request.user)
+    form = EmailForm(request.POST if request.POST.get("action") == "save" else None,
+                     initial={"email": row.address if row else ""})
+    if request.method == "POST" and request.POST.get("action") == "resend":
+        if row is not None and not row.verified and emails.send_confirmation(row, language=get_language()):
+            messages.success(request, _("We sent a new link to %(address)s.") % {"address": row.address})
+        elif row is not None and not row.verified:
+            messages.error(request, _("A link went to this address less than a minute ago. Please wait a moment."))
+        return redirect("email")
+    if request.method == "POST" and form.is_valid():
+        new = emails.set_address(request.user, form.cleaned_data["email"])
+        if new is None:
+            messages.success(request, _("Your e-mail address is removed. No e-mail will be sent to you."))
+        elif row is None or row.pk != new.pk or row.address != new.address:
+            emails.send_confirmation(new, language=get_language())
+            messages.success(request, _("We sent a link to %(address)s. Open it to confirm the address.")
+                             % {"address": new.address})
+        return redirect("email")
+    return render(request, "accounts/email.html", {"form": form, "row": row, "days": emails.confirm_days()})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The link in the e-mail: a page with one button (a GET changes nothing, so mail
+    scanners that follow links confirm nothing)."""
+    if request.method == "POST":
+        outcome = emails.confirm(request.user, token)
+        text = words.email_outcome(outcome, emails.confirm_days())
+        if outcome in (emails.Outcome.VERIFIED, emails.Outcome.ALREADY):
+            messages.success(request, text)
+            return redirect("email")
+        return render(request, "accounts/email_confirm.html", {"refusal": text}, status=400)
+    refusal, row = emails.check(request.user, token)
+    return render(request, "accounts/email_confirm.html", {
+        "refusal": words.email_outcome(refusal, emails.confirm_days()) if refusal else "",
+        "row": row, "already": refusal == emails.Outcome.ALREADY}, status=200 if row is not None else 400)
