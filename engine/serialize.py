@@ -27,12 +27,14 @@ def start_to_json(start: RoundStart) -> dict[str, Any]:
         "players": start.players, "round": start.round, "seed": start.seed,
         "hands": [_tiles(h) for h in start.deal.hands], "boneyard": _tiles(start.deal.boneyard),
         "totals": list(start.totals),
+        **({"final": True} if start.final else {}),  # R32; absent in snapshots before it
     }
 
 
 def start_from_json(raw: dict[str, Any]) -> RoundStart:
     deal = Deal(tuple(_untiles(h) for h in raw["hands"]), _untiles(raw["boneyard"]))
-    return RoundStart(raw["players"], raw["round"], raw["seed"], deal, tuple(raw["totals"]))
+    return RoundStart(raw["players"], raw["round"], raw["seed"], deal, tuple(raw["totals"]),
+                      final=bool(raw.get("final", False)))
 
 
 def state_to_json(state: RoundState) -> dict[str, Any]:
