@@ -229,6 +229,23 @@ def open_request(match_id: int) -> ChangeRequest | None:
                                         expires_at__gt=timezone.now()).first()
 
 
+#: how long the asker of a declined or expired request is told so on their board (issue 19)
+ANSWER_SHOWN = timedelta(minutes=1)
+
+
+def last_closed_request(match_id: int) -> ChangeRequest | None:
+    """The match's latest request when it was declined or expired within `ANSWER_SHOWN`
+    (what its asker is told on the board: games.table.board.answer_for), else None."""
+    # No select_related (a reference cycle per board read, as `open_request` says): who
+    # declined is read when it is shown.
+    latest = ChangeRequest.objects.filter(match_id=match_id).order_by("-pk").first()
+    if latest is None or latest.status not in (ChangeRequest.Status.DECLINED, ChangeRequest.Status.EXPIRED):
+        return None
+    if latest.closed_at is None or latest.closed_at < timezone.now() - ANSWER_SHOWN:
+        return None
+    return latest
+
+
 def next_match(match: Match) -> Match | None:
     """The match that followed this one at its table (R29), if any."""
     return Match.objects.filter(table_id=match.table_id, number=match.number + 1).first()

@@ -202,6 +202,11 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     ask = ask_for(match, reads.ask, user if signed_in else None)
     seats_away = away.for_viewer(match, user if signed_in else None, names, reads)
     waiting = ask is not None  # one request at a time: no other undo or restart meanwhile
+    answered = answer_for(match, reads, user if signed_in else None) if signed_in and not waiting else None
+    from games.table import commands
+
+    offered = commands.offers(commands.OfferContext(match=match, user=user if signed_in else None, view=view,
+                                                    mine=tuple(mine), waiting=waiting))
     return Flags(
         match_id=match.pk, version=match.version,
         undo=undo and not waiting, redo=redo,
@@ -213,6 +218,8 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
         pace=getattr(match, "pace", "normal"), hurry=bool(getattr(match, "hurry", False)),
         may_pace=bool(mine) and match.status == "playing",
         ask=ask,
+        answered=answered,
+        offers=offered,
         away=seats_away,
         history=history,
         undo_text=undo_text,
@@ -235,21 +242,39 @@ def _last_train(reads: Any) -> str:
     return ""
 
 
+def answer_for(match: Any, reads: Any, user: Any) -> str:
+    """To the asker of the match's latest request, declined or expired in this round within
+    the last `ANSWER_SHOWN`: who declined it, or that nobody answered in time (issue 19), in
+    the viewer's language ("" otherwise)."""
+    from games import consent, permissions, selectors
+
+    uid = permissions.user_id(user)
+    closed = reads.once("answered", lambda: selectors.last_closed_request(match.pk)) \
+        if getattr(reads, "match", None) is match else selectors.last_closed_request(match.pk)
+    if closed is None or uid != closed.asked_by_id or closed.round_number != match.round_number:
+        return ""
+    kind = consent.KINDS.get(closed.change)
+    if kind is None:
+        return ""
+    if closed.status == "declined":
+        who = closed.declined_by.get_username() if closed.declined_by is not None else _("A player")
+        return str(kind.declined) % {"name": isolated(who)}
+    return str(kind.expired)
+
+
 def ask_for(match: Any, ask: Any, user: Any) -> Ask | None:
-    """The open undo or restart request (`games.models.ChangeRequest`) as `user` sees it."""
-    from games import permissions
+    """The open request (`games.models.ChangeRequest`, a games.consent kind) as `user` sees it."""
+    from games import consent, permissions
 
     if ask is None or ask.round_number != match.round_number:
         return None
     uid = permissions.user_id(user)
     mine = uid is not None and uid == ask.asked_by_id
+    kind = consent.kind(ask.change)
     if mine:  # the asker reads about their own request in the second person
-        text = (_("You asked to take back your last move.") if ask.change == "undo"
-                else _("You asked to restart the round."))
+        text = str(kind.mine)
     else:
-        name = isolated(ask.asked_by.get_username())
-        text = (_("%(name)s asks to take back their last move.") if ask.change == "undo"
-                else _("%(name)s asks to restart the round.")) % {"name": name}
+        text = str(kind.theirs) % {"name": isolated(ask.asked_by.get_username())}
     answer = (uid is not None and not mine and uid not in ask.accepted
               and permissions.may(user, permissions.Action.ANSWER, match))
     expires = ask.expires_at.isoformat()

@@ -117,6 +117,10 @@ class Flags:
     undo_text: str = ""
     #: an undo or restart waiting for the others' answers (issue 13): `Ask`
     ask: Ask | None = None
+    #: to the asker of a request just declined or expired: who declined, or that time ran out
+    answered: str = ""
+    #: the commands the table's menu offers this viewer (games.table.commands.Offer)
+    offers: tuple[Any, ...] = ()
     #: seats handed to a computer while their owners are away (games.table.away.Away)
     away: Any = None
 
@@ -310,6 +314,10 @@ class Board:
     hurry: bool = False
     undo_text: str = ""
     ask: Ask | None = None
+    #: to the asker: their request was declined (by whom) or expired (games.consent words)
+    answered: str = ""
+    #: the commands the table's menu offers (games.table.commands.Offer), each with its template
+    offers: tuple[Any, ...] = ()
     #: hand an away seat to a computer, take one's own back, the away limit (games.table.away.Away)
     away: Any = None
     open_doubles_text: str = ""
@@ -545,6 +553,8 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         compact=view.players >= COMPACT_FROM,
         last_event=flags.last_event, next_match_url=flags.next_match_url,
         ask=flags.ask if not over else None,
+        answered=flags.answered if not over else "",
+        offers=flags.offers if not over else (),
         away=flags.away,
     )
     e = spoken((view.engine, view.engine))
