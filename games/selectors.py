@@ -289,11 +289,14 @@ def match_log(match: Match) -> list[LogEntry]:
 
 
 def match_actions(match: Match) -> list[Action]:
-    """The effective actions of the whole match in replay order, `next_round` between rounds."""
+    """The effective actions of the whole match in replay order, `next_round` between rounds,
+    and `last_round` (R32) at the start of a round the players made the match's last."""
     out: list[Action] = []
     for rnd in Round.objects.filter(match=match).order_by("number"):
         if rnd.number > 1:
             out.append(Action("next_round"))
+        if (rnd.start or {}).get("final"):
+            out.append(Action("last_round"))
         out.extend(parse_action(e.action) for e in effective_actions(rnd))
     return out
 
