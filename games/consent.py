@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.utils.module_loading import import_string
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 if TYPE_CHECKING:
@@ -96,55 +96,55 @@ class Kind:
 
 
 UNDO = Kind(
-    name="undo", label=_lazy("Undo"),
-    mine=_lazy("You asked to take back your last move."),
-    theirs=_lazy("%(name)s asks to take back their last move."),
-    log_ask=_lazy("%(name)s asks to take back their last move (undo)"),
-    log_accept=_lazy("%(name)s accepted the undo"),
-    log_decline=_lazy("%(name)s declined the undo"),
-    log_expire=_lazy("Nobody answered the undo request in time"),
-    log_void=_lazy("The undo request is no longer possible"),
-    declined=_lazy("%(name)s declined your request to take back your last move."),
-    expired=_lazy("Nobody answered your request to take back your last move in time."),
+    name="undo", label=_("Undo"),
+    mine=_("You asked to take back your last move."),
+    theirs=_("%(name)s asks to take back their last move."),
+    log_ask=_("%(name)s asks to take back their last move (undo)"),
+    log_accept=_("%(name)s accepted the undo"),
+    log_decline=_("%(name)s declined the undo"),
+    log_expire=_("Nobody answered the undo request in time"),
+    log_void=_("The undo request is no longer possible"),
+    declined=_("%(name)s declined your request to take back your last move."),
+    expired=_("Nobody answered your request to take back your last move in time."),
     done="games.services.consent_undo",
 )
 RESTART = Kind(
-    name="restart", label=_lazy("Restart round"),
-    mine=_lazy("You asked to restart the round."),
-    theirs=_lazy("%(name)s asks to restart the round."),
-    log_ask=_lazy("%(name)s asks to restart the round"),
-    log_accept=_lazy("%(name)s accepted the restart"),
-    log_decline=_lazy("%(name)s declined the restart"),
-    log_expire=_lazy("Nobody answered the restart request in time"),
-    log_void=_lazy("The restart request is no longer possible"),
-    declined=_lazy("%(name)s declined your request to restart the round."),
-    expired=_lazy("Nobody answered your request to restart the round in time."),
+    name="restart", label=_("Restart round"),
+    mine=_("You asked to restart the round."),
+    theirs=_("%(name)s asks to restart the round."),
+    log_ask=_("%(name)s asks to restart the round"),
+    log_accept=_("%(name)s accepted the restart"),
+    log_decline=_("%(name)s declined the restart"),
+    log_expire=_("Nobody answered the restart request in time"),
+    log_void=_("The restart request is no longer possible"),
+    declined=_("%(name)s declined your request to restart the round."),
+    expired=_("Nobody answered your request to restart the round in time."),
     done="games.services.consent_restart",
 )
 LAST_ROUND = Kind(
     name="last_round", label=pgettext_lazy("a change asked of the others", "End after this round"),
-    mine=_lazy("You asked to end the match after this round."),
-    theirs=_lazy("%(name)s asks to end the match after this round."),
-    log_ask=_lazy("%(name)s asks to end the match after this round"),
-    log_accept=_lazy("%(name)s accepted ending the match after this round"),
-    log_decline=_lazy("%(name)s declined ending the match after this round"),
-    log_expire=_lazy("Nobody answered the request to end the match after this round in time"),
-    log_void=_lazy("The request to end the match after this round is no longer possible"),
-    declined=_lazy("%(name)s declined your request to end the match after this round."),
-    expired=_lazy("Nobody answered your request to end the match after this round in time."),
+    mine=_("You asked to end the match after this round."),
+    theirs=_("%(name)s asks to end the match after this round."),
+    log_ask=_("%(name)s asks to end the match after this round"),
+    log_accept=_("%(name)s accepted ending the match after this round"),
+    log_decline=_("%(name)s declined ending the match after this round"),
+    log_expire=_("Nobody answered the request to end the match after this round in time"),
+    log_void=_("The request to end the match after this round is no longer possible"),
+    declined=_("%(name)s declined your request to end the match after this round."),
+    expired=_("Nobody answered your request to end the match after this round in time."),
     done="games.table.commands.last_round.consent_done",
 )
 AWAY_LIMIT = Kind(
-    name="away_limit", label=_lazy("Away limit"),
-    mine=_lazy("You asked to change how long a seat may stay away."),
-    theirs=_lazy("%(name)s asks to change how long a seat may stay away."),
-    log_ask=_lazy("%(name)s asks to change how long a seat may stay away"),
-    log_accept=_lazy("%(name)s accepted the new away limit"),
-    log_decline=_lazy("%(name)s declined the new away limit"),
-    log_expire=_lazy("Nobody answered the request to change the away limit in time"),
-    log_void=_lazy("The request to change the away limit is no longer possible"),
-    declined=_lazy("%(name)s declined your request to change how long a seat may stay away."),
-    expired=_lazy("Nobody answered your request to change how long a seat may stay away in time."),
+    name="away_limit", label=_("Away limit"),
+    mine=_("You asked to change how long a seat may stay away."),
+    theirs=_("%(name)s asks to change how long a seat may stay away."),
+    log_ask=_("%(name)s asks to change how long a seat may stay away"),
+    log_accept=_("%(name)s accepted the new away limit"),
+    log_decline=_("%(name)s declined the new away limit"),
+    log_expire=_("Nobody answered the request to change the away limit in time"),
+    log_void=_("The request to change the away limit is no longer possible"),
+    declined=_("%(name)s declined your request to change how long a seat may stay away."),
+    expired=_("Nobody answered your request to change how long a seat may stay away in time."),
     done="games.standin.consent_away_limit",
 )
 
