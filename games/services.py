@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any, Literal
 
@@ -649,9 +649,11 @@ def _undo(match: Match, rnd: Round, version: int, user: object,
     """Take back `found` (`_undo_count`): the state before it comes from its undo point."""
     folded, count = found
     target = folded.effective[-count]
-    before = UndoPoint.objects.get(entry=target).state
+    before = state_from_json(UndoPoint.objects.get(entry=target).state)
+    if match.state and match.state["start"].get("final") and not before.start.final:
+        before = before._replace(start=replace(before.start, final=True))  # R32 stands through an undo
     _append(rnd, kind=log.UNDO, version=version, action={"count": count}, user=user)
-    _store(match, rnd, state_from_json(before))
+    _store(match, rnd, before)
 
 
 def match_redo(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:

@@ -130,3 +130,15 @@ def test_the_menu_offers_it_to_players_only_while_it_can_be_done(duo: Match, ali
     answer(duo, bob, accept=True)
     assert offered(alice) == []  # the last already
     assert "last_round" in commands.COMMANDS
+
+
+def test_an_undo_keeps_the_round_the_last(make_match: Callable[..., Match], alice: Any,
+                                          driver: Callable[..., Driver]) -> None:
+    """R27 with R32: taking back a move made before the agreement does not take the agreement back."""
+    match = make_match("me", "computer:basic")
+    play = driver(match, {0: alice})
+    play.until(lambda s: s.phase == "play" and s.turn == 0)
+    play.step()
+    end_early(match, alice)
+    services.match_undo(match_id=match.pk, user=alice, expected_version=play.version, request_id=rid())
+    assert match.rounds.get().log.filter(kind="undo").exists() and state_of(match).start.final
