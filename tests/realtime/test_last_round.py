@@ -37,7 +37,7 @@ async def test_end_after_this_round_by_consent_over_the_socket(connect: Any, mak
     match = await db(shared, make_match, bob)
     me = await connect(match, alice)
     other = await connect(match, bob)
-    assert 'data-cmd="last_round"' in (await me.board())["html"]
+    assert 'data-cmd="last_round"' in me.last_board["html"]
     await me.send(type="last_round", version=me.version, request_id="end-1")
     ack = await me.expect("ack")
     assert (ack["asked"], ack["request"]) == (True, "open")
