@@ -121,6 +121,8 @@ class Flags:
     answered: str = ""
     #: the commands the table's menu offers this viewer (games.table.commands.Offer)
     offers: tuple[Any, ...] = ()
+    #: R32: the players agreed that this round is the match's last
+    final: bool = False
     #: seats handed to a computer while their owners are away (games.table.away.Away)
     away: Any = None
 
@@ -530,7 +532,8 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         title = round_words + " · " + _("Mexican Train")
     seated = bool(viewer.controlled)
     board = Board(
-        match_id=flags.match_id, version=flags.version, round=view.round, rounds=ROUNDS, phase=view.phase,
+        match_id=flags.match_id, version=flags.version, round=view.round,
+        rounds=view.round if flags.final else ROUNDS, phase=view.phase,
         players=view.players, engine=(view.engine, view.engine), engine_placed=view.phase != "engine",
         boneyard=view.boneyard, boneyard_text=tiles_text(view.boneyard),
         seats=seat_ctx, me=seat_ctx[me] if me is not None else None,
@@ -558,7 +561,8 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         away=flags.away,
     )
     e = spoken((view.engine, view.engine))
-    board.round_text = _("Round %(round)s of %(rounds)s") % {"round": view.round, "rounds": ROUNDS}
+    board.round_text = (_("Round %(round)s, the match's last") % {"round": view.round} if flags.final
+                        else _("Round %(round)s of %(rounds)s") % {"round": view.round, "rounds": ROUNDS})
     board.engine_label = _("Engine double %(tile)s") % {"tile": e}
     board.engine_preview_label = _("Engine double %(tile)s, not placed yet") % {"tile": e}
     starters = board.hand is not None and any(h.after_engine for h in board.hand.tiles)
@@ -617,7 +621,7 @@ def public_flags(flags: Flags) -> Flags:
     """The flags every viewer shares (no offers, no requests: those are a viewer's own)."""
     return Flags(match_id=flags.match_id, version=flags.version, paused=flags.paused, history=flags.history,
                  next_match_url=flags.next_match_url, pace=flags.pace, hurry=flags.hurry,
-                 last_train=flags.last_train)
+                 last_train=flags.last_train, final=flags.final)
 
 
 def present_public(view: SeatView, seats: Sequence[SeatInfo], flags: Flags) -> Board:

@@ -129,6 +129,10 @@ def test_the_menu_offers_it_to_players_only_while_it_can_be_done(duo: Match, ali
     assert offered(alice) == [] and offered(bob) == []  # a request waits
     answer(duo, bob, accept=True)
     assert offered(alice) == []  # the last already
+    # everyone, watchers too, reads that this round is the match's last: "1 / 1"
+    duo.refresh_from_db()
+    watched = table_board.board_context(match=duo, viewer=Viewer())
+    assert (watched.round, watched.rounds, watched.round_text) == (1, 1, "Round 1, the match's last")
     assert "last_round" in commands.COMMANDS
 
 
