@@ -36,7 +36,10 @@ tile ``[data-tile="5-3"][data-targets="0 mexican"][data-why="…"][data-why-url=
 `games.words` and `why-url` the rule's anchor on the rules page); each train
 ``[data-train="0"|"mexican"]``; buttons ``[data-act="engine|draw|pass|end"]`` only
 for legal non-play actions; ``[data-cmd="undo|redo|restart|next_round|new_match|hint"]``
-only when allowed (Undo's title says what it takes back); ``[data-reveal=<seat>]`` on the
+only when allowed (Undo's title says what it takes back); the commands the table's menu offers
+(games.table.commands: each `Offer` rendered by its own template, e.g. ``[data-cmd="last_round"]``
+in its dialog, R32); ``[data-answered]``: to the asker, who declined their request or that
+nobody answered in time (issue 19); ``[data-reveal=<seat>]`` on the
 relay cover; ``#board[data-only="draw|pass|"]``: the one legal action when it is to draw
 or to pass (the opt-in "draw and pass for me" sends it); ``[data-pace-now]`` the computers'
 pace (everyone), ``[data-pace="relaxed|normal|fast|instant"][aria-pressed]`` in the menu
@@ -55,8 +58,9 @@ and ``[data-skip]`` ("Skip to my turn", on a computer's turn) for seated people 
 - ``{"type": "skip", "request_id": uuid}`` — the computers play without waiting until a person's turn
 - ``{"type": "autodraw", "on": true|false}`` — "draw and pass for me when I have no play", kept on the
   player's account; the board says it (``data-draw-pass``)
-- ``{"type": "accept"|"decline", "ask": id, "request_id": uuid}`` — the answer to another person's undo
-  or restart request at a shared table (issue 13)
+- ``{"type": "accept"|"decline", "ask": id, "request_id": uuid}`` — the answer to another person's
+  request at a shared table (a games.consent kind: undo, restart, last_round, away_limit)
+- ``{"type": "last_round", "version": v, "request_id": uuid}`` — R32, end the match after this round
 - ``{"type": "stand_in"|"take_back", "seat": s, "request_id": uuid}``, ``{"type": "away_limit", "limit":
   "never|10m|1h|1d", "request_id": uuid}`` — a computer for an away player's seat (games.standin;
   the buttons ``[data-stand-in]`` ``[data-take-back]`` ``[data-away-limit]``, static/js/standin.js)
@@ -70,7 +74,9 @@ and ``[data-skip]`` ("Skip to my turn", on a computer's turn) for seated people 
   element's attributes when they changed; events from engine.events (never a hidden tile)
 - ``{"type": "error", "code": ..., "message": ..., "request_id": ...}``, for an illegal move
   also ``"reason"`` (the engine's reason code), ``"rule"`` and ``"why_url"`` (its anchor)
-- ``{"type": "ack", "request_id": ..., "version": v}``
+- ``{"type": "ack", "request_id": ..., "version": v, "duplicate": bool, "asked": bool}``, and
+  ``"request": "open|done|declined|expired|void"`` for a change asked of the others (also on a
+  repeated request id, issue 22)
 - ``{"type": "hint", "tile": "5-3", "train": "mexican"|0|null, "act": ..., "reason": "<one line>"}``
   (``hint_message``)
 - ``{"type": "log", "html": ...}`` (``render_log``); the open log panel also
