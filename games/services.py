@@ -774,7 +774,7 @@ def _ask(match: Match, rnd: Round, user: object, change: str, request_id: str, v
                                  expires_at=timezone.now() + REQUEST_LIFETIME)
     _append(rnd, kind=log.CONSENT, version=version, action={"change": change, "step": "ask"}, user=user)
     result = _commit(match, version, user=user, request_id=request_id)
-    return Result(result.match_id, result.version, asked=True, request=ChangeRequest.Status.OPEN)
+    return Result(result.match_id, result.version, asked=True, request=str(ChangeRequest.Status.OPEN))
 
 
 def asked_or_done(*, match_id: int, user: object, request_id: str, action: Can, change: str,
