@@ -35,10 +35,10 @@ def parse_action(raw: object, players: int | None = None) -> Action:
     unknown = set(raw) - {"seat", "act", "tile", "train"}
     if unknown:
         raise BadReplay(f"unknown action field(s): {', '.join(sorted(unknown))}")
-    if act == "next_round":
+    if act in ("next_round", "last_round"):  # decisions of the table, not of a seat (R5, R32)
         if raw.get("seat") is not None or "tile" in raw or "train" in raw:
-            raise BadReplay("next_round takes no seat, tile or train")
-        return Action("next_round")
+            raise BadReplay(f"{act} takes no seat, tile or train")
+        return Action(act)
     seat = _int(raw.get("seat"), "an action's seat")
     tile: Tile | None = None
     train: TrainKey | None = None

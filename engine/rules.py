@@ -7,6 +7,7 @@ computer players. `apply` accepts exactly the actions it lists and raises
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import chain
 from operator import itemgetter
 
@@ -85,6 +86,19 @@ def next_round(state: RoundState) -> RoundState:
     if state.seed is None:
         raise IllegalAction("R4", "The next round needs a match seed to deal from", "no_seed")
     return new_match_round(state.players, state.seed, state.round + 1, state.totals, state.start.rounds)
+
+
+def last_round(state: RoundState) -> RoundState:
+    """R32: the players agreed that the round in play is the match's last: it ends the match
+    when it ends (scored as R21-R22). Kept in the round's start, so a restart (R28) keeps it."""
+    if state.phase == "match_over":
+        raise IllegalAction("R22", "The match is over", "match_over")
+    if state.phase == "round_over":
+        raise IllegalAction("R32", "The round is over: only a round in play can be made the last",
+                            "round_over")
+    if state.start.final or state.round == state.start.rounds:
+        raise IllegalAction("R32", "This round is the match's last already", "last_already")
+    return state._replace(start=replace(state.start, final=True))
 
 
 # ---------------------------------------------------------------- legal actions
@@ -285,6 +299,8 @@ def apply(state: RoundState, action: Action) -> RoundState:
         return after
     if act == "next_round":
         return next_round(state)
+    if act == "last_round":
+        return last_round(state)
     if action not in legal_tuple(state):
         raise explain(state, action)
     seat = state.turn
@@ -418,7 +434,8 @@ def _finish(state: RoundState, how: str) -> RoundState:
     (13 in the standard match) the match is over."""
     penalty = tuple(sum(points(t) for t in hand) for hand in state.hands)
     totals = tuple(a + b for a, b in zip(state.totals, penalty, strict=True))
-    phase = "match_over" if state.round == state.start.rounds else "round_over"
+    # R22 after the last round (R31: the match's length); R32 after a round the players agreed is the last
+    phase = "match_over" if state.round == state.start.rounds or state.start.final else "round_over"
     return state.evolve(phase=phase, turn=None, round_points=penalty, totals=totals,
                         ended_by=how, placed=0, drawn=False, owes=False)
 

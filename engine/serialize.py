@@ -29,6 +29,7 @@ def start_to_json(start: RoundStart) -> dict[str, Any]:
         "players": start.players, "round": start.round, "seed": start.seed,
         "hands": [_tiles(h) for h in start.deal.hands], "boneyard": _tiles(start.deal.boneyard),
         "totals": list(start.totals),
+        **({"final": True} if start.final else {}),  # R32; absent in snapshots before it
     }
     if start.rounds != ROUNDS:
         out["rounds"] = start.rounds
@@ -39,7 +40,7 @@ def start_from_json(raw: dict[str, Any]) -> RoundStart:
     """Read `start_to_json`'s form; a start without ``rounds`` is of a standard match (R5)."""
     deal = Deal(tuple(_untiles(h) for h in raw["hands"]), _untiles(raw["boneyard"]))
     return RoundStart(raw["players"], raw["round"], raw["seed"], deal, tuple(raw["totals"]),
-                      int(raw.get("rounds", ROUNDS)))
+                      int(raw.get("rounds", ROUNDS)), final=bool(raw.get("final", False)))
 
 
 def state_to_json(state: RoundState) -> dict[str, Any]:

@@ -17,8 +17,8 @@ MEXICAN: Literal["mexican"] = "mexican"
 TrainKey = int | Literal["mexican"]
 
 Phase = Literal["engine", "first", "play", "round_over", "match_over"]
-Act = Literal["engine", "play", "draw", "pass", "end", "next_round"]
-ACTS: tuple[str, ...] = ("engine", "play", "draw", "pass", "end", "next_round")
+Act = Literal["engine", "play", "draw", "pass", "end", "next_round", "last_round"]
+ACTS: tuple[str, ...] = ("engine", "play", "draw", "pass", "end", "next_round", "last_round")
 
 
 #: every reason code an `IllegalAction` may carry (the site has words for each, in every language)
@@ -28,6 +28,7 @@ REFUSAL_CODES: tuple[str, ...] = (
     "end_not_pass", "must_start_train", "draw_before_pass", "not_first_turn", "pass_not_end",
     "play_before_end", "not_an_action", "not_in_hand", "no_such_train", "first_turn_mexican",
     "first_turn_own_train", "no_match", "drawn_tile_only", "open_double_first", "train_not_open",
+    "last_already",
 )
 
 
@@ -98,6 +99,8 @@ class RoundStart:
     deal: Deal
     totals: tuple[int, ...]
     rounds: int = 13
+    #: R32: the players agreed that this round is the match's last (kept through a restart, R28)
+    final: bool = False
 
 
 class RoundState(NamedTuple):

@@ -29,8 +29,10 @@ ACTION = "action"
 UNDO = "undo"
 REDO = "redo"
 RESTART = "restart"
-#: an undo or restart asked of the others at the table, and its answers: no change to the round
+#: a change asked of the others at the table (games.consent), and its answers: no change to the round
 CONSENT = "consent"
+#: R32: the round was made the match's last (kept in the round's start, so no change to the fold)
+LAST_ROUND = "last_round"
 
 
 class Entry(Protocol):
@@ -87,7 +89,7 @@ def fold(entries: Iterable[E]) -> Folded[E]:
         elif kind == RESTART:
             effective.clear()
             redo.clear()
-        elif kind == CONSENT:
+        elif kind in (CONSENT, LAST_ROUND):
             pass
         else:
             raise BadLog(f"unknown log entry kind {kind!r}")

@@ -2,7 +2,8 @@
 
 `describe(action, names, viewer_seat)` turns one replay-format action (the JSON a
 `LogEntry` stores) into a translated sentence; `describe_entry(kind, action, …)`
-also covers the undo, redo and restart entries (R27, R28).
+also covers the undo, redo and restart entries (R27, R28), the requests of games.consent
+and the round made the last (R32).
 
 What a line may say is what everyone at the table saw (R24): a draw says that a
 tile was drawn, never which one — not even to the player who drew it, since the
@@ -113,6 +114,8 @@ def describe_entry(kind: str, action: dict[str, Any] | None, names: Sequence[str
         return _("%(name)s restarted the round with the same deal") % {"name": who}
     if kind == "consent":
         return _consent(action or {}, who)
+    if kind == "last_round":  # R32
+        return _("%(name)s made this round the match's last") % {"name": who}
     return _("Unknown action")
 
 
@@ -151,18 +154,10 @@ def undo_words(taken: Sequence[Any], names: Sequence[str], viewer_seat: int | No
 
 
 def _consent(action: dict[str, Any], who: str) -> str:
-    """An undo or restart asked of the others at the table, and its answers."""
-    undo = action.get("change") == "undo"
-    step = action.get("step")
-    if step == "ask":
-        return (_("%(name)s asks to take back their last move (undo)") if undo
-                else _("%(name)s asks to restart the round")) % {"name": who}
-    if step == "accept":
-        return (_("%(name)s accepted the undo") if undo else _("%(name)s accepted the restart")) % {"name": who}
-    if step == "decline":
-        return (_("%(name)s declined the undo") if undo else _("%(name)s declined the restart")) % {"name": who}
-    if step == "expire":
-        return _("Nobody answered the undo request in time") if undo else _(
-            "Nobody answered the restart request in time")
-    return _("The undo request is no longer possible") if undo else _(
-        "The restart request is no longer possible")
+    """A change asked of the others at the table (a games.consent kind), and its answers."""
+    from games import consent
+
+    kind = consent.KINDS.get(str(action.get("change")))
+    if kind is None:
+        return _("Unknown action")
+    return kind.log_line(str(action.get("step")), who)

@@ -20,6 +20,8 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.deal import ROUNDS
 
+from . import consent
+
 MAX_SEATS = 10
 
 M = TypeVar("M", bound=models.Model)
@@ -287,9 +289,11 @@ class LogEntry(models.Model):
         UNDO = "undo", _("Undo")
         REDO = "redo", _("Redo")
         RESTART = "restart", _("Restart round")
-        #: an undo or restart asked of the other people at the table, and its answers
-        #: (``{"change": "undo"|"restart", "step": "ask"|"accept"|"decline"|"expire"|"void"}``)
+        #: a change asked of the other people at the table (games.consent), and its answers
+        #: (``{"change": <a kind's name>, "step": "ask"|"accept"|"decline"|"expire"|"void"}``)
         CONSENT = "consent", _("Request")
+        #: R32: the round in play was made the match's last
+        LAST_ROUND = "last_round", _("Last round")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="log", verbose_name=_("round"))
     seq = models.PositiveIntegerField(_("sequence number"))
@@ -314,7 +318,8 @@ class LogEntry(models.Model):
             models.UniqueConstraint(fields=["round", "seq"], name="log_seq_unique_per_round"),
             models.CheckConstraint(condition=~Q(kind="action") | Q(seat__isnull=False, action__isnull=False),
                                    name="log_action_has_seat_and_action"),
-            models.CheckConstraint(condition=Q(kind__in=["action", "undo", "redo", "restart", "consent"]),
+            models.CheckConstraint(condition=Q(kind__in=["action", "undo", "redo", "restart", "consent",
+                                                         "last_round"]),
                                    name="log_kind_valid"),
             models.CheckConstraint(condition=Q(seq__gte=1), name="log_seq_from_1"),
             # undo and redo say how many actions they took back or restored
@@ -400,13 +405,10 @@ class Pause(models.Model):
 
 
 class ChangeRequest(models.Model):
-    """An undo (R27) or restart (R28) one person asked for at a table shared with others:
-    it is done once every other person accepts; one declining, or a minute passing,
-    closes it. One open request per match at a time (services.change_ask)."""
-
-    class Change(models.TextChoices):
-        UNDO = "undo", _("Undo")
-        RESTART = "restart", _("Restart round")
+    """A change one person asked for at a table shared with others (games.consent: an undo,
+    R27; a restart, R28; ending after this round, R32; a new away limit): it is made once
+    every other person accepts; one declining, or a minute passing, closes it. One open
+    request per match at a time (services.change_ask)."""
 
     class Status(models.TextChoices):
         OPEN = "open", _("Open")
@@ -417,15 +419,23 @@ class ChangeRequest(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="change_requests",
                               verbose_name=_("match"))
-    change = models.CharField(_("change"), max_length=10, choices=Change.choices)
+    #: its kind: a name of games.consent.KINDS
+    change = models.CharField(_("change"), max_length=16, choices=consent.choices)
+    #: what the change sets, for a kind that carries a value (the new away limit)
+    value = models.CharField(_("value"), max_length=16, blank=True, default="")
     asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
                                  verbose_name=_("asked by"))
+    #: the asker's request id: a repeated one is answered with this request's state (issue 22)
+    request_id = models.CharField(_("request id"), max_length=64, blank=True, default="")
     #: the round it is for: a request does not outlive its round
     round_number = models.PositiveSmallIntegerField(_("round"))
     #: the match version the asker saw
     version = models.PositiveIntegerField(_("version"))
     #: ids of the users who accepted so far
     accepted = models.JSONField(_("accepted by"), default=list)
+    #: who declined it (the asker is told, issue 19)
+    declined_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="+", verbose_name=_("declined by"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField(_("asked"), auto_now_add=True)
     expires_at = models.DateTimeField(_("expires"))
@@ -437,7 +447,7 @@ class ChangeRequest(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match"], condition=Q(status="open"),
                                     name="one_open_request_per_match"),
-            models.CheckConstraint(condition=Q(change__in=["undo", "restart"]), name="request_change_valid"),
+            models.CheckConstraint(condition=Q(change__in=list(consent.KINDS)), name="request_change_valid"),
             models.CheckConstraint(condition=Q(status="open", closed_at__isnull=True)
                                    | (~Q(status="open") & Q(closed_at__isnull=False)),
                                    name="request_closed_has_time"),

@@ -33,6 +33,7 @@ see seed [2]   ended   ended  ended  no        no    ended        ended
 see hands [3]  yes     yes    yes    yes       no    yes          yes
 stand in [5]   no [1]  others others no        no    no           no
 take back [5]  no [1]  own    own    no        no    no           no
+last round [7] no [1]  yes    yes    no        no    no           no
 ============== ======= ====== ====== ========= ===== ============ =========
 
 [1] unless the owner also holds a seat. "alone": every other seat is a computer
@@ -50,6 +51,7 @@ who plays a seat themselves; *when* (its owner away past the table's limit) is t
 service's check. "own": only the seat's owner takes it back. While a computer plays a
 seat, its owner does not act for it (``act``, and everything that needs a seat of
 one's own, counts only the seats the owner plays themselves).
+[7] R32: make the round in play the match's last (games.table.commands.last_round).
 [6] step through the match's ended rounds (the players' replay page,
 games.history.views, and the admin's; the admin's seed and export follow [2]).
 
@@ -63,8 +65,9 @@ chat off; the chat in history and replay is for participants only (not even staf
 who see reported messages in the admin).
 
 An anonymous viewer may do nothing. At a table with more than one person (distinct
-users; pass-and-play seats count as their holder) undo and restart are not done at
-once but asked of the others (`others`, `needs_consent`; services.change_ask).
+users; pass-and-play seats count as their holder, a seat a computer stands in for as its
+owner) the changes of games.consent (undo, restart, end after this round, the away limit)
+are not done at once but asked of the others (`others`, `needs_consent`; services._ask).
 """
 
 from __future__ import annotations
@@ -124,6 +127,8 @@ class Action(StrEnum):
     STAND_IN = "stand_in"
     #: take one's own seat back from the computer standing in (games.standin)
     TAKE_BACK = "take_back"
+    #: R32: make the round in play the match's last (asked of the others at a shared table)
+    LAST_ROUND = "last_round"
 
 
 def seed_secret(match: Match) -> bool:
@@ -188,19 +193,21 @@ def roles(match: Match, user: object, *, token: object = "", seats: list[Seat] |
 
 
 def people(match: Match, *, seats: list[Seat] | None = None) -> set[int]:
-    """The distinct users seated at the match (pass-and-play seats count as their holder's);
-    a seat a computer plays while its owner is away counts for nobody (games.standin)."""
+    """The distinct users seated at the match (pass-and-play seats count as their holder's).
+    A seat a computer plays while its owner is away still counts for its owner: a stand-in
+    never carries consent for the seat it plays (issue 22), so its owner is asked."""
     return {s.user_id for s in _seats(match, seats)
-            if s.kind != Seat.Kind.COMPUTER and s.user_id is not None and not s.standin}
+            if s.kind != Seat.Kind.COMPUTER and s.user_id is not None}
 
 
 def others(match: Match, user: object, *, seats: list[Seat] | None = None) -> set[int]:
-    """The people at the table besides `user`: whose consent an undo or restart needs."""
+    """The people at the table besides `user`: whose consent a change of games.consent needs."""
     return people(match, seats=seats) - {_uid(user)}
 
 
 def needs_consent(match: Match, user: object, *, seats: list[Seat] | None = None) -> bool:
-    """Whether undo and restart by `user` must be asked of the others first (issue 13, R27, R28)."""
+    """Whether a change of games.consent (undo, restart, ending after this round, the away
+    limit) by `user` must be asked of the others first (issue 13, R27, R28, R32, issue 22)."""
     return bool(others(match, user, seats=seats))
 
 
@@ -248,7 +255,7 @@ def may(user: object, action: Action | str, match: Match, *, seat: int | None = 
     mine = seats_controlled(match, user, seats=seats)
     if action == Action.ACT:
         return bool(mine) if seat is None else seat in mine
-    if action in (Action.UNDO, Action.PAUSE, Action.PACE, Action.PREFER):
+    if action in (Action.UNDO, Action.PAUSE, Action.PACE, Action.PREFER, Action.LAST_ROUND):
         return bool(mine)
     if action == Action.RESTART:
         return match.created_by_id == uid or _alone(seats, user)
@@ -347,6 +354,7 @@ _REFUSALS = {
     Action.ANSWER: lambda: _("Only the players at this match can do this."),
     Action.STAND_IN: lambda: _("Only the other players at this match can let a computer play this seat."),
     Action.TAKE_BACK: lambda: _("Only this seat's player can take it back."),
+    Action.LAST_ROUND: lambda: _("Only the players at this match can end it after this round."),
 }
 
 

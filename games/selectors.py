@@ -230,6 +230,23 @@ def open_request(match_id: int) -> ChangeRequest | None:
                                         expires_at__gt=timezone.now()).first()
 
 
+#: how long the asker of a declined or expired request is told so on their board (issue 19)
+ANSWER_SHOWN = timedelta(minutes=1)
+
+
+def last_closed_request(match_id: int) -> ChangeRequest | None:
+    """The match's latest request when it was declined or expired within `ANSWER_SHOWN`
+    (what its asker is told on the board: games.table.board.answer_for), else None."""
+    # No select_related (a reference cycle per board read, as `open_request` says): who
+    # declined is read when it is shown.
+    latest = ChangeRequest.objects.filter(match_id=match_id).order_by("-pk").first()
+    if latest is None or latest.status not in (ChangeRequest.Status.DECLINED, ChangeRequest.Status.EXPIRED):
+        return None
+    if latest.closed_at is None or latest.closed_at < timezone.now() - ANSWER_SHOWN:
+        return None
+    return latest
+
+
 def next_match(match: Match) -> Match | None:
     """The match that followed this one at its table (R29), if any."""
     return Match.objects.filter(table_id=match.table_id, number=match.number + 1).first()
@@ -273,11 +290,14 @@ def match_log(match: Match) -> list[LogEntry]:
 
 
 def match_actions(match: Match) -> list[Action]:
-    """The effective actions of the whole match in replay order, `next_round` between rounds."""
+    """The effective actions of the whole match in replay order, `next_round` between rounds,
+    and `last_round` (R32) at the start of a round the players made the match's last."""
     out: list[Action] = []
     for rnd in Round.objects.filter(match=match).order_by("number"):
         if rnd.number > 1:
             out.append(Action("next_round"))
+        if (rnd.start or {}).get("final"):
+            out.append(Action("last_round"))
         out.extend(parse_action(e.action) for e in effective_actions(rnd))
     return out
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any, Literal
 
@@ -44,7 +44,7 @@ from engine.serialize import start_to_json, state_from_json, state_to_json
 from engine.state import Action, IllegalAction, RoundState
 from engine.views import view
 
-from . import length, log, notify, permissions, signals
+from . import consent, length, log, notify, permissions, signals
 from .errors import (
     BAD_REQUEST,
     FORBIDDEN,
@@ -98,8 +98,11 @@ class Result:
     match_id: int
     version: int
     duplicate: bool = False
-    #: the undo or restart was not done but asked of the others at the table (`ChangeRequest`)
+    #: the change was not done but asked of the others at the table (`ChangeRequest`, games.consent)
     asked: bool = False
+    #: for a change asked of the others: its request's status now (ChangeRequest.Status), so a
+    #: repeated request id is answered with the request's true state (issue 22)
+    request: str = ""
 
 
 # ---------------------------------------------------------------- statements
@@ -232,6 +235,11 @@ def _seen(match: Match, user: object, request_id: object,
     seen_user, seen_version = seen
     if seen_user != _user_id(user):
         raise GameError(BAD_REQUEST, _("This request id was already used."))
+    if read is None:  # a change that may have been asked of the others: say what became of it
+        asked = (ChangeRequest.objects.filter(match=match, asked_by_id=seen_user, request_id=request_id)
+                 .values_list("status", flat=True).first())
+        if asked is not None:
+            return Result(match.pk, seen_version, duplicate=True, asked=True, request=asked)
     return Result(match.pk, seen_version, duplicate=True)
 
 
@@ -269,6 +277,11 @@ def _refused(match: Match, e: IllegalAction, me: int | None) -> GameError:
     """The engine's refusal in the player's words (games.words), seats named as at the table."""
     names = [s.display_name for s in _seats(match)]
     return GameError(ILLEGAL, refusal(e.code, e.params, names=names, me=me), rule=e.rule, reason=e.code)
+
+
+def refused_by_engine(match: Match, e: IllegalAction) -> GameError:
+    """An engine refusal of a change of the table (no seat's): in words (games.words)."""
+    return _refused(match, e, None)
 
 
 def _apply(state: RoundState, action: Action) -> RoundState:
@@ -311,6 +324,16 @@ def _append(rnd: Round, *, kind: str, version: int, seat: int | None = None, act
                 timezone.now()])
     assert row is not None
     return int(row[0])
+
+
+def log_entry(rnd: Round, *, kind: str, version: int, user: object = None) -> int:
+    """Append a line of `kind` (games.log) by `user` to the round's log (a command's own line)."""
+    return _append(rnd, kind=kind, version=version, user=user)
+
+
+def store_state(match: Match, rnd: Round, state: RoundState) -> None:
+    """Put a new snapshot of the round on the match (a command's change; `_commit` saves it)."""
+    _store(match, rnd, state)
 
 
 def _store(match: Match, rnd: Round, state: RoundState) -> None:
@@ -613,7 +636,7 @@ def match_undo(*, match_id: int, user: object, expected_version: int, request_id
         assert rnd is not None
         found = _undo_count(rnd, mine)  # something to take back, or no_undo before anything is asked
         if permissions.needs_consent(match, user):
-            return _ask(match, rnd, user, ChangeRequest.Change.UNDO, request_id)
+            return _ask(match, rnd, user, consent.UNDO.name, request_id)
         version = match.version + 1
         _undo(match, rnd, version, user, found)
         return _commit(match, version, user=user, request_id=request_id)
@@ -633,9 +656,11 @@ def _undo(match: Match, rnd: Round, version: int, user: object,
     """Take back `found` (`_undo_count`): the state before it comes from its undo point."""
     folded, count = found
     target = folded.effective[-count]
-    before = UndoPoint.objects.get(entry=target).state
+    before = state_from_json(UndoPoint.objects.get(entry=target).state)
+    if match.state and match.state["start"].get("final") and not before.start.final:
+        before = before._replace(start=replace(before.start, final=True))  # R32 stands through an undo
     _append(rnd, kind=log.UNDO, version=version, action={"count": count}, user=user)
-    _store(match, rnd, state_from_json(before))
+    _store(match, rnd, before)
 
 
 def match_redo(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:
@@ -675,7 +700,7 @@ def round_restart(*, match_id: int, user: object, expected_version: int, request
         state = _restartable(match)
         rnd = _current_round(match)
         if permissions.needs_consent(match, user, seats=seats):
-            return _ask(match, rnd, user, ChangeRequest.Change.RESTART, request_id)
+            return _ask(match, rnd, user, consent.RESTART.name, request_id)
         version = match.version + 1
         _restart(match, rnd, state, version, user)
         return _commit(match, version, user=user, request_id=request_id)
@@ -745,23 +770,54 @@ def _close(match: Match, ask: ChangeRequest, status: str, step: str, rnd: Round 
         _append(rnd, kind=log.CONSENT, version=version, action={"change": ask.change, "step": step}, user=user)
 
 
-def _ask(match: Match, rnd: Round, user: object, change: str, request_id: str) -> Result:
-    """Open a request for `change` (one at a time per match), logged in the round."""
+def _ask(match: Match, rnd: Round, user: object, change: str, request_id: str, value: str = "") -> Result:
+    """Open a request for `change` (a games.consent kind; `value`: what it sets, for a kind that
+    carries one) — one at a time per match —, logged in the round."""
     if _open_request(match, rnd) is not None:
         raise GameError(REQUEST_OPEN, _("A request is already waiting for an answer at this table."))
     version = match.version + 1
-    ChangeRequest.objects.create(match=match, change=change, asked_by=user, round_number=rnd.number,
-                                 version=match.version, expires_at=timezone.now() + REQUEST_LIFETIME)
+    ChangeRequest.objects.create(match=match, change=consent.kind(change).name, value=value, asked_by=user,
+                                 request_id=request_id, round_number=rnd.number, version=match.version,
+                                 expires_at=timezone.now() + REQUEST_LIFETIME)
     _append(rnd, kind=log.CONSENT, version=version, action={"change": change, "step": "ask"}, user=user)
     result = _commit(match, version, user=user, request_id=request_id)
-    return Result(result.match_id, result.version, asked=True)
+    return Result(result.match_id, result.version, asked=True, request=str(ChangeRequest.Status.OPEN))
+
+
+def asked_or_done(*, match_id: int, user: object, request_id: str, action: Can, change: str,
+                  check: Callable[[Match, RoundState], None],
+                  make: Callable[[consent.Pending], None], value: str = "",
+                  expected_version: int | None = None) -> Result:
+    """A change of games.consent kind `change` by `user` (allowed `action`, games.permissions).
+    ``check(match, state)`` refuses it with a GameError while it could not be made; then at a
+    table shared with other people it is asked of them (`_ask`; `value`: what it sets), and
+    alone (with computers, or one's own pass-and-play seats) ``make(pending)`` makes it at
+    once (the kind's ``done`` makes it on acceptance: `change_answer`)."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        seats = _seats(match)
+        permissions.require(user, action, match, seats=seats)
+        seen = _seen(match, user, request_id)
+        if seen is not None:
+            return seen
+        if expected_version is not None:
+            _fresh(match, expected_version)
+        state = _started(match)
+        check(match, state)
+        rnd = _current_round(match)
+        if permissions.needs_consent(match, user, seats=seats):
+            return _ask(match, rnd, user, change, request_id, value)
+        version = match.version + 1
+        make(consent.Pending(match=match, round=rnd, state=state, version=version, asker=user, request=None,
+                             seats=seats))
+        return _commit(match, version, user=user, request_id=request_id)
 
 
 def change_answer(*, match_id: int, user: object, ask: object, accept: bool, request_id: str) -> Result:
-    """Accept or decline the open undo or restart request `ask` (its id, as the board showed
-    it). One decline closes it; once every other person accepted, the change is done for
-    the asker, if it still can be (else the request closes as void). A request past its
-    minute cannot be answered."""
+    """Accept or decline the open request `ask` (its id, as the board showed it; its kind is a
+    games.consent `Kind`). One decline closes it (the asker is told who declined); once every
+    other person accepted, the kind's change is made for the asker, if it still can be (else
+    the request closes as void). A request past its minute cannot be answered."""
     with transaction.atomic():
         match = _lock(match_id)
         seats = _seats(match)
@@ -779,6 +835,8 @@ def change_answer(*, match_id: int, user: object, ask: object, accept: bool, req
             raise GameError(FORBIDDEN, _("The others answer your request, not you."))
         version = match.version + 1
         if not accept:
+            current.declined_by_id = uid
+            current.save(update_fields=["declined_by"])
             _close(match, current, ChangeRequest.Status.DECLINED, "decline", rnd, version=version, user=user)
             return _commit(match, version, user=user, request_id=request_id)
         current.accepted = sorted({*current.accepted, uid})
@@ -787,22 +845,33 @@ def change_answer(*, match_id: int, user: object, ask: object, accept: bool, req
             _append(rnd, kind=log.CONSENT, version=version, action={"change": current.change, "step": "accept"},
                     user=user)
             return _commit(match, version, user=user, request_id=request_id)
-        asker = current.asked_by
+        pending = consent.Pending(match=match, round=rnd, state=state, version=version, asker=current.asked_by,
+                                  request=current, seats=seats)
+        kept = (rnd.last_seq, match.state, match.status, match.finished_at, match.round_number)
         try:  # still possible? (another person played since, the round or the match ended: void)
-            if current.round_number != rnd.number or match.status != Match.Status.PLAYING or (
-                    current.change == ChangeRequest.Change.UNDO and round_over(match)):
+            if current.round_number != rnd.number or match.status != Match.Status.PLAYING:
                 raise GameError(NO_REQUEST, _("This request is no longer open."))
-            mine = permissions.seats_controlled(match, asker, seats=seats)
-            done = _undo_count(rnd, mine) if current.change == ChangeRequest.Change.UNDO else _restartable(match)
+            with transaction.atomic():  # a change refused half-way leaves nothing behind
+                _close(match, current, ChangeRequest.Status.DONE, "accept", rnd, version=version, user=user)
+                consent.kind(current.change).accept(pending)
         except GameError:
+            rnd.last_seq, match.state, match.status, match.finished_at, match.round_number = kept
+            current.refresh_from_db()
             _close(match, current, ChangeRequest.Status.VOID, "void", rnd, version=version, user=user)
-            return _commit(match, version, user=user, request_id=request_id)
-        _close(match, current, ChangeRequest.Status.DONE, "accept", rnd, version=version, user=user)
-        if current.change == ChangeRequest.Change.UNDO:
-            _undo(match, rnd, version, asker, done)
-        else:
-            _restart(match, rnd, state, version, asker)
         return _commit(match, version, user=user, request_id=request_id)
+
+
+def consent_undo(p: consent.Pending) -> None:
+    """What an accepted undo request does (games.consent.UNDO): R27 for the asker."""
+    if round_over(p.match):
+        raise _round_over_error()
+    mine = permissions.seats_controlled(p.match, p.asker, seats=p.seats)
+    _undo(p.match, p.round, p.version, p.asker, _undo_count(p.round, mine))
+
+
+def consent_restart(p: consent.Pending) -> None:
+    """What an accepted restart request does (games.consent.RESTART): R28 for the asker."""
+    _restart(p.match, p.round, _restartable(p.match), p.version, p.asker)
 
 
 def round_next(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:

@@ -38,7 +38,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import notify, presence, services
+from . import consent, notify, presence, services
 from .errors import BAD_REQUEST, ILLEGAL, GameError
 from .models import AWAY_SECONDS, Match, Presence, Seat, StandIn
 from .permissions import Action as Can
@@ -133,11 +133,39 @@ def standin_end(*, match_id: int, user: object, seat: object, request_id: str) -
 
 def away_limit_set(*, match_id: int, user: object, limit: object, request_id: str) -> Result:
     """A seated person sets how long a seat may stay away before the others may let a
-    computer play it (Match.AwayLimit), as they set the computers' pace."""
-    return services.setting_set(match_id=match_id, user=user, request_id=request_id, field="away_limit", value=limit,
-                                unknown=_("Choose how long a seat may stay away from the list."),
-                                over=_("The match is over."),
-                                same=_("That is the table's setting already."))
+    computer play it (Match.AwayLimit). Alone with computers it is set at once; at a table
+    shared with other people it is asked of them (games.consent ``away_limit``, issue 22:
+    one person could otherwise shorten it, wait, hand the other's seat to a computer and
+    then change the round without anyone's consent)."""
+    def check(match: Match, state: object) -> None:
+        if not isinstance(limit, str) or limit not in Match.AwayLimit.values:
+            raise GameError(BAD_REQUEST, _("Choose how long a seat may stay away from the list."))
+        if match.status == Match.Status.FINISHED:
+            raise GameError(ILLEGAL, _("The match is over."))
+        if limit == match.away_limit:
+            raise GameError(BAD_REQUEST, _("That is the table's setting already."))
+
+    def make(p: consent.Pending) -> None:
+        check(p.match, p.state)
+        p.match.away_limit = str(limit)
+        Match.objects.filter(pk=p.match.pk).update(away_limit=str(limit))
+
+    return services.asked_or_done(match_id=match_id, user=user, request_id=request_id, action=Can.PACE,
+                                  change=consent.AWAY_LIMIT.name, check=check, make=make,
+                                  value=limit if isinstance(limit, str) else "")
+
+
+def consent_away_limit(p: consent.Pending) -> None:
+    """What an accepted away-limit request does (games.consent.AWAY_LIMIT): the table's limit
+    becomes the one asked for (``ChangeRequest.value``), if it still differs."""
+    assert p.request is not None
+    limit = p.request.value
+    if limit not in Match.AwayLimit.values or p.match.status == Match.Status.FINISHED:
+        raise GameError(ILLEGAL, _("The match is over."))
+    if limit == p.match.away_limit:
+        raise GameError(BAD_REQUEST, _("That is the table's setting already."))
+    p.match.away_limit = limit
+    Match.objects.filter(pk=p.match.pk).update(away_limit=limit)
 
 
 def _index(seat: object) -> int | None:

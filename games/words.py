@@ -136,6 +136,8 @@ def refusal(code: str, params: dict[str, object] | None = None, *, names: Sequen
     if code == "train_not_open":
         return _("%(name)s's train ends in %(number)s but is not open to you.") % {
             **words, "name": seat_name(train, names)}
+    if code == "last_already":
+        return _("This round is already the match's last.")
     if code == "fits_nowhere":
         a, b = p.get("a", "?"), p.get("b", "?")
         if a == b:

@@ -36,7 +36,10 @@ tile ``[data-tile="5-3"][data-targets="0 mexican"][data-why="…"][data-why-url=
 `games.words` and `why-url` the rule's anchor on the rules page); each train
 ``[data-train="0"|"mexican"]``; buttons ``[data-act="engine|draw|pass|end"]`` only
 for legal non-play actions; ``[data-cmd="undo|redo|restart|next_round|new_match|hint"]``
-only when allowed (Undo's title says what it takes back); ``[data-reveal=<seat>]`` on the
+only when allowed (Undo's title says what it takes back); the commands the table's menu offers
+(games.table.commands: each `Offer` rendered by its own template, e.g. ``[data-cmd="last_round"]``
+in its dialog, R32); ``[data-answered]``: to the asker, who declined their request or that
+nobody answered in time (issue 19); ``[data-reveal=<seat>]`` on the
 relay cover; ``#board[data-only="draw|pass|"]``: the one legal action when it is to draw
 or to pass (the opt-in "draw and pass for me" sends it); ``[data-pace-now]`` the computers'
 pace (everyone), ``[data-pace="relaxed|normal|fast|instant"][aria-pressed]`` in the menu
@@ -55,8 +58,9 @@ and ``[data-skip]`` ("Skip to my turn", on a computer's turn) for seated people 
 - ``{"type": "skip", "request_id": uuid}`` — the computers play without waiting until a person's turn
 - ``{"type": "autodraw", "on": true|false}`` — "draw and pass for me when I have no play", kept on the
   player's account; the board says it (``data-draw-pass``)
-- ``{"type": "accept"|"decline", "ask": id, "request_id": uuid}`` — the answer to another person's undo
-  or restart request at a shared table (issue 13)
+- ``{"type": "accept"|"decline", "ask": id, "request_id": uuid}`` — the answer to another person's
+  request at a shared table (a games.consent kind: undo, restart, last_round, away_limit)
+- ``{"type": "last_round", "version": v, "request_id": uuid}`` — R32, end the match after this round
 - ``{"type": "stand_in"|"take_back", "seat": s, "request_id": uuid}``, ``{"type": "away_limit", "limit":
   "never|10m|1h|1d", "request_id": uuid}`` — a computer for an away player's seat (games.standin;
   the buttons ``[data-stand-in]`` ``[data-take-back]`` ``[data-away-limit]``, static/js/standin.js)
@@ -70,7 +74,9 @@ and ``[data-skip]`` ("Skip to my turn", on a computer's turn) for seated people 
   element's attributes when they changed; events from engine.events (never a hidden tile)
 - ``{"type": "error", "code": ..., "message": ..., "request_id": ...}``, for an illegal move
   also ``"reason"`` (the engine's reason code), ``"rule"`` and ``"why_url"`` (its anchor)
-- ``{"type": "ack", "request_id": ..., "version": v}``
+- ``{"type": "ack", "request_id": ..., "version": v, "duplicate": bool, "asked": bool}``, and
+  ``"request": "open|done|declined|expired|void"`` for a change asked of the others (also on a
+  repeated request id, issue 22)
 - ``{"type": "hint", "tile": "5-3", "train": "mexican"|0|null, "act": ..., "reason": "<one line>"}``
   (``hint_message``)
 - ``{"type": "log", "html": ...}`` (``render_log``); the open log panel also
@@ -202,6 +208,11 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     ask = ask_for(match, reads.ask, user if signed_in else None)
     seats_away = away.for_viewer(match, user if signed_in else None, names, reads)
     waiting = ask is not None  # one request at a time: no other undo or restart meanwhile
+    answered = answer_for(match, reads, user if signed_in else None) if signed_in and not waiting else None
+    from games.table import commands
+
+    offered = commands.offers(commands.OfferContext(match=match, user=user if signed_in else None, view=view,
+                                                    mine=tuple(mine), waiting=waiting))
     return Flags(
         match_id=match.pk, version=match.version,
         undo=undo and not waiting, redo=redo,
@@ -213,6 +224,9 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
         pace=getattr(match, "pace", "normal"), hurry=bool(getattr(match, "hurry", False)),
         may_pace=bool(mine) and match.status == "playing",
         ask=ask,
+        answered=answered,
+        offers=offered,
+        final=bool((match.state or {}).get("start", {}).get("final")),
         away=seats_away,
         history=history,
         undo_text=undo_text,
@@ -235,21 +249,39 @@ def _last_train(reads: Any) -> str:
     return ""
 
 
+def answer_for(match: Any, reads: Any, user: Any) -> str:
+    """To the asker of the match's latest request, declined or expired in this round within
+    the last `ANSWER_SHOWN`: who declined it, or that nobody answered in time (issue 19), in
+    the viewer's language ("" otherwise)."""
+    from games import consent, permissions, selectors
+
+    uid = permissions.user_id(user)
+    closed = reads.once("answered", lambda: selectors.last_closed_request(match.pk)) \
+        if getattr(reads, "match", None) is match else selectors.last_closed_request(match.pk)
+    if closed is None or uid != closed.asked_by_id or closed.round_number != match.round_number:
+        return ""
+    kind = consent.KINDS.get(closed.change)
+    if kind is None:
+        return ""
+    if closed.status == "declined":
+        who = closed.declined_by.get_username() if closed.declined_by is not None else _("A player")
+        return str(kind.declined) % {"name": isolated(who)}
+    return str(kind.expired)
+
+
 def ask_for(match: Any, ask: Any, user: Any) -> Ask | None:
-    """The open undo or restart request (`games.models.ChangeRequest`) as `user` sees it."""
-    from games import permissions
+    """The open request (`games.models.ChangeRequest`, a games.consent kind) as `user` sees it."""
+    from games import consent, permissions
 
     if ask is None or ask.round_number != match.round_number:
         return None
     uid = permissions.user_id(user)
     mine = uid is not None and uid == ask.asked_by_id
+    kind = consent.kind(ask.change)
     if mine:  # the asker reads about their own request in the second person
-        text = (_("You asked to take back your last move.") if ask.change == "undo"
-                else _("You asked to restart the round."))
+        text = str(kind.mine)
     else:
-        name = isolated(ask.asked_by.get_username())
-        text = (_("%(name)s asks to take back their last move.") if ask.change == "undo"
-                else _("%(name)s asks to restart the round.")) % {"name": name}
+        text = str(kind.theirs) % {"name": isolated(ask.asked_by.get_username())}
     answer = (uid is not None and not mine and uid not in ask.accepted
               and permissions.may(user, permissions.Action.ANSWER, match))
     expires = ask.expires_at.isoformat()

@@ -368,7 +368,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def ack(self, c: protocol.Command, result: services.Result) -> None:
         await self.send_json({"type": "ack", "request_id": c.request_id, "version": result.version,
-                              "duplicate": result.duplicate, "asked": result.asked})
+                              "duplicate": result.duplicate, "asked": result.asked,
+                              **({"request": result.request} if result.request else {})})
         # The acting client gets its board at once; the group notice for this version is then skipped.
         await self.send_board(newer_than=self.sent_version, version=result.version)
 

@@ -101,7 +101,7 @@ def _tools_shows(b: Any) -> tuple[Any, ...]:
         fits = (b.hand, tuple(t.label for t in b.trains))
     return (b.actions, b.skip, b.skip_shown, b.autodraw, b.undo, b.undo_text, b.redo, b.restart, b.spectator,
             b.pace_options, cando, b.your_turn, fits, b.next_round, b.new_match,
-            b.away.limits if b.away is not None else (), b.round_over, b.match_over)
+            b.away.limits if b.away is not None else (), b.round_over, b.match_over, b.offers)
 
 
 #: each private part: its template and what of the board it shows (its key: the part is
@@ -109,7 +109,7 @@ def _tools_shows(b: Any) -> tuple[Any, ...]:
 #: template shows leaves a page behind (tests/board/test_updates.py, tests/board/test_part_keys.py).
 _PRIVATE: dict[str, tuple[str, Any]] = {
     "tools": ("games/board/tools.html", _tools_shows),
-    "banner": ("games/parts/banner.html", lambda b: (b.spectator, b.ask, b.away)),
+    "banner": ("games/parts/banner.html", lambda b: (b.spectator, b.ask, b.answered, b.away)),
     "hub": ("games/board/hub.html", lambda b: (b.engine_placed, b.engine, b.engine_label,
                                                b.engine_preview_label, b.engine_hint, b.actions.engine,
                                                b.actions.seat, b.engine_then)),

@@ -117,6 +117,12 @@ class Flags:
     undo_text: str = ""
     #: an undo or restart waiting for the others' answers (issue 13): `Ask`
     ask: Ask | None = None
+    #: to the asker of a request just declined or expired: who declined, or that time ran out
+    answered: str = ""
+    #: the commands the table's menu offers this viewer (games.table.commands.Offer)
+    offers: tuple[Any, ...] = ()
+    #: R32: the players agreed that this round is the match's last
+    final: bool = False
     #: seats handed to a computer while their owners are away (games.table.away.Away)
     away: Any = None
 
@@ -310,6 +316,10 @@ class Board:
     hurry: bool = False
     undo_text: str = ""
     ask: Ask | None = None
+    #: to the asker: their request was declined (by whom) or expired (games.consent words)
+    answered: str = ""
+    #: the commands the table's menu offers (games.table.commands.Offer), each with its template
+    offers: tuple[Any, ...] = ()
     #: hand an away seat to a computer, take one's own back, the away limit (games.table.away.Away)
     away: Any = None
     open_doubles_text: str = ""
@@ -534,7 +544,8 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         title = round_words + " · " + _("Mexican Train")
     seated = bool(viewer.controlled)
     board = Board(
-        match_id=flags.match_id, version=flags.version, round=view.round, rounds=view.rounds, phase=view.phase,
+        match_id=flags.match_id, version=flags.version, round=view.round,
+        rounds=view.round if flags.final else view.rounds, phase=view.phase,
         players=view.players, engine=(view.engine, view.engine), engine_placed=view.phase != "engine",
         boneyard=view.boneyard, boneyard_text=tiles_text(view.boneyard),
         seats=seat_ctx, me=seat_ctx[me] if me is not None else None,
@@ -557,10 +568,13 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         compact=view.players >= COMPACT_FROM,
         last_event=flags.last_event, next_match_url=flags.next_match_url,
         ask=flags.ask if not over else None,
+        answered=flags.answered if not over else "",
+        offers=flags.offers if not over else (),
         away=flags.away,
     )
     e = spoken((view.engine, view.engine))
-    board.round_text = _("Round %(round)s of %(rounds)s") % {"round": view.round, "rounds": view.rounds}
+    board.round_text = (_("Round %(round)s, the match's last") % {"round": view.round} if flags.final
+                        else _("Round %(round)s of %(rounds)s") % {"round": view.round, "rounds": view.rounds})
     board.engine_label = _("Engine double %(tile)s") % {"tile": e}
     board.engine_preview_label = _("Engine double %(tile)s, not placed yet") % {"tile": e}
     starters = board.hand is not None and any(h.after_engine for h in board.hand.tiles)
@@ -619,7 +633,7 @@ def public_flags(flags: Flags) -> Flags:
     """The flags every viewer shares (no offers, no requests: those are a viewer's own)."""
     return Flags(match_id=flags.match_id, version=flags.version, paused=flags.paused, history=flags.history,
                  next_match_url=flags.next_match_url, pace=flags.pace, hurry=flags.hurry,
-                 last_train=flags.last_train)
+                 last_train=flags.last_train, final=flags.final)
 
 
 def present_public(view: SeatView, seats: Sequence[SeatInfo], flags: Flags) -> Board:

@@ -21,12 +21,12 @@ frame nesting brackets deeper than `MAX_DEPTH` is refused by a linear scan befor
 ``json.loads`` ever sees it, since the decoder recurses once per level and a few
 kilobytes of ``[`` exhaust Python's stack (``RecursionError``).
 
-Commands: one registry, `COMMANDS`: each entry is a command's fields (what `parse`
-checks), and its handler — who may ask it, which service it calls, what it answers —
-run by the consumer (games.table.consumers) with the connection as its first argument.
-A new table command is an entry here, its service, and (if it changes what a board
-shows) the board: at most three files. See games/table/board.py's docstring for the
-whole contract.
+Commands: one registry, `COMMANDS` (games.table.commands: one module per command): each
+entry is a command's fields (what `parse` checks), its handler — who may ask it, which
+service it calls, what it answers — run by the consumer (games.table.consumers) with the
+connection as its first argument, and, for a command the board offers in its menu, when
+it is offered. A new table command is its module (and its template when it is offered).
+See games/table/commands/__init__.py and games/table/board.py's docstring.
 
 - ``act``: ``seat``, ``action`` (a replay-format action object), ``version``, ``request_id``
 - ``undo`` ``redo`` (R27), ``restart`` (R28), ``next_round``, ``new_match`` (R29):
@@ -38,8 +38,8 @@ whole contract.
   to act): ``request_id``
 - ``autodraw`` ("draw and pass for me when I have no play", a player's own preference,
   kept on their account): ``on``
-- ``accept`` ``decline``: ``ask`` (the id of the open undo or restart request the board
-  showed), ``request_id`` — the answer of another person at a shared table (issue 13)
+- ``accept`` ``decline``: ``ask`` (the id of the open request the board showed, a
+  games.consent kind), ``request_id`` — the answer of another person at a shared table
 - ``stand_in`` (let a computer play another person's seat while they are away) and
   ``take_back`` (its owner takes it back): ``seat``, ``request_id`` (games.standin)
 - ``away_limit`` (how long a seat may stay away before that, a seated person only):
@@ -49,6 +49,8 @@ whole contract.
   ``chat_report``: table talk (games.chat.commands, issue 21): ``room``, ``say`` (a
   phrase's code), ``text`` (free text, checked by games.chat.text), ``ref`` (a message or
   mute id); answered with ``chat`` frames, never a board
+- ``last_round`` (R32, "End the match after this round"; asked of the others at a shared
+  table): ``version``, ``request_id``
 - ``sync``: nothing — "send me a fresh board"
 - ``check``: nothing — "send me a board only if the match moved past the last one you
   sent me" (a page asks now and then, so a notice lost on the channel layer under
@@ -59,16 +61,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games import selectors, services, standin
-from games.chat import commands as chat
 from games.chat.phrases import MAX_CODE
+from games.table import commands as _registry
+from games.table.commands import Handler, Spec  # noqa: F401  (what callers know by this module's name)
 
 #: the largest frame accepted, in bytes of UTF-8 (a real command is well under 300); the
 #: site's server enforces the same limit (tablesite/server.py)
@@ -167,150 +167,9 @@ def _action(value: object, request_id: str | None) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- the commands
 
-#: A command's handler: ``await handler(connection, command)``. `connection` is the
-#: table's consumer: ``call(fn, **kw)`` runs `fn` in a database thread in the
-#: connection's language, ``ack(command, result)`` answers a change and sends its board,
-#: ``send_board(whole=…)``, ``send_json(message)``, and what it keeps per connection
-#: (``revealed``, ``pausing``, ``sent_version``, ``match_id``, ``user``).
-Handler = Callable[[Any, "Command"], Awaitable[None]]
-
-
-@dataclass(frozen=True)
-class Spec:
-    """One command: the fields it takes (all required; no other), and its handler."""
-
-    fields: frozenset[str]
-    handler: Handler
-
-
-async def _act(t: Any, c: Command) -> None:
-    # The service checks that the seat is the user's (R24) and the move legal (R7-R22).
-    result = await t.call(services.action_submit, match_id=t.match_id, user=t.user, seat=c.seat,
-                          action=c.action, expected_version=c.version, request_id=c.request_id)
-    await t.ack(c, result)
-
-
-def _change(service: Callable[..., services.Result]) -> Handler:
-    async def run(t: Any, c: Command) -> None:
-        result = await t.call(service, match_id=t.match_id, user=t.user, expected_version=c.version,
-                              request_id=c.request_id)
-        await t.ack(c, result)
-    return run
-
-
-async def _new_match(t: Any, c: Command) -> None:
-    # R29: asking again with the same request id gives the same new match (the
-    # service has no expected version: there is one new match per finished one).
-    new = await t.call(services.table_new_match, match_id=t.match_id, user=t.user, request_id=c.request_id)
-    await t.send_json({"type": "redirect", "request_id": c.request_id,
-                       "url": reverse("games:table", args=[new.pk])})
-
-
-async def _hint(t: Any, c: Command) -> None:
-    await t.send_json(await t.call(t.hint, seat=c.seat))
-
-
-async def _reveal(t: Any, c: Command) -> None:
-    await t.call(t.check_reveal, seat=c.seat)
-    t.revealed = c.seat
-    await t.send_board()
-
-
-async def _panel(t: Any, c: Command) -> None:
-    if c.open:
-        # Spectators may read the rules too, but only players pause the computers (R26).
-        # Sent again while the panel stays open: it renews the pause (it expires otherwise).
-        t.pausing = await t.call(t.pause_open)
-    elif t.pausing:
-        await t.call(services.pause_close, match_id=t.match_id, channel=t.channel_name)
-        t.pausing = False  # only once ended: a failed close is ended again with the connection
-
-
-async def _answer(t: Any, c: Command) -> None:
-    # Another person's undo or restart request at a shared table: yes or no (issue 13).
-    result = await t.call(services.change_answer, match_id=t.match_id, user=t.user, ask=c.ask,
-                          accept=c.type == "accept", request_id=c.request_id)
-    await t.ack(c, result)
-
-
-async def _pace(t: Any, c: Command) -> None:
-    # A seated person sets the computers' pace (games.permissions, in the service).
-    result = await t.call(services.pace_set, match_id=t.match_id, user=t.user, pace=c.pace,
-                          request_id=c.request_id)
-    await t.ack(c, result)
-
-
-async def _skip(t: Any, c: Command) -> None:
-    # "Skip to my turn": the computers play without waiting until a person is to act.
-    result = await t.call(services.hurry_start, match_id=t.match_id, user=t.user, request_id=c.request_id)
-    await t.ack(c, result)
-
-
-async def _autodraw(t: Any, c: Command) -> None:
-    # A player's own preference (games.permissions PREFER, in the service): this connection's
-    # board shows it at once; the user's other pages read it when they next connect.
-    t.autodraw = await t.call(services.autodraw_set, match_id=t.match_id, user=t.user, on=c.on)
-    await t.send_board()
-
-
-def _seat_change(service: Callable[..., services.Result]) -> Handler:
-    # A computer stands in for an away person's seat, or its owner takes it back (games.standin).
-    async def run(t: Any, c: Command) -> None:
-        result = await t.call(service, match_id=t.match_id, user=t.user, seat=c.seat, request_id=c.request_id)
-        await t.ack(c, result)
-    return run
-
-
-async def _away_limit(t: Any, c: Command) -> None:
-    result = await t.call(standin.away_limit_set, match_id=t.match_id, user=t.user, limit=c.limit,
-                          request_id=c.request_id)
-    await t.ack(c, result)
-
-
-async def _sync(t: Any, c: Command) -> None:
-    await t.send_board(whole=True)
-
-
-async def _check(t: Any, c: Command) -> None:
-    # A notice may be lost (the channel layer dropped or expired it under overload):
-    # the page asks now and then, and gets the board it missed, else nothing.
-    current = await t.call(selectors.match_version, match_id=t.match_id)
-    if current is not None and current > t.sent_version:
-        await t.send_board(newer_than=t.sent_version, version=current)
-
-
-_CHANGE = frozenset({"version", "request_id"})
-
-#: type -> its fields and handler: the closed set of commands
-COMMANDS: dict[str, Spec] = {
-    "act": Spec(frozenset({"seat", "action", "version", "request_id"}), _act),
-    "undo": Spec(_CHANGE, _change(services.match_undo)),  # R27
-    "redo": Spec(_CHANGE, _change(services.match_redo)),  # R27
-    "restart": Spec(_CHANGE, _change(services.round_restart)),  # R28
-    "next_round": Spec(_CHANGE, _change(services.round_next)),  # R21
-    "new_match": Spec(_CHANGE, _new_match),  # R29
-    "hint": Spec(frozenset({"seat"}), _hint),  # R23, R25
-    "reveal": Spec(frozenset({"seat"}), _reveal),  # R24
-    "panel": Spec(frozenset({"open"}), _panel),  # R26
-    "accept": Spec(frozenset({"ask", "request_id"}), _answer),  # R27, R28 at a shared table
-    "decline": Spec(frozenset({"ask", "request_id"}), _answer),
-    "pace": Spec(frozenset({"pace", "request_id"}), _pace),
-    "skip": Spec(frozenset({"request_id"}), _skip),
-    "autodraw": Spec(frozenset({"on"}), _autodraw),
-    "stand_in": Spec(frozenset({"seat", "request_id"}), _seat_change(standin.standin_start)),
-    "take_back": Spec(frozenset({"seat", "request_id"}), _seat_change(standin.standin_end)),
-    "away_limit": Spec(frozenset({"limit", "request_id"}), _away_limit),
-    "chat_join": Spec(frozenset(), chat.chat_join),
-    "chat_say": Spec(frozenset({"room", "say", "request_id"}), chat.chat_say),
-    "chat_text": Spec(frozenset({"room", "text", "request_id"}), chat.chat_text),
-    "chat_open": Spec(frozenset({"open"}), chat.chat_open),
-    "chat_mute": Spec(frozenset({"ref"}), chat.chat_mute),
-    "chat_unmute": Spec(frozenset({"ref"}), chat.chat_unmute),
-    "chat_switch": Spec(frozenset({"on"}), chat.chat_switch),
-    "chat_report": Spec(frozenset({"ref"}), chat.chat_report),
-    "sync": Spec(frozenset(), _sync),
-    "check": Spec(frozenset(), _check),
-}
+#: type -> its Spec (fields, handler, offer): the closed set of commands, one module each in
+#: games.table.commands
+COMMANDS: dict[str, Spec] = _registry.COMMANDS
 
 #: type -> the fields it requires (besides "type"); no command takes any other field
 FIELDS: dict[str, frozenset[str]] = {name: spec.fields for name, spec in COMMANDS.items()}

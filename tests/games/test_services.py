@@ -186,7 +186,8 @@ def test_repeated_request_id_is_answered_not_applied_again(duo: Match, alice: An
     # Every service answers a repeat the same way.
     result = services.round_restart(match_id=duo.pk, user=alice, expected_version=duo.version, request_id="r")
     again = services.round_restart(match_id=duo.pk, user=alice, expected_version=0, request_id="r")
-    assert again == services.Result(duo.pk, result.version, duplicate=True)
+    # ... and a repeat of a change asked of the others says so, with the request's state (issue 22).
+    assert again == services.Result(duo.pk, result.version, duplicate=True, asked=True, request="open")
     # At a table shared with bob the restart is asked of him (issue 13), once.
     assert result.asked and duo.change_requests.count() == 1
 

@@ -117,7 +117,8 @@ def test_a_table_set_to_never_lets_no_computer_stand_in(people: dict[str, Any]) 
     refused(ILLEGAL, hand_over, match, people["ana"])
 
 
-def test_the_seated_people_change_the_limit_as_they_change_the_pace(people: dict[str, Any]) -> None:
+def test_the_seated_people_change_the_limit_by_consent(people: dict[str, Any]) -> None:
+    """At a shared table the limit changes only once the others accept (issue 22, games.consent)."""
     match = table(people, limit="1d")
     left(match, people["ben"], 30)
     refused(ILLEGAL, hand_over, match, people["ana"])
@@ -127,7 +128,11 @@ def test_the_seated_people_change_the_limit_as_they_change_the_pace(people: dict
     with pytest.raises(GameError) as e:
         standin.away_limit_set(match_id=match.pk, user=people["ana"], limit="5m", request_id=rid())
     assert e.value.code == BAD_REQUEST
-    standin.away_limit_set(match_id=match.pk, user=people["ana"], limit="10m", request_id=rid())
+    asked = standin.away_limit_set(match_id=match.pk, user=people["ana"], limit="10m", request_id=rid())
+    assert asked.asked and Match.objects.get(pk=match.pk).away_limit == "1d"
+    refused(ILLEGAL, hand_over, match, people["ana"])  # asking changed nothing yet
+    ask = match.change_requests.get(status="open")
+    services.change_answer(match_id=match.pk, user=people["ben"], ask=ask.pk, accept=True, request_id=rid())
     assert Match.objects.get(pk=match.pk).away_limit == "10m"
     hand_over(match, people["ana"])
 
@@ -290,12 +295,13 @@ def test_every_hand_over_and_return_is_recorded(people: dict[str, Any]) -> None:
     assert set(LogEntry.objects.filter(round__match=match).values_list("kind", flat=True)) <= {"action"}
 
 
-def test_a_seat_a_computer_plays_needs_no_consent_and_gets_no_turn_mail(people: dict[str, Any]) -> None:
+def test_a_stand_in_never_carries_consent_for_the_seat_it_plays(people: dict[str, Any]) -> None:
+    """Issue 22: the seat's owner is still asked while a computer plays their seat."""
     match = table(people)
     left(match, people["ben"], 11)
     assert permissions.needs_consent(match, people["ana"])
     hand_over(match, people["ana"])
-    assert not permissions.needs_consent(Match.objects.get(pk=match.pk), people["ana"])  # ben cannot answer
+    assert permissions.needs_consent(Match.objects.get(pk=match.pk), people["ana"])
 
 
 def test_the_worker_tells_a_table_when_a_seats_limit_passes(people: dict[str, Any],

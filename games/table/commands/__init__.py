@@ -1,0 +1,94 @@
+"""The table's commands, one module each: the registry (issue 20, "a command is a module").
+
+Each module of this package defines ``command``, a `Spec`: its name (the frame's
+``type``), the fields it takes (checked by games.table.protocol.parse), its handler (who may
+— asked of games.permissions, in the service it calls —, the service, what it answers) and,
+for a command the board offers in the table's menu, ``offer``: when this viewer is offered
+it, as an `Offer` the tools part renders with the command's own template. `COMMANDS` finds
+them all when the package is imported; the protocol's parse, the board (games.table.board
+``match_flags``), the tools template and the parts' keys loop over what is registered.
+
+To add a command ``x``: ``games/table/commands/x.py`` with ``command = Spec("x", …)``; if the
+board offers it, ``offer`` and ``games/jinja2/games/commands/x.html``; its service (a change
+asked of the others at a shared table is a games.consent kind); its words in the catalogues.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+#: A command's handler: ``await handler(connection, command)``. `connection` is the
+#: table's consumer: ``call(fn, **kw)`` runs `fn` in a database thread in the
+#: connection's language, ``ack(command, result)`` answers a change and sends its board,
+#: ``send_board(whole=…)``, ``send_json(message)``, and what it keeps per connection
+#: (``revealed``, ``pausing``, ``sent_version``, ``match_id``, ``user``).
+Handler = Callable[[Any, Any], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class OfferContext:
+    """What deciding an offer may read: the match (with its seats), the viewer (None: nobody
+    signed in), the viewer's view of the round, the seats they control, whether a request
+    waits for answers at the table."""
+
+    match: Any
+    user: Any
+    view: Any
+    mine: tuple[int, ...]
+    waiting: bool
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A command the board offers this viewer: rendered by `template` (its menu item with
+    ``slot == "menu"``, anything outside the menu, such as its confirming dialog, with
+    ``slot == "after"``); `words`: what the template shows ((key, words) pairs, part of the
+    tools part's key)."""
+
+    name: str
+    template: str
+    words: tuple[tuple[str, str], ...] = ()
+
+    def word(self, key: str) -> str:
+        return dict(self.words).get(key, "")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One command: its name, the fields it takes (all required; no other), its handler, and
+    when the board offers it (None: never in the menu; its button is the board's own)."""
+
+    name: str
+    fields: frozenset[str]
+    handler: Handler
+    offer: Callable[[OfferContext], Offer | None] | None = None
+
+
+def _discover() -> dict[str, Spec]:
+    found: dict[str, Spec] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        specs = getattr(module, "commands", None) or [module.command]
+        for spec in specs:
+            assert spec.name not in found, f"two commands named {spec.name}"
+            found[spec.name] = spec
+    return found
+
+
+#: type -> its Spec: the closed set of commands
+COMMANDS: dict[str, Spec] = _discover()
+
+
+def offers(context: OfferContext) -> tuple[Offer, ...]:
+    """What the registered commands offer this viewer now, in the commands' order."""
+    out = []
+    for spec in COMMANDS.values():
+        if spec.offer is not None:
+            offer = spec.offer(context)
+            if offer is not None:
+                out.append(offer)
+    return tuple(out)

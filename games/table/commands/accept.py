@@ -1,0 +1,20 @@
+"""``accept`` and ``decline``: another person's answer to the open request at a shared table
+(games.consent: undo, restart, ending after this round, the away limit): ``ask`` (the id of
+the request the board showed), ``request_id``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import services
+from games.table.commands import Spec
+
+
+async def handle(t: Any, c: Any) -> None:
+    result = await t.call(services.change_answer, match_id=t.match_id, user=t.user, ask=c.ask,
+                          accept=c.type == "accept", request_id=c.request_id)
+    await t.ack(c, result)
+
+
+commands = [Spec("accept", frozenset({"ask", "request_id"}), handle),
+            Spec("decline", frozenset({"ask", "request_id"}), handle)]

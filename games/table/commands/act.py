@@ -1,0 +1,19 @@
+"""``act``: play one action of the replay format for a seat (R7-R22): ``seat``, ``action``,
+``version``, ``request_id``. The service checks that the seat is the user's (R24) and the
+move legal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import services
+from games.table.commands import Spec
+
+
+async def handle(t: Any, c: Any) -> None:
+    result = await t.call(services.action_submit, match_id=t.match_id, user=t.user, seat=c.seat,
+                          action=c.action, expected_version=c.version, request_id=c.request_id)
+    await t.ack(c, result)
+
+
+command = Spec("act", frozenset({"seat", "action", "version", "request_id"}), handle)

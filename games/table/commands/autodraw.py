@@ -1,0 +1,18 @@
+"""``autodraw``: "draw and pass for me when I have no play", a player's own preference kept on
+their account: ``on``. This connection's board shows it at once; the user's other pages read
+it when they next connect."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import services
+from games.table.commands import Spec
+
+
+async def handle(t: Any, c: Any) -> None:
+    t.autodraw = await t.call(services.autodraw_set, match_id=t.match_id, user=t.user, on=c.on)
+    await t.send_board()
+
+
+command = Spec("autodraw", frozenset({"on"}), handle)

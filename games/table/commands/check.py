@@ -1,0 +1,19 @@
+"""``check``: nothing — "send me a board only if the match moved past the last one you sent
+me". A notice may be lost (the channel layer dropped or expired it under overload): the page
+asks now and then, and gets the board it missed, else nothing (one indexed read)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import selectors
+from games.table.commands import Spec
+
+
+async def handle(t: Any, c: Any) -> None:
+    current = await t.call(selectors.match_version, match_id=t.match_id)
+    if current is not None and current > t.sent_version:
+        await t.send_board(newer_than=t.sent_version, version=current)
+
+
+command = Spec("check", frozenset(), handle)

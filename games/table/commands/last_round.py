@@ -1,0 +1,87 @@
+"""``last_round``: "End the match after this round" (R32): ``version``, ``request_id``.
+
+The round in play becomes the match's last: when it ends the match is over, scored as
+R21-R22, and history, ratings and replays read it as finished (the engine's
+``RoundStart.final``, kept through a restart of the round, R28). A player asks it (games.permissions
+``last_round``); at a table shared with other people it is asked of them (games.consent
+``last_round``), alone with computers it is done at once. The round's log says it (a
+``last_round`` entry), its stored start keeps it (so its replay ends the match), and a
+match's replay file says it with ``{"act": "last_round"}``.
+
+The board offers it in the table's menu (`offer`, ``games/commands/last_round.html``) to a
+player of a match in play whose round is in play, is not its last already and while no
+request waits for answers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from engine import rules
+from engine.serialize import start_to_json
+from engine.state import IllegalAction, RoundState
+from games import consent, log, permissions, services
+from games.models import Match, Round
+from games.permissions import Action as Can
+from games.services import Result
+from games.table.commands import Offer, OfferContext, Spec
+
+
+def _check(match: Match, state: RoundState) -> None:
+    """Refuse (changing nothing) unless the round in play may be made the last."""
+    try:
+        rules.last_round(state)
+    except IllegalAction as e:
+        raise services.refused_by_engine(match, e) from None
+
+
+def consent_done(p: consent.Pending) -> None:
+    """Make the round in play the match's last (alone, or once the others accepted)."""
+    _check(p.match, p.state)
+    new = rules.last_round(p.state)
+    services.log_entry(p.round, kind=log.LAST_ROUND, version=p.version, user=p.asker)
+    Round.objects.filter(pk=p.round.pk).update(start=start_to_json(new.start))
+    services.store_state(p.match, p.round, new)
+
+
+def end_after_this_round(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:
+    """R32: make the round in play the match's last, asked of the others at a shared table."""
+    return services.asked_or_done(match_id=match_id, user=user, request_id=request_id, action=Can.LAST_ROUND,
+                                  change=consent.LAST_ROUND.name, check=_check, make=consent_done,
+                                  expected_version=expected_version)
+
+
+async def handle(t: Any, c: Any) -> None:
+    result = await t.call(end_after_this_round, match_id=t.match_id, user=t.user, expected_version=c.version,
+                          request_id=c.request_id)
+    await t.ack(c, result)
+
+
+def offer(ctx: OfferContext) -> Offer | None:
+    """Offered to a player while the round is in play and is not the match's last yet."""
+    match, view = ctx.match, ctx.view
+    if ctx.waiting or not ctx.mine or match.status != Match.Status.PLAYING:
+        return None
+    if view.phase in ("round_over", "match_over") or view.round >= match.length:
+        return None
+    if (match.state or {}).get("start", {}).get("final"):
+        return None
+    if not permissions.may(ctx.user, Can.LAST_ROUND, match):
+        return None
+    shared = permissions.needs_consent(match, ctx.user)
+    return Offer("last_round", "games/commands/last_round.html", (
+        ("label", _("End the match after this round")),
+        ("title", _("End the match after this round?")),
+        ("text", _("This round becomes the match's last: the match ends when it ends, scored as usual. "
+                   "The others at the table are asked first.") if shared else
+         _("This round becomes the match's last: the match ends when it ends, scored as usual.")),
+        ("confirm", _("End after this round")),
+        ("cancel", _("Cancel")),
+    ))
+
+
+command = Spec("last_round", frozenset({"version", "request_id"}), handle, offer)
+
+

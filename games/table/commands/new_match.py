@@ -1,0 +1,21 @@
+"""``new_match``: R29, a new match at the same table once this one is over: ``version``,
+``request_id``. Asking again with the same request id gives the same new match (the service
+has no expected version: there is one new match per finished one)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+
+from games import services
+from games.table.commands import Spec
+
+
+async def handle(t: Any, c: Any) -> None:
+    new = await t.call(services.table_new_match, match_id=t.match_id, user=t.user, request_id=c.request_id)
+    await t.send_json({"type": "redirect", "request_id": c.request_id,
+                       "url": reverse("games:table", args=[new.pk])})
+
+
+command = Spec("new_match", frozenset({"version", "request_id"}), handle)

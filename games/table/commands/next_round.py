@@ -1,0 +1,17 @@
+"""``next_round``: R21: start the next round once this one is over: ``version``, ``request_id``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import services
+from games.table.commands import Spec
+
+
+async def handle(t: Any, c: Any) -> None:
+    result = await t.call(services.round_next, match_id=t.match_id, user=t.user, expected_version=c.version,
+                          request_id=c.request_id)
+    await t.ack(c, result)
+
+
+command = Spec("next_round", frozenset({"version", "request_id"}), handle)

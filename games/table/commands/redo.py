@@ -1,0 +1,17 @@
+"""``redo``: R27: restore what the last Undo took back: ``version``, ``request_id``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import services
+from games.table.commands import Spec
+
+
+async def handle(t: Any, c: Any) -> None:
+    result = await t.call(services.match_redo, match_id=t.match_id, user=t.user, expected_version=c.version,
+                          request_id=c.request_id)
+    await t.ack(c, result)
+
+
+command = Spec("redo", frozenset({"version", "request_id"}), handle)

@@ -1,0 +1,17 @@
+"""``restart``: R28: restart the round with its deal (asked of the others at a shared table): ``version``, ``request_id``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import services
+from games.table.commands import Spec
+
+
+async def handle(t: Any, c: Any) -> None:
+    result = await t.call(services.round_restart, match_id=t.match_id, user=t.user, expected_version=c.version,
+                          request_id=c.request_id)
+    await t.ack(c, result)
+
+
+command = Spec("restart", frozenset({"version", "request_id"}), handle)
