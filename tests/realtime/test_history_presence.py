@@ -14,6 +14,7 @@ from games import presence
 from games.history.mail import send_turn_mails
 from games.history.models import TurnMail
 from games.models import Match, Presence
+from tests.history.test_turn_mail import confirmed
 from tests.realtime.conftest import db, play
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -28,6 +29,7 @@ async def test_no_turn_mail_while_a_table_is_open(make_match: Any, alice: Any, c
     def prepare() -> Match:
         alice.email = "alice@example.org"
         alice.save()
+        confirmed(alice)  # turn e-mails go to confirmed addresses only
         TurnMail.objects.create(user=alice, enabled=True, after_minutes=15)
         match = make_match("me", "computer")
         play(match.pk, {0: alice}, until=lambda s: s.turn == 0 and s.phase in ("engine", "first", "play"))
