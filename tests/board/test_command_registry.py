@@ -26,7 +26,8 @@ def test_every_module_registers_and_the_protocol_parses_what_is_registered() -> 
 
 def _sample(field: str) -> object:
     return {"seat": 0, "action": {"act": "draw"}, "version": 1, "request_id": "r-1", "open": True,
-            "pace": "fast", "ask": 1, "on": True, "limit": "1h"}[field]
+            "pace": "fast", "ask": 1, "on": True, "limit": "1h",
+            "room": "players", "say": "good_move", "text": "Hello", "ref": 1}[field]
 
 
 def test_an_offer_renders_its_menu_item_and_its_dialog_from_its_own_words() -> None:
