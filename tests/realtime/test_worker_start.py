@@ -102,3 +102,37 @@ async def test_two_workers_never_take_the_same_move(make_match: Any) -> None:
                                      for w in (first, second)))
     assert sum(steps for steps, _wait in results) == 1
     assert (await db(snapshot, match.pk))[0] == match.version + 1
+
+
+async def test_lifespan_start_fails_while_another_server_holds_the_database(
+        settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22, item 1: without a shared layer a second server does not start (one log line)."""
+    import psycopg
+    from django.db import connection
+
+    from tablesite.asgi import application
+    from tests.servers import database_url
+
+    settings.REDIS_URL = None
+    monkeypatch.setenv("COMPUTER_WORKER", "")
+    monkeypatch.setattr(computers, "LOCK_WAIT", 0.2)
+    other = await psycopg.AsyncConnection.connect(database_url(connection.settings_dict), autocommit=True)
+    try:
+        await other.execute("SELECT pg_advisory_lock(%s, %s)", computers.LOCK_KEY)
+        server = ApplicationCommunicator(application, {"type": "lifespan"})
+        await server.send_input({"type": "lifespan.startup"})
+        assert (await server.receive_output(10))["type"] == "lifespan.startup.failed"
+        assert computers._running["task"] is None
+    finally:
+        await other.close()
+    # The other server gone, this one starts (and holds the lock until its shutdown).
+    server = ApplicationCommunicator(application, {"type": "lifespan"})
+    try:
+        await server.send_input({"type": "lifespan.startup"})
+        assert await server.receive_output(10) == {"type": "lifespan.startup.complete"}
+        assert computers._lock["connection"] is not None
+        await server.send_input({"type": "lifespan.shutdown"})
+        assert await server.receive_output(10) == {"type": "lifespan.shutdown.complete"}
+        assert computers._lock["connection"] is None
+    finally:
+        await computers.stop_in_process()
