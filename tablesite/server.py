@@ -145,6 +145,14 @@ class SiteServer(Server):
         reactor.callWhenRunning(self.configure_websockets)
         super().run()
 
+    def log_action(self, protocol: str, action: str, details: dict[str, Any]) -> None:
+        """daphne's access log, without the proxy's health checks (one a second per server)."""
+        from tablesite.edge import HEALTH_PATH
+
+        if protocol == "http" and details.get("path") == HEALTH_PATH and details.get("status") == 200:
+            return
+        super().log_action(protocol, action, details)
+
     def configure_websockets(self) -> None:
         from tablesite.edge import body_limit
 
