@@ -167,7 +167,7 @@ class SiteServer(Server):
                 protocol.requestFactory = BodyLimitedRequest
             return protocol
 
-        factory.buildProtocol = build_protocol  # type: ignore[method-assign]
+        factory.buildProtocol = build_protocol
 
         limit = frame_limit()
         TableWebSocketProtocol.limit = limit

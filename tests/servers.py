@@ -336,8 +336,13 @@ class Proxy(_Process):
                 out[fields[1]] = fields[17].startswith("UP")
         return out
 
-    url = Daphne.url
-    ws_url = Daphne.ws_url
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
 
 
 def require(binary: str, package: str) -> None:
