@@ -170,3 +170,25 @@ async def test_the_proxy_refuses_a_body_over_the_limit_itself(procs: Processes) 
     assert "zu groß" in answer.decode(errors="replace")
     for d in daphnes:
         assert "413" not in d.log()  # never reached a daphne
+
+
+async def test_the_shipped_template_is_a_valid_configuration(tmp_path: Any) -> None:
+    """deploy/haproxy.cfg.template, filled for three daphnes, passes ``haproxy -c``, with the
+    table routing, the health check and the body limit in it."""
+    import subprocess
+
+    from tablesite.edge import body_limit
+    from tablesite.haproxy import render
+    from tests.servers import HAPROXY, require
+
+    require(HAPROXY, "haproxy")
+    config = render(bind="127.0.0.1:8000", servers=["127.0.0.1:8001", "127.0.0.1:8002", "127.0.0.1:8003"],
+                    stats_socket=str(tmp_path / "s.sock"))
+    path = tmp_path / "haproxy.cfg"
+    path.write_text(config)
+    checked = await asyncio.to_thread(subprocess.run, [HAPROXY, "-c", "-f", str(path)], capture_output=True,
+                                      text=True, timeout=30)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "balance hash var(txn.table)" in config and "hash-type consistent" in config
+    assert "server d3 127.0.0.1:8003" in config and "uri /healthz" in config
+    assert f"gt {body_limit()} }}" in config
