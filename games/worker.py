@@ -41,7 +41,9 @@ in process or has no shared layer. A second one finds it held and says so in one
 line (`REFUSED_ALONE`, `REFUSED_SHARED`): without ``REDIS_URL`` it refuses to start
 (its pages would never hear the first one's moves: a version that exists would wait
 for the page's next ``check``), with ``REDIS_URL`` it serves but leaves the computers
-to the process that holds the lock. A killed process's lock ends with its connection.
+to the process that holds the lock. A killed process's lock ends with its connection; a
+lock lost with its connection (a database restart) is taken again by the loop's beat
+(`keep_claim`), or, if another process took it meanwhile, said in one line.
 
 Pauses (R26) that outlived their connection: the loop deletes the expired ones when
 it starts and every `EXPIRE_EVERY` seconds (`services.pauses_expire`), and tells
@@ -232,6 +234,7 @@ class ComputerWorker:
             return
         first = self.expired_at is None
         self.expired_at = now
+        keep_claim()  # this process's advisory lock, if it holds one, outlives a database restart
         resumed = services.pauses_expire(everything=first and self.clear_all_pauses)
         if resumed:
             logger.info("computer players: expired pauses ended in matches %s", resumed)
@@ -328,7 +331,10 @@ REFUSED_ALONE = ("another server already runs on this database without REDIS_URL
 REFUSED_SHARED = ("computer players: another process already runs them in process on this database "
                   "(PostgreSQL advisory lock %s held by backend pid %s): this one does not")
 #: the lock's connection (a Django connection of its own, outside the request handlers')
-_lock: dict[str, Any] = {"pid": None, "connection": None}
+_lock: dict[str, Any] = {"pid": None, "connection": None, "wanted": False}
+#: the one line when the lock's connection died and another process took the lock meanwhile
+LOST = ("computer players: this process lost the PostgreSQL advisory lock %s with its database connection and "
+        "backend pid %s holds it now: two processes run the computers%s")
 
 
 def lock_holder() -> int | None:
@@ -351,6 +357,7 @@ def claim(wait: float | None = None) -> bool:
     if _lock["pid"] == os.getpid() and _lock["connection"] is not None:
         return True
     held = connections.create_connection("default")  # not the thread's: never closed between requests
+    held.inc_thread_sharing()  # taken at start-up, looked at by the worker's thread, closed from another
     deadline = time.monotonic() + (LOCK_WAIT if wait is None else wait)
     try:
         while True:
@@ -358,7 +365,7 @@ def claim(wait: float | None = None) -> bool:
                 cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", LOCK_KEY)
                 got = bool(cursor.fetchone()[0])
             if got:
-                _lock.update(pid=os.getpid(), connection=held)
+                _lock.update(pid=os.getpid(), connection=held, wanted=True)
                 return True
             if time.monotonic() >= deadline:
                 held.close()
@@ -369,10 +376,34 @@ def claim(wait: float | None = None) -> bool:
         raise
 
 
-def release() -> None:
+def keep_claim() -> None:
+    """The worker's beat (`ComputerWorker.expire_pauses`): when this process held `LOCK_KEY`
+    and the lock's connection died (a database restart, a dropped connection), take it again;
+    if another process took it meanwhile, say so in one line (`LOST`) and stop asking.
+    A database still down is asked again at the next beat."""
+    held = _lock["connection"]
+    if not _lock["wanted"] or _lock["pid"] not in (None, os.getpid()):
+        return
+    if held is not None and held.is_usable():
+        return
+    release(keep_wanting=True)
+    try:
+        if claim(wait=0):
+            logger.warning("computer players: the PostgreSQL advisory lock %s/%s was lost with its connection; "
+                           "taken again", *LOCK_KEY)
+            return
+        holder = lock_holder()
+    except Exception:
+        return  # the database is down: the next beat asks again
+    _lock["wanted"] = False
+    logger.critical(LOST, f"{LOCK_KEY[0]}/{LOCK_KEY[1]}", holder,
+                    "" if shared_layer() else " and, without REDIS_URL, their pages stall: stop one of them")
+
+
+def release(*, keep_wanting: bool = False) -> None:
     """End this process's claim (its lock's connection); tests and lifespan shutdown."""
     held = _lock["connection"]
-    _lock.update(pid=None, connection=None)
+    _lock.update(pid=None, connection=None, wanted=keep_wanting and _lock["wanted"])
     if held is not None:
         with contextlib.suppress(Exception):
             held.close()

@@ -136,3 +136,49 @@ async def test_lifespan_start_fails_while_another_server_holds_the_database(
         assert computers._lock["connection"] is None
     finally:
         await computers.stop_in_process()
+    # Released for real: another session takes it at once.
+    other = await psycopg.AsyncConnection.connect(database_url(connection.settings_dict), autocommit=True)
+    try:
+        taken = await (await other.execute("SELECT pg_try_advisory_lock(%s, %s)", computers.LOCK_KEY)).fetchone()
+        assert taken == (True,)
+    finally:
+        await other.close()
+
+
+def backend_of_the_claim() -> int:
+    with computers._lock["connection"].cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return int(cursor.fetchone()[0])
+
+
+async def test_a_lock_lost_with_its_connection_is_taken_again_or_said_lost(
+        settings: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """The database drops the lock's connection (a restart): the worker's beat takes the lock
+    again; if another server took it meanwhile, one critical line says two now run."""
+    import psycopg
+    from django.db import connection
+
+    from tests.servers import database_url
+
+    settings.REDIS_URL = None
+    url = database_url(connection.settings_dict)
+    other = await psycopg.AsyncConnection.connect(url, autocommit=True)
+    try:
+        assert await db(computers.claim, 1.0)
+        first = await db(backend_of_the_claim)
+        await other.execute("SELECT pg_terminate_backend(%s)", (first,))
+        await db(computers.keep_claim)
+        second = await db(backend_of_the_claim)
+        assert second != first and await db(computers.lock_holder) == second
+
+        await other.execute("SELECT pg_terminate_backend(%s)", (second,))
+        await other.execute("SELECT pg_advisory_lock(%s, %s)", computers.LOCK_KEY)  # another server, quicker
+        with caplog.at_level("CRITICAL", logger="games.worker"):
+            await db(computers.keep_claim)
+            await db(computers.keep_claim)  # said once, then no longer asked
+        lost = [r.getMessage() for r in caplog.records if "lost the PostgreSQL advisory lock" in r.getMessage()]
+        assert len(lost) == 1 and "their pages stall" in lost[0], lost
+        assert computers._lock["connection"] is None and not computers._lock["wanted"]
+    finally:
+        await other.close()
+        await db(computers.release)
