@@ -344,7 +344,7 @@ def lock_holder() -> int | None:
                        "AND objsubid = 2 AND granted AND database = (SELECT oid FROM pg_database "
                        "WHERE datname = current_database())", LOCK_KEY)
         row = cursor.fetchone()
-    connection.close()  # asked at start-up, before any request: nothing else wants it open
+    connection.close()  # the calling thread's: at start-up or in a worker pass, which reconnects when it asks
     return int(row[0]) if row else None
 
 
