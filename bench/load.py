@@ -1,7 +1,7 @@
 """Load benchmark (issue 5): many 4-seat tables played at once over websockets.
 
     python bench/load.py [--tables 100] [--seconds 30] [--max-actions 1000000]
-                         [--processes 1|2] [--redis-url redis://127.0.0.1:6379/11]
+                         [--mode one|split|proxy[,...]] [--redis-url redis://127.0.0.1:6379/11]
                          [--pace R] [--spectators K] [--check-every 20]
                          [--capacity] [--json results.json]
 
@@ -35,9 +35,25 @@ What one run does, by itself, and cleans up after:
    this process's own CPU.
 
 ``--capacity`` (open loop; ``--pace`` defaults to 0.5): the most tables held with p99 ≤
-``--capacity-p99`` ms and no error: runs of ``--seconds`` each, the tables doubling from
-``--capacity-start`` until one fails, then bisecting (a fresh server and fresh matches
-for every run).
+``--capacity-p99`` ms and no error: the tables doubling from ``--capacity-start`` until a
+run fails, then bisecting (a fresh server and fresh matches for every run). Each run
+lasts ``--seconds`` or, if longer, as long as ``--min-samples`` latency samples take at
+the offered rate (2,000 by default: a p99 resting on 20 samples, not on two or three);
+the figure is the median of ``--searches`` whole searches (3 by default), reported
+with their spread (issue 18).
+
+Modes (``--mode``; several, comma-separated, are run one after the other and reported
+side by side):
+
+- ``one``: one daphne, the in-memory channel layer, the computers in it;
+- ``split``: two daphnes sharing Redis (``--redis-url``), every table's seats and
+  spectators split across them (``--processes 2`` is this mode);
+- ``proxy``: two daphnes + Redis + the computer worker (``manage.py run_computers``)
+  behind HAProxy (deploy/haproxy.cfg.template: a table's connections hashed to one
+  daphne), every client connecting to the proxy.
+
+Each run reports the CPU per action of each process of the site apart: each daphne,
+the worker, HAProxy and the Redis server (found on this machine by its port).
 
 Exit status 0 when the run had no errors (a missed target is reported, not fatal).
 """
@@ -50,6 +66,7 @@ import json
 import os
 import shutil
 import signal
+import statistics
 import sys
 import threading
 import time
@@ -82,7 +99,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="after the time is up, how long the actions already sent may take to reach every seat "
                         "(one still on its way then is counted as an error)")
     p.add_argument("--processes", type=int, choices=(1, 2), default=1,
-                   help="daphne processes; 2 share the Redis channel layer")
+                   help="daphne processes; 2 share the Redis channel layer (the same as --mode one / split)")
+    p.add_argument("--mode", default=None,
+                   help="one, split or proxy, or several comma-separated (see above; default from --processes)")
     p.add_argument("--redis-url", default="redis://127.0.0.1:6379/11",
                    help="channel layer for --processes 2 (a database number of its own)")
     p.add_argument("--database", default="bench_load", help="database created (and dropped) for the run")
@@ -103,6 +122,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--capacity-p99", type=float, default=TARGET_OPEN_P99 * 1000, help="ms (default 100)")
     p.add_argument("--capacity-start", type=int, default=5, help="tables in the first run of the search")
     p.add_argument("--capacity-max", type=int, default=1000, help="the search goes no higher")
+    p.add_argument("--min-samples", type=int, default=2000,
+                   help="capacity runs last long enough for this many latency samples at the offered rate")
+    p.add_argument("--searches", type=int, default=3,
+                   help="capacity searches per mode; the figure is their median, with their spread")
     p.add_argument("--json", type=Path, help="also write the results to this file")
     return p.parse_args(argv)
 
@@ -304,18 +327,42 @@ def gc_summary(before: dict[int, dict[str, Any]], after: dict[int, dict[str, Any
             "frozen": [a.get("frozen") for a in after.values()]}
 
 
+MODES = ("one", "split", "proxy")
+
+
+def modes_of(args: argparse.Namespace) -> list[str]:
+    """The modes asked for (``--mode``, else ``--processes``: 1 one, 2 split)."""
+    if not args.mode:
+        return ["one" if args.processes == 1 else "split"]
+    modes = [m.strip() for m in args.mode.split(",") if m.strip()]
+    unknown = [m for m in modes if m not in MODES]
+    if unknown or not modes:
+        raise SystemExit(f"--mode: {', '.join(unknown) or 'nothing'} is not one of {', '.join(MODES)}")
+    return modes
+
+
+def run_seconds(args: argparse.Namespace, tables: int) -> float:
+    """How long a run plays: ``--seconds``, or longer for ``--min-samples`` at the offered rate."""
+    if not args.pace or not args.min_samples:
+        return float(args.seconds)
+    return max(float(args.seconds), args.min_samples / (tables * args.pace) * 1.05)
+
+
 def load_phase(args: argparse.Namespace, db: BenchDatabase, *, tables: int | None = None,
-               run_tag: str = "load") -> dict[str, Any]:
+               run_tag: str = "load", mode: str | None = None) -> dict[str, Any]:
     from django.db import connection
 
     from bench.load_clients import TableSpec, drive
 
+    mode = mode or modes_of(args)[0]
+    processes = 1 if mode == "one" else 2
     n_tables = tables or args.tables
+    seconds = run_seconds(args, n_tables) if args.capacity else float(args.seconds)
     match_ids, seated, tokens = make_tables(n_tables, args.seed, prefix=run_tag)
     cookies = [[session_cookie(u) for u in users] for users in seated]
     connection.close()  # nothing of this process touches the database while the servers work
 
-    redis_url = args.redis_url if args.processes > 1 else None
+    redis_url = args.redis_url if processes > 1 else None
     if redis_url:
         import redis
 
@@ -323,13 +370,14 @@ def load_phase(args: argparse.Namespace, db: BenchDatabase, *, tables: int | Non
         r.flushdb()  # a channel layer of this run only (its own database number)
         r.close()
     env = server_env(db.url, redis_url=redis_url, conn_max_age=args.conn_max_age)
-    servers = Servers(env=env, count=args.processes)
+    servers = Servers(env=env, count=processes, proxy=mode == "proxy")
     servers.env["GC_STATS_FILE"] = str(servers.log_dir / "gc-%p.json")
     db_cpu = DatabaseCpu(db.name)
     gc_marks: dict[str, Any] = {}
     try:
         servers.start()
-        ports = servers.ports
+        # Through the proxy every client connects to it; else each table's seats are split.
+        ports = [servers.entry_port] if servers.entry_port is not None else servers.ports
         specs = [TableSpec(match_id=m, cookies=c, ports=[ports[(t + s) % len(ports)] for s in range(SEATS)],
                            watch_token=token,
                            spectator_ports=[ports[(t + SEATS + k) % len(ports)] for k in range(args.spectators)])
@@ -344,11 +392,12 @@ def load_phase(args: argparse.Namespace, db: BenchDatabase, *, tables: int | Non
             gc_marks["since"] = time.time()
 
         async def play() -> Any:
-            return await drive(specs, seconds=args.seconds, max_actions=args.max_actions, grace=args.grace,
+            return await drive(specs, seconds=seconds, max_actions=args.max_actions, grace=args.grace,
                                on_start=on_start, pace=args.pace, seed=args.seed, check_every=args.check_every)
 
         stats = asyncio.run(play())
         cpu = servers.cpu_since_mark()
+        process_cpu = servers.cpu_by_process()
         database_cpu = db_cpu.seconds()
         until = time.time()
         time.sleep(0.6)  # a snapshot of the servers' collector written after the end (every 0.5 s)
@@ -373,7 +422,8 @@ def load_phase(args: argparse.Namespace, db: BenchDatabase, *, tables: int | Non
     per_connection = {role: (sum(b) / len(b) / actions * n_tables if b and actions else 0.0)
                       for role, b in stats.connection_bytes.items()}
     return {
-        "tables": n_tables, "processes": args.processes, "channel_layer": "redis" if redis_url else "in-memory",
+        "tables": n_tables, "processes": processes, "mode": mode, "seconds": seconds,
+        "channel_layer": "redis" if redis_url else "in-memory",
         "conn_max_age": args.conn_max_age, "pace": args.pace, "spectators": args.spectators,
         "check_every": args.check_every, "checks_sent": stats.checks_sent,
         "offered": stats.offered, "offered_per_second": n_tables * args.pace if args.pace else None,
@@ -394,6 +444,9 @@ def load_phase(args: argparse.Namespace, db: BenchDatabase, *, tables: int | Non
         "bytes_per_connection_per_table_action": per_connection,
         "server_cpu_seconds": cpu, "server_cores": cpu / stats.elapsed if stats.elapsed else 0.0,
         "server_cpu_ms_per_action": cpu / actions * 1000 if actions else None,
+        "process_cpu_seconds": process_cpu,
+        "process_cpu_ms_per_action": {name: (c / actions * 1000 if actions else None)
+                                      for name, c in process_cpu.items()},
         "database_cpu_seconds": database_cpu,
         "database_cpu_ms_per_action": database_cpu / actions * 1000 if actions else None,
         "database_cpu_source": "/proc of the PostgreSQL backends serving the run's database",
@@ -405,17 +458,37 @@ def load_phase(args: argparse.Namespace, db: BenchDatabase, *, tables: int | Non
     }
 
 
-def capacity_search(args: argparse.Namespace, db: BenchDatabase) -> dict[str, Any]:
+def capacity_searches(args: argparse.Namespace, db: BenchDatabase, mode: str) -> dict[str, Any]:
+    """`args.searches` whole capacity searches in `mode`; the figure is the median of the
+    tables each held, with the spread (lowest, highest) beside it (issue 18)."""
+    searches = []
+    for k in range(max(1, args.searches)):
+        print(f"  {mode}: search {k + 1} of {args.searches}", flush=True)
+        searches.append(capacity_search(args, db, mode=mode, tag=f"{mode[0]}{k}"))
+    held = sorted(s["tables_held"] for s in searches)
+    samples = [r["actions"] for s in searches for r in s["runs"]]
+    return {"mode": mode, "pace": args.pace, "p99_limit_ms": args.capacity_p99,
+            "tables_held": statistics.median(held),
+            "spread": [held[0], held[-1]], "each": [s["tables_held"] for s in searches],
+            "first_not_held": [s["first_not_held"] for s in searches],
+            "min_samples_per_run": min(samples) if samples else 0,
+            "searches": searches,
+            "runs": [r for s in searches for r in s["runs"]]}
+
+
+def capacity_search(args: argparse.Namespace, db: BenchDatabase, *, mode: str | None = None,
+                    tag: str = "") -> dict[str, Any]:
     """The most tables held at `args.pace` with p99 <= `args.capacity_p99` and no error:
     doubling from --capacity-start until a run fails, then bisecting to within 10%."""
     runs: list[dict[str, Any]] = []
 
     def held(n: int) -> bool:
-        result = load_phase(args, db, tables=n, run_tag=f"cap{len(runs)}_")
+        result = load_phase(args, db, tables=n, run_tag=f"cap{tag}{len(runs)}_", mode=mode)
         ok = result["errors"] == 0 and result["p99_ms"] <= args.capacity_p99
         result["held"] = ok
         runs.append(result)
-        print(f"  capacity run {len(runs)}: {n} tables, {result['actions_per_second']:.1f} actions/s "
+        print(f"  capacity run {len(runs)}: {n} tables, {result['seconds']:.0f} s, {result['actions']} samples, "
+              f"{result['actions_per_second']:.1f} actions/s "
               f"(offered {n * args.pace:.1f}/s), p50 {result['p50_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms, "
               f"errors {result['errors']}, server CPU {result['server_cores']:.2f} cores, longest collection "
               f"{result['gc']['max_pause_ms']:.1f} ms, load average {result['loadavg_before']} -> "
@@ -446,7 +519,8 @@ def fmt(x: float | None, digits: int = 1) -> str:
 
 
 def report_load(load: dict[str, Any], indent: str = "  ") -> None:
-    mode = (f"{load['processes']} daphne process{'es' if load['processes'] > 1 else ''}, "
+    mode = (f"{load['processes']} daphne process{'es' if load['processes'] > 1 else ''}"
+            f"{' behind HAProxy + run_computers' if load.get('mode') == 'proxy' else ''}, "
             f"{load['channel_layer']} channel layer, CONN_MAX_AGE={load['conn_max_age']}")
     watchers = f" + {load['spectators']} spectator{'s' if load['spectators'] != 1 else ''}" if load["spectators"] else ""
     pace = (f"open loop at {load['pace']} actions/s per table ({load['offered_per_second']:.1f}/s offered)"
@@ -489,6 +563,9 @@ def report_load(load: dict[str, Any], indent: str = "  ") -> None:
     rss = ", ".join(f"{r:.0f}" for r in load["server_peak_rss_mb"])
     print(f"{indent}server CPU: {load['server_cpu_seconds']:.1f} s user+sys ({load['server_cores']:.2f} cores, "
           f"{fmt(load['server_cpu_ms_per_action'])} ms per action); peak RSS: {rss} MB")
+    if load.get("process_cpu_ms_per_action"):
+        print(f"{indent}CPU per action by process: " + ", ".join(
+            f"{name} {fmt(ms, 2)} ms" for name, ms in load["process_cpu_ms_per_action"].items()))
     print(f"{indent}database CPU: {load['database_cpu_seconds']:.1f} s ({fmt(load['database_cpu_ms_per_action'])} "
           f"ms per action; {load['database_cpu_source']})")
     g = load["gc"]
@@ -543,6 +620,20 @@ def report(results: dict[str, Any]) -> None:
                   f"{growth['board_queries_late']:.0f}")
 
 
+def report_side_by_side(by_mode: dict[str, dict[str, Any]]) -> None:
+    """The modes beside each other: tables held (capacity) and, at each mode's best held run,
+    latency and CPU per action (the daphnes, then every process, the database)."""
+    print("modes side by side (at each mode's largest held run, else its largest run):")
+    for mode, c in by_mode.items():
+        best = max(c["runs"], key=lambda r: (r.get("held", True), r["tables"]))
+        held = (f"{c['tables_held']:g} tables held (searches {c['each']}, spread {c['spread'][0]}-{c['spread'][1]}); "
+                if "tables_held" in c else "")
+        per = ", ".join(f"{n} {fmt(ms, 2)}" for n, ms in best["process_cpu_ms_per_action"].items())
+        print(f"  {mode:>5}: {held}{best['tables']} tables: p50 {best['p50_ms']:.1f} ms, p99 {best['p99_ms']:.1f} ms, "
+              f"{best['actions']} samples; server CPU {fmt(best['server_cpu_ms_per_action'], 2)} ms/action "
+              f"({per}); database {fmt(best['database_cpu_ms_per_action'], 2)} ms/action")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.tables < 1 or args.seconds <= 0:
@@ -566,18 +657,30 @@ def main(argv: list[str] | None = None) -> int:
             results["floor"] = {"actions": f.actions, "seconds": f.seconds, "per_second": f.per_second}
         if args.growth_after > 0:
             results["growth"] = growth_phase(args.growth_after, args.growth_window, args.seed - 1)
+        modes = modes_of(args)
         if args.capacity:
             print(f"capacity search: open loop at {args.pace} actions/s per table, {args.spectators} "
-                  f"spectator{'' if args.spectators == 1 else 's'} per table, p99 <= {args.capacity_p99:g} ms, {args.seconds:g} s a run", flush=True)
-            results["capacity"] = capacity_search(args, db)
-            results["load"] = max(results["capacity"]["runs"], key=lambda r: (r["held"], r["tables"]))
-            c = results["capacity"]
-            print(f"capacity: {c['tables_held']} tables held at {c['pace']} actions/s per table "
-                  f"(first not held: {c['first_not_held']})")
-            report(results)
+                  f"spectator{'' if args.spectators == 1 else 's'} per table, p99 <= {args.capacity_p99:g} ms, "
+                  f"runs of {args.seconds:g} s or {args.min_samples} samples if longer, {args.searches} "
+                  f"search{'es' if args.searches != 1 else ''} per mode ({', '.join(modes)})", flush=True)
+            results["capacities"] = {mode: capacity_searches(args, db, mode) for mode in modes}
+            results["capacity"] = results["capacities"][modes[0]]
+            for mode in modes:
+                c = results["capacities"][mode]
+                results["load"] = max(c["runs"], key=lambda r: (r["held"], r["tables"]))
+                print(f"capacity ({mode}): {c['tables_held']:g} tables held at {c['pace']} actions/s per table, "
+                      f"median of {len(c['each'])} searches {c['each']} (spread {c['spread'][0]}-{c['spread'][1]}; "
+                      f"first not held: {c['first_not_held']}; fewest samples in a run: {c['min_samples_per_run']})")
+                report(results)
+            if len(modes) > 1:
+                report_side_by_side(results["capacities"])
         else:
-            results["load"] = load_phase(args, db)
-            report(results)
+            results["loads"] = {mode: load_phase(args, db, mode=mode, run_tag=f"load{mode}_") for mode in modes}
+            for mode in modes:
+                results["load"] = results["loads"][mode]
+                report(results)
+            if len(modes) > 1:
+                report_side_by_side({m: {"runs": [r]} for m, r in results["loads"].items()})
     finally:
         if "django" in sys.modules and "django.db" in sys.modules:
             from django.db import connections
@@ -589,7 +692,7 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
     if args.capacity:
         return 0
-    return 0 if results["load"]["errors"] == 0 else 1
+    return 0 if all(r["errors"] == 0 for r in results["loads"].values()) else 1
 
 
 if __name__ == "__main__":

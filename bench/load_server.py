@@ -8,6 +8,13 @@ measures their CPU time (user + system, from /proc through psutil) and peak
 resident memory (VmHWM), and stops them: SIGTERM, then SIGKILL if one hangs
 (the processes are `tests.servers.Daphne`, the launcher the tests use).
 Nothing is left running when the benchmark exits, however it exits.
+
+With ``proxy=True`` (bench/load.py ``--mode proxy``) `Servers` also starts the
+computer worker (``manage.py run_computers``) and HAProxy in front of the daphnes
+(`tests.servers.Proxy`, deploy/haproxy.cfg.template); the clients then connect to
+`entry_port`. `cpu_by_process` counts every process of the site apart — each daphne,
+the worker, the proxy, and the Redis server (`redis_pid`, found on this machine by
+its port) — for the CPU per action of each.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ import psutil
 import psycopg
 from psycopg import sql
 
-from tests.servers import Daphne, tail
+from tests.servers import Computers, Daphne, Proxy, tail
 
 DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
 #: the secret shared by the benchmark (which writes the session rows) and its servers
@@ -122,40 +129,102 @@ class Server:
         return tail(self.log_path, lines)
 
 
+def redis_pid(url: str | None) -> int | None:
+    """The redis-server process serving `url` on this machine (by its port), if found."""
+    if not url:
+        return None
+    port = urlsplit(url).port or 6379
+    for p in psutil.process_iter(["name", "cmdline"]):
+        try:
+            words = " ".join(p.info["cmdline"] or [])
+            if "redis-server" in (p.info["name"] or "") + words and (f":{port}" in words or f"--port {port}" in words):
+                return int(p.pid)
+        except (psutil.Error, OSError):
+            continue
+    return None
+
+
+def cpu_of(pid: int) -> float:
+    """User + system CPU seconds of a process so far (0 once it is gone)."""
+    try:
+        times = psutil.Process(pid).cpu_times()
+    except (psutil.Error, OSError):
+        return 0.0
+    return float(times.user + times.system)
+
+
 @dataclass
 class Servers:
-    """`count` daphne processes of the site, on ports of their own."""
+    """`count` daphne processes of the site, on ports of their own; with `proxy`, the
+    computer worker and HAProxy in front of them as well."""
 
     env: dict[str, str]
     count: int = 1
+    proxy: bool = False
     servers: list[Server] = field(default_factory=list)
     log_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="bench-load-")))
+    worker: Computers | None = None
+    front: Proxy | None = None
+    #: process name -> CPU seconds at `mark`
+    marks: dict[str, float] = field(default_factory=dict)
 
     def start(self, timeout: float = 60.0) -> None:
         for _ in range(self.count):
             server = Server(Daphne(self.env, log_dir=self.log_dir))
             self.servers.append(server)  # stopped by stop() even if it fails to answer
             server.daphne.start(timeout)
+        if self.proxy:
+            self.worker = Computers(self.env, log_dir=self.log_dir)
+            self.worker.start(timeout)
+            self.front = Proxy([s.daphne for s in self.servers], log_dir=self.log_dir)
+            self.front.start(timeout)
 
     @property
     def ports(self) -> list[int]:
         return [s.port for s in self.servers]
 
+    @property
+    def entry_port(self) -> int | None:
+        """The proxy's port, when there is one (every client connects there)."""
+        return self.front.port if self.front is not None else None
+
+    def pids(self) -> dict[str, int]:
+        """Every process of the site this run measures, by name."""
+        out = {f"daphne {i}": s.pid for i, s in enumerate(self.servers, start=1)}
+        if self.worker is not None and self.worker.process is not None:
+            out["run_computers"] = self.worker.process.pid
+        if self.front is not None and self.front.process is not None:
+            out["haproxy"] = self.front.process.pid
+        redis = redis_pid(self.env.get("REDIS_URL"))
+        if redis is not None:
+            out["redis-server"] = redis
+        return out
+
     def mark(self) -> None:
         """Start counting CPU time from now."""
         for s in self.servers:
             s.cpu_start = s.cpu_seconds()
+        self.marks = {name: cpu_of(pid) for name, pid in self.pids().items()}
 
     def cpu_since_mark(self) -> float:
+        """The daphnes' CPU seconds since `mark` (the "server CPU")."""
         return sum(s.cpu_seconds() - s.cpu_start for s in self.servers)
+
+    def cpu_by_process(self) -> dict[str, float]:
+        """CPU seconds since `mark` of each process of the site (`pids`)."""
+        return {name: cpu_of(pid) - self.marks[name] for name, pid in self.pids().items() if name in self.marks}
 
     def peak_rss(self) -> list[int]:
         return [s.peak_rss() for s in self.servers]
 
     def alive(self) -> bool:
-        return all(s.daphne.running for s in self.servers)
+        others = [p for p in (self.worker, self.front) if p is not None]
+        return all(s.daphne.running for s in self.servers) and all(p.running for p in others)
 
     def stop(self) -> None:
-        """SIGTERM each server (its whole process group), SIGKILL one still there after 10 s."""
+        """SIGTERM each process (its whole process group), SIGKILL one still there after 10 s."""
+        for p in (self.front, self.worker):
+            if p is not None:
+                p.stop()
         for s in self.servers:
             s.daphne.stop()

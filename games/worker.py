@@ -34,6 +34,17 @@ the one server process; with a shared layer (``REDIS_URL``) in ``manage.py
 run_computers`` only (``.ci/serve`` starts it beside daphne). ``COMPUTER_WORKER``
 ``on``/``off`` overrides either way.
 
+One server per database of the in-memory layer (issue 22, item 1): a server that
+starts (`claim_at_start`) takes a PostgreSQL advisory lock (`LOCK_KEY`, session level,
+on a connection of its own held for the process's life) when it would run the computers
+in process or has no shared layer. A second one finds it held and says so in one log
+line (`REFUSED_ALONE`, `REFUSED_SHARED`): without ``REDIS_URL`` it refuses to start
+(its pages would never hear the first one's moves: a version that exists would wait
+for the page's next ``check``), with ``REDIS_URL`` it serves but leaves the computers
+to the process that holds the lock. A killed process's lock ends with its connection; a
+lock lost with its connection (a database restart) is taken again by the loop's beat
+(`keep_claim`), or, if another process took it meanwhile, said in one line.
+
 Pauses (R26) that outlived their connection: the loop deletes the expired ones when
 it starts and every `EXPIRE_EVERY` seconds (`services.pauses_expire`), and tells
 their tables; a single server process starting up deletes them all (no connection
@@ -50,6 +61,7 @@ closes those past their minute every `REQUESTS_EVERY` seconds
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import threading
@@ -57,6 +69,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -221,6 +234,7 @@ class ComputerWorker:
             return
         first = self.expired_at is None
         self.expired_at = now
+        keep_claim()  # this process's advisory lock, if it holds one, outlives a database restart
         resumed = services.pauses_expire(everything=first and self.clear_all_pauses)
         if resumed:
             logger.info("computer players: expired pauses ended in matches %s", resumed)
@@ -301,7 +315,122 @@ class ComputerWorker:
 
 # ---------------------------------------------------------------- one worker per server process
 
-_running: dict[str, Any] = {"pid": None, "task": None, "worker": None}
+_running: dict[str, Any] = {"pid": None, "task": None, "worker": None, "refused": None}
+
+#: pg_try_advisory_lock(*LOCK_KEY): held by the process whose loop runs the computers in
+#: process, or that is a database's only server without a shared layer ("mext", 1)
+LOCK_KEY = (0x6D657874, 1)
+#: a lock still held at start-up is asked again this long (a process killed a moment ago:
+#: PostgreSQL ends its session, and the lock, once it sees the connection closed)
+LOCK_WAIT = 10.0
+#: the one line a second server without a shared layer logs before it exits
+REFUSED_ALONE = ("another server already runs on this database without REDIS_URL (PostgreSQL advisory lock "
+                 "%s held by backend pid %s): this one refuses to start, since its pages would not hear the "
+                 "other's moves; set REDIS_URL on every server to run several")
+#: the one line a second server with a shared layer logs (it serves, without computers)
+REFUSED_SHARED = ("computer players: another process already runs them in process on this database "
+                  "(PostgreSQL advisory lock %s held by backend pid %s): this one does not")
+#: the lock's connection (a Django connection of its own, outside the request handlers')
+_lock: dict[str, Any] = {"pid": None, "connection": None, "wanted": False}
+#: the one line when the lock's connection died and another process took the lock meanwhile
+LOST = ("computer players: this process lost the PostgreSQL advisory lock %s with its database connection and "
+        "backend pid %s holds it now: two processes run the computers%s")
+
+
+def lock_holder() -> int | None:
+    """The PostgreSQL backend pid holding `LOCK_KEY` on this database, if any."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND objid = %s "
+                       "AND objsubid = 2 AND granted AND database = (SELECT oid FROM pg_database "
+                       "WHERE datname = current_database())", LOCK_KEY)
+        row = cursor.fetchone()
+    connection.close()  # the calling thread's: at start-up or in a worker pass, which reconnects when it asks
+    return int(row[0]) if row else None
+
+
+def claim(wait: float | None = None) -> bool:
+    """Take `LOCK_KEY` for this process (kept until it exits or `release`); False when
+    another session still holds it after `wait` seconds. Raises the database's error
+    when it cannot be asked."""
+    from django.db import connections
+
+    if _lock["pid"] == os.getpid() and _lock["connection"] is not None:
+        return True
+    held = connections.create_connection("default")  # not the thread's: never closed between requests
+    held.inc_thread_sharing()  # taken at start-up, looked at by the worker's thread, closed from another
+    deadline = time.monotonic() + (LOCK_WAIT if wait is None else wait)
+    try:
+        while True:
+            with held.cursor() as cursor:
+                cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", LOCK_KEY)
+                got = bool(cursor.fetchone()[0])
+            if got:
+                _lock.update(pid=os.getpid(), connection=held, wanted=True)
+                return True
+            if time.monotonic() >= deadline:
+                held.close()
+                return False
+            time.sleep(0.2)
+    except Exception:
+        held.close()
+        raise
+
+
+def keep_claim() -> None:
+    """The worker's beat (`ComputerWorker.expire_pauses`): when this process held `LOCK_KEY`
+    and the lock's connection died (a database restart, a dropped connection), take it again;
+    if another process took it meanwhile, say so in one line (`LOST`) and stop asking.
+    A database still down is asked again at the next beat."""
+    held = _lock["connection"]
+    if not _lock["wanted"] or _lock["pid"] not in (None, os.getpid()):
+        return
+    if held is not None and held.is_usable():
+        return
+    release(keep_wanting=True)
+    try:
+        if claim(wait=0):
+            logger.warning("computer players: the PostgreSQL advisory lock %s/%s was lost with its connection; "
+                           "taken again", *LOCK_KEY)
+            return
+        holder = lock_holder()
+    except Exception:
+        return  # the database is down: the next beat asks again
+    _lock["wanted"] = False
+    logger.critical(LOST, f"{LOCK_KEY[0]}/{LOCK_KEY[1]}", holder,
+                    "" if shared_layer() else " and, without REDIS_URL, their pages stall: stop one of them")
+
+
+def release(*, keep_wanting: bool = False) -> None:
+    """End this process's claim (its lock's connection); tests and lifespan shutdown."""
+    held = _lock["connection"]
+    _lock.update(pid=None, connection=None, wanted=keep_wanting and _lock["wanted"])
+    if held is not None:
+        with contextlib.suppress(Exception):
+            held.close()
+
+
+def claim_at_start() -> bool:
+    """At a server's start: claim the computers (and, without a shared layer, the database)
+    when this server would run them in process or has no shared layer (see the module's
+    docstring). True when the server may go on; False when it must not start (logged once).
+    A database that cannot be asked is logged and the server goes on as before the lock."""
+    _running["refused"] = None
+    if not enabled() and shared_layer():
+        return True  # run_computers has them; servers on a shared layer may be many
+    try:
+        if claim():
+            return True
+        holder = lock_holder()
+    except Exception as e:  # the database is not up yet: the worker's passes wait for it
+        logger.warning("computer players: could not ask the database whether another server runs them (%s)", e)
+        return True
+    key = f"{LOCK_KEY[0]}/{LOCK_KEY[1]}"
+    if shared_layer():
+        _running["refused"] = os.getpid()
+        logger.warning(REFUSED_SHARED, key, holder)
+        return True
+    logger.critical(REFUSED_ALONE, key, holder)
+    return False
 
 
 def shared_layer() -> bool:
@@ -333,7 +462,7 @@ def start_in_process(*, server_start: bool = False) -> bool:
     loop = asyncio.get_running_loop()
     if _running["pid"] == pid and task is not None and not task.done() and task.get_loop() is loop:
         return False
-    if not enabled():
+    if not enabled() or _running["refused"] == pid:
         return False
     # With the in-memory layer this process makes every change, and each wakes the loop (`poke`).
     worker = ComputerWorker(clear_all_pauses=server_start and not shared_layer(),
@@ -354,10 +483,11 @@ def poke() -> None:
 async def stop_in_process() -> None:
     """Stop this process's loop (tests; a server simply exits)."""
     worker, task = _running["worker"], _running["task"]
-    _running.update(pid=None, worker=None, task=None)
+    _running.update(pid=None, worker=None, task=None, refused=None)
     if worker is not None and task is not None and not task.done():
         worker.stop()
         await task
+    await sync_to_async(release, thread_sensitive=False)()
 
 
 class WithComputerWorker:
@@ -379,12 +509,27 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
+            if not await sync_to_async(claim_at_start, thread_sensitive=False)():
+                await send({"type": "lifespan.startup.failed", "message": "another server runs on this database"})
+                return
             start_in_process(server_start=True)
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             await stop_in_process()
             await send({"type": "lifespan.shutdown.complete"})
             return
+
+
+def run_by_daphne() -> bool:
+    """Whether this process is a daphne server (``python -m tablesite.server`` or the
+    ``daphne`` command), not a test or a command that imported daphne's modules."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    name = getattr(spec, "name", "") or ""
+    return name in ("tablesite.server", "daphne", "daphne.__main__", "daphne.cli") or \
+        Path(sys.argv[0] if sys.argv else "").name == "daphne"
 
 
 def start_with_daphne() -> bool:
@@ -397,6 +542,9 @@ def start_with_daphne() -> bool:
     if "daphne.server" not in sys.modules or "twisted.internet.reactor" not in sys.modules:
         return False  # not loaded by daphne (tests, manage.py commands): importing the reactor would install one
     from twisted.internet import reactor
+
+    if run_by_daphne() and not claim_at_start():  # before daphne listens: a refused server never answers
+        raise SystemExit(3)
 
     def start() -> None:
         try:

@@ -36,11 +36,13 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from games.table.routing import websocket_urlpatterns  # noqa: E402
 from games.worker import WithComputerWorker, lifespan, start_with_daphne  # noqa: E402
+from tablesite.edge import BodyLimit, Health  # noqa: E402
 from tablesite.origins import SiteOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": WithComputerWorker(django_asgi_app),
+        # /healthz for the proxy; bodies over the limit answered 413 unread (tablesite/edge.py)
+        "http": Health(BodyLimit(WithComputerWorker(django_asgi_app))),
         "websocket": SiteOriginValidator(
             WithComputerWorker(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),

@@ -34,14 +34,28 @@ from an application), hence the table's own `games.table.protocol.TOO_BIG` (4009
 The application's own check (`games.table.protocol.check_frame`, closing with
 `TOO_BIG`) stays as the wall for servers without this limit (stock daphne, the
 in-process tests).
+
+Request bodies (issue 22, item 6): stock daphne (through Twisted) reads a whole body,
+however large, and hands it to the application in one go, so a 300 MB POST was held in
+memory before Django refused it (with a ``RequestDataTooBig`` traceback). Every HTTP
+request here is a `BodyLimitedRequest`: a body declared (``Content-Length``) or found
+(chunked) to be over `tablesite.edge.body_limit` bytes is answered 413 at once, in one
+log line, the connection stops being read and is closed, and no application instance
+is made for it. (The proxy refuses a declared one first: deploy/haproxy.cfg.template.)
 """
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 from daphne.cli import CommandLineInterface
+from daphne.http_protocol import WebRequest
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketProtocol
 from twisted.internet import reactor  # daphne.server installed its asyncio reactor first
+
+logger = logging.getLogger("tablesite.server")
 
 
 def frame_limit() -> int:
@@ -66,6 +80,62 @@ class TableWebSocketProtocol(WebSocketProtocol):
             self._max_message_size_exceeded(total, self.limit, f"message of {total} bytes, over {self.limit}")
 
 
+class BodyLimitedRequest(WebRequest):
+    """daphne's HTTP request, refusing a body over `limit` bytes before it is read (see above)."""
+
+    #: bytes a request body may hold (`SiteServer` sets it: `tablesite.edge.body_limit`)
+    limit = 0
+    #: the whole 413 answer, status line to body (`SiteServer` sets it)
+    refusal = b""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.refused = False
+        self.received = 0
+
+    def gotLength(self, length: int | None) -> None:
+        if self.limit and length is not None and length > self.limit:
+            self.refuse(length)
+            return
+        super().gotLength(length)
+
+    def handleContentChunk(self, data: bytes) -> None:
+        if self.refused:
+            return
+        self.received += len(data)
+        if self.limit and self.received > self.limit:  # a chunked body without a declared length
+            self.refuse(None)
+            return
+        super().handleContentChunk(data)
+
+    def refuse(self, length: int | None) -> None:
+        """Answer 413 now, read no more, close (no application instance is made)."""
+        self.refused = True
+        size = f"{length} bytes" if length is not None else f"more than {self.limit} bytes (chunked)"
+        # The request line is the channel's until the body is read (Request.requestReceived).
+        method = getattr(self.channel, "_command", b"") or b"?"
+        path = getattr(self.channel, "_path", b"") or b"?"
+        logger.warning("413: %s %s with a body of %s, over the limit of %s", method.decode("latin-1"),
+                       path.decode("latin-1")[:200], size, self.limit)
+        self.channel.transport.write(self.refusal)
+        self.channel.loseConnection()  # stops reading; closes once the answer is written
+
+    def requestReceived(self, command: bytes, path: bytes, version: bytes) -> None:
+        if self.refused:
+            return  # never processed (no application instance): the answer is already sent
+        super().requestReceived(command, path, version)
+
+
+def refusal_bytes() -> bytes:
+    """The raw 413 answer of `BodyLimitedRequest` (the application is loaded: Django is set up)."""
+    from tablesite.edge import too_large_text
+
+    body = too_large_text().encode()
+    head = ("HTTP/1.1 413 Content Too Large\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n")
+    return head.encode() + body
+
+
 class SiteServer(Server):
     """daphne's `Server` with the table's frame limit and close frames on failure (see above)."""
 
@@ -75,7 +145,30 @@ class SiteServer(Server):
         reactor.callWhenRunning(self.configure_websockets)
         super().run()
 
+    def log_action(self, protocol: str, action: str, details: dict[str, Any]) -> None:
+        """daphne's access log, without the proxy's health checks (one a second per server)."""
+        from tablesite.edge import HEALTH_PATH
+
+        if protocol == "http" and details.get("path") == HEALTH_PATH and details.get("status") == 200:
+            return
+        super().log_action(protocol, action, details)
+
     def configure_websockets(self) -> None:
+        from tablesite.edge import body_limit
+
+        BodyLimitedRequest.limit = body_limit()
+        BodyLimitedRequest.refusal = refusal_bytes()
+        factory = self.http_factory
+        build = factory.buildProtocol
+
+        def build_protocol(addr: Any) -> Any:
+            protocol = build(addr)  # daphne's: sets its WebRequest as the request factory
+            if protocol is not None:
+                protocol.requestFactory = BodyLimitedRequest
+            return protocol
+
+        factory.buildProtocol = build_protocol
+
         limit = frame_limit()
         TableWebSocketProtocol.limit = limit
         self.ws_factory.protocol = TableWebSocketProtocol

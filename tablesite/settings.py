@@ -117,6 +117,11 @@ if ENV.get("TEST_DATABASE_NAME"):
     DATABASES["default"]["TEST"] = {"NAME": ENV["TEST_DATABASE_NAME"]}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Bytes a request body may hold, refused with 413 before it is read (tablesite/edge.py, the
+# site's daphne, the proxy): Django's own in-memory limit, above a replay upload's 2 MB.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+REQUEST_BODY_MAX = int(ENV.get("REQUEST_BODY_MAX", str(DATA_UPLOAD_MAX_MEMORY_SIZE)))
+
 REDIS_URL = ENV.get("REDIS_URL") or None
 CHANNEL_LAYERS = channel_layers(REDIS_URL)
 
@@ -228,7 +233,9 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Refusals (admin 403s, RequestDataTooBig...) in one line, without a traceback (tablesite/edge.py).
+    "filters": {"one_line_refusals": {"()": "tablesite.edge.OneLineRefusals"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["one_line_refusals"]}},
     "root": {"handlers": ["console"], "level": ENV.get("LOG_LEVEL", "INFO")},
     "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }

@@ -5,6 +5,8 @@
   tablesite/server.py), against the pytest-django test database.
   It can be killed with SIGKILL and started again on the same port (fault tests).
 - `Redis`: a private ``redis-server`` on a free port, no persistence, restartable.
+- `Proxy`: HAProxy in front of some `Daphne`s (deploy/haproxy.cfg.template, filled by
+  tablesite/haproxy.py): a table's page and socket hashed on its match id to one of them.
 - `Processes`: owns every process a test started and ends them all, however the
   test ends (the `processes` fixtures in tests/faults and tests/hostile use it).
 - `TableSocket`: a websocket client of ``/ws/m/<id>/`` over a real socket (the
@@ -40,6 +42,7 @@ from games.table import parts
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 REDIS_SERVER = "/usr/bin/redis-server"
+HAPROXY = "/usr/sbin/haproxy"
 START_TIMEOUT = 30.0
 
 
@@ -285,6 +288,76 @@ class Redis(_Process):
         return f"redis://127.0.0.1:{self.port}/0"
 
 
+class Proxy(_Process):
+    """HAProxy in front of `servers` (their ports taken when it starts), logging every request.
+    `url`/`ws_url` as a `Daphne`'s, so a `TableSocket` connects through it."""
+
+    name = "haproxy"
+
+    def __init__(self, servers: list[Daphne], port: int | None = None, log_dir: Path | None = None) -> None:
+        super().__init__(port, log_dir)
+        self.servers = servers
+
+    @property
+    def config_path(self) -> Path:
+        return self.log_dir / f"haproxy-{self.port}.cfg"
+
+    @property
+    def stats_socket(self) -> Path:
+        return self.log_dir / f"haproxy-{self.port}.sock"
+
+    def command(self) -> list[str]:
+        return [HAPROXY, "-f", str(self.config_path), "-db"]
+
+    def start(self, timeout: float = START_TIMEOUT) -> None:
+        from tablesite.haproxy import render
+
+        self.config_path.write_text(render(
+            bind=f"127.0.0.1:{self.port}", servers=[f"127.0.0.1:{s.port}" for s in self.servers],
+            stats_socket=str(self.stats_socket), log_level="info"))
+        super().start(timeout)
+
+    def server_named(self, name: str) -> Daphne:
+        """The daphne the proxy calls `name` (``X-Served-By``: d1, d2, ...)."""
+        return self.servers[int(name.removeprefix("d")) - 1]
+
+    def up(self) -> dict[str, bool]:
+        """Each server's state as the proxy's health checks have it (its admin socket)."""
+        with socket.socket(socket.AF_UNIX) as s:
+            s.connect(str(self.stats_socket))
+            s.sendall(b"show stat\n")
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        out = {}
+        for line in data.decode().splitlines():
+            fields = line.split(",")
+            if len(fields) > 17 and fields[0] == "daphnes" and fields[1] not in ("BACKEND", "FRONTEND"):
+                out[fields[1]] = fields[17].startswith("UP")
+        return out
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+
+def require(binary: str, package: str) -> None:
+    """Skip (fail under CI=true) when a Debian binary a test needs is missing."""
+    if not os.access(binary, os.X_OK):
+        import pytest
+
+        from tests.conftest import in_ci
+
+        message = f"{binary} is missing (Debian: apt-get install {package}; `bash .ci/test` does it as root)"
+        if in_ci():
+            pytest.fail(message + " [CI=true: the test must run]")
+        pytest.skip(message)
+
+
 class Processes:
     """Every process a test started; `close()` ends them all (the fixtures' finalizer)."""
 
@@ -322,6 +395,15 @@ class Processes:
         if start:
             server.start()
         return server
+
+    def proxy(self, servers: list[Daphne], *, start: bool = True) -> Proxy:
+        """HAProxy in front of `servers` (see `Proxy`)."""
+        require(HAPROXY, "haproxy")
+        proxy = Proxy(servers, log_dir=self.log_dir)
+        self.started.append(proxy)
+        if start:
+            proxy.start()
+        return proxy
 
     def logs(self) -> str:
         return "\n".join(f"==== {p.name} {p.port}\n{p.log()}" for p in self.started)
@@ -364,7 +446,7 @@ class TableSocket:
 
     def __init__(
         self,
-        server: Daphne,
+        server: Daphne | Proxy,
         match_id: int,
         *,
         cookie: str | None = None,
@@ -384,6 +466,8 @@ class TableSocket:
         self.errors: list[dict[str, Any]] = []
         self.last_board: dict[str, Any] | None = None
         self.connects = 0
+        #: the process that answered each handshake (``X-Served-By``, through a `Proxy`)
+        self.served_by: list[str | None] = []
 
     @property
     def url(self) -> str:
@@ -408,6 +492,7 @@ class TableSocket:
             timeout,
         )
         self.connects += 1
+        self.served_by.append(self.ws.response.headers.get("X-Served-By"))
 
     async def open_until(self, deadline: float) -> None:
         """Connect, retrying (a restarting server refuses for a moment) until `deadline` (monotonic)."""

@@ -73,7 +73,7 @@ def assert_left_nothing(database: str) -> None:
         except (psutil.Error, OSError):
             continue
         # a server of the site (tablesite/server.py or stock daphne) left on the bench's database
-        assert not ("tablesite.asgi:application" in cmdline
+        assert not (("tablesite.asgi:application" in cmdline or "run_computers" in cmdline)
                     and database in environ.get("DATABASE_URL", "")), cmdline
     admin = server_url().rsplit("/", 1)[0] + "/postgres"
     with psycopg.connect(admin, autocommit=True) as conn:
@@ -135,4 +135,19 @@ def test_open_loop_with_spectators(tmp_path: Path) -> None:
     assert load["acts_sent"] >= load["offered"] // 3
     assert load["frames"]["spectator"]["count"] >= load["actions"]
     assert load["checks_sent"] >= 2 * 10  # 10 connections, a check a second, 4 s
+    assert_left_nothing(database)
+
+
+def test_two_daphnes_behind_the_proxy_with_the_worker(tmp_path: Path) -> None:
+    # --mode proxy: Redis, two daphnes, run_computers and HAProxy; every client connects to
+    # the proxy, and the CPU of each process is reported apart.
+    stdout, results, database = run_bench(tmp_path, "--mode", "proxy", "--redis-url", "redis://127.0.0.1:6379/12",
+                                           "--pace", "2", "--spectators", "1")
+    check(stdout, results)
+    load = results["load"]
+    assert load["mode"] == "proxy" and load["processes"] == 2 and load["channel_layer"] == "redis"
+    assert "2 daphne processes behind HAProxy + run_computers" in stdout
+    per = load["process_cpu_ms_per_action"]
+    assert {"daphne 1", "daphne 2", "run_computers", "haproxy"} <= set(per)
+    assert re.search(r"CPU per action by process: daphne 1 [\d.]+ ms, daphne 2 [\d.]+ ms, run_computers", stdout)
     assert_left_nothing(database)

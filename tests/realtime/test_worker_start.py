@@ -102,3 +102,83 @@ async def test_two_workers_never_take_the_same_move(make_match: Any) -> None:
                                      for w in (first, second)))
     assert sum(steps for steps, _wait in results) == 1
     assert (await db(snapshot, match.pk))[0] == match.version + 1
+
+
+async def test_lifespan_start_fails_while_another_server_holds_the_database(
+        settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22, item 1: without a shared layer a second server does not start (one log line)."""
+    import psycopg
+    from django.db import connection
+
+    from tablesite.asgi import application
+    from tests.servers import database_url
+
+    settings.REDIS_URL = None
+    monkeypatch.setenv("COMPUTER_WORKER", "")
+    monkeypatch.setattr(computers, "LOCK_WAIT", 0.2)
+    other = await psycopg.AsyncConnection.connect(database_url(connection.settings_dict), autocommit=True)
+    try:
+        await other.execute("SELECT pg_advisory_lock(%s, %s)", computers.LOCK_KEY)
+        server = ApplicationCommunicator(application, {"type": "lifespan"})
+        await server.send_input({"type": "lifespan.startup"})
+        assert (await server.receive_output(10))["type"] == "lifespan.startup.failed"
+        assert computers._running["task"] is None
+    finally:
+        await other.close()
+    # The other server gone, this one starts (and holds the lock until its shutdown).
+    server = ApplicationCommunicator(application, {"type": "lifespan"})
+    try:
+        await server.send_input({"type": "lifespan.startup"})
+        assert await server.receive_output(10) == {"type": "lifespan.startup.complete"}
+        assert computers._lock["connection"] is not None
+        await server.send_input({"type": "lifespan.shutdown"})
+        assert await server.receive_output(10) == {"type": "lifespan.shutdown.complete"}
+        assert computers._lock["connection"] is None
+    finally:
+        await computers.stop_in_process()
+    # Released for real: another session takes it at once.
+    other = await psycopg.AsyncConnection.connect(database_url(connection.settings_dict), autocommit=True)
+    try:
+        taken = await (await other.execute("SELECT pg_try_advisory_lock(%s, %s)", computers.LOCK_KEY)).fetchone()
+        assert taken == (True,)
+    finally:
+        await other.close()
+
+
+def backend_of_the_claim() -> int:
+    with computers._lock["connection"].cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return int(cursor.fetchone()[0])
+
+
+async def test_a_lock_lost_with_its_connection_is_taken_again_or_said_lost(
+        settings: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """The database drops the lock's connection (a restart): the worker's beat takes the lock
+    again; if another server took it meanwhile, one critical line says two now run."""
+    import psycopg
+    from django.db import connection
+
+    from tests.servers import database_url
+
+    settings.REDIS_URL = None
+    url = database_url(connection.settings_dict)
+    other = await psycopg.AsyncConnection.connect(url, autocommit=True)
+    try:
+        assert await db(computers.claim, 1.0)
+        first = await db(backend_of_the_claim)
+        await other.execute("SELECT pg_terminate_backend(%s)", (first,))
+        await db(computers.keep_claim)
+        second = await db(backend_of_the_claim)
+        assert second != first and await db(computers.lock_holder) == second
+
+        await other.execute("SELECT pg_terminate_backend(%s)", (second,))
+        await other.execute("SELECT pg_advisory_lock(%s, %s)", computers.LOCK_KEY)  # another server, quicker
+        with caplog.at_level("CRITICAL", logger="games.worker"):
+            await db(computers.keep_claim)
+            await db(computers.keep_claim)  # said once, then no longer asked
+        lost = [r.getMessage() for r in caplog.records if "lost the PostgreSQL advisory lock" in r.getMessage()]
+        assert len(lost) == 1 and "their pages stall" in lost[0], lost
+        assert computers._lock["connection"] is None and not computers._lock["wanted"]
+    finally:
+        await other.close()
+        await db(computers.release)

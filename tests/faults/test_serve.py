@@ -1,0 +1,66 @@
+"""`SERVERS=2 bash .ci/serve` (issue 18, item 5): Redis, two daphnes, the computer worker
+and HAProxy in front start together, a table's page is served through the proxy by one
+daphne, and Ctrl-C (SIGINT to the script) stops every one of them."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+import urllib.request
+from typing import Any
+
+import psutil
+import pytest
+from django.db import connection
+
+from tests.servers import HAPROXY, REPO_ROOT, database_url, free_port, require
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+
+def get(url: str) -> tuple[int, str | None]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.headers.get("X-Served-By")
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("X-Served-By")
+
+
+def test_servers_2_starts_the_proxy_two_daphnes_redis_and_the_worker_and_ctrl_c_stops_them(tmp_path: Any) -> None:
+    require(HAPROXY, "haproxy")
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("TEST_DATABASE_NAME", "REDIS_URL")}
+    env.update(SERVERS="2", PORT=str(port), HOST="127.0.0.1", REDIS_DB="14", DEBUG="true",
+               DATABASE_URL=database_url(connection.settings_dict), LOG_LEVEL="WARNING")
+    log = tmp_path / "serve.log"
+    with open(log, "wb") as out:
+        serve = subprocess.Popen(["bash", ".ci/serve"], cwd=REPO_ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                 stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while "Mexican Train is running at" not in log.read_text(errors="replace"):
+            assert serve.poll() is None and time.monotonic() < deadline, log.read_text(errors="replace")
+            time.sleep(0.2)
+        children = psutil.Process(serve.pid).children(recursive=True)
+        names = " ".join(" ".join(c.cmdline()) for c in children)
+        assert names.count("tablesite.server") == 2 and "run_computers" in names and "haproxy" in names, names
+        # Through the proxy, once both daphnes answer its health checks: one daphne a table.
+        while True:
+            status, served = get(f"http://127.0.0.1:{port}/m/999999/")
+            if status == 404 and served in ("d1", "d2"):
+                break
+            assert time.monotonic() < deadline, (status, served, log.read_text(errors="replace"))
+            time.sleep(0.2)
+        assert {get(f"http://127.0.0.1:{port}/m/999999/")[1] for _ in range(5)} == {served}
+        assert get(f"http://127.0.0.1:{port}/healthz")[0] == 200
+
+        serve.send_signal(signal.SIGINT)  # what Ctrl-C sends the script
+        serve.wait(timeout=60)
+        gone, alive = psutil.wait_procs(children, timeout=30)
+        assert not alive, [" ".join(p.cmdline()) for p in alive]
+    finally:
+        if serve.poll() is None:
+            os.killpg(serve.pid, signal.SIGKILL)
+            serve.wait(timeout=10)
