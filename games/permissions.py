@@ -70,6 +70,7 @@ from accounts import guests
 
 from .errors import FORBIDDEN, GameError
 from .models import Match, Seat
+from .seats import match_seats
 
 logger = logging.getLogger(__name__)
 
@@ -137,8 +138,6 @@ def _uid(user: object) -> int | None:
 def _seats(match: Match, seats: list[Seat] | None = None) -> list[Seat]:
     if seats is not None:
         return seats
-    from .selectors import match_seats
-
     return match_seats(match)
 
 

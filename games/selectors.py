@@ -30,6 +30,7 @@ from . import log, permissions
 from .errors import NOT_STARTED, GameError
 from .models import ChangeRequest, LogEntry, Match, Pause, Round, Seat
 from .permissions import Action as Can
+from .seats import match_seats as match_seats  # the seats in order (one home: games/seats.py)
 
 #: a pause its connection has not renewed for this long no longer counts (R26): that
 #: connection, or its server process, is gone (the page renews every PAUSE_RENEW)
@@ -46,18 +47,6 @@ def match_state(match: Match) -> RoundState:
     if match.state is None:
         raise GameError(NOT_STARTED, _("The match has not started: it is waiting for players."))
     return state_from_json(match.state)
-
-
-def match_seats(match: Match) -> list[Seat]:
-    """The match's seats in order: the list the caller read with the match and set as
-    ``match.seat_list`` (games.table.board_reads reads seats and users in one statement),
-    else ``match.seats.all()`` — prefetched when the caller loaded them with
-    ``prefetch_related("seats")``, as the table's websocket does, else read now. A board
-    asks several questions of the seats; they cost at most one query."""
-    listed = getattr(match, "seat_list", None)
-    if listed is not None:
-        return list(listed)
-    return sorted(match.seats.all(), key=lambda s: s.index)
 
 
 def seats_controlled(match: Match, user: object) -> list[int]:
