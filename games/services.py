@@ -767,9 +767,8 @@ def change_answer(*, match_id: int, user: object, ask: object, accept: bool, req
         current = _open_request(match, rnd)
         if isinstance(ask, bool) or not isinstance(ask, int) or current is None or current.pk != ask:
             raise GameError(NO_REQUEST, _("This request is no longer open."))
+        permissions.require(user, Can.ANSWER, match, seats=seats, request=current)
         uid = permissions.user_id(user)
-        if uid == current.asked_by_id:
-            raise GameError(FORBIDDEN, _("The others answer your request, not you."))
         version = match.version + 1
         if not accept:
             _close(match, current, ChangeRequest.Status.DECLINED, "decline", rnd, version=version, user=user)

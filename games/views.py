@@ -224,6 +224,6 @@ def _free_seats(match: Match) -> list[Seat]:
 def watch(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
     """A spectator link: the table page in spectator mode (no hand is shown, R24)."""
     match = get_object_or_404(Match, pk=match_id)
-    if not constant_time_compare(token, match.watch_token) or not guests.may_watch_by_link(match, request.user):
+    if not permissions.may(request.user, Can.WATCH_LINK, match, token=token):
         raise Http404
     return HttpResponseRedirect(f"{reverse('games:table', args=[match.pk])}?{urlencode({'watch': token})}")

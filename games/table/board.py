@@ -179,7 +179,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     when the caller has it already."""
     from django.urls import reverse
 
-    from games import selectors
+    from games import permissions, selectors
     from games.table import board_reads
 
     if reads is None:
@@ -211,7 +211,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
         paused=reads.paused,
         pace=getattr(match, "pace", "normal"), hurry=bool(getattr(match, "hurry", False)),
-        may_pace=bool(mine) and match.status == "playing",
+        may_pace=match.status == "playing" and permissions.may(user, permissions.Action.PACE, match),
         ask=ask,
         away=seats_away,
         history=history,
@@ -250,8 +250,7 @@ def ask_for(match: Any, ask: Any, user: Any) -> Ask | None:
         name = isolated(ask.asked_by.get_username())
         text = (_("%(name)s asks to take back their last move.") if ask.change == "undo"
                 else _("%(name)s asks to restart the round.")) % {"name": name}
-    answer = (uid is not None and not mine and uid not in ask.accepted
-              and permissions.may(user, permissions.Action.ANSWER, match))
+    answer = uid not in ask.accepted and permissions.may(user, permissions.Action.ANSWER, match, request=ask)
     expires = ask.expires_at.isoformat()
     # When it closes: a clock time the page shows in the viewer's own time zone (table.js).
     clock = format_html('<time datetime="{}" data-ask-time>{}</time>', expires,
