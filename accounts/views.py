@@ -11,11 +11,11 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext as _
 from django.views.generic import CreateView
 
 from accounts import guests, names, throttle
 from accounts.models import Attempt
+from accounts.words import sentence
 
 
 def _safe_next(request: HttpRequest) -> str | None:
@@ -50,8 +50,7 @@ class SignUpView(CreateView):
 
     def form_valid(self, form: SignUpForm) -> HttpResponse:
         if not throttle.allow(Attempt.Kind.SIGNUP, self.request):
-            form.add_error(None, _("Too many accounts were made from your address in the last hour. "
-                                   "Please try again later."))
+            form.add_error(None, sentence("signups_throttled"))
             response = self.form_invalid(form)
             response.status_code = 429
             return response
@@ -61,7 +60,7 @@ class SignUpView(CreateView):
         self.request.session["new_account"] = True
         messages.success(
             self.request,
-            _("Welcome, %(username)s! Your account is ready.") % {"username": user.get_username()},
+            sentence("welcome", username=user.get_username()),
         )
         return HttpResponseRedirect(_safe_next(self.request) or reverse("home"))
 
@@ -81,7 +80,7 @@ class LogoutView(auth_views.LogoutView):
 
     def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         response = super().post(request, *args, **kwargs)
-        messages.info(request, _("You have logged out. See you at the table!"))
+        messages.info(request, sentence("logged_out"))
         return response
 
 

@@ -77,6 +77,7 @@ from accounts import guests
 from .errors import FORBIDDEN, GameError
 from .models import ChangeRequest, Match, Seat
 from .seats import match_seats
+from .words import sentence
 
 logger = logging.getLogger(__name__)
 
@@ -278,7 +279,7 @@ def may(user: object, action: Action | str, match: Match, *, seat: int | None = 
 
 
 _REFUSALS = {
-    Action.ACT: lambda: _("You cannot act for this seat."),
+    Action.ACT: lambda: sentence("not_your_seat"),
     Action.UNDO: lambda: _("Only the players at this match can do this."),
     Action.RESTART: lambda: _("Only the match's creator can restart the round."),
     Action.NEXT_ROUND: lambda: _("Only the players at this match can start the next round."),
@@ -298,7 +299,7 @@ def require(user: object, action: Action | str, match: Match, *, seat: int | Non
     if not may(user, action, match, seat=seat, seats=seats, request=request):
         seats = _seats(match, seats)
         if request is not None and request.asked_by_id == _uid(user):
-            raise GameError(FORBIDDEN, _("The others answer your request, not you."))
+            raise GameError(FORBIDDEN, sentence("own_request"))
         if Action(action) == Action.ACT and any(s.index == seat and s.standin and s.controlled_by(user)
                                                 for s in seats):
             raise GameError(FORBIDDEN, _("A computer is playing this seat for you: take your seat back first."))

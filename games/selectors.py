@@ -18,7 +18,6 @@ from django.db.models import Exists, IntegerField, OuterRef, Q, QuerySet
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from engine import rules
 from engine.replay import parse_action
@@ -31,6 +30,7 @@ from .errors import NOT_STARTED, GameError
 from .models import ChangeRequest, LogEntry, Match, Pause, Round, Seat
 from .permissions import Action as Can
 from .seats import match_seats as match_seats  # the seats in order (one home: games/seats.py)
+from .words import sentence
 
 #: a pause its connection has not renewed for this long no longer counts (R26): that
 #: connection, or its server process, is gone (the page renews every PAUSE_RENEW)
@@ -45,7 +45,7 @@ PAUSE_RENEW = timedelta(seconds=10)
 def match_state(match: Match) -> RoundState:
     """The current round's state (from the snapshot on the match)."""
     if match.state is None:
-        raise GameError(NOT_STARTED, _("The match has not started: it is waiting for players."))
+        raise GameError(NOT_STARTED, sentence("not_started"))
     return state_from_json(match.state)
 
 
@@ -83,7 +83,7 @@ def rebuild_state(match: Match) -> RoundState:
     """The current round's state rebuilt from its deal and effective log, ignoring the snapshot."""
     rnd = current_round(match)
     if rnd is None:
-        raise GameError(NOT_STARTED, _("The match has not started: it is waiting for players."))
+        raise GameError(NOT_STARTED, sentence("not_started"))
     state = rules.start_round(start_from_json(rnd.start))
     for entry in effective_actions(rnd):
         state = rules.apply(state, parse_action(entry.action))

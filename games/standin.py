@@ -43,6 +43,7 @@ from .errors import BAD_REQUEST, ILLEGAL, GameError
 from .models import AWAY_SECONDS, Match, Presence, Seat, StandIn
 from .permissions import Action as Can
 from .services import Result
+from .words import refusal, sentence
 
 #: the level of a computer standing in for a person (the quick table's computers)
 LEVEL = "casual"
@@ -93,18 +94,18 @@ def standin_start(*, match_id: int, user: object, seat: object, request_id: str)
     def hand_over(match: Match, seats: list[Seat]) -> None:
         target = seats[index]  # type: ignore[index]  # the permission found the seat
         if match.status != Match.Status.PLAYING:
-            raise GameError(ILLEGAL, _("The match is not being played."))
+            raise GameError(ILLEGAL, sentence("not_being_played"))
         if target.standin:
-            raise GameError(BAD_REQUEST, _("A computer plays this seat already."))
+            raise GameError(BAD_REQUEST, sentence("standin_already"))
         if AWAY_SECONDS.get(match.away_limit) is None:
-            raise GameError(ILLEGAL, _("At this table no computer plays for a player who is away."))
+            raise GameError(ILLEGAL, sentence("no_standins_here"))
         now = timezone.now()
         at = presence.at_table(match.pk, now)
         if away_since(match, target, at) is None:
-            raise GameError(ILLEGAL, _("%(name)s is at the table.") % {"name": target.display_name})
+            raise GameError(ILLEGAL, sentence("at_the_table", name=target.display_name))
         if not may_hand_over(match, target, at, now):
-            raise GameError(ILLEGAL, _("%(name)s has been away for less than %(limit)s.") % {
-                "name": target.display_name, "limit": _limit_words(match.away_limit)})
+            raise GameError(ILLEGAL, sentence("away_less_than", name=target.display_name,
+                                                      limit=_limit_words(match.away_limit)))
         target.standin = LEVEL
         target.save(update_fields=["standin"])
         StandIn.objects.create(match=match, seat=target.index, level=LEVEL, handed_by=user,
@@ -121,7 +122,7 @@ def standin_end(*, match_id: int, user: object, seat: object, request_id: str) -
     def take_back(match: Match, seats: list[Seat]) -> None:
         target = seats[index]  # type: ignore[index]  # the permission found the seat
         if not target.standin:
-            raise GameError(BAD_REQUEST, _("No computer plays this seat: it is yours."))
+            raise GameError(BAD_REQUEST, sentence("seat_is_yours"))
         target.standin = ""
         target.save(update_fields=["standin"])
         StandIn.objects.filter(match=match, seat=target.index, ended_at__isnull=True).update(
@@ -135,9 +136,9 @@ def away_limit_set(*, match_id: int, user: object, limit: object, request_id: st
     """A seated person sets how long a seat may stay away before the others may let a
     computer play it (Match.AwayLimit), as they set the computers' pace."""
     return services.setting_set(match_id=match_id, user=user, request_id=request_id, field="away_limit", value=limit,
-                                unknown=_("Choose how long a seat may stay away from the list."),
-                                over=_("The match is over."),
-                                same=_("That is the table's setting already."))
+                                unknown=sentence("away_limits"),
+                                over=refusal("match_over"),
+                                same=sentence("same_setting"))
 
 
 def _index(seat: object) -> int | None:

@@ -60,3 +60,18 @@ def log_lines(replay: RoundReplay, names: Sequence[str]) -> list[dict[str, objec
         out.append({"step": step.index, "seat": seat + 1 if seat is not None else None,
                     "text": step_line(step, names)})
     return out
+
+
+def no_match_to_look_back() -> str:
+    """Why a replay page is not found (no such match, or not this viewer's to look back at)."""
+    return _("There is no such match to look back at.")
+
+
+def round_not_ended() -> str:
+    """Why a round cannot be replayed yet (R24: its hands are still secret)."""
+    return _("That round has not ended yet: it cannot be replayed.")
+
+
+def saved() -> str:
+    """The turn e-mail settings page, after saving."""
+    return _("Saved.")
