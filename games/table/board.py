@@ -19,8 +19,7 @@ chosen by the relay), `match_page` (its parts, the shared ones kept on the reads
 **Rendering.** ``match_page(*, match, viewer, reads)`` gives a viewer's board as parts
 (``parts.Page``): the consumer sends ``parts.update_frame(page, sent, events)`` — only what
 changed since it last sent — or the whole ``page.message()``.
-``render_board(*, match, seat_view, viewer) -> str`` renders the board
-HTML for one connection. `viewer` is a `Viewer`: the seats this connection may act
+`viewer` is a `Viewer`: the seats this connection may act
 for (``selectors.seats_controlled``), the relay seat last revealed on it, whether it
 watches. Pick the seat with ``viewer.shown_seat(turn, over)`` and pass
 ``selectors.seat_view(match, that_seat)`` (``None``: a spectator view). While the
@@ -278,13 +277,6 @@ def board_html(board: Board, shared: dict[str, Any] | None = None) -> SafeString
     """The board HTML (``games/jinja2/games/board.html``) of a presented `Board`."""
     with fixed_language():
         return mark_safe(board_page(board, shared).html())
-
-
-def render_board(*, match: Any, seat_view: SeatView, viewer: Viewer, flags: Flags | None = None) -> str:
-    """The board HTML for one connection; see the module docstring."""
-    if flags is None:
-        flags = match_flags(match, viewer, seat_view)
-    return board_html(present(seat_view, seat_infos(match), viewer=viewer, flags=flags))
 
 
 def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:
