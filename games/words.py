@@ -47,6 +47,19 @@ class Reason:
     params: dict[str, object] = field(default_factory=dict)
 
 
+def seat_number(seat: int) -> str:
+    """A seat without a name, as the table and the logs label it: "Seat 3" (numbered from 1).
+    The one seat namer, with `seat_label` and, inside a sentence, `seat_name`."""
+    return _("Seat %(number)s") % {"number": seat + 1}
+
+
+def seat_label(name: str, seat: int) -> str:
+    """A seat with its name where both matter (a replay's log, the admin): "ana (seat 2)"."""
+    if not name:
+        return seat_number(seat)
+    return _("%(name)s (seat %(number)s)") % {"name": name, "number": seat + 1}
+
+
 def seat_name(seat: object, names: Sequence[str] | None) -> str:
     """A seat as players see it: its name, or "player 3" (numbered from 1)."""
     if isinstance(seat, int) and not isinstance(seat, bool):

@@ -11,16 +11,13 @@ from django.utils.translation import gettext as _
 
 from engine.state import RoundState
 from engine.tiles import tile_str
-from games import logtext
+from games import logtext, words
 from games.history.replays import RoundReplay, Step
 
 
 def seat_label(names: Sequence[str], seat: int) -> str:
     """"ana (seat 2)": the seat's number counts from 1, as on the table."""
-    name = names[seat] if 0 <= seat < len(names) else ""
-    if name:
-        return _("%(name)s (seat %(number)s)") % {"name": name, "number": seat + 1}
-    return _("Seat %(number)s") % {"number": seat + 1}
+    return words.seat_label(names[seat] if 0 <= seat < len(names) else "", seat)
 
 
 def dealt_line(state: RoundState, names: Sequence[str]) -> str:

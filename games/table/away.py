@@ -37,7 +37,7 @@ class Away:
 
 def limit_words() -> dict[str, str]:
     """The away limits' names in the active language (Match.AwayLimit)."""
-    return {"never": _("Never"), "10m": _("After 10 minutes"), "1h": _("After 1 hour"), "1d": _("After 1 day")}
+    return {value: str(label) for value, label in Match.AwayLimit.choices}
 
 
 def standin_name(name: str) -> str:

@@ -131,6 +131,7 @@ from games.table.words import (  # noqa: F401
     train_label,
     why_not,
 )
+from games.words import seat_number
 
 
 def shared_of(board: Board, rows: dict[Any, Any] | None = None) -> dict[str, Any]:
@@ -153,8 +154,8 @@ def seat_infos(match: Any) -> list[SeatInfo]:
     for s in selectors.match_seats(match):
         name = s.display_name
         if not name:
-            words = _("Computer %(number)s") if s.kind == "computer" else _("Seat %(number)s")
-            name = words % {"number": s.index + 1}
+            name = (_("Computer %(number)s") % {"number": s.index + 1} if s.kind == "computer"
+                    else seat_number(s.index))
         kind = s.kind
         if s.standin:  # a computer plays it while its owner is away (games.standin): said plainly
             name, kind = away.standin_name(name), "computer"

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from engine.previews import hint
 from engine.state import MEXICAN, Action, TrainKey
 from engine.tiles import Tile
+from engine.tiles import spoken as spoken  # the one tile speller
 from engine.views import SeatView, TrainView
 from games.table.jinja_env import ntext as ngettext
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
@@ -27,12 +28,6 @@ from games.words import Reason
 
 if TYPE_CHECKING:
     from games.table.presenter import SeatInfo
-
-
-def spoken(tile: Tile) -> str:
-    """A tile as players say it, the higher number first ("6-4")."""
-    a, b = tile
-    return f"{max(a, b)}-{min(a, b)}"
 
 
 def tiles_text(n: int) -> str:

@@ -11,12 +11,14 @@ sentences; choice labels belong to the models and forms.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 from django.utils import translation
 
 from accounts import words as account_words
+from engine import tiles
 from games import words
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,3 +103,28 @@ def test_a_sentence_takes_its_facts_by_name() -> None:
     with translation.override("en"):
         assert words.sentence("joined", id=7, number=2) == "You joined match 7 at seat 2."
         assert words.sentence("no_such_match") == "This match does not exist."
+
+
+def test_one_seat_namer_and_one_tile_speller() -> None:
+    """Seats are labelled by games.words (`seat_number`, `seat_label`, `seat_name`) and tiles
+    spelled by engine.tiles.spoken alone: no other module words "Seat 3" or "ana (seat 2)",
+    or writes a tile's higher number first itself."""
+    labels = {"Seat %(number)s", "%(name)s (seat %(number)s)"}
+    spelling = re.compile(r'f"\{(max|high)\b[^}]*\}-\{(min|low)\b')
+    seat_words, spellers = [], []
+    for package in ("engine", "games", "accounts", "tablesite"):
+        for path in (ROOT / package).rglob("*.py"):
+            name = str(path.relative_to(ROOT))
+            if "migrations" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
+                        and node.args[0].value in labels and name != "games/words.py"):
+                    seat_words.append(f"{name}:{node.lineno}")
+            if spelling.search(path.read_text()) and name != "engine/tiles.py":
+                spellers.append(name)
+    assert seat_words == [] and spellers == []
+    assert tiles.spoken((3, 6)) == tiles.spoken([6, 3]) == "6-3"
+    with translation.override("en"):
+        assert words.seat_number(2) == "Seat 3" and words.seat_label("ana", 1) == "ana (seat 2)"
+        assert words.seat_label("", 1) == "Seat 2"
