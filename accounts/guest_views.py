@@ -15,11 +15,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import guests, names
 from accounts.models import Preferences
+from accounts.words import sentence
 
 
 class KeepForm(BaseUserCreationForm):
@@ -32,7 +32,7 @@ class KeepForm(BaseUserCreationForm):
     def clean_username(self) -> str:
         username = self.cleaned_data.get("username") or ""
         if User.objects.filter(username__iexact=username).exclude(pk=self.instance.pk).exists():
-            raise ValidationError(_("That name is taken. Choose another one."), code="unique")
+            raise ValidationError(sentence("name_taken"), code="unique")
         # The site's rules for names (accounts/names.py), as at sign-up: one script, no
         # control or invisible characters, not confusable with another player's name.
         return names.validate_new_username(username, exclude_pk=self.instance.pk) if username else username
@@ -53,8 +53,7 @@ def keep(request: HttpRequest) -> HttpResponse:
             user = form.save()
             guests.convert(user)
         update_session_auth_hash(request, user)
-        messages.success(request, _("Your account %(username)s is ready, with all your matches.")
-                         % {"username": user.get_username()})
+        messages.success(request, sentence("guest_kept", username=user.get_username()))
         return redirect("games:my_matches")
     return render(request, "accounts/keep.html", {"form": form})
 
@@ -67,7 +66,7 @@ def tips(request: HttpRequest) -> HttpResponse:
 
     tip, off = request.POST.get("tip", ""), request.POST.get("off", "") == "1"
     if not off and tip not in TIP_IDS:
-        return HttpResponseBadRequest(_("Unknown tip."))
+        return HttpResponseBadRequest(sentence("unknown_tip"))
     with transaction.atomic():
         prefs, _created = Preferences.objects.select_for_update().get_or_create(user=request.user)
         changed: list[Any] = []

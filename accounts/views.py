@@ -18,6 +18,7 @@ from django.views.generic import CreateView
 
 from accounts import emails, guests, names, throttle
 from accounts.models import Attempt
+from accounts.words import sentence
 
 
 def _safe_next(request: HttpRequest) -> str | None:
@@ -57,8 +58,7 @@ class SignUpView(CreateView):
 
     def form_valid(self, form: SignUpForm) -> HttpResponse:
         if not throttle.allow(Attempt.Kind.SIGNUP, self.request):
-            form.add_error(None, _("Too many accounts were made from your address in the last hour. "
-                                   "Please try again later."))
+            form.add_error(None, sentence("signups_throttled"))
             response = self.form_invalid(form)
             response.status_code = 429
             return response
@@ -72,7 +72,7 @@ class SignUpView(CreateView):
         self.request.session["new_account"] = True
         messages.success(
             self.request,
-            _("Welcome, %(username)s! Your account is ready.") % {"username": user.get_username()},
+            sentence("welcome", username=user.get_username()),
         )
         if user.email:
             messages.info(self.request, _("We sent a link to %(address)s. Open it to confirm the address.")
@@ -95,7 +95,7 @@ class LogoutView(auth_views.LogoutView):
 
     def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         response = super().post(request, *args, **kwargs)
-        messages.info(request, _("You have logged out. See you at the table!"))
+        messages.info(request, sentence("logged_out"))
         return response
 
 

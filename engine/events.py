@@ -18,13 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.tiles import spoken as spoken  # the one tile speller (events name their tiles so)
 from engine.views import SeatView
-
-
-def spoken(tile: tuple[int, int] | list[int]) -> str:
-    """A tile as the table writes it, the higher number first ("6-4")."""
-    a, b = tile
-    return f"{max(a, b)}-{min(a, b)}"
 
 
 def _tile(text: object) -> str | None:

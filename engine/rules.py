@@ -24,7 +24,7 @@ from .deal import (
 from .index import BIT, CLEAR, MEXICAN_BIT, MEXICAN_SLOT, NUMBERS, _slot, build, keep, slot, take
 from .index import hand as hand_index
 from .state import MEXICAN, Action, IllegalAction, RoundStart, RoundState, Train, TrainKey
-from .tiles import FULL_SET, HIGHEST, Tile, norm, points, tile_str
+from .tiles import FULL_SET, HIGHEST, Tile, norm, points, spoken, tile_str
 
 # ---------------------------------------------------------------- round set-up
 
@@ -443,11 +443,6 @@ def _finish(state: RoundState, how: str) -> RoundState:
 # ---------------------------------------------------------------- reasons
 
 
-def _spoken(tile: Tile) -> str:
-    """A tile as players say it, the higher number first ("6-4")."""
-    return f"{max(tile)}-{min(tile)}"
-
-
 def _key(state: RoundState, index: int) -> TrainKey:
     """A train's key in a refusal's parameters: its owner's seat, or "mexican"."""
     return MEXICAN if index == state.players else index
@@ -456,7 +451,7 @@ def _key(state: RoundState, index: int) -> TrainKey:
 def _must_play(example: Action | None) -> IllegalAction:
     assert example is not None and example.tile is not None
     return IllegalAction("R14", f"You must play when you can (for example {tile_str(example.tile)})", "must_play",
-                         {"tile": _spoken(example.tile)})
+                         {"tile": spoken(example.tile)})
 
 
 def _train_name(state: RoundState, index: int) -> str:
@@ -515,7 +510,7 @@ def _explain_play(state: RoundState, seat: int, action: Action) -> IllegalAction
     assert tile is not None and action.train is not None
     if tile not in state.hands[seat]:
         return IllegalAction("R24", f"Seat {seat} does not hold {tile_str(tile)}", "not_in_hand",
-                             {"tile": _spoken(tile)})
+                             {"tile": spoken(tile)})
     train = action.train
     if train != MEXICAN and not (isinstance(train, int) and 0 <= train < state.players):
         return IllegalAction("R13", f"There is no train {train}", "no_such_train")
@@ -530,16 +525,16 @@ def _explain_play(state: RoundState, seat: int, action: Action) -> IllegalAction
             return IllegalAction("R8", "On your first turn you play only on your own train", "first_turn_own_train",
                                  {"end": state.trains[seat].end(state.engine)})
         return IllegalAction("R8", f"{tile_str(tile)} does not match the end of your train ({end})", "no_match",
-                             {"tile": _spoken(tile), "train": seat, "end": end})
+                             {"tile": spoken(tile), "train": seat, "end": end})
     if state.drawn and state.hands[seat][-1] != tile:
         return IllegalAction("R15", "After drawing, only the drawn tile may be played", "drawn_tile_only")
     if state.open_doubles and not state.owes:
         double, where = state.open_doubles[0]
         return IllegalAction("R19", f"The open double {tile_str(double)} on {_train_name(state, where)} "
                                     "must be satisfied first", "open_double_first",
-                             {"tile": _spoken(double), "train": _key(state, where)})
+                             {"tile": spoken(double), "train": _key(state, where)})
     if index != seat and index != state.players and not state.trains[index].marker:
         return IllegalAction("R13", f"{name[0].upper()}{name[1:]} is not open to you (it has no marker)",
                              "train_not_open", {"train": index, "end": end})
     return IllegalAction("R13", f"{tile_str(tile)} does not match the end of {name} ({end})", "no_match",
-                         {"tile": _spoken(tile), "train": _key(state, index), "end": end})
+                         {"tile": spoken(tile), "train": _key(state, index), "end": end})

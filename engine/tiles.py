@@ -7,6 +7,7 @@ number is the train's new open end. Tiles are written ``"a-b"``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 Tile = tuple[int, int]
@@ -42,6 +43,13 @@ def parse_tile(text: object) -> Tile:
 def tile_str(tile: Tile) -> str:
     """Write a tile (keeps its orientation)."""
     return f"{tile[0]}-{tile[1]}"
+
+
+def spoken(tile: Tile | Sequence[int]) -> str:
+    """A tile as players say and the site writes it, the higher number first ("6-4"): the one
+    tile speller (the rules' refusals, the events, the board, the log and the tile drawings)."""
+    a, b = tile
+    return f"{max(a, b)}-{min(a, b)}"
 
 
 def points(tile: Tile) -> int:

@@ -251,7 +251,7 @@ class PauseAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # A pause left behind by a lost connection may be cleared (computers then resume, R26).
-        return bool(getattr(request.user, "is_superuser", False))
+        return permissions.may_clear_pauses(request.user)
 
 
 @admin.register(StandIn)

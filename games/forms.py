@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts import names
 from games import length
 from games.models import MAX_SEATS, Match
+from games.words import seat_number
 
 #: the rows of the form: seats 2..10 (seat 1 is the creator)
 OTHER_SEATS = range(2, MAX_SEATS + 1)
@@ -139,7 +140,7 @@ class MatchCreateForm(forms.Form):
             del self.fields["listed"]
         for number in OTHER_SEATS:
             self.fields[kind_field(number)] = forms.ChoiceField(
-                label=_("Seat %(number)s") % {"number": number},
+                label=seat_number(number - 1),
                 choices=KIND_CHOICES,
                 required=False,
                 initial=DEFAULT_KINDS.get(number, NONE),

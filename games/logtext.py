@@ -23,22 +23,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine.state import MEXICAN
-from engine.tiles import BadTile, parse_tile
+from engine.tiles import BadTile, parse_tile, spoken
+from games.words import seat_number
 
 
 def _tile_words(raw: object) -> str:
     """A tile as players say it, higher number first ("6-4")."""
     try:
-        low, high = parse_tile(raw)
+        return spoken(parse_tile(raw))
     except BadTile:
         return "?"
-    return f"{high}-{low}"
 
 
 def _name(names: Sequence[str], seat: object) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
-    return _("Seat %(number)s") % {"number": seat + 1 if isinstance(seat, int) else "?"}
+    return seat_number(seat) if isinstance(seat, int) else "?"
 
 
 def _train_seat(train: object) -> int | None:

@@ -16,6 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from . import signals
+
 logger = logging.getLogger(__name__)
 
 
@@ -73,15 +75,15 @@ def _send(match_id: int, message: dict[str, object]) -> bool:
 
 def match_changed(match_id: int, version: int) -> bool:
     """Tell the match group the match is now at `version`, and this process's computer
-    players (`games.worker.poke`: a computer may be next). True if sent."""
-    _poke()
+    players (`signals.match_moved`, heard by games.worker: a computer may be next). True if sent."""
+    _poke(match_id)
     return _send(match_id, {"type": "match.changed", "version": version})
 
 
 def match_paused(match_id: int, paused: bool) -> bool:
     """Tell the match group the computer players paused or resumed (R26), and this process's
     computer players. True if sent."""
-    _poke()
+    _poke(match_id)
     return _send(match_id, {"type": "match.paused", "paused": paused})
 
 
@@ -92,10 +94,8 @@ def match_seats(match_id: int) -> bool:
     return _send(match_id, {"type": "match.seats"})
 
 
-def _poke() -> None:
-    from games import worker  # the worker imports the services, which import this module
-
+def _poke(match_id: int) -> None:
     try:
-        worker.poke()
+        signals.match_moved.send(sender=None, match_id=match_id)
     except Exception:  # the notice matters more; the loop looks again at its next poll anyway
         logger.warning("could not wake the computer players", exc_info=True)

@@ -34,6 +34,8 @@ see hands [3]  yes     yes    yes    yes       no    yes          yes
 stand in [5]   no [1]  others others no        no    no           no
 take back [5]  no [1]  own    own    no        no    no           no
 last round [7] no [1]  yes    yes    no        no    no           no
+answer [8]         no [1]  yes    yes    no        no    no           no
+watch link [9] no      no     no     yes       no    no           no
 ============== ======= ====== ====== ========= ===== ============ =========
 
 [1] unless the owner also holds a seat. "alone": every other seat is a computer
@@ -54,6 +56,10 @@ one's own, counts only the seats the owner plays themselves).
 [7] R32: make the round in play the match's last (games.table.commands.last_round).
 [6] step through the match's ended rounds (the players' replay page,
 games.history.views, and the admin's; the admin's seed and export follow [2]).
+[8] accept or decline an open request (undo, restart, last round, away limit) (`request`): a person at the table
+other than the one who asked (a request of one's own is the others' to answer). [9] follow the match's spectator link (games.views.watch):
+whoever brings the match's watch token is a spectator, but a guest only at a listed table
+(issue 14). Clearing a pause left behind in the admin is a superuser's (`may_clear_pauses`).
 
 Table talk (games.chat, issue 21) is asked of `chat_may` with a `Talk` action: the
 players' room is read and written by the match's participants (owner, seated, holder);
@@ -81,7 +87,9 @@ from django.utils.translation import gettext as _
 from accounts import guests
 
 from .errors import FORBIDDEN, GameError
-from .models import Match, Seat
+from .models import ChangeRequest, Match, Seat
+from .seats import match_seats
+from .words import sentence
 
 logger = logging.getLogger(__name__)
 
@@ -129,6 +137,8 @@ class Action(StrEnum):
     TAKE_BACK = "take_back"
     #: R32: make the round in play the match's last (asked of the others at a shared table)
     LAST_ROUND = "last_round"
+    #: follow the match's spectator link (games.views.watch)
+    WATCH_LINK = "watch_link"
 
 
 def seed_secret(match: Match) -> bool:
@@ -151,8 +161,6 @@ def _uid(user: object) -> int | None:
 def _seats(match: Match, seats: list[Seat] | None = None) -> list[Seat]:
     if seats is not None:
         return seats
-    from .selectors import match_seats
-
     return match_seats(match)
 
 
@@ -226,16 +234,19 @@ def _staff_with(user: object, permission: str) -> bool:
 
 
 def may(user: object, action: Action | str, match: Match, *, seat: int | None = None,
-        token: object = "", log_watch: bool = False, seats: list[Seat] | None = None) -> bool:
+        token: object = "", log_watch: bool = False, seats: list[Seat] | None = None,
+        request: ChangeRequest | None = None) -> bool:
     """May `user` (None or AnonymousUser: nobody signed in; `token`: a watch token they
     brought) do `action` to `match` (for `seat`, where the action is a seat's) now?
 
     `seats`: the match's seats when the caller has read them already. `log_watch`: the
     caller is about to show the table, so a watch granted only by the staff permission
-    is logged."""
+    is logged. `request`: the open undo or restart request an ``answer`` is about."""
     action = Action(action)
     uid = _uid(user)
     seats = _seats(match, seats)
+    if action == Action.WATCH_LINK:
+        return Role.SPECTATOR in roles(match, user, token=token, seats=seats)
     if action in (Action.WATCH, Action.SEE_HANDS):
         have = roles(match, user, token=token, seats=seats)
         if _participant(have) or Role.SPECTATOR in have:
@@ -264,7 +275,7 @@ def may(user: object, action: Action | str, match: Match, *, seat: int | None = 
     if action == Action.NEW_MATCH:
         return match.created_by_id == uid
     if action == Action.ANSWER:
-        return uid in people(match, seats=seats)
+        return uid in people(match, seats=seats) and (request is None or request.asked_by_id != uid)
     if action == Action.SEE_LINKS:
         return match.created_by_id == uid or any(s.user_id == uid for s in seats)
     if action == Action.LOOK_BACK:
@@ -343,7 +354,7 @@ def chat_may(user: object, action: Talk | str, match: Match, *, room: str | None
 
 
 _REFUSALS = {
-    Action.ACT: lambda: _("You cannot act for this seat."),
+    Action.ACT: lambda: sentence("not_your_seat"),
     Action.UNDO: lambda: _("Only the players at this match can do this."),
     Action.RESTART: lambda: _("Only the match's creator can restart the round."),
     Action.NEXT_ROUND: lambda: _("Only the players at this match can start the next round."),
@@ -359,10 +370,12 @@ _REFUSALS = {
 
 
 def require(user: object, action: Action | str, match: Match, *, seat: int | None = None,
-            seats: list[Seat] | None = None) -> None:
+            seats: list[Seat] | None = None, request: ChangeRequest | None = None) -> None:
     """`may`, or a `GameError(FORBIDDEN)` in words for the action."""
-    if not may(user, action, match, seat=seat, seats=seats):
+    if not may(user, action, match, seat=seat, seats=seats, request=request):
         seats = _seats(match, seats)
+        if request is not None and request.asked_by_id == _uid(user):
+            raise GameError(FORBIDDEN, sentence("own_request"))
         if Action(action) == Action.ACT and any(s.index == seat and s.standin and s.controlled_by(user)
                                                 for s in seats):
             raise GameError(FORBIDDEN, _("A computer is playing this seat for you: take your seat back first."))
@@ -370,3 +383,7 @@ def require(user: object, action: Action | str, match: Match, *, seat: int | Non
         raise GameError(FORBIDDEN, words())
 
 
+def may_clear_pauses(user: object) -> bool:
+    """May `user` delete, in the admin, a pause a lost connection left behind (the
+    computers then resume, R26)? A superuser only."""
+    return bool(getattr(user, "is_active", False) and getattr(user, "is_superuser", False))

@@ -2,9 +2,8 @@
 
 Nothing here writes. A seat's view comes only through `engine.views.view`, so a
 hand reaches nobody but its owner before the round ends (R24). The snapshot on the
-match is a cache: `rebuild_state` computes the same state from the round's deal
-and its effective log (`games.log`), which is how the admin checks a match and how
-the tests prove the cache right.
+match is a cache the round's deal and its effective log (`games.log`) rebuild
+(tests/reads.py `rebuild_state` proves it).
 """
 
 from __future__ import annotations
@@ -18,12 +17,10 @@ from django.db.models import Exists, IntegerField, OuterRef, Q, QuerySet
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from engine import rules
 from engine.deal import ROUNDS
 from engine.replay import parse_action
-from engine.serialize import start_from_json, state_from_json
+from engine.serialize import state_from_json
 from engine.state import Action, RoundState
 from engine.views import SeatView, view
 
@@ -31,6 +28,8 @@ from . import log, permissions
 from .errors import NOT_STARTED, GameError
 from .models import ChangeRequest, LogEntry, Match, Pause, Round, Seat
 from .permissions import Action as Can
+from .seats import match_seats as match_seats  # the seats in order (one home: games/seats.py)
+from .words import sentence
 
 #: a pause its connection has not renewed for this long no longer counts (R26): that
 #: connection, or its server process, is gone (the page renews every PAUSE_RENEW)
@@ -45,20 +44,8 @@ PAUSE_RENEW = timedelta(seconds=10)
 def match_state(match: Match) -> RoundState:
     """The current round's state (from the snapshot on the match)."""
     if match.state is None:
-        raise GameError(NOT_STARTED, _("The match has not started: it is waiting for players."))
+        raise GameError(NOT_STARTED, sentence("not_started"))
     return state_from_json(match.state)
-
-
-def match_seats(match: Match) -> list[Seat]:
-    """The match's seats in order: the list the caller read with the match and set as
-    ``match.seat_list`` (games.table.board_reads reads seats and users in one statement),
-    else ``match.seats.all()`` — prefetched when the caller loaded them with
-    ``prefetch_related("seats")``, as the table's websocket does, else read now. A board
-    asks several questions of the seats; they cost at most one query."""
-    listed = getattr(match, "seat_list", None)
-    if listed is not None:
-        return list(listed)
-    return sorted(match.seats.all(), key=lambda s: s.index)
 
 
 def seats_controlled(match: Match, user: object) -> list[int]:
@@ -77,10 +64,6 @@ def seat_view(match: Match, seat_index: int | None) -> SeatView:
     return view(match_state(match), seat_index)
 
 
-def current_round(match: Match) -> Round | None:
-    return Round.objects.filter(match=match, number=match.round_number).first()
-
-
 def round_log(rnd: Round) -> list[LogEntry]:
     """A round's whole log in order (undo, redo and restart entries included)."""
     return list(LogEntry.objects.filter(round=rnd).order_by("seq"))
@@ -89,29 +72,6 @@ def round_log(rnd: Round) -> list[LogEntry]:
 def effective_actions(rnd: Round) -> list[LogEntry]:
     """The log entries whose actions made the round's current state, in order."""
     return list(log.fold(round_log(rnd)).effective)
-
-
-def rebuild_state(match: Match) -> RoundState:
-    """The current round's state rebuilt from its deal and effective log, ignoring the snapshot."""
-    rnd = current_round(match)
-    if rnd is None:
-        raise GameError(NOT_STARTED, _("The match has not started: it is waiting for players."))
-    state = rules.start_round(start_from_json(rnd.start))
-    for entry in effective_actions(rnd):
-        state = rules.apply(state, parse_action(entry.action))
-    return state
-
-
-def computer_to_act(match: Match) -> Seat | None:
-    """The seat a computer plays whose turn it is, if any (paused or not): a computer's, or a
-    person's with a computer standing in (games.standin)."""
-    if match.status != Match.Status.PLAYING or match.state is None:
-        return None
-    turn = match.state.get("turn")
-    if turn is None:
-        return None
-    seat = Seat.objects.filter(match=match, index=turn).first()
-    return seat if seat is not None and seat.computer_plays else None
 
 
 def paused(match: Match) -> bool:
@@ -148,23 +108,6 @@ def _awaiting_computer_sql() -> tuple[str, tuple[Any, ...]]:
 # ---------------------------------------------------------------- what a user may do
 
 
-def _folded(match: Match) -> log.Folded[LogEntry] | None:
-    if match.state is None or match.status != Match.Status.PLAYING:
-        return None
-    # The current round's log in one query (through the round's (match, number) index).
-    return log.fold(list(LogEntry.objects.filter(round__match=match, round__number=match.round_number)
-                         .order_by("seq")))
-
-
-def undo_redo_available(match: Match, user: object) -> tuple[bool, bool]:
-    """R27: whether Undo and Redo show, from one read of the round's log (a board asks both).
-    Neither once the round is over (R21, R24: every hand has been shown, so its moves stand)."""
-    if round_over(match):
-        return False, False
-    mine = seats_controlled(match, user)
-    return undo_redo_in(_folded(match) if mine else None, mine)
-
-
 def round_over(match: Match) -> bool:
     """Whether the current round has ended (its hands revealed, R21, R24): no Undo or Redo then."""
     return (match.state or {}).get("phase") in ("round_over", "match_over")
@@ -188,16 +131,6 @@ def undo_takes_back(folded: log.Folded[Any] | None, mine: list[int]) -> tuple[An
         return ()
     count = log.undo_group(folded.effective, mine)
     return tuple(folded.effective[-count:]) if count else ()
-
-
-def undo_available(match: Match, user: object) -> bool:
-    """R27: whether Undo shows: the user's last action in this round has only computer actions after it."""
-    return undo_redo_available(match, user)[0]
-
-
-def redo_available(match: Match, user: object) -> bool:
-    """R27: whether Redo shows: the user undid something and nothing was played since."""
-    return undo_redo_available(match, user)[1]
 
 
 def restart_available(match: Match, user: object) -> bool:
@@ -270,23 +203,7 @@ def open_matches() -> QuerySet[Match]:
             .distinct().order_by("-created_at"))
 
 
-def match_by_invite(token: str) -> Match | None:
-    return Match.objects.filter(invite_token=token).first() if token else None
-
-
-def match_by_watch(token: str) -> Match | None:
-    return Match.objects.filter(watch_token=token).first() if token else None
-
-
 # ---------------------------------------------------------------- logs and replays
-
-
-def match_log(match: Match) -> list[LogEntry]:
-    """Every log entry of the match, round by round, in order (undo/redo/restart included).
-
-    Actions hold only public information: a draw does not say which tile was drawn."""
-    return list(LogEntry.objects.filter(round__match=match).select_related("round", "user")
-                .order_by("round__number", "seq"))
 
 
 def match_actions(match: Match) -> list[Action]:

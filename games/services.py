@@ -34,7 +34,6 @@ from typing import Any, Literal
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from accounts import names
 from engine import bots, rules
@@ -64,7 +63,7 @@ from .models import ChangeRequest, LogEntry, Match, Pause, Round, Seat, Table, U
 from .permissions import Action as Can
 from .selectors import PAUSE_TIMEOUT, round_over
 from .selectors import paused as _pause_active
-from .words import refusal
+from .words import refusal, sentence
 
 #: random seeds stay below 2**53 so they survive a round trip through JavaScript numbers
 SEED_LIMIT = 2**53
@@ -179,10 +178,10 @@ def _lock(match_id: object) -> Match:
     try:
         pk = int(match_id)  # type: ignore[call-overload]  # what the ORM makes of a primary key
     except (ValueError, TypeError):
-        raise GameError(NOT_FOUND, _("This match does not exist.")) from None
+        raise GameError(NOT_FOUND, sentence("no_such_match")) from None
     row = _row(_LOCK, [pk])
     if row is None:
-        raise GameError(NOT_FOUND, _("This match does not exist."))
+        raise GameError(NOT_FOUND, sentence("no_such_match"))
     return from_row(Match, _MATCH_FIELDS, row)
 
 
@@ -215,7 +214,7 @@ def _seats(match: Match) -> list[Seat]:
 def _seat_for(match: Match, user: object, seat: object) -> None:
     """2. The user may act for `seat`: their own seat or their pass-and-play seat (games.permissions)."""
     if isinstance(seat, bool) or not isinstance(seat, int):
-        raise GameError(BAD_REQUEST, _("A seat is a number."))
+        raise GameError(BAD_REQUEST, sentence("seat_not_number"))
     permissions.require(user, Can.ACT, match, seat=seat, seats=_seats(match))
 
 
@@ -224,7 +223,7 @@ def _seen(match: Match, user: object, request_id: object,
     """3. A repeated request id is answered with the result it produced, not applied again
     (`read`: its (user id, version, found) as `_lock_for_action` read them)."""
     if not isinstance(request_id, str) or not 1 <= len(request_id) <= MAX_REQUEST_ID:
-        raise GameError(BAD_REQUEST, _("A change needs a request id of 1 to 64 characters."))
+        raise GameError(BAD_REQUEST, sentence("request_id_needed"))
     if read is not None:
         seen = read[:2] if read[2] else None
     else:
@@ -234,7 +233,7 @@ def _seen(match: Match, user: object, request_id: object,
         return None
     seen_user, seen_version = seen
     if seen_user != _user_id(user):
-        raise GameError(BAD_REQUEST, _("This request id was already used."))
+        raise GameError(BAD_REQUEST, sentence("request_id_used"))
     if read is None:  # a change that may have been asked of the others: say what became of it
         asked = (ChangeRequest.objects.filter(match=match, asked_by_id=seen_user, request_id=request_id)
                  .values_list("status", flat=True).first())
@@ -246,15 +245,15 @@ def _seen(match: Match, user: object, request_id: object,
 def _fresh(match: Match, expected_version: object) -> None:
     """4. The client acted on what the match is now, not on an older picture of it."""
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
-        raise GameError(BAD_REQUEST, _("A change needs the version of the match you saw."))
+        raise GameError(BAD_REQUEST, sentence("version_needed"))
     if expected_version != match.version:
-        raise GameError(STALE, _("The match has changed since you last saw it. Refresh the page to see it as it is now."))
+        raise GameError(STALE, sentence("stale"))
 
 
 def _started(match: Match) -> RoundState:
     """5. The match has started: its current round's state."""
     if match.status == Match.Status.WAITING or match.state is None:
-        raise GameError(NOT_STARTED, _("The match has not started: it is waiting for players."))
+        raise GameError(NOT_STARTED, sentence("not_started"))
     return state_from_json(match.state)
 
 
@@ -265,11 +264,11 @@ def _parse(raw: object, seat: int) -> Action:
     try:
         action = parse_action(raw)
     except BadReplay as e:
-        raise GameError(BAD_REQUEST, _("That is not an action of this game: %(why)s") % {"why": e}) from None
+        raise GameError(BAD_REQUEST, sentence("not_an_action_because", why=e)) from None
     if action.act == "next_round":
-        raise GameError(BAD_REQUEST, _("The next round is started with the Next round button."))
+        raise GameError(BAD_REQUEST, sentence("next_round_by_button"))
     if action.seat != seat:
-        raise GameError(FORBIDDEN, _("You cannot act for this seat."))
+        raise GameError(FORBIDDEN, sentence("not_your_seat"))
     return action
 
 
@@ -449,18 +448,18 @@ def _start(match: Match) -> None:
 
 def _check_specs(seats: list[SeatSpec]) -> None:
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-        raise GameError(BAD_REQUEST, _("A match has 2 to 10 seats."))
+        raise GameError(BAD_REQUEST, sentence("seat_count"))
     if sum(1 for s in seats if s.kind == "me") > 1:
-        raise GameError(BAD_REQUEST, _("You can take only one seat yourself."))
+        raise GameError(BAD_REQUEST, sentence("one_seat_yourself"))
     for spec in seats:
         if spec.kind not in ("me", "human", "local", "computer"):
-            raise GameError(BAD_REQUEST, _("Unknown kind of seat."))
+            raise GameError(BAD_REQUEST, sentence("unknown_seat_kind"))
         if spec.kind == "computer" and _level(spec.level) not in Seat.Level.values:
-            raise GameError(BAD_REQUEST, _("A computer player is a beginner, casual or expert."))
+            raise GameError(BAD_REQUEST, sentence("computer_levels"))
         if spec.kind != "computer" and spec.level:
-            raise GameError(BAD_REQUEST, _("Only a computer player has a level."))
+            raise GameError(BAD_REQUEST, sentence("level_for_computers"))
         if len(spec.name) > MAX_NAME:
-            raise GameError(BAD_REQUEST, _("A name has at most 40 characters."))
+            raise GameError(BAD_REQUEST, sentence("name_length"))
         try:
             names.validate_name(spec.name)
         except ValidationError as e:
@@ -482,14 +481,14 @@ def _pace(pace: object) -> str:
 
 
 def _pace_unknown() -> str:
-    return _("The computers' pace is relaxed, normal, fast or instant.")
+    return sentence("paces")
 
 
 def _new_seed(seed: object) -> int:
     if seed is None:
         return secrets.randbelow(SEED_LIMIT)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise GameError(BAD_REQUEST, _("A seed is a whole number from 0 to 2⁶³ − 1."))
+        raise GameError(BAD_REQUEST, sentence("seed_range"))
     return seed
 
 
@@ -520,7 +519,7 @@ def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = N
     (Match.AwayLimit, games.standin), changed later with `standin.away_limit_set`;
     `rounds`: the match's length (R31, games.length), 13 rounds from 12-12 by default."""
     if _user_id(creator) is None:
-        raise GameError(FORBIDDEN, _("Sign in to create a match."))
+        raise GameError(FORBIDDEN, sentence("sign_in_to_create"))
     seats = list(seats)
     _check_specs(seats)
     chosen_rounds = length.parse(rounds)
@@ -529,7 +528,7 @@ def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = N
     chosen = _new_seed(seed)
     pace = _pace(pace)
     if away_limit not in Match.AwayLimit.values:
-        raise GameError(BAD_REQUEST, _("Choose how long a seat may stay away from the list."))
+        raise GameError(BAD_REQUEST, sentence("away_limits"))
     rows: list[tuple[str, object, str, str]] = []
     for spec in seats:
         if spec.kind == "me":
@@ -553,23 +552,23 @@ def seat_join(*, match_id: int, user: object, token: str | None = None, seat_ind
     with transaction.atomic():
         match = _lock(match_id)
         if _user_id(user) is None:
-            raise GameError(FORBIDDEN, _("Sign in to join a match."))
+            raise GameError(FORBIDDEN, sentence("sign_in_to_join"))
         if token is None:
             if not match.listed:
-                raise GameError(FORBIDDEN, _("This match is joined by invitation only."))
+                raise GameError(FORBIDDEN, sentence("invitation_only"))
         elif not secrets.compare_digest(str(token), match.invite_token):
-            raise GameError(FORBIDDEN, _("This invitation link is not valid."))
+            raise GameError(FORBIDDEN, sentence("bad_invitation"))
         held = Seat.objects.filter(match=match, kind=Seat.Kind.HUMAN, user=user).first()
         if held is not None:
             return held
         if match.status != Match.Status.WAITING:
-            raise GameError(SEAT_TAKEN, _("Every seat of this match is taken."))
+            raise GameError(SEAT_TAKEN, sentence("match_full"))
         free = Seat.objects.filter(match=match, kind=Seat.Kind.HUMAN, user__isnull=True).order_by("index")
         if seat_index is not None:
             free = free.filter(index=seat_index)
         seat = free.first()
         if seat is None:
-            raise GameError(SEAT_TAKEN, _("This seat is taken."))
+            raise GameError(SEAT_TAKEN, sentence("seat_taken"))
         seat.user = user
         seat.save(update_fields=["user"])
         if not Seat.objects.filter(match=match, kind=Seat.Kind.HUMAN, user__isnull=True).exists():
@@ -617,7 +616,7 @@ def _may_undo(match: Match, user: object, request_id: object, expected_version: 
         raise GameError(empty, refusal("match_over"))
     if round_over(match):
         # R27 within a round only: once it is over every hand has been shown (R21, R24).
-        raise GameError(empty, _("The round is over and every hand has been shown: its moves stand."))
+        raise GameError(empty, sentence("hands_shown"))
     return None, mine, _current_round(match)
 
 
@@ -646,8 +645,7 @@ def _undo_count(rnd: Round, mine: list[int]) -> tuple[log.Folded[LogEntry], int]
     folded = log.fold(LogEntry.objects.filter(round=rnd).order_by("seq"))
     count = log.undo_group(folded.effective, mine)
     if count is None:
-        raise GameError(NO_UNDO, _("There is nothing of yours to take back: someone else has played since, "
-                                   "or you have not played in this round."))
+        raise GameError(NO_UNDO, sentence("nothing_to_undo"))
     return folded, count
 
 
@@ -673,7 +671,7 @@ def match_redo(*, match_id: int, user: object, expected_version: int, request_id
         assert rnd is not None
         folded = log.fold(LogEntry.objects.filter(round=rnd).order_by("seq"))
         if not folded.redo or folded.redo[-1][0].seat not in mine:
-            raise GameError(NO_REDO, _("There is nothing to redo."))
+            raise GameError(NO_REDO, sentence("nothing_to_redo"))
         group = folded.redo[-1]
         state = state_from_json(match.state)
         for entry in group:  # the same actions again, from the state they were undone to
@@ -774,7 +772,7 @@ def _ask(match: Match, rnd: Round, user: object, change: str, request_id: str, v
     """Open a request for `change` (a games.consent kind; `value`: what it sets, for a kind that
     carries one) — one at a time per match —, logged in the round."""
     if _open_request(match, rnd) is not None:
-        raise GameError(REQUEST_OPEN, _("A request is already waiting for an answer at this table."))
+        raise GameError(REQUEST_OPEN, sentence("request_waiting"))
     version = match.version + 1
     ChangeRequest.objects.create(match=match, change=consent.kind(change).name, value=value, asked_by=user,
                                  request_id=request_id, round_number=rnd.number, version=match.version,
@@ -829,10 +827,9 @@ def change_answer(*, match_id: int, user: object, ask: object, accept: bool, req
         rnd = _current_round(match)
         current = _open_request(match, rnd)
         if isinstance(ask, bool) or not isinstance(ask, int) or current is None or current.pk != ask:
-            raise GameError(NO_REQUEST, _("This request is no longer open."))
+            raise GameError(NO_REQUEST, sentence("request_closed"))
+        permissions.require(user, Can.ANSWER, match, seats=seats, request=current)
         uid = permissions.user_id(user)
-        if uid == current.asked_by_id:
-            raise GameError(FORBIDDEN, _("The others answer your request, not you."))
         version = match.version + 1
         if not accept:
             current.declined_by_id = uid
@@ -850,7 +847,7 @@ def change_answer(*, match_id: int, user: object, ask: object, accept: bool, req
         kept = (rnd.last_seq, match.state, match.status, match.finished_at, match.round_number)
         try:  # still possible? (another person played since, the round or the match ended: void)
             if current.round_number != rnd.number or match.status != Match.Status.PLAYING:
-                raise GameError(NO_REQUEST, _("This request is no longer open."))
+                raise GameError(NO_REQUEST, sentence("request_closed"))
             with transaction.atomic():  # a change refused half-way leaves nothing behind
                 _close(match, current, ChangeRequest.Status.DONE, "accept", rnd, version=version, user=user)
                 consent.kind(current.change).accept(pending)
@@ -911,7 +908,7 @@ def table_new_match(*, match_id: int, user: object, request_id: str) -> Match:
         if _seen(old, user, request_id) is not None:
             return following.get(number=old.number + 1)
         if old.status != Match.Status.FINISHED:
-            raise GameError(ILLEGAL, _("A new match at this table starts once this one is over."),
+            raise GameError(ILLEGAL, sentence("new_match_after"),
                             rule="R29")
         new = following.first()
         if new is None:
@@ -970,8 +967,8 @@ def pace_set(*, match_id: int, user: object, pace: object, request_id: str) -> R
     at the table sees the new pace with the new version. Spectators and strangers cannot."""
     return setting_set(match_id=match_id, user=user, request_id=request_id, field="pace", value=pace,
                        unknown=_pace_unknown(),
-                       over=_("The match is over: its computers have stopped."),
-                       same=_("The computers already play at that pace."))
+                       over=sentence("computers_stopped"),
+                       same=sentence("same_pace"))
 
 
 def seated_change(*, match_id: int, user: object, request_id: str, action: Can,
@@ -1023,9 +1020,9 @@ def hurry_start(*, match_id: int, user: object, request_id: str) -> Result:
         state = _started(match)
         if match.status == Match.Status.FINISHED or state.turn is None \
                 or not seats[state.turn].computer_plays:
-            raise GameError(ILLEGAL, _("No computer is to play now."))
+            raise GameError(ILLEGAL, sentence("no_computer_due"))
         if match.hurry:
-            raise GameError(BAD_REQUEST, _("The computers are already hurrying."))
+            raise GameError(BAD_REQUEST, sentence("hurrying_already"))
         match.hurry = True  # committed with the next version (`seated_change` keeps match.hurry)
 
     return seated_change(match_id=match_id, user=user, request_id=request_id, action=Can.PACE, change=change)
@@ -1039,7 +1036,7 @@ def autodraw_set(*, match_id: int, user: object, on: bool) -> bool:
 
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
-        raise GameError(NOT_FOUND, _("This match does not exist."))
+        raise GameError(NOT_FOUND, sentence("no_such_match"))
     permissions.require(user, Can.PREFER, match)
     Preferences.objects.update_or_create(user=user, defaults={"autodraw": bool(on)})
     return bool(on)
@@ -1059,7 +1056,7 @@ def pause_open(*, match_id: int, user: object, channel: str) -> bool:
     renews the pause (the page does every `PAUSE_RENEW` while the panel is open; a pause
     not renewed within `PAUSE_TIMEOUT` has expired). True when this started the pause."""
     if not isinstance(channel, str) or not 1 <= len(channel) <= 200:
-        raise GameError(BAD_REQUEST, _("A pause needs the connection that opened it."))
+        raise GameError(BAD_REQUEST, sentence("pause_connection"))
     now = timezone.now()
     user_pk = getattr(user, "pk", None)
     if user_pk is not None and Pause.objects.filter(

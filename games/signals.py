@@ -6,6 +6,10 @@
 - `worker_pass()`: sent by the computer worker on each of its passes (games/worker.py),
   outside any transaction; receivers must be quick and must not raise (the worker logs
   and carries on). games.history sends the due turn e-mails here.
+- `match_moved(match_id)`: sent by games.notify after a committed change, pause or
+  resume, from any thread; receivers must be quick (notify logs what they raise). The
+  computer worker of this process wakes here (games/apps.py connects `worker.poke`), so
+  that notify never imports the worker, which imports the services, which import notify.
 """
 
 from __future__ import annotations
@@ -14,3 +18,4 @@ from django.dispatch import Signal
 
 match_finished = Signal()
 worker_pass = Signal()
+match_moved = Signal()

@@ -43,6 +43,7 @@ from .errors import BAD_REQUEST, ILLEGAL, GameError
 from .models import AWAY_SECONDS, Match, Presence, Seat, StandIn
 from .permissions import Action as Can
 from .services import Result
+from .words import refusal, sentence
 
 #: the level of a computer standing in for a person (the quick table's computers)
 LEVEL = "casual"
@@ -93,18 +94,18 @@ def standin_start(*, match_id: int, user: object, seat: object, request_id: str)
     def hand_over(match: Match, seats: list[Seat]) -> None:
         target = seats[index]  # type: ignore[index]  # the permission found the seat
         if match.status != Match.Status.PLAYING:
-            raise GameError(ILLEGAL, _("The match is not being played."))
+            raise GameError(ILLEGAL, sentence("not_being_played"))
         if target.standin:
-            raise GameError(BAD_REQUEST, _("A computer plays this seat already."))
+            raise GameError(BAD_REQUEST, sentence("standin_already"))
         if AWAY_SECONDS.get(match.away_limit) is None:
-            raise GameError(ILLEGAL, _("At this table no computer plays for a player who is away."))
+            raise GameError(ILLEGAL, sentence("no_standins_here"))
         now = timezone.now()
         at = presence.at_table(match.pk, now)
         if away_since(match, target, at) is None:
-            raise GameError(ILLEGAL, _("%(name)s is at the table.") % {"name": target.display_name})
+            raise GameError(ILLEGAL, sentence("at_the_table", name=target.display_name))
         if not may_hand_over(match, target, at, now):
-            raise GameError(ILLEGAL, _("%(name)s has been away for less than %(limit)s.") % {
-                "name": target.display_name, "limit": _limit_words(match.away_limit)})
+            raise GameError(ILLEGAL, sentence("away_less_than", name=target.display_name,
+                                                      limit=_limit_words(match.away_limit)))
         target.standin = LEVEL
         target.save(update_fields=["standin"])
         StandIn.objects.create(match=match, seat=target.index, level=LEVEL, handed_by=user,
@@ -121,7 +122,7 @@ def standin_end(*, match_id: int, user: object, seat: object, request_id: str) -
     def take_back(match: Match, seats: list[Seat]) -> None:
         target = seats[index]  # type: ignore[index]  # the permission found the seat
         if not target.standin:
-            raise GameError(BAD_REQUEST, _("No computer plays this seat: it is yours."))
+            raise GameError(BAD_REQUEST, sentence("seat_is_yours"))
         target.standin = ""
         target.save(update_fields=["standin"])
         StandIn.objects.filter(match=match, seat=target.index, ended_at__isnull=True).update(
@@ -139,11 +140,11 @@ def away_limit_set(*, match_id: int, user: object, limit: object, request_id: st
     then change the round without anyone's consent)."""
     def check(match: Match, state: object) -> None:
         if not isinstance(limit, str) or limit not in Match.AwayLimit.values:
-            raise GameError(BAD_REQUEST, _("Choose how long a seat may stay away from the list."))
+            raise GameError(BAD_REQUEST, sentence("away_limits"))
         if match.status == Match.Status.FINISHED:
-            raise GameError(ILLEGAL, _("The match is over."))
+            raise GameError(ILLEGAL, refusal("match_over"))
         if limit == match.away_limit:
-            raise GameError(BAD_REQUEST, _("That is the table's setting already."))
+            raise GameError(BAD_REQUEST, sentence("same_setting"))
 
     def make(p: consent.Pending) -> None:
         check(p.match, p.state)
@@ -161,9 +162,9 @@ def consent_away_limit(p: consent.Pending) -> None:
     assert p.request is not None
     limit = p.request.value
     if limit not in Match.AwayLimit.values or p.match.status == Match.Status.FINISHED:
-        raise GameError(ILLEGAL, _("The match is over."))
+        raise GameError(ILLEGAL, refusal("match_over"))
     if limit == p.match.away_limit:
-        raise GameError(BAD_REQUEST, _("That is the table's setting already."))
+        raise GameError(BAD_REQUEST, sentence("same_setting"))
     p.match.away_limit = limit
     Match.objects.filter(pk=p.match.pk).update(away_limit=limit)
 

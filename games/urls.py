@@ -1,9 +1,10 @@
-"""HTTP routes of the games app (included at the site root by tablesite/urls.py)."""
+"""HTTP routes of the games app's root (included at the site root by tablesite/urls.py, in
+the ``games`` namespace with the table wing's routes, games/table/urls.py: the root never
+imports a wing)."""
 
 from django.urls import path
 
 from games import learn, quick, views
-from games.table import views as table_views
 
 app_name = "games"
 
@@ -21,12 +22,4 @@ urlpatterns = [
     path("m/<int:match_id>/about/seats/", views.match_seats, name="seats"),
     path("m/<int:match_id>/join/<str:token>/", views.join, name="join"),
     path("m/<int:match_id>/watch/<str:token>/", views.watch, name="watch"),
-]
-
-# The table and the rules (games/table_views.py)
-urlpatterns += [
-    path("m/<int:match_id>/", table_views.table, name="table"),
-    path("m/<int:match_id>/log/", table_views.table_log, name="table_log"),
-    path("rules/", table_views.rules, name="rules"),
-    path("rules/panel/", table_views.rules_panel, name="rules_panel"),
 ]

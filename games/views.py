@@ -17,7 +17,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 from django.utils.http import urlencode
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts import guests
@@ -27,6 +26,7 @@ from games.forms import MatchCreateForm
 from games.models import Match, Seat
 from games.permissions import Action as Can
 from games.queries import match_summary
+from games.words import sentence
 
 #: finished matches shown per page of "My matches"
 FINISHED_PER_PAGE = 20
@@ -108,10 +108,10 @@ def match_create(request: HttpRequest) -> HttpResponse:
             form.add_error(None, e.message)
         else:
             if match.status == Match.Status.WAITING:
-                text = _("Match %(id)s is ready. Share the invitation link to fill the free seats.")
+                text = sentence("match_ready", id=match.pk)
             else:
-                text = _("Match %(id)s has started. Good luck!")
-            messages.success(request, text % {"id": match.pk})
+                text = sentence("match_started", id=match.pk)
+            messages.success(request, text)
             return redirect("games:table", match.pk)
     return render(request, "games/create.html", {"form": form})
 
@@ -175,7 +175,7 @@ def join(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
     already = _held_seat(match, request.user)
     error = ""
     if request.method == "POST" and already is not None:
-        messages.info(request, _("You already have seat %(number)s at this match.") % {"number": already.index + 1})
+        messages.info(request, sentence("seat_held", number=already.index + 1))
         return redirect("games:table", match.pk)
     if request.method == "POST":
         try:
@@ -191,12 +191,11 @@ def join(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
             if e.code != SEAT_TAKEN:
                 error = e.message
             elif _free_seats(match):
-                error = _("Someone took that seat a moment ago. Choose another free seat.")
+                error = sentence("seat_just_taken")
             else:
-                error = _("This match is full: every seat is taken.")
+                error = sentence("match_full_now")
         else:
-            messages.success(request, _("You joined match %(id)s at seat %(number)s.")
-                             % {"id": match.pk, "number": seat.index + 1})
+            messages.success(request, sentence("joined", id=match.pk, number=seat.index + 1))
             return redirect("games:table", match.pk)
     free = _free_seats(match)
     return render(request, "games/join.html", {
@@ -225,6 +224,6 @@ def _free_seats(match: Match) -> list[Seat]:
 def watch(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
     """A spectator link: the table page in spectator mode (no hand is shown, R24)."""
     match = get_object_or_404(Match, pk=match_id)
-    if not constant_time_compare(token, match.watch_token) or not guests.may_watch_by_link(match, request.user):
+    if not permissions.may(request.user, Can.WATCH_LINK, match, token=token):
         raise Http404
     return HttpResponseRedirect(f"{reverse('games:table', args=[match.pk])}?{urlencode({'watch': token})}")

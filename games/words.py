@@ -11,6 +11,10 @@ named as players see them (by name when the names are known, else numbered from 
 No sentence cites a rule id; `rule_url()` gives the "why?" link to the rule's anchor on
 the rules page instead.
 
+The site's own refusals (a match that does not exist, a stale version, a bad invitation
+…) are here too, by key (`SITE`, `sentence`): services, views and consumers raise or show
+`sentence(key)`, never a sentence of their own (tests/site/test_words_home.py).
+
 Not here: the board's other words (whose turn, hints, results, log lines:
 games/table/words.py), the rules themselves (games/rules_text.py), a replay's log
 (games/history/words.py).
@@ -41,6 +45,19 @@ class Reason:
     code: str
     rule: str
     params: dict[str, object] = field(default_factory=dict)
+
+
+def seat_number(seat: int) -> str:
+    """A seat without a name, as the table and the logs label it: "Seat 3" (numbered from 1).
+    The one seat namer, with `seat_label` and, inside a sentence, `seat_name`."""
+    return _("Seat %(number)s") % {"number": seat + 1}
+
+
+def seat_label(name: str, seat: int) -> str:
+    """A seat with its name where both matter (a replay's log, the admin): "ana (seat 2)"."""
+    if not name:
+        return seat_number(seat)
+    return _("%(name)s (seat %(number)s)") % {"name": name, "number": seat + 1}
 
 
 def seat_name(seat: object, names: Sequence[str] | None) -> str:
@@ -167,3 +184,70 @@ def _rules_path(prefix: str) -> str:
     """The rules page's path under the script prefix `prefix` (reverse() costs ~0.1 ms, and a
     hand's every tile that fits nowhere links to a rule, on every board)."""
     return reverse("games:rules")
+
+
+# ---------------------------------------------------------------- the site's own refusals
+
+#: The sentences of the site's refusals (the services', the stand-ins', the selectors'), by
+#: key: each sentence once. `games.errors` codes say what kind of refusal it is; these say
+#: it in words. Lambdas, so each is translated when said, in the reader's language.
+SITE: dict[str, Callable[[], str]] = {
+    "no_such_match": lambda: _("This match does not exist."),
+    "seat_not_number": lambda: _("A seat is a number."),
+    "request_id_needed": lambda: _("A change needs a request id of 1 to 64 characters."),
+    "request_id_used": lambda: _("This request id was already used."),
+    "version_needed": lambda: _("A change needs the version of the match you saw."),
+    "stale": lambda: _("The match has changed since you last saw it. Refresh the page to see it as it is now."),
+    "not_started": lambda: _("The match has not started: it is waiting for players."),
+    "not_an_action_because": lambda: _("That is not an action of this game: %(why)s"),
+    "next_round_by_button": lambda: _("The next round is started with the Next round button."),
+    "not_your_seat": lambda: _("You cannot act for this seat."),
+    "seat_count": lambda: _("A match has 2 to 10 seats."),
+    "one_seat_yourself": lambda: _("You can take only one seat yourself."),
+    "unknown_seat_kind": lambda: _("Unknown kind of seat."),
+    "computer_levels": lambda: _("A computer player is a beginner, casual or expert."),
+    "level_for_computers": lambda: _("Only a computer player has a level."),
+    "name_length": lambda: _("A name has at most 40 characters."),
+    "paces": lambda: _("The computers' pace is relaxed, normal, fast or instant."),
+    "seed_range": lambda: _("A seed is a whole number from 0 to 2⁶³ − 1."),
+    "sign_in_to_create": lambda: _("Sign in to create a match."),
+    "away_limits": lambda: _("Choose how long a seat may stay away from the list."),
+    "sign_in_to_join": lambda: _("Sign in to join a match."),
+    "invitation_only": lambda: _("This match is joined by invitation only."),
+    "bad_invitation": lambda: _("This invitation link is not valid."),
+    "match_full": lambda: _("Every seat of this match is taken."),
+    "seat_taken": lambda: _("This seat is taken."),
+    "hands_shown": lambda: _("The round is over and every hand has been shown: its moves stand."),
+    "nothing_to_undo": lambda: _("There is nothing of yours to take back: someone else has played "
+        "since, or you have not played in this round."),
+    "nothing_to_redo": lambda: _("There is nothing to redo."),
+    "request_waiting": lambda: _("A request is already waiting for an answer at this table."),
+    "own_request": lambda: _("The others answer your request, not you."),
+    "request_closed": lambda: _("This request is no longer open."),
+    "new_match_after": lambda: _("A new match at this table starts once this one is over."),
+    "computers_stopped": lambda: _("The match is over: its computers have stopped."),
+    "same_pace": lambda: _("The computers already play at that pace."),
+    "no_computer_due": lambda: _("No computer is to play now."),
+    "hurrying_already": lambda: _("The computers are already hurrying."),
+    "pause_connection": lambda: _("A pause needs the connection that opened it."),
+    "not_being_played": lambda: _("The match is not being played."),
+    "standin_already": lambda: _("A computer plays this seat already."),
+    "no_standins_here": lambda: _("At this table no computer plays for a player who is away."),
+    "at_the_table": lambda: _("%(name)s is at the table."),
+    "away_less_than": lambda: _("%(name)s has been away for less than %(limit)s."),
+    "seat_is_yours": lambda: _("No computer plays this seat: it is yours."),
+    "same_setting": lambda: _("That is the table's setting already."),
+    # the match pages' notices (games/views.py)
+    "match_ready": lambda: _("Match %(id)s is ready. Share the invitation link to fill the free seats."),
+    "match_started": lambda: _("Match %(id)s has started. Good luck!"),
+    "seat_held": lambda: _("You already have seat %(number)s at this match."),
+    "seat_just_taken": lambda: _("Someone took that seat a moment ago. Choose another free seat."),
+    "match_full_now": lambda: _("This match is full: every seat is taken."),
+    "joined": lambda: _("You joined match %(id)s at seat %(number)s."),
+}
+
+
+def sentence(key: str, **params: object) -> str:
+    """The site's sentence for `key` (one of `SITE`) in the active language, `params` put in."""
+    text = SITE[key]()
+    return text % params if params else text

@@ -473,11 +473,16 @@ def start_in_process(*, server_start: bool = False) -> bool:
 
 
 def poke() -> None:
-    """Wake this process's loop, if it runs one: a match changed (called by `games.notify`
-    after each change is committed, from any thread)."""
+    """Wake this process's loop, if it runs one: a match changed (`games.signals.match_moved`,
+    sent by games.notify after each change is committed, from any thread)."""
     worker = _running["worker"]
     if worker is not None and _running["pid"] == os.getpid():
         worker.poke()
+
+
+def on_match_moved(sender: object, *, match_id: int, **kwargs: Any) -> None:
+    """`signals.match_moved`'s receiver: a match changed, a computer may be next (`poke`)."""
+    poke()
 
 
 async def stop_in_process() -> None:

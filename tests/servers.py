@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from games.table import parts
+from tests import frames
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 REDIS_SERVER = "/usr/bin/redis-server"
@@ -515,7 +515,7 @@ class TableSocket:
         message: dict[str, Any] = json.loads(text)
         if message.get("type") == "update":
             # The page applies the changed parts to its board (games/table/parts.py): so do we.
-            message = parts.as_board(self.last_board, message)
+            message = frames.as_board(self.last_board, message)
         kind = message.get("type")
         if kind == "board":
             self.last_board = message

@@ -39,6 +39,7 @@ from games.logtext import describe_entry
 from games.models import LogEntry, Match, Round, Seat
 from games.permissions import Action as Can
 from games.queries import replay_differences, replay_json
+from games.words import seat_label
 
 
 def export_filename(match: Match) -> str:
@@ -241,7 +242,7 @@ class NumberedLogInline(LogEntryInline):
     @staticmethod
     def _seat_names(entry: LogEntry) -> list[str]:
         seats = Seat.objects.filter(match_id=entry.round.match_id).select_related("user").order_by("index")
-        return [_("%(name)s (seat %(number)s)") % {"name": s.display_name, "number": s.index + 1} for s in seats]
+        return [seat_label(s.display_name, s.index) for s in seats]
 
 
 def _seat_names(rnd: Round) -> list[str]:

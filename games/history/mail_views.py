@@ -7,11 +7,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts import emails
+from games.history import words
 from games.history.models import TurnMail
 
 MINUTES = [(15, gettext_lazy("15 minutes")), (30, gettext_lazy("30 minutes")), (60, gettext_lazy("1 hour")),
@@ -33,7 +33,7 @@ def turn_mail(request: HttpRequest) -> HttpResponse:
     form = TurnMailForm(request.POST or None, instance=setting)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, _("Saved."))
+        messages.success(request, words.saved())
         return redirect("history:turn_mail")
     row = emails.row_of(request.user)
     return render(request, "history/turn_mail.html", {

@@ -16,7 +16,6 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from games import permissions
@@ -40,7 +39,7 @@ def position_url(match_id: int, number: int, step: int) -> str:
 def _viewable(request: HttpRequest, match_id: int) -> Match:
     match = load_match(match_id)
     if match is None or not permissions.may(request.user, Can.LOOK_BACK, match):
-        raise Http404(_("There is no such match to look back at."))
+        raise Http404(words.no_match_to_look_back())
     return match
 
 
@@ -86,7 +85,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         if number is None:
             return render(request, "history/replay.html", {"match": match, "nothing": True,
                                                            "chat": chat.look_back(match, request.user)})
-        raise Http404(_("That round has not ended yet: it cannot be replayed.")) from None
+        raise Http404(words.round_not_ended()) from None
     # The table talk: for the match's participants only, not staff (games.permissions Talk.LOOK_BACK).
     return render(request, "history/replay.html", {**viewer_context(rep, k), "chat": chat.look_back(match, request.user)})
 
@@ -99,7 +98,7 @@ def replay_step(request: HttpRequest, match_id: int) -> JsonResponse:
     try:
         rep = round_replay(match, number)
     except NotReplayable:
-        return JsonResponse({"error": _("That round has not ended yet: it cannot be replayed.")}, status=404)
+        return JsonResponse({"error": words.round_not_ended()}, status=404)
     step = rep.step(k)
     names = boards.names(rep)
     return JsonResponse({

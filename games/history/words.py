@@ -11,16 +11,13 @@ from django.utils.translation import gettext as _
 
 from engine.state import RoundState
 from engine.tiles import tile_str
-from games import logtext
+from games import logtext, words
 from games.history.replays import RoundReplay, Step
 
 
 def seat_label(names: Sequence[str], seat: int) -> str:
     """"ana (seat 2)": the seat's number counts from 1, as on the table."""
-    name = names[seat] if 0 <= seat < len(names) else ""
-    if name:
-        return _("%(name)s (seat %(number)s)") % {"name": name, "number": seat + 1}
-    return _("Seat %(number)s") % {"number": seat + 1}
+    return words.seat_label(names[seat] if 0 <= seat < len(names) else "", seat)
 
 
 def dealt_line(state: RoundState, names: Sequence[str]) -> str:
@@ -60,3 +57,18 @@ def log_lines(replay: RoundReplay, names: Sequence[str]) -> list[dict[str, objec
         out.append({"step": step.index, "seat": seat + 1 if seat is not None else None,
                     "text": step_line(step, names)})
     return out
+
+
+def no_match_to_look_back() -> str:
+    """Why a replay page is not found (no such match, or not this viewer's to look back at)."""
+    return _("There is no such match to look back at.")
+
+
+def round_not_ended() -> str:
+    """Why a round cannot be replayed yet (R24: its hands are still secret)."""
+    return _("That round has not ended yet: it cannot be replayed.")
+
+
+def saved() -> str:
+    """The turn e-mail settings page, after saving."""
+    return _("Saved.")

@@ -37,7 +37,7 @@ class Away:
 
 def limit_words() -> dict[str, str]:
     """The away limits' names in the active language (Match.AwayLimit)."""
-    return {"never": _("Never"), "10m": _("After 10 minutes"), "1h": _("After 1 hour"), "1d": _("After 1 day")}
+    return {value: str(label) for value, label in Match.AwayLimit.choices}
 
 
 def standin_name(name: str) -> str:
@@ -53,7 +53,10 @@ def for_viewer(match: Match, user: Any, names: list[str], reads: Any = None) -> 
     from games import selectors
 
     seats = selectors.match_seats(match)
-    if not any(s.controlled_by(user) for s in seats):
+    # The seats a computer plays for the viewer, which they may take back (games.standin)
+    back = [s for s in seats if s.standin and permissions.may(user, Can.TAKE_BACK, match, seat=s.index, seats=seats)]
+    plays = permissions.may(user, Can.ACT, match, seats=seats)  # a seat the viewer plays themselves
+    if not plays and not back:
         return None
     people = {s.user_id for s in seats if s.kind != "computer"}
 
@@ -70,10 +73,10 @@ def for_viewer(match: Match, user: Any, names: list[str], reads: Any = None) -> 
         return tuple(s.index for s in seats if standin.may_hand_over(match, s, seen, now))
 
     hand = [i for i in once("away", due) if permissions.may(user, Can.STAND_IN, match, seat=i, seats=seats)]
-    back = [s for s in seats if s.standin and s.controlled_by(user)]
     limits: tuple[tuple[str, str, bool], ...] = ()
-    if len(people) >= 2 and any(s.controlled_by(user) and not s.standin for s in seats):
-        # the limit matters only where another person could hand a seat over
+    if len(people) >= 2 and permissions.may(user, Can.PACE, match, seats=seats):
+        # the limit (a table setting, as the pace: standin.away_limit_set) matters only where
+        # another person could hand a seat over
         words = limit_words()
         limits = tuple((value, words[value], value == match.away_limit) for value in AWAY_SECONDS)
     return Away(

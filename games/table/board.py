@@ -19,8 +19,7 @@ chosen by the relay), `match_page` (its parts, the shared ones kept on the reads
 **Rendering.** ``match_page(*, match, viewer, reads)`` gives a viewer's board as parts
 (``parts.Page``): the consumer sends ``parts.update_frame(page, sent, events)`` — only what
 changed since it last sent — or the whole ``page.message()``.
-``render_board(*, match, seat_view, viewer) -> str`` renders the board
-HTML for one connection. `viewer` is a `Viewer`: the seats this connection may act
+`viewer` is a `Viewer`: the seats this connection may act
 for (``selectors.seats_controlled``), the relay seat last revealed on it, whether it
 watches. Pick the seat with ``viewer.shown_seat(turn, over)`` and pass
 ``selectors.seat_view(match, that_seat)`` (``None``: a spectator view). While the
@@ -138,6 +137,7 @@ from games.table.words import (  # noqa: F401
     train_label,
     why_not,
 )
+from games.words import seat_number
 
 
 def shared_of(board: Board, rows: dict[Any, Any] | None = None) -> dict[str, Any]:
@@ -160,8 +160,8 @@ def seat_infos(match: Any) -> list[SeatInfo]:
     for s in selectors.match_seats(match):
         name = s.display_name
         if not name:
-            words = _("Computer %(number)s") if s.kind == "computer" else _("Seat %(number)s")
-            name = words % {"number": s.index + 1}
+            name = (_("Computer %(number)s") % {"number": s.index + 1} if s.kind == "computer"
+                    else seat_number(s.index))
         kind = s.kind
         if s.standin:  # a computer plays it while its owner is away (games.standin): said plainly
             name, kind = away.standin_name(name), "computer"
@@ -185,7 +185,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     when the caller has it already."""
     from django.urls import reverse
 
-    from games import selectors
+    from games import permissions, selectors
     from games.table import board_reads
 
     if reads is None:
@@ -222,7 +222,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
         paused=reads.paused,
         pace=getattr(match, "pace", "normal"), hurry=bool(getattr(match, "hurry", False)),
-        may_pace=bool(mine) and match.status == "playing",
+        may_pace=match.status == "playing" and permissions.may(user, permissions.Action.PACE, match),
         ask=ask,
         answered=answered,
         offers=offered,
@@ -282,8 +282,8 @@ def ask_for(match: Any, ask: Any, user: Any) -> Ask | None:
         text = str(kind.mine)
     else:
         text = str(kind.theirs) % {"name": isolated(ask.asked_by.get_username())}
-    answer = (uid is not None and not mine and uid not in ask.accepted
-              and permissions.may(user, permissions.Action.ANSWER, match))
+    answer = (uid is not None and uid not in ask.accepted
+              and permissions.may(user, permissions.Action.ANSWER, match, request=ask))
     expires = ask.expires_at.isoformat()
     # When it closes: a clock time the page shows in the viewer's own time zone (table.js).
     clock = format_html('<time datetime="{}" data-ask-time>{}</time>', expires,
@@ -311,13 +311,6 @@ def board_html(board: Board, shared: dict[str, Any] | None = None) -> SafeString
     """The board HTML (``games/jinja2/games/board.html``) of a presented `Board`."""
     with fixed_language():
         return mark_safe(board_page(board, shared).html())
-
-
-def render_board(*, match: Any, seat_view: SeatView, viewer: Viewer, flags: Flags | None = None) -> str:
-    """The board HTML for one connection; see the module docstring."""
-    if flags is None:
-        flags = match_flags(match, viewer, seat_view)
-    return board_html(present(seat_view, seat_infos(match), viewer=viewer, flags=flags))
 
 
 def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:

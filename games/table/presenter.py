@@ -610,7 +610,9 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
 
 def pace_words() -> dict[str, str]:
     """The paces' names in the active language (games.models.Match.Pace)."""
-    return {"relaxed": _("Relaxed"), "normal": _("Normal"), "fast": _("Fast"), "instant": _("Instant")}
+    from games.models import Match
+
+    return {value: str(label) for value, label in Match.Pace.choices}
 
 
 def _pace(board: Board, view: SeatView, seats: Sequence[SeatInfo], flags: Flags, over: bool) -> None:

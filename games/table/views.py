@@ -17,7 +17,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_cookie
@@ -25,39 +24,7 @@ from django.views.decorators.vary import vary_on_cookie
 from games import permissions, rules_text, services
 from games.models import Match, Seat
 from games.permissions import Action as Can
-from games.table import board, board_reads
-
-
-def _strings() -> dict[str, str]:
-    """Words the table's scripts show, translated here (no English is hard-coded in JS)."""
-    return {
-        "connecting": _("Connecting…"),
-        "reconnecting": _("Connection lost. Reconnecting…"),
-        "connected": _("Connected."),
-        "selected": _("Tile {tile} selected. Choose a glowing train."),
-        "selected_one": _("Tile {tile} selected. It fits one train: press Enter or tap it again to play."),
-        "deselected": _("Nothing selected."),
-        "not_target": _("The selected tile does not fit this train."),
-        "select_first": _("Select a tile first."),
-        "fits_nowhere": _("This tile fits nowhere now."),
-        "hint": _("Hint:"),
-        "why": _("why?"),
-        "hint_none": _("No hint now."),
-        "sorted_pips": _("Sorted by pips."),
-        "sorted_suit": _("Sorted by suit."),
-        "moved": _("Tile {tile} moved in your hand."),
-        "error": _("That did not work. The board is up to date again."),
-        "stale": _("The table changed meanwhile; here is the current board."),
-        "your_turn": _("Your turn"),
-        "refused": _("This table cannot be shown to you. Reload the page to sign in again."),
-        "offline": _("Offline: wait for the connection to come back, then play."),
-        "close_message": _("Close this message"),
-        "sound_on": _("A sound will say when it is your turn."),
-        "sound_off": _("No sound on your turn."),
-        "notify_on": _("When this tab is hidden, a notification will say it is your turn."),
-        "notify_off": _("No notifications."),
-        "notify_denied": _("This browser does not allow notifications from this site."),
-    }
+from games.table import board, board_reads, words
 
 
 def _access(request: HttpRequest, match_id: int) -> tuple[Match, tuple[int, ...], bool]:
@@ -102,7 +69,7 @@ def _table(request: HttpRequest, match_id: int) -> HttpResponse:
         "match": match,
         "ws_path": ws_path,
         "watch_token": match.watch_token if not controlled and watching else "",
-        "strings": _strings(),
+        "strings": words.script_words(),
         "log_url": reverse("games:table_log", args=[match.pk]),
     })
 

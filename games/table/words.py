@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from engine.previews import hint
 from engine.state import MEXICAN, Action, TrainKey
 from engine.tiles import Tile
+from engine.tiles import spoken as spoken  # the one tile speller
 from engine.views import SeatView, TrainView
 from games.table.jinja_env import ntext as ngettext
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
@@ -27,12 +28,6 @@ from games.words import Reason
 
 if TYPE_CHECKING:
     from games.table.presenter import SeatInfo
-
-
-def spoken(tile: Tile) -> str:
-    """A tile as players say it, the higher number first ("6-4")."""
-    a, b = tile
-    return f"{max(a, b)}-{min(a, b)}"
 
 
 def tiles_text(n: int) -> str:
@@ -213,3 +208,35 @@ def log_line(entry: Any, names: Sequence[str], viewer_seat: int | None, *, engin
         actor = entry.user.get_username()
     return describe_entry(entry.kind, entry.action, names, viewer_seat, actor=actor,
                           engine=engine if entry.kind == "action" else None)
+
+
+def script_words() -> dict[str, str]:
+    """Words the table's scripts show, translated here (games/table/views.py puts them on the page) (no English is hard-coded in JS)."""
+    return {
+        "connecting": _("Connecting…"),
+        "reconnecting": _("Connection lost. Reconnecting…"),
+        "connected": _("Connected."),
+        "selected": _("Tile {tile} selected. Choose a glowing train."),
+        "selected_one": _("Tile {tile} selected. It fits one train: press Enter or tap it again to play."),
+        "deselected": _("Nothing selected."),
+        "not_target": _("The selected tile does not fit this train."),
+        "select_first": _("Select a tile first."),
+        "fits_nowhere": _("This tile fits nowhere now."),
+        "hint": _("Hint:"),
+        "why": _("why?"),
+        "hint_none": _("No hint now."),
+        "sorted_pips": _("Sorted by pips."),
+        "sorted_suit": _("Sorted by suit."),
+        "moved": _("Tile {tile} moved in your hand."),
+        "error": _("That did not work. The board is up to date again."),
+        "stale": _("The table changed meanwhile; here is the current board."),
+        "your_turn": _("Your turn"),
+        "refused": _("This table cannot be shown to you. Reload the page to sign in again."),
+        "offline": _("Offline: wait for the connection to come back, then play."),
+        "close_message": _("Close this message"),
+        "sound_on": _("A sound will say when it is your turn."),
+        "sound_off": _("No sound on your turn."),
+        "notify_on": _("When this tab is hidden, a notification will say it is your turn."),
+        "notify_off": _("No notifications."),
+        "notify_denied": _("This browser does not allow notifications from this site."),
+    }

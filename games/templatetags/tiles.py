@@ -31,6 +31,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from engine.tiles import HIGHEST, Tile, parse_tile
+from engine.tiles import spoken as spoken  # the one tile speller
 
 register = template.Library()
 
@@ -117,12 +118,6 @@ def _as_tile(value: object) -> Tile:
         parse_tile(f"{a}-{b}")  # range check (R1)
         return (a, b)
     raise template.TemplateSyntaxError(f"{value!r} is not a tile")
-
-
-def spoken(tile: Tile) -> str:
-    """How players say a tile: the higher number first ("6-4")."""
-    a, b = tile
-    return f"{max(a, b)}-{min(a, b)}"
 
 
 @cache

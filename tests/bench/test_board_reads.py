@@ -27,6 +27,7 @@ from games.models import Match
 from games.services import SeatSpec
 from games.table import board, board_reads
 from games.table.consumers import load_match
+from tests import reads
 
 pytestmark = pytest.mark.django_db
 
@@ -82,9 +83,9 @@ def undo_text_read_one_by_one(match: Match, user: Any, view: Any) -> str:
     from games import log
     from games.logtext import undo_words
 
-    if not selectors.undo_available(match, user):
+    if not reads.undo_available(match, user):
         return ""
-    rnd = selectors.current_round(match)
+    rnd = reads.current_round(match)
     assert rnd is not None
     effective = log.fold(selectors.round_log(rnd)).effective
     count = log.undo_group(effective, selectors.seats_controlled(match, user))
@@ -111,8 +112,8 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
     ask = board.ask_for(match, selectors.open_request(match.pk), user)  # issue 13: a request waits
     return board.Flags(
         match_id=match.pk, version=match.version,
-        undo=signed_in and ask is None and selectors.undo_available(match, user),
-        redo=signed_in and selectors.redo_available(match, user),
+        undo=signed_in and ask is None and reads.undo_available(match, user),
+        redo=signed_in and reads.redo_available(match, user),
         restart=signed_in and ask is None and selectors.restart_available(match, user),
         ask=ask,
         next_round=signed_in and selectors.next_round_available(match, user),
@@ -176,10 +177,10 @@ def test_shared_reads_give_every_viewer_the_board_a_fresh_read_gives(players: li
             services.round_next(match_id=match.pk, user=players[0], expected_version=row.version, request_id=rid())
             continue
         mover = players[state.turn] if state.turn is not None else players[0]
-        if rng.random() < 0.5 and selectors.redo_available(row, mover):
+        if rng.random() < 0.5 and reads.redo_available(row, mover):
             services.match_redo(match_id=match.pk, user=mover, expected_version=row.version, request_id=rid())
             redone += 1
-        elif rng.random() < 0.08 and selectors.undo_available(row, mover):
+        elif rng.random() < 0.08 and reads.undo_available(row, mover):
             asked = services.match_undo(match_id=match.pk, user=mover, expected_version=row.version,
                                         request_id=rid())
             if asked.asked:  # a shared table: the others agree (issue 13); the boards of the wait compared
@@ -246,14 +247,14 @@ def test_matches_awaiting_a_computer_in_one_query(players: list[Any], django_ass
             state = state_from_json(row.state)
             if state.over:
                 break
-            if selectors.computer_to_act(row) is not None:
+            if reads.computer_to_act(row) is not None:
                 services.computer_step(match_id=match.pk)
                 continue
             action = legal_actions(state)[0]
             services.action_submit(match_id=match.pk, user=players[0], seat=action.seat,  # type: ignore[arg-type]
                                    action=action.to_json(), expected_version=row.version, request_id=rid())
     expected = sorted(m.pk for m in Match.objects.filter(status=Match.Status.PLAYING)
-                      if selectors.computer_to_act(m) is not None)
+                      if reads.computer_to_act(m) is not None)
     with django_assert_num_queries(1):
         awaiting = selectors.matches_awaiting_computer()
     assert awaiting == expected

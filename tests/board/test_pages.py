@@ -109,7 +109,9 @@ def test_render_board_and_message_for_the_consumer(ana):
     assert isinstance(message["your_turn"], bool) and message["title"]
     assert f'data-version="{match.version}"' in message["html"]
     from games import selectors
-    html = board.render_board(match=match, seat_view=selectors.seat_view(match, 0), viewer=viewer)
+    seat_view = selectors.seat_view(match, 0)
+    html = board.board_html(board.present(seat_view, board.seat_infos(match), viewer=viewer,
+                                          flags=board.match_flags(match, viewer, seat_view)))
     assert hand_tiles(html) == hand_tiles(message["html"])
     spectator = board.board_message(match=match, viewer=board.Viewer())
     assert not hand_tiles(spectator["html"]) and not spectator["your_turn"]

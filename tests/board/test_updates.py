@@ -26,6 +26,7 @@ from games import selectors, services
 from games.services import SeatSpec
 from games.table import board, board_reads, parts
 from games.table.consumers import load_match
+from tests import frames
 from tests.hostile.secrets import tiles_written
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +81,7 @@ class Connection:
             frame = page.message()
             self.html = frame["html"]
         else:
-            self.html = parts.apply(self.html, frame)
+            self.html = frames.apply(self.html, frame)
         self.frames.append(frame)
 
 
@@ -141,7 +142,7 @@ def test_the_updates_applied_in_order_make_the_board_a_full_render_makes(
                         # "What can I do?"'s line of the moment comes from the board's data-status.
                         quiet += 1
                         assert "tools" not in frame["parts"] and "tools" not in frame.get("edits", {})
-                    sent = set().union(*map(tiles_written, parts.frame_texts(frame)))
+                    sent = set().union(*map(tiles_written, frames.frame_texts(frame)))
                 else:
                     sent = tiles_written(frame["html"])
                 # R24: nothing sent to a seat or a spectator names a tile hidden from it.
@@ -183,7 +184,7 @@ def test_a_part_goes_as_the_edits_of_its_lines_when_that_is_shorter() -> None:
 
 def test_an_update_carries_the_board_attributes_that_changed_only() -> None:
     base = {"class": "board", "data-version": "4", "data-turn": "1", "data-cover": "1"}
-    html = f'<div{parts.xmlattr(base)}>\n<p id="status">a</p>\n</div>'
+    html = f'<div{frames.xmlattr(base)}>\n<p id="status">a</p>\n</div>'
     page = parts.Page(version=5, round=1, title="t", your_turn=False,
                       attrs={"class": "board", "data-version": "5", "data-turn": "1"},
                       parts={"status": Markup('<p id="status">a</p>')}, trains=())
@@ -191,7 +192,7 @@ def test_an_update_carries_the_board_attributes_that_changed_only() -> None:
     frame = parts.update_frame(page, sent, [])
     assert frame is not None and frame["parts"] == {} and "edits" not in frame
     assert frame["board"] == {"data-version": "5", "data-cover": None}
-    assert parts.apply(html, frame) == f'<div{parts.xmlattr(page.attrs)}>\n<p id="status">a</p>\n</div>'
+    assert frames.apply(html, frame) == f'<div{frames.xmlattr(page.attrs)}>\n<p id="status">a</p>\n</div>'
 
 
 def test_an_update_carries_only_the_changed_parts_and_the_events_name_no_drawn_tile(

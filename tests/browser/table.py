@@ -28,7 +28,7 @@ from engine.tiles import Tile
 from engine.views import SeatView, view
 from games import services
 from games.services import SeatSpec
-from games.table import parts
+from tests import frames
 
 BOARD = "#board > .board"
 OVER = ("round_over", "match_over")
@@ -136,7 +136,7 @@ class Table:
                 last = m
                 out.append(m)
             elif m["type"] == "update" and last is not None and m["base"] == last["version"]:
-                last = parts.as_board(last, m)
+                last = frames.as_board(last, m)
                 out.append(last)
         return out
 

@@ -11,9 +11,10 @@ from django.db import connection, transaction
 
 from engine.replay import parse_action
 from engine.serialize import state_to_json
-from games import selectors, services
+from games import services
 from games.models import ClientRequest, LogEntry, Match
 from games.services import SeatSpec
+from tests import reads
 from tests.faults.conftest import db
 from tests.faults.players import Player
 
@@ -62,7 +63,7 @@ def _stored(match_id: int) -> dict[str, Any]:
         "snapshot": match.state,
         "entries": entries,
         "requests": requests,
-        "rebuilt": state_to_json(selectors.rebuild_state(match)),
+        "rebuilt": state_to_json(reads.rebuild_state(match)),
         "status": match.status,
     }
 

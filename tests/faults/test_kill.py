@@ -8,7 +8,7 @@ client) and started again on the same port. Then:
 - every action any client saw acknowledged is in the log, at the acknowledged version,
   with the seat and the move that client sent;
 - the match resumes where it was: the stored snapshot equals the state rebuilt from
-  the deal and the log (`selectors.rebuild_state`), and the log is one unbroken sequence;
+  the deal and the log (`reads.rebuild_state`), and the log is one unbroken sequence;
 - the computer players carry on (the worker of the new process acts for them);
 - a reconnecting client gets the current board (the version the database holds);
 - a command re-sent after the crash with its request id is never applied twice.

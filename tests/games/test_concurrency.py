@@ -23,6 +23,7 @@ from engine.rules import legal_actions
 from games import selectors, services
 from games.errors import GameError
 from games.models import LogEntry, Match
+from tests import reads
 from tests.conftest import REPO_ROOT
 from tests.games.conftest import Driver, rid, state_of
 
@@ -162,10 +163,11 @@ django.setup()
 from engine.replay import state_json
 from games import selectors, services
 from games.models import Match
+from tests import reads
 
 match = Match.objects.get(pk=int(sys.argv[1]))
 snapshot = selectors.match_state(match)
-rebuilt = selectors.rebuild_state(match)
+rebuilt = reads.rebuild_state(match)
 steps = 0
 while services.computer_step(match_id=match.pk) is not None:
     steps += 1
@@ -205,10 +207,10 @@ def test_resume_after_a_server_restart(make_match: Callable[..., Match], alice: 
     match.refresh_from_db()
     assert match.version == report["version"]
     assert state_json(selectors.match_state(match)) == report["after"]
-    assert selectors.rebuild_state(match) == selectors.match_state(match)
+    assert reads.rebuild_state(match) == selectors.match_state(match)
     state = d.state
     assert state.turn is not None and d.kinds[state.turn] == "human" or state.over
     if not state.over:
         d.step()  # and the players continue
         match.refresh_from_db()
-        assert selectors.rebuild_state(match) == selectors.match_state(match)
+        assert reads.rebuild_state(match) == selectors.match_state(match)

@@ -18,6 +18,7 @@ from django.utils import timezone
 from games import log, selectors, services
 from games.errors import GameError
 from games.models import ChangeRequest, LogEntry, Match
+from tests import reads
 from tests.games.conftest import Driver, rid, snapshot, state_of
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +102,7 @@ def test_undo_takes_back_another_persons_turn_only_when_they_agree(trio: Match, 
     driver = Driver(trio, {0: alice, 1: bob}, rng_seed=5)
     driver.until(lambda s: s.phase == "play" and s.turn == 0)
     driver.step()  # alice plays; her undo would take it back
-    assert selectors.undo_available(trio, alice)
+    assert reads.undo_available(trio, alice)
     after = state_of(trio)
     result = services.match_undo(match_id=trio.pk, user=alice, expected_version=driver.version, request_id=rid())
     assert result.asked and state_of(trio) == after

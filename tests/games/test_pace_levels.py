@@ -13,11 +13,12 @@ from django.utils import timezone
 
 from engine import bots
 from engine.views import view
-from games import selectors, services, worker
+from games import services, worker
 from games.errors import GameError
 from games.logtext import undo_words
 from games.models import LogEntry, Match, Seat
 from games.services import SeatSpec
+from tests import reads
 
 from .conftest import rid, state_of
 
@@ -293,7 +294,7 @@ def test_r27_undo_says_what_it_takes_back(alice: Any) -> None:
 
     folded = log.fold(entries)
     assert log.undo_group(folded.effective, [0]) == len(taken)
-    assert selectors.undo_available(match, alice)
+    assert reads.undo_available(match, alice)
 
 
 def test_r27_undo_words_in_spanish_and_german_with_plurals() -> None:

@@ -17,7 +17,9 @@ seed while the match is played and once it is over (the seed is every deal: nobo
 staff included, while it is live; issue 15); look back at its ended rounds (the players'
 replay page and the admin's); let a computer play seat 1 of M (seated2's seat; for the holder, seat 0 of P,
 their own, which is not theirs to hand over) and take seat 0 back from the computer
-(games.standin: its owner only). *When* a seat may be handed over (its owner away past
+(games.standin: its owner only); answer an undo or restart request (no request named:
+whether they are a person at the table); follow M's spectator link (with the token each
+role brings: only the spectator has it). *When* a seat may be handed over (its owner away past
 the table's limit) is tested in tests/games/test_standin.py.
 """
 
@@ -33,19 +35,20 @@ from django.test import Client
 from django.urls import reverse
 
 from games import permissions, services
-from games.models import Match
+from games.errors import GameError
+from games.models import ChangeRequest, Match
 from games.permissions import Action
 
 MATRIX = """
-role        watch act undo restart pause export export_done hands hands_over seed seed_done look_back stand_in take_back
-owner         1    0   0     1      0     0       1          0      1        0    1         1         0        0
-seated        1    1   1     0      1     0       1          0      1        0    1         1         1        1
-holder        1    1   1     1      1     0       1          0      1        0    1         1         0        1
-spectator     1    0   0     0      0     0       0          0      1        0    0         0         0        0
-anonymous     0    0   0     0      0     0       0          0      0        0    0         0         0        0
-staff         0    0   0     0      0     0       0          0      0        0    0         0         0        0
-staff+perm    1    0   0     0      0     0       1          0      1        0    1         1         0        0
-superuser     1    0   0     0      0     0       1          0      1        0    1         1         0        0
+role        watch act undo restart pause export export_done hands hands_over seed seed_done look_back stand_in take_back answer watch_link
+owner         1    0   0     1      0     0       1          0      1        0    1         1         0        0        0      0
+seated        1    1   1     0      1     0       1          0      1        0    1         1         1        1        1      0
+holder        1    1   1     1      1     0       1          0      1        0    1         1         0        1        1      0
+spectator     1    0   0     0      0     0       0          0      1        0    0         0         0        0        0      1
+anonymous     0    0   0     0      0     0       0          0      0        0    0         0         0        0        0      0
+staff         0    0   0     0      0     0       0          0      0        0    0         0         0        0        0      0
+staff+perm    1    0   0     0      0     0       1          0      1        0    1         1         0        0        0      0
+superuser     1    0   0     0      0     0       1          0      1        0    1         1         0        0        0      0
 """
 
 
@@ -202,3 +205,24 @@ def test_a_private_match_and_a_missing_one_look_the_same_to_anyone_who_may_not_s
     # The 404 page offers a visitor who is not signed in the way back to their match.
     page = anonymous.get(reverse("games:table", args=[m.pk])).content.decode()
     assert f"/accounts/login/?next=/m/{m.pk}/" in page
+
+
+@pytest.mark.django_db
+def test_the_asker_does_not_answer_their_own_request(world: dict[str, Any]) -> None:
+    """An undo or restart request is the others' to answer (issue 13): asked of
+    permissions with the request, the asker may not, another person at the table may."""
+    users, m = world["users"], world["M"]
+    request = ChangeRequest(match=m, change=ChangeRequest.Change.UNDO, asked_by=users["seated"], round_number=1)
+    assert not permissions.may(users["seated"], Action.ANSWER, m, request=request)
+    assert permissions.may(users["seated2"], Action.ANSWER, m, request=request)
+    assert not permissions.may(users["owner"], Action.ANSWER, m, request=request)  # no seat
+    with pytest.raises(GameError, match="The others answer your request, not you."):
+        permissions.require(users["seated"], Action.ANSWER, m, request=request)
+
+
+@pytest.mark.django_db
+def test_only_a_superuser_clears_a_pause_left_behind(world: dict[str, Any]) -> None:
+    users = world["users"]
+    assert permissions.may_clear_pauses(users["superuser"])
+    assert not any(permissions.may_clear_pauses(users[name]) for name in ("staff", "staffperm", "seated", "owner"))
+    assert not permissions.may_clear_pauses(None)

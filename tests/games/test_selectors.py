@@ -14,6 +14,7 @@ from engine.tiles import tile_str
 from games import selectors, services
 from games.errors import GameError
 from games.models import LogEntry, Match
+from tests import reads
 from tests.games.conftest import Driver, rid, state_of
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +42,7 @@ def test_waiting_match_has_no_state(make_match: Callable[..., Match]) -> None:
         selectors.match_state(match)
     assert info.value.code == "not_started"
     with pytest.raises(GameError):
-        selectors.rebuild_state(match)
+        reads.rebuild_state(match)
     assert selectors.match_replay_doc(match)["actions"] == []
 
 
@@ -61,16 +62,16 @@ def test_my_matches_and_open_matches(make_match: Callable[..., Match], alice: An
     assert set(selectors.open_matches()) == {open_one}
     assert set(selectors.my_matches(alice)) == {open_one, hidden, full}
     assert set(selectors.my_matches(bob)) == {theirs}
-    assert selectors.match_by_invite(hidden.invite_token) == hidden
-    assert selectors.match_by_watch(hidden.watch_token) == hidden
-    assert selectors.match_by_invite("") is None
+    assert reads.match_by_invite(hidden.invite_token) == hidden
+    assert reads.match_by_watch(hidden.watch_token) == hidden
+    assert reads.match_by_invite("") is None
 
 
 def test_computer_to_act_and_awaiting(make_match: Callable[..., Match]) -> None:
     match = make_match("computer", "me")
     human_first = make_match("me", "computer")
     state = state_of(match)
-    assert (selectors.computer_to_act(match) is not None) == (state.turn == 0)
+    assert (reads.computer_to_act(match) is not None) == (state.turn == 0)
     awaiting = selectors.matches_awaiting_computer()
     assert (match.pk in awaiting) == (state.turn == 0)
     assert (human_first.pk in awaiting) == (state_of(human_first).turn == 1)
@@ -99,7 +100,7 @@ def test_match_log_is_in_order_and_public(make_match: Callable[..., Match], alic
     d = driver(match, {0: alice}, rng_seed=12)
     d.until(lambda s: s.phase == "play" and s.turn == 0)
     services.match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
-    entries = selectors.match_log(match)
+    entries = reads.match_log(match)
     assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
     assert entries[-1].kind == "undo"
     assert all("tile" not in e.action for e in entries if e.kind == "action" and e.action["act"] == "draw")
@@ -116,17 +117,17 @@ def test_rebuilt_state_equals_the_snapshot_through_undo_redo_and_restart(
 
     def same() -> None:
         match.refresh_from_db()
-        assert selectors.rebuild_state(match) == selectors.match_state(match)
+        assert reads.rebuild_state(match) == selectors.match_state(match)
 
     def churn(steps: int, restart_at: int | None = None) -> None:
         for step in range(steps):
             match.refresh_from_db()
             roll = rng.random()
-            if roll < 0.08 and selectors.undo_available(match, alice):
+            if roll < 0.08 and reads.undo_available(match, alice):
                 services.match_undo(match_id=match.pk, user=alice, expected_version=match.version,
                                     request_id=rid())
                 counts["undo"] += 1
-            elif roll < 0.16 and selectors.redo_available(match, alice):
+            elif roll < 0.16 and reads.redo_available(match, alice):
                 services.match_redo(match_id=match.pk, user=alice, expected_version=match.version,
                                     request_id=rid())
                 counts["redo"] += 1

@@ -15,6 +15,7 @@ from games.errors import GameError
 from games.log import fold
 from games.models import ClientRequest, LogEntry, Match, Round, Table, UndoPoint
 from games.services import SeatSpec
+from tests import reads
 from tests.games.conftest import SEED, Driver, rid, snapshot, spec, state_of
 
 pytestmark = pytest.mark.django_db
@@ -293,19 +294,19 @@ def test_r27_undo_and_redo_round_trip_exactly(make_match: Callable[..., Match], 
     after_json = match.state
     answered = LogEntry.objects.filter(round__match=match, version__gt=version).count()
     rows = LogEntry.objects.count()
-    assert selectors.undo_available(match, alice) and not selectors.redo_available(match, alice)
+    assert reads.undo_available(match, alice) and not reads.redo_available(match, alice)
 
     services.match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
     assert d.state == before and match.state == before_json
     undo = LogEntry.objects.order_by("-id").first()
     assert (undo.kind, undo.action, undo.user) == ("undo", {"count": answered}, alice)
-    assert selectors.redo_available(match, alice)
+    assert reads.redo_available(match, alice)
 
     services.match_redo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
     assert d.state == after and match.state == after_json
     assert LogEntry.objects.count() == rows + 2  # append-only: nothing deleted or edited
-    assert not selectors.redo_available(match, alice)
-    assert selectors.rebuild_state(match) == after
+    assert not reads.redo_available(match, alice)
+    assert reads.rebuild_state(match) == after
 
 
 def test_r27_undo_steps_back_action_by_action_then_refuses(make_match: Callable[..., Match], alice: Any,
@@ -315,7 +316,7 @@ def test_r27_undo_steps_back_action_by_action_then_refuses(make_match: Callable[
     d.until(lambda s: s.phase == "play" and s.turn == 0)
     start = Round.objects.get(match=match).start
     undos = 0
-    while selectors.undo_available(match, alice):
+    while reads.undo_available(match, alice):
         services.match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
         undos += 1
     state = d.state
@@ -343,7 +344,7 @@ def test_r27_undo_refused_when_another_person_acted_since(duo: Match, alice: Any
     d.step()  # the other player acts
     refused("no_undo", duo, lambda: services.match_undo(match_id=duo.pk, user=mover, expected_version=d.version,
                                                         request_id=rid()))
-    assert not selectors.undo_available(duo, mover) and selectors.undo_available(duo, other)
+    assert not reads.undo_available(duo, mover) and reads.undo_available(duo, other)
     refused("forbidden", duo, lambda: services.match_undo(match_id=duo.pk, user=carol,
                                                           expected_version=d.version, request_id=rid()))
     refused("stale", duo, lambda: services.match_undo(match_id=duo.pk, user=other,
@@ -374,7 +375,7 @@ def test_r27_a_new_action_ends_redo(make_match: Callable[..., Match], alice: Any
     d.until(lambda s: s.phase == "play" and s.turn == 0)
     services.match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
     d.submit(legal_actions(d.state)[-1])
-    assert not selectors.redo_available(match, alice)
+    assert not reads.redo_available(match, alice)
     refused("no_redo", match, lambda: services.match_redo(match_id=match.pk, user=alice,
                                                           expected_version=d.version, request_id=rid()))
 
@@ -403,7 +404,7 @@ def test_r28_restart_keeps_the_deal_and_earlier_totals(make_match: Callable[...,
     assert folded.effective == () and folded.redo == ()
     assert LogEntry.objects.filter(round=round2).order_by("-seq").first().kind == "restart"
     assert match.rounds.get(number=1).totals == list(first.totals)
-    assert not selectors.redo_available(match, alice)
+    assert not reads.redo_available(match, alice)
 
 
 def test_r28_restart_permissions(duo: Match, alice: Any, bob: Any, carol: Any) -> None:
@@ -450,12 +451,12 @@ def test_r27_r24_no_undo_once_the_round_is_over(make_match: Callable[..., Match]
     offered nor done then, even when the last action of the round was ours (R27)."""
     match = make_match("me", "computer:basic")
     d = driver(match, {0: alice}, rng_seed=9)
-    d.until(lambda s: selectors.undo_available(match, alice))
-    assert selectors.undo_available(match, alice)
+    d.until(lambda s: reads.undo_available(match, alice))
+    assert reads.undo_available(match, alice)
     d.finish_round()
     match.refresh_from_db()
     assert match.state["phase"] == "round_over"
-    assert not selectors.undo_available(match, alice) and not selectors.redo_available(match, alice)
+    assert not reads.undo_available(match, alice) and not reads.redo_available(match, alice)
     e = refused("no_undo", match, lambda: services.match_undo(match_id=match.pk, user=alice,
                                                               expected_version=d.version, request_id=rid()))
     assert "round is over" in e.message
@@ -561,7 +562,7 @@ def test_r26_a_pause_holds_the_computers(make_match: Callable[..., Match], alice
     from games.models import Pause
 
     services.pause_open(match_id=match.pk, user=alice, channel="ch-3")
-    if selectors.computer_to_act(match) is not None:
+    if reads.computer_to_act(match) is not None:
         assert services.computer_step(match_id=match.pk) is None
     Pause.objects.update(alive_at=timezone.now() - timedelta(seconds=31))
     assert not selectors.paused(match)

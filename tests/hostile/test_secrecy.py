@@ -38,7 +38,7 @@ from engine.state import RoundState
 from engine.tiles import Tile
 from games import services
 from games.models import LogEntry, Match
-from games.table import parts
+from tests import frames
 from tests.hostile.secrets import hand_sections, outside_hand, shown_seat, tiles_written
 from tests.realtime.conftest import Browser, covered, db, rid, spec
 from tests.servers import choose_from_board
@@ -326,7 +326,7 @@ def check_everything(record: Record, viewers: list[Viewer]) -> int:
             if message["type"] in ("board", "update"):
                 # An update frame (games/table/parts.py) makes the page the browser shows: that
                 # page is checked like a whole board, and the frame itself below.
-                page = message if message["type"] == "board" else parts.as_board(page, message)
+                page = message if message["type"] == "board" else frames.as_board(page, message)
                 version = int(page["version"])
                 shown = check_board(
                     page["html"] + " " + (page["title"] or ""),
@@ -348,7 +348,7 @@ def check_everything(record: Record, viewers: list[Viewer]) -> int:
                 continue
             if message["type"] == "update":
                 # Its texts as the browser reads them (JSON's escapes would glue words together).
-                texts = parts.frame_texts(message)
+                texts = frames.frame_texts(message)
                 leaked = set().union(*map(tiles_written, texts)) - allowed
             else:
                 leaked = tiles_written(raw) - allowed

@@ -29,8 +29,8 @@ from engine.tiles import Tile
 from games import services
 from games.models import Match
 from games.services import SeatSpec
-from games.table import parts
 from tablesite.env import channel_layers
+from tests import frames
 from tests.games.conftest import rid
 from tests.games.conftest import spec as games_spec
 
@@ -110,7 +110,7 @@ class Browser:
         message = json.loads(raw)
         if message.get("type") == "update":
             # The page applies the changed parts to its board (games/table/parts.py): so do we.
-            message = parts.as_board(self.last_board, message)
+            message = frames.as_board(self.last_board, message)
         if message.get("type") == "board":
             self.last_board = message
         return message

@@ -14,7 +14,7 @@ from engine.tiles import Tile
 from engine.views import view
 from games import services
 from games.models import Match
-from games.table import parts
+from tests import frames
 from tests.realtime.conftest import (
     Browser,
     covered,
@@ -69,8 +69,8 @@ def assert_no_leak(browser: Browser, own: int | None, states: dict[int, RoundSta
     for raw in browser.frames:
         message = json.loads(raw)
         if message["type"] == "update":
-            sent = tiles_in("\n".join(parts.frame_texts(message)))
-            message = parts.as_board(page, message)
+            sent = tiles_in("\n".join(frames.frame_texts(message)))
+            message = frames.as_board(page, message)
         elif message["type"] == "board":
             sent = tiles_in(message)
         else:

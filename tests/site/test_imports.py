@@ -1,0 +1,158 @@
+"""The house's layers (design.md, issue 20): no import circle among the domain's modules,
+and a wing (games/table, games/history, games/chat) never imported by the root or the
+engine, nor by another wing.
+
+Imports are read from the source with `ast`: at module level and inside functions alike
+(a function-level import is still a dependency, only a hidden one); an import under
+``if TYPE_CHECKING:`` is for type checkers only and never runs, so it does not count.
+
+The one door between wings: games/history/boards.py draws a replay step with the live
+table's presenter and board templates (games.table.board, .parts, .jinja_env), so that a
+replay looks exactly like the table did. That dependency goes one way — the table never
+imports history — and no other history module may import the table.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("engine", "games", "accounts", "tablesite")
+WINGS = ("games.table", "games.history", "games.chat")
+#: importer module -> the wing modules it may import (see the module docstring).
+DOORS = {"games.history.boards": {"games.table", "games.table.board", "games.table.parts",
+                                  "games.table.jinja_env"}}
+
+
+def modules(root: Path = ROOT) -> dict[str, tuple[Path, bool]]:
+    """Every module of the site's packages (migrations aside): name -> (file, is a package)."""
+    found: dict[str, tuple[Path, bool]] = {}
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            is_package = parts[-1] == "__init__"
+            if is_package:
+                parts.pop()
+            found[".".join(parts)] = (path, is_package)
+    return found
+
+
+def imported(name: str, path: Path, is_package: bool, known: set[str]) -> set[str]:
+    """The site modules `name` imports anywhere in its file (`from a import b` counts as
+    importing `a.b` when that is a module, else `a`)."""
+    base = name.split(".") if is_package else name.split(".")[:-1]
+    found: set[str] = set()
+    tree = ast.parse(path.read_text(), str(path))
+    for block in ast.walk(tree):  # imports for type checkers only never run: not a dependency
+        if isinstance(block, ast.If) and ast.unparse(block.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            block.body = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                prefix = base[: len(base) - node.level + 1]
+                module = ".".join([*prefix, *([node.module] if node.module else [])])
+            else:
+                module = node.module or ""
+            submodules = {f"{module}.{alias.name}" for alias in node.names} & known
+            found.update(submodules or {module})
+    return {m for m in found if m.split(".")[0] in PACKAGES}
+
+
+def graph(root: Path = ROOT) -> dict[str, set[str]]:
+    known = modules(root)
+    names = set(known)
+    return {name: imported(name, path, is_package, names) - {name}
+            for name, (path, is_package) in known.items()}
+
+
+def wing_of(module: str) -> str | None:
+    return next((w for w in WINGS if module == w or module.startswith(w + ".")), None)
+
+
+def layer_breaches(edges: dict[str, set[str]]) -> Iterator[str]:
+    """Imports of a wing from outside it: by the root or the engine, or by another wing
+    (through no door). tablesite (the project: settings, URLs, ASGI) puts the wings together."""
+    for importer, targets in sorted(edges.items()):
+        if importer.startswith("tablesite"):
+            continue
+        for target in sorted(targets):
+            wing = wing_of(target)
+            if wing is None or wing == wing_of(importer):
+                continue
+            if target in DOORS.get(importer, set()):
+                continue
+            yield f"{importer} imports {target}"
+
+
+def circles(edges: dict[str, set[str]], within: str) -> list[list[str]]:
+    """The import circles (strongly connected groups of 2+ modules) among the modules
+    whose names start with `within`."""
+    nodes = {m for m in edges if m.startswith(within)}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(edges[v] & nodes):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_wing_is_imported_by_the_root_the_engine_or_another_wing() -> None:
+    assert list(layer_breaches(graph())) == []
+
+
+def test_no_circle_among_the_site_modules() -> None:
+    """Among games' root modules, inside each wing, in the engine and in accounts (the
+    wings cannot close a circle with the root: the root never imports them)."""
+    edges = graph()
+    for package in ("games.", "engine", "accounts", "tablesite"):
+        assert circles(edges, package) == []
+
+
+def test_the_scan_sees_function_level_imports_circles_and_breaches(tmp_path: Path) -> None:
+    """The checks above can fail: a root module importing a wing inside a function, two
+    root modules importing each other and a wing importing another are all caught (and a
+    type-only import is not)."""
+    (tmp_path / "games" / "table").mkdir(parents=True)
+    (tmp_path / "games" / "history").mkdir()
+    for package in ("games", "games/table", "games/history"):
+        (tmp_path / package / "__init__.py").write_text("")
+    (tmp_path / "games" / "notify.py").write_text("def f():\n    from games import worker\n")
+    (tmp_path / "games" / "worker.py").write_text("from . import notify\n")
+    (tmp_path / "games" / "views.py").write_text("def v():\n    from games.table import board\n")
+    (tmp_path / "games" / "table" / "board.py").write_text("")
+    (tmp_path / "games" / "history" / "stats.py").write_text("from ..table.board import x\n")
+    # a type-only import back does not close a circle: quick -> log runs, log -> quick does not
+    (tmp_path / "games" / "log.py").write_text("if TYPE_CHECKING:\n    from games.quick import y\n")
+    (tmp_path / "games" / "quick.py").write_text("from games import log\n")
+    edges = graph(tmp_path)
+    assert circles(edges, "games.") == [["games.notify", "games.worker"]]
+    assert list(layer_breaches(edges)) == ["games.history.stats imports games.table.board",
+                                           "games.views imports games.table.board"]
