@@ -9,7 +9,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language, gettext_lazy
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import emails, guests, words
@@ -17,7 +16,7 @@ from accounts import emails, guests, words
 
 class EmailForm(forms.Form):
     email = forms.EmailField(label=gettext_lazy("E-mail address"), required=False, max_length=254,
-                             help_text=gettext_lazy("Leave it empty to remove your address."))
+                             help_text=words.EMAIL_HELP)
 
 
 @login_required
@@ -25,25 +24,24 @@ class EmailForm(forms.Form):
 def email(request: HttpRequest) -> HttpResponse:
     """Add, change or remove the account's address; a new one gets a confirmation link."""
     if guests.is_guest(request.user):
-        messages.info(request, _("Keep your account with a name and a password first; then add an e-mail address."))
+        messages.info(request, words.sentence("email_keep_first"))
         return redirect("guest_keep")
     row = emails.row_of(request.user)
     form = EmailForm(request.POST if request.POST.get("action") == "save" else None,
                      initial={"email": row.address if row else ""})
     if request.method == "POST" and request.POST.get("action") == "resend":
         if row is not None and not row.verified and emails.send_confirmation(row, language=get_language()):
-            messages.success(request, _("We sent a new link to %(address)s.") % {"address": row.address})
+            messages.success(request, words.sentence("email_link_resent", address=row.address))
         elif row is not None and not row.verified:
-            messages.error(request, _("A link went to this address less than a minute ago. Please wait a moment."))
+            messages.error(request, words.sentence("email_link_wait"))
         return redirect("email")
     if request.method == "POST" and form.is_valid():
         new = emails.set_address(request.user, form.cleaned_data["email"])
         if new is None:
-            messages.success(request, _("Your e-mail address is removed. No e-mail will be sent to you."))
+            messages.success(request, words.sentence("email_removed"))
         elif row is None or row.pk != new.pk or row.address != new.address:
             emails.send_confirmation(new, language=get_language())
-            messages.success(request, _("We sent a link to %(address)s. Open it to confirm the address.")
-                             % {"address": new.address})
+            messages.success(request, words.sentence("email_link_sent", address=new.address))
         return redirect("email")
     return render(request, "accounts/email.html", {"form": form, "row": row, "days": emails.confirm_days()})
 

@@ -13,10 +13,10 @@ from django.shortcuts import redirect
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language, gettext_lazy
-from django.utils.translation import gettext as _
 from django.views.generic import CreateView
 
 from accounts import emails, guests, names, throttle
+from accounts import words as account_words
 from accounts.models import Attempt
 from accounts.words import sentence
 
@@ -35,8 +35,7 @@ class SignUpForm(UserCreationForm):
     optional e-mail address (confirmed by a link, accounts/emails.py)."""
 
     email = forms.EmailField(label=gettext_lazy("E-mail address (optional)"), required=False, max_length=254,
-                             help_text=gettext_lazy("Only for the e-mails you ask for, such as when it is your "
-                                                    "turn. We send a link to confirm it."))
+                             help_text=account_words.SIGNUP_EMAIL_HELP)
 
     def clean_username(self) -> str:
         username = super().clean_username()
@@ -75,8 +74,7 @@ class SignUpView(CreateView):
             sentence("welcome", username=user.get_username()),
         )
         if user.email:
-            messages.info(self.request, _("We sent a link to %(address)s. Open it to confirm the address.")
-                          % {"address": user.email})
+            messages.info(self.request, sentence("email_link_sent", address=user.email))
         return HttpResponseRedirect(_safe_next(self.request) or reverse("home"))
 
     def get_context_data(self, **kwargs: object) -> dict[str, object]:

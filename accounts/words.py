@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.emails import Outcome
 
@@ -19,7 +20,17 @@ SITE: dict[str, Callable[[], str]] = {
     "name_taken": lambda: _("That name is taken. Choose another one."),
     "guest_kept": lambda: _("Your account %(username)s is ready, with all your matches."),
     "unknown_tip": lambda: _("Unknown tip."),
+    "email_keep_first": lambda: _("Keep your account with a name and a password first; then add an e-mail address."),
+    "email_link_sent": lambda: _("We sent a link to %(address)s. Open it to confirm the address."),
+    "email_link_resent": lambda: _("We sent a new link to %(address)s."),
+    "email_link_wait": lambda: _("A link went to this address less than a minute ago. Please wait a moment."),
+    "email_removed": lambda: _("Your e-mail address is removed. No e-mail will be sent to you."),
 }
+
+#: the e-mail fields' help texts (lazy: the forms are made once, read in each request's language)
+EMAIL_HELP = gettext_lazy("Leave it empty to remove your address.")
+SIGNUP_EMAIL_HELP = gettext_lazy("Only for the e-mails you ask for, such as when it is your turn. "
+                                 "We send a link to confirm it.")
 
 
 def sentence(key: str, **params: object) -> str:

@@ -34,7 +34,7 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
-from games import permissions, services
+from games import consent, permissions, services
 from games.errors import GameError
 from games.models import ChangeRequest, Match
 from games.permissions import Action
@@ -212,7 +212,7 @@ def test_the_asker_does_not_answer_their_own_request(world: dict[str, Any]) -> N
     """An undo or restart request is the others' to answer (issue 13): asked of
     permissions with the request, the asker may not, another person at the table may."""
     users, m = world["users"], world["M"]
-    request = ChangeRequest(match=m, change=ChangeRequest.Change.UNDO, asked_by=users["seated"], round_number=1)
+    request = ChangeRequest(match=m, change=consent.UNDO.name, asked_by=users["seated"], round_number=1)
     assert not permissions.may(users["seated"], Action.ANSWER, m, request=request)
     assert permissions.may(users["seated2"], Action.ANSWER, m, request=request)
     assert not permissions.may(users["owner"], Action.ANSWER, m, request=request)  # no seat

@@ -23,7 +23,15 @@ PACKAGES = ("engine", "games", "accounts", "tablesite")
 WINGS = ("games.table", "games.history", "games.chat")
 #: importer module -> the wing modules it may import (see the module docstring).
 DOORS = {"games.history.boards": {"games.table", "games.table.board", "games.table.parts",
-                                  "games.table.jinja_env"}}
+                                  "games.table.jinja_env"},
+         # Table talk rides the table's websocket: the table's command registry, its frame
+         # checks and its connections reach the chat through these three modules only, and
+         # the chat wing never imports the table (issue 21).
+         "games.table.commands.chat": {"games.chat.commands"},
+         "games.table.protocol": {"games.chat.phrases"},
+         "games.table.consumers": {"games.chat.live"},
+         # The replay page shows the match's chat to its participants (issue 21).
+         "games.history.views": {"games.chat.services"}}
 
 
 def modules(root: Path = ROOT) -> dict[str, tuple[Path, bool]]:
