@@ -99,7 +99,7 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
     from django.urls import reverse
 
     from games.models import LogEntry, Round
-    from games.table import away
+    from games.table import away, commands
 
     user = viewer.user
     over = view.phase in ("round_over", "match_over")
@@ -128,6 +128,13 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
         last_train=last_train_read_one_by_one(match, last),
         # seats whose owners are away (games.standin), their presence read now
         away=away.for_viewer(match, user, [s.name for s in board.seat_infos(match)]),
+        # the asker told of a declined or expired request (issue 19), the commands the menu
+        # offers (games.table.commands), whether this round is the match's last (R32)
+        answered=board.answer_for(match, None, user) if signed_in and ask is None else None,
+        offers=commands.offers(commands.OfferContext(
+            match=match, user=user, view=view, mine=tuple(selectors.seats_controlled(match, user)),
+            waiting=ask is not None)),
+        final=bool((match.state or {}).get("start", {}).get("final")),
     )
 
 
@@ -348,6 +355,8 @@ def test_what_the_boards_of_a_version_share_is_kept_per_language(players: list[A
             assert translation.gettext("Computer %(number)s") % {"number": 3} in kept["html"]
     assert len(set(htmls.values())) == 3
     # The parts every viewer sees alike are rendered once per language (games/table/parts.py);
-    # "rows": the train rows as last rendered, by language, carried on to the next version.
-    assert {key for key in shared.shared if key not in ("state", "public", "before", "away", "rows")} == {
+    # "rows": the train rows as last rendered, by language, carried on to the next version;
+    # "answered": the latest closed request (issue 19), read once per version for every viewer.
+    assert {key for key in shared.shared
+            if key not in ("state", "public", "before", "away", "rows", "answered")} == {
         ("seats", "en"), ("seats", "es"), ("seats", "de"), ("shared", "en"), ("shared", "es"), ("shared", "de")}
