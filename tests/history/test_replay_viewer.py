@@ -17,6 +17,9 @@ from games.table.board import Viewer, board_context, board_html
 from tests.site_games.conftest import create, step
 
 REVEAL = re.compile(r'<div class="reveal[^"]*">.*?</div>', re.S)
+#: the round result's score chart: the replay page draws the whole match's chart once, under
+#: the board (games/history/boards.py), so its boards leave it out
+CHART = re.compile(r'<figure class="chart-box[^"]*">.*?</figure>\n?', re.S)
 
 
 def squeeze(html: str) -> str:
@@ -26,7 +29,7 @@ def squeeze(html: str) -> str:
 def live_board(match: Match) -> str:
     """The spectator's full render at the match's current version (no hands before the end, R24)."""
     match = Match.objects.prefetch_related("seats__user").get(pk=match.pk)
-    return str(board_html(board_context(match=match, viewer=Viewer())))
+    return CHART.sub("", str(board_html(board_context(match=match, viewer=Viewer()))))
 
 
 def play_recording(match: Match, rounds: int) -> dict[int, str]:
