@@ -63,7 +63,8 @@ from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
 from games.models import Match, Seat
 from games.notify import LAYER_LOST, match_group
 from games.permissions import Action as Can
-from games.table import board, board_reads, parts, passes, protocol
+from games.table import board, board_reads, budget, parts, passes, protocol
+from games.table import words as table_words
 
 logger = logging.getLogger(__name__)
 
@@ -171,6 +172,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.autodraw = False  # the user's "draw and pass for me" (read once allowed in, then kept here)
         self.sent_version = -1
         self.sent = parts.Sent()  # what this connection was last sent, part by part
+        self.budget = budget.for_connection()  # frames it may send (issue 22: a flood is dropped, then closed)
 
     async def connect(self) -> None:
         self.start(self.scope["url_route"]["kwargs"]["match_id"], self.scope.get("user"), scope_language(self.scope))
@@ -261,6 +263,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.ended:
             return
+        verdict = self.budget.spend()
+        if verdict is not budget.Verdict.ACCEPT:
+            await self.over_budget(verdict)
+            return
         try:
             command = protocol.parse(text_data if bytes_data is None else bytes_data)
         except protocol.FrameTooBig:
@@ -292,6 +298,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Exception:
             logger.exception("table %s: %s failed", self.match_id, command.type)
             await self.send_server_error(command.request_id)
+
+    async def over_budget(self, verdict: budget.Verdict) -> None:
+        """A frame past this connection's budget (games.table.budget): dropped undecoded; the
+        first of a run is answered with one error, and a connection that goes on is closed."""
+        if verdict is budget.Verdict.WARN:
+            await self.send_json({"type": "error", "code": budget.TOO_MANY,
+                                  "message": self.words(table_words.too_many_frames), "request_id": None})
+        elif verdict is budget.Verdict.CLOSE:
+            logger.warning("table %s: closing a connection that kept sending past its budget", self.match_id)
+            self.ended = True  # the frames still queued behind this one are not acted on
+            await self.close(code=budget.CLOSE_CODE)
 
     async def send_server_error(self, request_id: str | None) -> None:
         message = self.words(lambda: _("Something went wrong on the server; nothing was changed."))
