@@ -1,12 +1,17 @@
-"""Guests and table preferences in the admin (read-mostly: the site and remove_guests manage them)."""
+"""Guests and table preferences in the admin (read-mostly: the site and remove_guests manage them),
+and Django's user admin with the site's allow-listed lookups (games.admin_lookups: no
+filtering by password hashes)."""
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 
 from accounts.models import Guest, Preferences
+from games.admin_lookups import AllowListedLookups
 
 
 @admin.register(Guest)
-class GuestAdmin(admin.ModelAdmin):
+class GuestAdmin(AllowListedLookups, admin.ModelAdmin):
     list_display = ("user", "created_at", "last_seen")
     list_select_related = ("user",)
     search_fields = ("user__username",)
@@ -14,7 +19,17 @@ class GuestAdmin(admin.ModelAdmin):
 
 
 @admin.register(Preferences)
-class PreferencesAdmin(admin.ModelAdmin):
+class PreferencesAdmin(AllowListedLookups, admin.ModelAdmin):
     list_display = ("user", "tips_off")
     list_select_related = ("user",)
     search_fields = ("user__username",)
+
+
+User = get_user_model()
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+
+
+@admin.register(User)
+class SiteUserAdmin(AllowListedLookups, UserAdmin):
+    """Django's user admin, filtered only by its list filters (not ``?password__startswith=…``)."""
