@@ -11,17 +11,24 @@ error frame (``too_many``, in words by games/table/words.py); once `TOLERANCE`
 frames have been dropped in a row the connection is closed with `CLOSE_CODE`
 (the page reconnects after its back-off and is sent the whole board once).
 
-Pure bookkeeping, no I/O: the consumer takes a `for_connection()` as it opens, asks
-`Budget.spend` for each frame it receives (games.table.consumers.TableConsumer.receive)
-and acts on the `Verdict`. ``settings.TABLE_FRAME_BUDGET = (rate, burst, tolerance)``
+Frames are counted as they *arrive*, not as they are handled: `Metered` reads the
+connection's incoming messages as soon as the server hands them over (a task of its
+own), spends the budget on each, queues the accepted ones for the consumer and drops
+the rest. The consumer handles one frame at a time, so a flood counted only when its
+frames were handled was never "too fast" once handling a frame took longer than
+1/`RATE` (a busy server): it got a board for every frame. `Budget` itself is pure
+bookkeeping; the consumer (games.table.consumers.TableConsumer.__call__) reads through
+`Metered(receive, for_connection())` and is handed a ``table.over_budget`` message
+(`OVER_BUDGET`) when a frame is refused with something to say or do. ``settings.TABLE_FRAME_BUDGET = (rate, burst, tolerance)``
 replaces the defaults (the fuzz tests send hundreds of frames a second on purpose).
 """
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -37,6 +44,9 @@ TOLERANCE = 100
 CLOSE_CODE = 4029
 #: the error code of the frame that says the budget is spent
 TOO_MANY = "too_many"
+#: the message `Metered` hands the consumer for a refused frame it must answer (its
+#: ``verdict``: a `Verdict` value, "warn" or "close"); dispatched to ``table_over_budget``
+OVER_BUDGET = "table.over_budget"
 
 
 class Verdict(enum.Enum):
@@ -89,3 +99,58 @@ def for_connection() -> Budget:
     """A new connection's budget: the defaults, or ``settings.TABLE_FRAME_BUDGET``."""
     rate, burst, tolerance = getattr(settings, "TABLE_FRAME_BUDGET", (RATE, BURST, TOLERANCE))
     return Budget(rate=float(rate), burst=int(burst), tolerance=int(tolerance))
+
+
+class Metered:
+    """A connection's incoming messages, read as they arrive and counted against its budget.
+
+    `receive` is what the consumer awaits instead of the server's: the messages in order,
+    less the frames past the budget; in their place, for the first of a run and for the
+    one that ends the connection, an `OVER_BUDGET` message. Once that one is handed over,
+    later frames are dropped unread. The reader task ends with the connection (`stop`)."""
+
+    def __init__(self, receive: Callable[[], Awaitable[dict[str, object]]], budget: Budget) -> None:
+        self._receive = receive
+        self.budget = budget
+        self._queue: asyncio.Queue[dict[str, object]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._error: BaseException | None = None
+        self._closed = False
+
+    async def receive(self) -> dict[str, object]:
+        if self._task is None:
+            self._task = asyncio.create_task(self._read())
+        message = await self._queue.get()
+        if self._error is not None and message.get("type") == "":
+            raise self._error
+        return message
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                message = await self._receive()
+                if message.get("type") == "websocket.receive":
+                    if self._closed:
+                        continue
+                    verdict = self.budget.spend()
+                    if verdict is Verdict.DROP:
+                        continue
+                    if verdict is not Verdict.ACCEPT:
+                        self._closed = verdict is Verdict.CLOSE
+                        message = {"type": OVER_BUDGET, "verdict": verdict.value}
+                self._queue.put_nowait(message)
+                if message.get("type") == "websocket.disconnect":
+                    return
+        except asyncio.CancelledError:
+            raise
+        except BaseException as e:  # the server's receive failed: the consumer sees it raised
+            self._error = e
+            self._queue.put_nowait({"type": ""})
+
+    async def stop(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass

@@ -136,8 +136,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         closes this connection quietly (`LAYER_RESTART`) instead of failing it with a traceback
         (1011): its group membership is gone with Redis, and the reconnecting browser gets
         the current board. Nothing confirmed is lost: actions are in the database."""
+        # Frames are counted against this connection's budget as they arrive (games.table.budget).
+        metered = budget.Metered(receive, budget.for_connection())
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, metered.receive, send)
         except LAYER_LOST as e:
             logger.warning("table %s: channel layer lost (%s); closing with %s so the browser reconnects",
                            scope.get("url_route", {}).get("kwargs", {}).get("match_id"), e, LAYER_RESTART)
@@ -146,6 +148,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             except Exception:  # the client may be gone already
                 logger.warning("table: close after a lost channel layer failed", exc_info=True)
         finally:
+            await metered.stop()
             # However the connection ended (a close from either side, a handler that raised,
             # the layer lost, the server cancelling it): no group membership, no pause left.
             await self.release()
@@ -172,7 +175,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.autodraw = False  # the user's "draw and pass for me" (read once allowed in, then kept here)
         self.sent_version = -1
         self.sent = parts.Sent()  # what this connection was last sent, part by part
-        self.budget = budget.for_connection()  # frames it may send (issue 22: a flood is dropped, then closed)
 
     async def connect(self) -> None:
         self.start(self.scope["url_route"]["kwargs"]["match_id"], self.scope.get("user"), scope_language(self.scope))
@@ -263,10 +265,6 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.ended:
             return
-        verdict = self.budget.spend()
-        if verdict is not budget.Verdict.ACCEPT:
-            await self.over_budget(verdict)
-            return
         try:
             command = protocol.parse(text_data if bytes_data is None else bytes_data)
         except protocol.FrameTooBig:
@@ -299,9 +297,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             logger.exception("table %s: %s failed", self.match_id, command.type)
             await self.send_server_error(command.request_id)
 
-    async def over_budget(self, verdict: budget.Verdict) -> None:
-        """A frame past this connection's budget (games.table.budget): dropped undecoded; the
-        first of a run is answered with one error, and a connection that goes on is closed."""
+    async def table_over_budget(self, event: dict[str, Any]) -> None:
+        """A frame past this connection's budget (games.table.budget.Metered dropped it unread):
+        the first of a run is answered with one error, and a connection that goes on is closed."""
+        if self.ended:
+            return
+        verdict = budget.Verdict(event["verdict"])
         if verdict is budget.Verdict.WARN:
             await self.send_json({"type": "error", "code": budget.TOO_MANY,
                                   "message": self.words(table_words.too_many_frames), "request_id": None})

@@ -2,7 +2,7 @@
 
 Before: no per-connection limit. One spectator's 10,000 ``sync`` frames were each
 answered with a board, queuing minutes of board work on the server. Now a connection
-has a token bucket (`budget.BURST` frames at once, `budget.RATE` a second): past it, a
+has a token bucket, spent as its frames arrive (`budget.Metered`) (`budget.BURST` frames at once, `budget.RATE` a second): past it, a
 frame is dropped undecoded, the first of a run is answered with one ``too_many`` error
 and, after `budget.TOLERANCE` more, the connection is closed with `budget.CLOSE_CODE`.
 The table beside it keeps answering its player meanwhile.
@@ -97,10 +97,13 @@ async def test_a_flood_of_10000_syncs_is_cut_off_while_the_table_beside_it_keeps
         else:
             boards += 1
     cut_off = time.monotonic() - started
+    print(f"\nflood: player's sync {before:.3f} s before, {max(during):.3f} s at most during; "
+          f"flooder cut off after {boards} boards in {cut_off:.2f} s")
     assert [e["code"] for e in errors] == [budget.TOO_MANY]
     assert "too many messages" in errors[0]["message"]
-    # the bucket's size, and what it refilled while those boards were made
-    assert boards <= budget.BURST + budget.RATE * (cut_off + 5), (boards, cut_off)
-    assert boards < FLOOD // 20
+    # The frames are counted as they arrive (all at once here), not as they are handled: the
+    # bucket's size, give or take a second's refill. (Counted as handled, a busy server that
+    # took longer than 1/RATE per board never found the flood too fast: 2,264 boards.)
+    assert boards <= budget.BURST + budget.RATE, (boards, cut_off)
     await flooder.send_input({"type": "websocket.disconnect", "code": budget.CLOSE_CODE})
     await player.alive()
