@@ -115,9 +115,11 @@ class AllowListedLookups:
 
     def simple_filter_names(self, request: HttpRequest | None) -> set[str]:
         admin_ = self._admin()
-        return {item.parameter_name
-                for item in (admin_.get_list_filter(request) if request is not None else admin_.list_filter)
-                if isinstance(item, type) and issubclass(item, admin.SimpleListFilter)}
+        names: set[str] = set()
+        for item in admin_.get_list_filter(request) if request is not None else admin_.list_filter:
+            if isinstance(item, type) and issubclass(item, admin.SimpleListFilter):
+                names.add(str(getattr(item, "parameter_name", "")))
+        return names
 
     def lookup_allowed(self, lookup: str, value: Any, request: HttpRequest | None = None) -> bool:
         if lookup in self.simple_filter_names(request):
