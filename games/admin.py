@@ -5,6 +5,8 @@ changes nothing of a game: only whether a match is listed in the lobby. Rounds,
 seats, the append-only log (R27, R28) and undo points are read-only. A match's
 replay, its export and the import check are the history wing's
 (games/history/admin.py, which registers a subclass of `MatchAdmin` in its place).
+Every list is filtered, searched and sorted only as games.admin_lookups allows: never
+by a seed, a state, a deal or a link token (issue 22, item 2).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import permissions
+from games.admin_lookups import AllowListedLookups
 from games.models import (
     ChangeRequest,
     ClientRequest,
@@ -104,7 +107,7 @@ class SeatKindFilter(admin.SimpleListFilter):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(AllowListedLookups, admin.ModelAdmin):
     list_display = ("id", "status", "players", "seat_names", "round_number", "length", "seed_shown", "listed", "creator",
                     "updated_at")
     list_display_links = ("id", "status")
@@ -144,7 +147,7 @@ class MatchAdmin(admin.ModelAdmin):
         return format_html_join(", ", "<bdi>{}</bdi>", ((s.display_name or _("free"),)
                                                        for s in sorted(match.seats.all(), key=lambda s: s.index)))
 
-    @admin.display(description=gettext_lazy("seed"), ordering="seed")
+    @admin.display(description=gettext_lazy("seed"))  # not sortable: the order would tell the seed
     def seed_shown(self, match: Match) -> str:
         # Every deal of the match, so every live hand: hidden until the match is over.
         return _("hidden until the match is over") if permissions.seed_secret(match) else str(match.seed)
@@ -171,14 +174,14 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(Table)
-class TableAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class TableAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "created_by", "created_at")
     search_fields = ("created_by__username",)
     list_select_related = ("created_by",)
 
 
 @admin.register(Seat)
-class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class SeatAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("match", "index", "kind", "user", "name", "level")
     list_filter = ("kind", "level")
     search_fields = ("name", "user__username")
@@ -193,7 +196,7 @@ class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class RoundAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("match", "number", "ended_by", "restarts", "totals", "started_at", "ended_at")
     list_filter = ("ended_by", "number")
     search_help_text = gettext_lazy("A match id.")
@@ -209,7 +212,7 @@ class RoundAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(LogEntry)
-class LogEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class LogEntryAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("round", "seq", "kind", "seat", "action", "user", "by_computer", "version", "created_at")
     list_filter = ("kind", "by_computer")
     search_fields = ("user__username",)
@@ -224,28 +227,28 @@ class LogEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(UndoPoint)
-class UndoPointAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class UndoPointAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "round", "entry")
     exclude = ("state",)  # every hand before a human action
     list_select_related = ("round", "entry")
 
 
 @admin.register(ClientRequest)
-class ClientRequestAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class ClientRequestAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("match", "request_id", "user", "version", "created_at")
     search_fields = ("request_id", "user__username")
     list_select_related = ("user",)
 
 
 @admin.register(ChangeRequest)
-class ChangeRequestAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class ChangeRequestAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("match", "change", "asked_by", "status", "created_at", "closed_at")
     list_filter = ("change", "status")
     list_select_related = ("asked_by",)
 
 
 @admin.register(Pause)
-class PauseAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class PauseAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("match", "user", "channel", "created_at")
     list_select_related = ("user",)
 
@@ -255,7 +258,7 @@ class PauseAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(StandIn)
-class StandInAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class StandInAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
     """Who let a computer play whose seat, when, and when its owner took it back (games.standin)."""
 
     list_display = ("match", "seat", "level", "handed_by", "round_number", "started_at", "ended_at", "ended_by")
@@ -265,7 +268,7 @@ class StandInAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Presence)
-class PresenceAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class PresenceAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
     """Table connections of signed-in users (games.presence): open ones are renewed by their server."""
 
     list_display = ("match", "user", "opened_at", "alive_at", "closed")

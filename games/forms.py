@@ -119,7 +119,8 @@ class MatchCreateForm(forms.Form):
                     "Otherwise only the people you send the links to can."),
     )
 
-    def __init__(self, *args: Any, creator_name: str = "", guest: bool = False, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, creator_name: str = "", creator_pk: object = None, guest: bool = False,
+                 **kwargs: Any) -> None:
         data = args[0] if args else kwargs.get("data")
         if data is not None and any(data.get(kind_field(n)) in OLD_LEVELS for n in OTHER_SEATS):
             # A page loaded before the levels were renamed: its "basic" and "strong" still mean something.
@@ -134,6 +135,8 @@ class MatchCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.creator_name = creator_name
         self.fields["length"].choices = length.choices()  # type: ignore[attr-defined]
+        #: the creator (their own name is checked through `creator_name`, not as another user's)
+        self.creator_pk = creator_pk
         #: guests do not list tables in the lobby (accounts.guests)
         self.guest = guest
         if guest:
@@ -206,7 +209,7 @@ class MatchCreateForm(forms.Form):
         # Seats are numbered in order once empty rows are skipped; computers without a
         # name are called after their seat number.
         # Two names that look alike (ignoring case, or a Cyrillic "а" for a Latin "a") are one.
-        taken = {names.skeleton(self.creator_name)} if self.creator_name else set()
+        taken = set(names.lookalike_keys(self.creator_name)) if self.creator_name else set()
         seats: list[SeatChoice] = []
         for position, (n, kind, name) in enumerate(chosen, start=2):
             if kind in (BEGINNER, CASUAL, EXPERT):
@@ -217,9 +220,14 @@ class MatchCreateForm(forms.Form):
             else:
                 seats.append(SeatChoice(kind, name))
             if name:
-                if names.skeleton(name) in taken:
+                keys = names.lookalike_keys(name)
+                if keys & taken:
                     self.add_error(name_field(n), gettext("Two seats cannot share the name “%(name)s”.") % {"name": name})
-                taken.add(names.skeleton(name))
+                elif kind == LOCAL and names.looks_like_a_user(name, exclude_pk=self.creator_pk):
+                    # A pass-and-play name is nobody else's user name, nor looks like one (issue 22, item 4).
+                    self.add_error(name_field(n), gettext(
+                        "This name looks too much like another player's name. Choose another."))
+                taken |= keys
         cleaned["seats"] = seats
         cleaned["length"] = cleaned.get("length") or length.STANDARD
         cleaned["pace"] = cleaned.get("pace") or Match.Pace.NORMAL

@@ -81,6 +81,7 @@ from __future__ import annotations
 import logging
 from enum import StrEnum
 
+from django.db.models import Q
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
@@ -139,6 +140,19 @@ class Action(StrEnum):
     LAST_ROUND = "last_round"
     #: follow the match's spectator link (games.views.watch)
     WATCH_LINK = "watch_link"
+
+
+def may_look_back_q(user: object) -> Q:
+    """The matches `user` may look back at (`Action.LOOK_BACK`: their replays), as a filter
+    for a list of matches, answering as `may` does match by match: a list built with it
+    (a player's page, games.history.players) shows nobody a replay link that 404s
+    (issue 22, item 7)."""
+    uid = _uid(user)
+    if uid is None:
+        return Q(pk__in=[])
+    if _staff_with(user, VIEW_MATCH):
+        return Q()
+    return Q(created_by_id=uid) | Q(seats__user_id=uid)
 
 
 def seed_secret(match: Match) -> bool:

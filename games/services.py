@@ -446,7 +446,7 @@ def _start(match: Match) -> None:
 # ---------------------------------------------------------------- creating and joining
 
 
-def _check_specs(seats: list[SeatSpec]) -> None:
+def _check_specs(seats: list[SeatSpec], *, creator_id: object = None) -> None:
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
         raise GameError(BAD_REQUEST, sentence("seat_count"))
     if sum(1 for s in seats if s.kind == "me") > 1:
@@ -464,6 +464,10 @@ def _check_specs(seats: list[SeatSpec]) -> None:
             names.validate_name(spec.name)
         except ValidationError as e:
             raise GameError(BAD_REQUEST, " ".join(e.messages)) from None
+        # A pass-and-play name is not another user's name, nor looks like one (issue 22, item 4).
+        if spec.kind == "local" and spec.name.strip() and names.looks_like_a_user(spec.name.strip(),
+                                                                                exclude_pk=creator_id):
+            raise GameError(BAD_REQUEST, sentence("name_lookalike"))
 
 
 def _level(level: object) -> str:
@@ -521,7 +525,7 @@ def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = N
     if _user_id(creator) is None:
         raise GameError(FORBIDDEN, sentence("sign_in_to_create"))
     seats = list(seats)
-    _check_specs(seats)
+    _check_specs(seats, creator_id=_user_id(creator))
     chosen_rounds = length.parse(rounds)
     if chosen_rounds is None:
         raise GameError(BAD_REQUEST, length.refused(), rule="R31")

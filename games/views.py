@@ -74,7 +74,8 @@ LIVE_SHOWN = 20
 
 
 def _form(request: HttpRequest, data: object = None) -> MatchCreateForm:
-    return MatchCreateForm(data, creator_name=request.user.get_username(), guest=guests.is_guest(request.user))
+    return MatchCreateForm(data, creator_name=request.user.get_username(), creator_pk=request.user.pk,
+                           guest=guests.is_guest(request.user))
 
 
 @require_safe

@@ -207,6 +207,7 @@ SITE: dict[str, Callable[[], str]] = {
     "unknown_seat_kind": lambda: _("Unknown kind of seat."),
     "computer_levels": lambda: _("A computer player is a beginner, casual or expert."),
     "level_for_computers": lambda: _("Only a computer player has a level."),
+    "name_lookalike": lambda: _("This name looks too much like another player's name. Choose another."),
     "name_length": lambda: _("A name has at most 40 characters."),
     "paces": lambda: _("The computers' pace is relaxed, normal, fast or instant."),
     "seed_range": lambda: _("A seed is a whole number from 0 to 2⁶³ − 1."),

@@ -81,10 +81,11 @@ from django.db import (
     connection,
     transaction,
 )
+from django.db.models import Max
 from django.utils import timezone
 
 from games import presence, selectors, services, signals, standin
-from games.models import PACE_SECONDS, Match, Seat
+from games.models import PACE_SECONDS, Match, Pause, Seat
 
 logger = logging.getLogger(__name__)
 
@@ -147,6 +148,16 @@ def _ended_sql() -> tuple[str, tuple[Any, ...]]:
     return query.sql_with_params()
 
 
+def paused_until(match_ids: list[int], now: Any) -> dict[int, Any]:
+    """When each paused match's pause (R26) expires, if it does after `now`: the last renewal
+    of its live pauses plus `selectors.PAUSE_TIMEOUT` (and a millisecond: the pause counts
+    up to and including that instant)."""
+    timeout = selectors.PAUSE_TIMEOUT + timedelta(milliseconds=1)
+    rows = (Pause.objects.filter(match_id__in=match_ids, alive_at__gte=now - selectors.PAUSE_TIMEOUT)
+            .values("match_id").annotate(last=Max("alive_at")).values_list("match_id", "last"))
+    return {pk: last + timeout for pk, last in rows}
+
+
 def step_when_due(match_id: int, *, delay: float) -> services.Result | None:
     """One computer action in the match if its last change is `delay` seconds old.
 
@@ -205,10 +216,14 @@ class ComputerWorker:
         steps = 0
         wait: float | None = None
         cutoff = timezone.now()
+        paused = paused_until(waiting, cutoff)
         rows = Match.objects.filter(pk__in=waiting).values_list("pk", "updated_at", "pace", "hurry")
         for pk, updated, pace, hurry in rows:
             delay = pace_delay(pace, hurry, base=base)
-            left = (updated + timedelta(seconds=delay) - cutoff).total_seconds()
+            # Due once its pace allows and its pause (R26) has expired: the loop wakes then, not
+            # at its next poll (a silent panel held the computers 30.65 s for a 30 s timeout).
+            due = max(updated + timedelta(seconds=delay), paused.get(pk, updated))
+            left = (due - cutoff).total_seconds()
             if left > 0:
                 wait = left if wait is None else min(wait, left)
                 continue

@@ -59,6 +59,22 @@ REDIS_MAX_CONNECTIONS = 10_000
 #: bench/load.py --processes 2 at 100 tables). Messages still expire after 60 s.
 REDIS_CAPACITY = 10_000
 
+#: How often a Redis command is tried again on a broken connection before the layer gives up.
+#: After Redis restarts, every connection a server process keeps in its pool is dead, and
+#: redis-py (without a retry policy, as channels-redis builds its pools) failed the first
+#: command on each: the first table page to connect to each server after a Redis restart
+#: was closed with 4503 (issue 22, item 7). A retry reconnects that connection and sends
+#: the command again; Redis really down still fails after a few tenths of a second.
+REDIS_RETRIES = 3
+
+
+def redis_retry() -> Any:
+    """The layer's retry policy: `REDIS_RETRIES` more tries, 50 ms apart and growing, at most 0.5 s."""
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+
+    return Retry(ExponentialBackoff(cap=0.5, base=0.05), REDIS_RETRIES)
+
 
 def channel_layers(redis_url: str | None) -> dict[str, Any]:
     """CHANNEL_LAYERS: channels-redis when a Redis URL is given, else in-memory.
@@ -73,7 +89,7 @@ def channel_layers(redis_url: str | None) -> dict[str, Any]:
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
                 "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": REDIS_SOCKET_TIMEOUT,
-                                       "max_connections": REDIS_MAX_CONNECTIONS}],
+                                       "max_connections": REDIS_MAX_CONNECTIONS, "retry": redis_retry()}],
                            "capacity": REDIS_CAPACITY},
             }
         }

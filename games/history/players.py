@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from games import length
+from games import length, permissions
 from games.history.models import PlayerStats
 from games.history.stats import KINDS, LEADERBOARD_MIN, leaderboard
 from games.models import Match, Seat
@@ -69,10 +69,13 @@ def history_rows(user: Any, matches: list[Match]) -> list[HistoryRow]:
 @require_safe
 @login_required
 def player(request: HttpRequest, username: str) -> HttpResponse:
-    """One account's record: stats, rating with its uncertainty, finished matches with replays."""
+    """One account's record: stats, rating with its uncertainty, and the finished matches the
+    viewer may replay (like lichess: a private match shows only to those who may open it,
+    games.permissions; the stats count every match, naming none)."""
     who = get_object_or_404(get_user_model(), username=username)
     stats = PlayerStats.objects.filter(user=who).first()
     finished = (Match.objects.filter(status=Match.Status.FINISHED, seats__user=who, seats__kind=Seat.Kind.HUMAN)
+                .filter(permissions.may_look_back_q(request.user))
                 .distinct().order_by("-finished_at", "-pk")
                 .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))))
     page = Paginator(finished, PER_PAGE).get_page(request.GET.get("page"))

@@ -64,7 +64,8 @@ from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
 from games.models import Match, Seat
 from games.notify import LAYER_LOST, match_group
 from games.permissions import Action as Can
-from games.table import board, board_reads, parts, passes, protocol
+from games.table import board, board_reads, budget, parts, passes, protocol
+from games.table import words as table_words
 
 logger = logging.getLogger(__name__)
 
@@ -136,8 +137,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         closes this connection quietly (`LAYER_RESTART`) instead of failing it with a traceback
         (1011): its group membership is gone with Redis, and the reconnecting browser gets
         the current board. Nothing confirmed is lost: actions are in the database."""
+        # Frames are counted against this connection's budget as they arrive (games.table.budget).
+        metered = budget.Metered(receive, budget.for_connection())
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, metered.receive, send)
         except LAYER_LOST as e:
             logger.warning("table %s: channel layer lost (%s); closing with %s so the browser reconnects",
                            scope.get("url_route", {}).get("kwargs", {}).get("match_id"), e, LAYER_RESTART)
@@ -146,6 +149,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             except Exception:  # the client may be gone already
                 logger.warning("table: close after a lost channel layer failed", exc_info=True)
         finally:
+            await metered.stop()
             # However the connection ended (a close from either side, a handler that raised,
             # the layer lost, the server cancelling it): no group membership, no pause left.
             await self.release()
@@ -295,6 +299,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Exception:
             logger.exception("table %s: %s failed", self.match_id, command.type)
             await self.send_server_error(command.request_id)
+
+    async def table_over_budget(self, event: dict[str, Any]) -> None:
+        """A frame past this connection's budget (games.table.budget.Metered dropped it unread):
+        the first of a run is answered with one error, and a connection that goes on is closed."""
+        if self.ended:
+            return
+        verdict = budget.Verdict(event["verdict"])
+        if verdict is budget.Verdict.WARN:
+            await self.send_json({"type": "error", "code": budget.TOO_MANY,
+                                  "message": self.words(table_words.too_many_frames), "request_id": None})
+        elif verdict is budget.Verdict.CLOSE:
+            logger.warning("table %s: closing a connection that kept sending past its budget", self.match_id)
+            self.ended = True  # the frames still queued behind this one are not acted on
+            await self.close(code=budget.CLOSE_CODE)
 
     async def send_server_error(self, request_id: str | None) -> None:
         message = self.words(lambda: _("Something went wrong on the server; nothing was changed."))

@@ -30,6 +30,11 @@ if TYPE_CHECKING:
     from games.table.presenter import SeatInfo
 
 
+def too_many_frames() -> str:
+    """The error a page is sent when it sends frames faster than its budget (games.table.budget)."""
+    return _("Your page is sending too many messages; some were ignored. Reload the page if the table looks wrong.")
+
+
 def tiles_text(n: int) -> str:
     return ngettext("%(count)s tile", "%(count)s tiles", n) % {"count": n}
 

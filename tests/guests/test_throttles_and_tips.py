@@ -83,3 +83,30 @@ def test_a_bad_tip_is_refused_and_changes_nothing(ana: Any, ana_client: Client, 
 def test_tips_need_an_account_and_a_post(ana_client: Client) -> None:
     assert Client().post("/accounts/tips/", {"tip": "engine"}).status_code == 302
     assert ana_client.get("/accounts/tips/").status_code == 405
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+@override_settings(ACCOUNT_THROTTLES={"guest": (10, 3600), "signup": (5, 3600)})
+def test_thirty_parallel_guest_creations_make_no_more_guests_than_the_limit() -> None:
+    """Issue 22, item 5: the count and the insert were two steps, so parallel requests from
+    one address all read a count under the limit (15 guests where 10 an hour were allowed)."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    from django.db import connections
+
+    start = Barrier(30)
+
+    def one(_n: int) -> int:
+        try:
+            client = Client(REMOTE_ADDR="10.0.9.9")
+            start.wait(timeout=60)
+            return client.post("/play/computers/").status_code
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=30) as pool:
+        codes = list(pool.map(one, range(30)))
+    assert sorted(codes) == [302] * 10 + [429] * 20
+    assert Guest.objects.count() == 10

@@ -104,6 +104,13 @@ def set_table(make_match: Any, alice: Any, bob: Any) -> Match:
     raise AssertionError("bob never came to act after alice")
 
 
+@pytest.fixture(autouse=True)
+def _no_frame_budget(settings: Any) -> None:
+    """Hypothesis sends hundreds of frames a second on one connection, past any page's
+    budget (games.table.budget, tested in test_ws_flood.py): lifted here."""
+    settings.TABLE_FRAME_BUDGET = (1e6, 10**6, 10**6)
+
+
 @pytest_asyncio.fixture
 async def table(make_match: Any, alice: Any, bob: Any, connect: Any) -> dict[str, Any]:
     match = await db(set_table, make_match, alice, bob)

@@ -19,6 +19,7 @@ from django.urls import reverse
 from accounts import names
 from games import services
 from games.errors import GameError
+from games.models import Match
 from tests.site.test_accounts import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -77,8 +78,9 @@ def test_names_in_one_script_of_any_kind_are_welcome() -> None:
 
 
 def test_the_skeleton_catches_homoglyphs_and_case() -> None:
-    assert names.skeleton("pаypal") == names.skeleton("paypal") == names.skeleton("PAYPAL")
-    assert names.skeleton("alice") != names.skeleton("alicia")
+    assert names.skeleton("pаypal") == names.skeleton("paypal")  # TR39's skeleton keeps letter case
+    assert names.lookalike_keys("pаypal") & names.lookalike_keys("paypal") & names.lookalike_keys("PAYPAL")
+    assert not names.lookalike_keys("alice") & names.lookalike_keys("alicia")
 
 
 def test_seat_names_follow_the_same_rules(django_user_model: Any) -> None:
@@ -110,3 +112,77 @@ def test_names_are_shown_isolated(django_user_model: Any) -> None:
     assert table.count("\u2068דנה\u2069") > table.count("<bdi>\u2068דנה\u2069</bdi>")  # sentences too
     mine = client.get(reverse("games:my_matches")).content.decode()
     assert "<bdi>דנה</bdi>" in mine
+
+
+# ------------------------------------------------------------------ issue 22, item 4
+
+
+@pytest.mark.parametrize(("existing", "lookalike"), [
+    ("alice3075", "aIice3075"),  # a capital I for an l: looked alike only before case folding
+    ("lil3075", "ӏіӏ3075"),  # Cyrillic palochka and і: their capitals are l's
+    ("mike3075", "rnike3075"),  # "rn" is the prototype of "m" (TR39)
+    ("alice3075", "ᴀlice3075"),  # a small capital A
+])
+def test_look_alikes_are_compared_before_and_after_case_folding(existing: str, lookalike: str) -> None:
+    assert sign_up(existing).status_code == 302 and created(existing)
+    response = sign_up(lookalike)
+    assert response.status_code == 200 and not created(lookalike)
+    assert "looks too much like another player" in response.content.decode()
+    assert names.lookalike_keys(existing) & names.lookalike_keys(lookalike)
+
+
+def test_different_names_still_differ() -> None:
+    for a, b in [("alice", "alicia"), ("José", "Jose"), ("Müller", "Muller"), ("bob", "rob"), ("ana", "ana2")]:
+        assert not names.lookalike_keys(a) & names.lookalike_keys(b), (a, b)
+
+
+@pytest.mark.parametrize("name", [
+    "\u3164",  # HANGUL FILLER (NFKC makes it U+1160)
+    "\u3164\u3164\u3164\u3164",
+    "\u1160\u1160",  # HANGUL JUNGSEONG FILLER
+    "\u115f",  # HANGUL CHOSEONG FILLER
+    "\uffa0",  # HALFWIDTH HANGUL FILLER
+    "\u034f\u034f",  # COMBINING GRAPHEME JOINER (default-ignorable)
+    "\ufe0f",  # VARIATION SELECTOR-16
+    "\u0301\u0301",  # combining marks only
+    "\u2800",  # BRAILLE PATTERN BLANK
+    "bob\u3164",  # a filler after a name looks like the name
+])
+def test_names_blank_when_rendered_are_refused(name: str) -> None:
+    response = sign_up(name)
+    assert response.status_code == 200
+    assert not get_user_model().objects.exists()
+    with pytest.raises(Exception, match="invisible|visible"):
+        names.validate_name(name)
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u1160\u1160\u1160\u1160", "\u0301", "\u2800"])
+def test_pass_and_play_names_blank_when_rendered_are_refused(django_user_model: Any, name: str) -> None:
+    alice = django_user_model.objects.create_user("alice")
+    with pytest.raises(GameError) as caught:
+        services.match_create(creator=alice, seats=[services.SeatSpec("me"), services.SeatSpec("local", name=name)])
+    assert caught.value.code == "bad_request"
+    client = Client()
+    client.force_login(alice)
+    response = client.post(reverse("games:create"), {"seat_2_kind": "local", "seat_2_name": name})
+    assert response.status_code == 200  # the form again, with the error
+    assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize("seat_name", ["bob3075", "BOB3075", "b0b3075", "ЬоЬ3075"])
+def test_a_pass_and_play_name_is_not_another_users_name_or_its_look_alike(django_user_model: Any,
+                                                                          seat_name: str) -> None:
+    alice = django_user_model.objects.create_user("alice")
+    django_user_model.objects.create_user("bob3075")
+    with pytest.raises(GameError) as caught:
+        services.match_create(creator=alice, seats=[services.SeatSpec("me"),
+                                                    services.SeatSpec("local", name=seat_name)])
+    assert caught.value.code == "bad_request"
+    client = Client()
+    client.force_login(alice)
+    response = client.post(reverse("games:create"), {"seat_2_kind": "local", "seat_2_name": seat_name})
+    assert response.status_code == 200
+    assert "looks too much like another player" in response.content.decode()
+    assert not Match.objects.exists()
+    # a name nobody has is fine, and so is a computer's
+    services.match_create(creator=alice, seats=[services.SeatSpec("me"), services.SeatSpec("local", name="Carmen")])
