@@ -235,6 +235,8 @@ class HandCtx:
     count_text: str
     points_text: str
     playable: int
+    #: on a phone the hand wraps to rows of this many tiles (board.css), so every tile is in view
+    columns: int = 8
 
 
 @dataclass
@@ -455,7 +457,19 @@ def _hand(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx | None:
         ))
     total = sum(points(t) for t in view.hand)
     return HandCtx(seat=view.seat, tiles=tiles, count_text=tiles_text(len(view.hand)),
-                   points_text=points_text(total), playable=playable)
+                   points_text=points_text(total), playable=playable, columns=phone_columns(len(view.hand)))
+
+
+def phone_columns(count: int) -> int:
+    """How many tiles a row of the hand holds on a phone (board.css, issue 19): every tile in
+    view without sideways scrolling. Up to 8 tiles one row of large tiles; up to 20 two rows of 10
+    (15 tiles keep the hand within a third of a 375 x 667 screen); then rows of 11 or more, at
+    most three rows (a two-player round can leave a hand of 30 tiles and more)."""
+    if count <= 8:
+        return 8
+    if count <= 20:
+        return 10
+    return max(11, -(-count // 3))
 
 
 def _actions(view: SeatView) -> ActionsCtx:

@@ -76,9 +76,12 @@ def phone_bar_and_taps(page: Any) -> None:
     fold = page.eval_on_selector(".tbar__fold", BOX)
     assert fold[4] >= TAP and fold[5] >= TAP and fold[1] >= bar[1] and fold[3] <= bar[1] + BAR_MAX
     small = page.eval_on_selector_all(
-        ".tbar button, .tbar summary, .train, .htile, .hand__actions .btn, .hand .chip",
+        ".tbar button, .tbar summary, .train, .hand__actions .btn, .hand .chip",
         f"els => els.map(e => [e.className, ...({BOX})(e)]).filter(b => b[5] > 0 && (b[5] < {TAP} || b[6] < {TAP}))")
     assert small == [], small
+    # The hand's tiles wrap to rows and shrink to fit (issue 19): at least 24 px wide (WCAG 2.5.8), twice as tall.
+    tiny = page.eval_on_selector_all(".htile", f"els => els.map({BOX}).filter(b => b[4] > 0 && (b[4] < 24 || b[5] < 48))")
+    assert tiny == [], tiny
     # Names keep room: a seat's name is not cut, and no train's name is squeezed to nothing.
     names = page.eval_on_selector_all(".train__name", "els => els.map(e => [e.innerText, e.clientWidth, "
                                       "e.scrollWidth, !!e.closest('.train[data-owner]')])")
@@ -147,7 +150,9 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
             assert lit[0] not in ("none", "") and float(lit[1]) == 1.0, lit
             dull = page.locator(".htile:not(.htile--playable)")
             if dull.count():
-                assert float(dull.first.evaluate("el => getComputedStyle(el).opacity")) < 0.8
+                # the others step back by a greyed face, their pips as dark as ever (issue 19)
+                assert dull.first.evaluate("el => getComputedStyle(el.querySelector('.tile'))"
+                                           ".getPropertyValue('--face-fill')").strip()
             if size == "desktop" and page.locator("#tip").is_visible():
                 # A tip open above the board pushes no train we may play on, nor the Mexican
                 # train, under the hand (which stays at the bottom): all in view without scrolling.
