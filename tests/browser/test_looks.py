@@ -199,7 +199,7 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
     else:
         raise AssertionError("the round did not end")
     table.wait("b.dataset.phase === 'round_over'")
-    assert tips_seen == {"engine"}  # the first tip came, and stays until it is dismissed
+    assert "engine" in tips_seen  # the first tip came (and others in their moments: issue 19)
 
     # Doubles on the trains are drawn crosswise: taller than wide, where the others are wider.
     # (A phone shows the last three tiles of a train: the older ones take no room.)
@@ -237,6 +237,7 @@ def test_on_a_phone_a_tip_docks_above_the_hand_moves_nothing_and_goes_with_escap
     assert page.evaluate("document.activeElement === document.body")  # the tip took no focus
     mine = f'.train[data-owner="{table.data("seat")}"]'
     parts = (mine, ".train--mexican", ".hub__confirm", ".hand")
+    page.screenshot(path=str(shots / f"tip-phone-{viewport['width']}x{viewport['height']}.png"))
     tip = page.eval_on_selector("#tip", BOX)
     hand_top = page.eval_on_selector(".hand", BOX)[1]
     assert not covers(tip, page.eval_on_selector(".hand__tiles", BOX)), tip
