@@ -150,6 +150,9 @@ def seat_infos(match: Any) -> list[SeatInfo]:
     """Names and kinds of a match's seats (a Match with its seats)."""
     out = []
     from games import selectors
+    from games.models import Seat
+
+    levels = dict(Seat.Level.choices)
 
     for s in selectors.match_seats(match):
         name = s.display_name
@@ -159,7 +162,8 @@ def seat_infos(match: Any) -> list[SeatInfo]:
         kind = s.kind
         if s.standin:  # a computer plays it while its owner is away (games.standin): said plainly
             name, kind = away.standin_name(name), "computer"
-        out.append(SeatInfo(index=s.index, name=isolated(name), kind=kind))
+        level = levels.get(s.computer_level, "")  # the computer's level in words (issue 19)
+        out.append(SeatInfo(index=s.index, name=isolated(name), kind=kind, level=str(level)))
     return out
 
 

@@ -84,6 +84,8 @@ class SeatInfo:
     name: str
     #: "human", "local" (pass-and-play) or "computer"
     kind: str = "human"
+    #: the level of the computer playing it, in words ("Strong"), "" when a person plays
+    level: str = ""
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,8 @@ class SeatCtx:
     hand_label: str = ""
     #: "total 42", once the round is over
     total_text: str = ""
+    #: the level of the computer playing the seat, in words, shown at the table (issue 19)
+    level: str = ""
 
     @property
     def is_computer(self) -> bool:
@@ -356,6 +360,7 @@ def _seats(view: SeatView, seats: Sequence[SeatInfo], me: int | None, controlled
         pts = view.round_points[i] if over and view.round_points is not None else None
         out.append(SeatCtx(
             index=i, number=i + 1, name=info.name, kind=info.kind, colour=colour, shape=shape, shape_path=path,
+            level=info.level,
             hand_size=view.hand_sizes[i],
             hand_size_text=ngettext("%(count)s in hand", "%(count)s in hand", view.hand_sizes[i]) % {
                 "count": view.hand_sizes[i]},
