@@ -60,3 +60,26 @@ def test_names_in_the_lists_are_the_name_element(ana: Any, ana_client: Client) -
     create(ana, "human", seed=5)
     html = ana_client.get("/lobby/").content.decode()
     assert '<bdi class="pname" title="ana">ana</bdi>' in html  # the account menu, and the listed seat
+
+
+@pytest.mark.django_db
+def test_the_site_menu_counts_the_matches_waiting_for_my_move_on_every_page(ana: Any, ben: Any) -> None:
+    from games import services
+    from games.queries import match_summary, your_turn_count
+
+    matches = []
+    for seed in (7, 8, 9):
+        match = create(ana, "human", seed=seed)
+        services.seat_join(match_id=match.pk, user=ben)
+        matches.append(Match.objects.prefetch_related("seats__user").get(pk=match.pk))
+    waiting = {u: sum(match_summary(m, u).your_turn for m in matches) for u in (ana, ben)}
+    assert waiting[ana] + waiting[ben] == 3  # one of the two is to confirm each engine (R7)
+    for user in (ana, ben):
+        assert your_turn_count(user) == waiting[user]
+        client = Client()
+        client.force_login(user)
+        for path in ("/", "/lobby/", "/rules/", reverse("history:leaderboard"), f"/m/{matches[0].pk}/"):
+            html = client.get(path).content.decode()
+            badge = f'<span class="navbadge" aria-hidden="true">{waiting[user]}</span>'
+            assert (badge in html) == bool(waiting[user]), (user, path)
+            assert ('class="navbadge' in html) == bool(waiting[user]), (user, path)
