@@ -192,7 +192,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         # games.presence: no turn e-mail while here, no computer standing in (renewed by `heartbeat`)
         if await self.call(presence.opened, match_id=self.match_id, user=self.user, channel=self.channel_name):
             self.beating = asyncio.create_task(self.heartbeat())
-            await self.tell_presence()
         await self.channel_layer.group_add(self.group, self.channel_name)
         groups = [self.group]
         if getattr(self.user, "is_authenticated", False):
@@ -219,7 +218,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.renewing = self.beating = None
         if self.group is not None:
             try:
-                if await self.call(presence.closed, match_id=self.match_id, channel=self.channel_name):
+                if await self.call(presence.closed, match_id=self.match_id, channel=self.channel_name) \
+                        and not await self.call(presence.here, match_id=self.match_id, user=self.user):
                     await self.tell_presence()
             except Exception:
                 logger.warning("table %s: could not record leaving", self.match_id, exc_info=True)
@@ -330,8 +330,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.told(self.send_board())  # same version, but the "paused" badge changed (R26)
 
     async def tell_presence(self) -> None:
-        """Someone's table opened or closed: the others' boards show who is here (issue 19: the
-        dot by each name), read afresh as when a seat's away limit passes (`match_seats`)."""
+        """A person's last connection to this table closed: the others' boards show them away
+        (issue 19: the dot by each name) at once, read afresh as when a seat's away limit
+        passes (`match_seats`). A person coming back shows with the table's next version (a
+        notice on every connection would send each board at the table an extra frame)."""
         await self.channel_layer.group_send(self.group, {"type": "match.seats"})
 
     async def match_seats(self, event: dict[str, Any]) -> None:
