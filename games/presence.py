@@ -9,7 +9,8 @@ and its time away starts at its last renewal. The computer worker marks such row
 closed (`expire`) and, as a lone server starting up, all of them (no connection of a
 fresh process exists yet).
 
-Read by the turn e-mails (games.history.mail: `connected`, `last_seen`) and by the
+Read by the turn e-mails (games.history.mail: `connected`, `last_seen`), the table's seats (`at_table`:
+the dot by each name, `here`: whether a closing connection was its user's last) and by the
 stand-in computers (games.standin: `away_since`).
 """
 
@@ -87,6 +88,12 @@ def last_seen(user_id: int) -> datetime | None:
     """When the user was last seen at any table (None: never)."""
     value: datetime | None = Presence.objects.filter(user_id=user_id).aggregate(last=Max("alive_at"))["last"]
     return value
+
+
+def here(*, match_id: int, user: Any) -> bool:
+    """Whether `user` has a live connection to this match's table now."""
+    uid = _uid(user)
+    return uid is not None and Presence.objects.filter(_live(timezone.now()), match_id=match_id, user_id=uid).exists()
 
 
 def at_table(match_id: int, now: datetime | None = None) -> dict[int, tuple[bool, datetime]]:

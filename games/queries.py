@@ -144,3 +144,24 @@ def replay_differences(match: Match) -> list[str] | None:
         if key != "error":
             _diff(key, replayed.get(key), stored[key], out)
     return out
+
+
+# ------------------------------------------------------------------ the site's menu
+
+
+def your_turn_count(user: Any) -> int:
+    """How many matches being played wait for `user`'s move now (issue 19: the count by "My
+    matches" in the site's menu on every page): a seat they may act for is to play."""
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    from games import selectors
+
+    playing = selectors.my_matches(user).filter(status=Match.Status.PLAYING).prefetch_related("seats")
+    count = 0
+    for match in playing:
+        state = state_from_json(match.state) if match.state else None
+        if state is None or state.turn is None or state.phase in ("round_over", "match_over"):
+            continue
+        seats = sorted(match.seats.all(), key=lambda s: s.index)
+        count += permissions.may(user, Can.ACT, match, seat=state.turn, seats=seats)
+    return count

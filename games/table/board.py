@@ -152,10 +152,16 @@ def shared_of(board: Board, rows: dict[Any, Any] | None = None) -> dict[str, Any
 # ---------------------------------------------------------------- rendering a match
 
 
-def seat_infos(match: Any) -> list[SeatInfo]:
-    """Names and kinds of a match's seats (a Match with its seats)."""
+def seat_infos(match: Any, *, with_presence: bool = False) -> list[SeatInfo]:
+    """Names and kinds of a match's seats (a Match with its seats); `with_presence`: whether each
+    person's seat is at the table now, or since when away (games.presence, read now: a live
+    board of a match being played; the table is told when a connection opens or closes)."""
     out = []
-    from games import selectors
+    from games import presence, selectors
+    from games.models import Seat
+
+    levels = dict(Seat.Level.choices)
+    seen = presence.at_table(match.pk) if with_presence and match.status == "playing" else None
 
     for s in selectors.match_seats(match):
         name = s.display_name
@@ -165,7 +171,13 @@ def seat_infos(match: Any) -> list[SeatInfo]:
         kind = s.kind
         if s.standin:  # a computer plays it while its owner is away (games.standin): said plainly
             name, kind = away.standin_name(name), "computer"
-        out.append(SeatInfo(index=s.index, name=isolated(name), kind=kind))
+        level = levels.get(s.computer_level, "")  # the computer's level in words (issue 19)
+        here, since = "", None
+        if seen is not None and s.kind != "computer" and s.user_id is not None:
+            there, last = seen.get(s.user_id, (False, None))
+            here, since = ("here", None) if there else ("away", last)
+        out.append(SeatInfo(index=s.index, name=isolated(name), kind=kind, level=str(level),
+                            presence=here, away_since=since))
     return out
 
 
@@ -328,7 +340,8 @@ def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:
     over = public.phase in ("round_over", "match_over")
     seat = viewer.shown_seat(public.turn, over)
     view = public if seat is None else view_of(state, seat)
-    seats = once(("seats", language()), lambda: seat_infos(match))  # computers' names are translated
+    # computers' names are translated; who is at the table is read with them (issue 19)
+    seats = once(("seats", language()), lambda: seat_infos(match, with_presence=True))
     return present(view, seats, viewer=viewer, flags=match_flags(match, viewer, view, reads, seats=seats))
 
 

@@ -225,7 +225,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.renewing = self.beating = None
         if self.group is not None:
             try:
-                await self.call(presence.closed, match_id=self.match_id, channel=self.channel_name)
+                if await self.call(presence.closed, match_id=self.match_id, channel=self.channel_name) \
+                        and not await self.call(presence.here, match_id=self.match_id, user=self.user):
+                    await self.tell_presence()
             except Exception:
                 logger.warning("table %s: could not record leaving", self.match_id, exc_info=True)
         for name in ("group", "user_group"):
@@ -347,6 +349,13 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def match_paused(self, event: dict[str, Any]) -> None:
         await self.told(self.send_board())  # same version, but the "paused" badge changed (R26)
+
+    async def tell_presence(self) -> None:
+        """A person's last connection to this table closed: the others' boards show them away
+        (issue 19: the dot by each name) at once, read afresh as when a seat's away limit
+        passes (`match_seats`). A person coming back shows with the table's next version (a
+        notice on every connection would send each board at the table an extra frame)."""
+        await self.channel_layer.group_send(self.group, {"type": "match.seats"})
 
     async def match_seats(self, event: dict[str, Any]) -> None:
         await self.told(self.send_board())  # same version, but a seat may be handed over now (games.standin)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -84,6 +85,12 @@ class SeatInfo:
     name: str
     #: "human", "local" (pass-and-play) or "computer"
     kind: str = "human"
+    #: the level of the computer playing it, in words ("Strong"), "" when a person plays
+    level: str = ""
+    #: a person's seat at a match being played (games.presence): "here" or "away" ("" otherwise),
+    #: and since when away (None: never at this table)
+    presence: str = ""
+    away_since: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -172,6 +179,11 @@ class SeatCtx:
     hand_label: str = ""
     #: "total 42", once the round is over
     total_text: str = ""
+    #: the level of the computer playing the seat, in words, shown at the table (issue 19)
+    level: str = ""
+    #: "here" or "away" for a person's seat at a match being played (a dot by the name), and in words
+    presence: str = ""
+    presence_text: str = ""
 
     @property
     def is_computer(self) -> bool:
@@ -241,6 +253,8 @@ class HandCtx:
     count_text: str
     points_text: str
     playable: int
+    #: on a phone the hand wraps to rows of this many tiles (board.css), so every tile is in view
+    columns: int = 8
 
 
 @dataclass
@@ -376,6 +390,7 @@ def _seats(view: SeatView, seats: Sequence[SeatInfo], me: int | None, controlled
         pts = view.round_points[i] if over and view.round_points is not None else None
         out.append(SeatCtx(
             index=i, number=i + 1, name=info.name, kind=info.kind, colour=colour, shape=shape, shape_path=path,
+            level=info.level, presence=info.presence, presence_text=presence_words(info),
             hand_size=view.hand_sizes[i],
             hand_size_text=ngettext("%(count)s in hand", "%(count)s in hand", view.hand_sizes[i]) % {
                 "count": view.hand_sizes[i]},
@@ -477,7 +492,34 @@ def _hand(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx | None:
         ))
     total = sum(points(t) for t in view.hand)
     return HandCtx(seat=view.seat, tiles=tiles, count_text=tiles_text(len(view.hand)),
-                   points_text=points_text(total), playable=playable)
+                   points_text=points_text(total), playable=playable, columns=phone_columns(len(view.hand)))
+
+
+def presence_words(info: SeatInfo) -> str:
+    """"At the table", "Away since 14:05 UTC" or "Not at the table yet" (issue 19), for the dot by
+    a person's name; "" for a computer's seat or a board with no presence (replays)."""
+    if info.presence == "here":
+        return _("At the table")
+    if info.presence != "away":
+        return ""
+    if info.away_since is None:
+        return _("Not at the table yet")
+    from django.utils import timezone
+    from django.utils.dateformat import time_format
+
+    return _("Away since %(time)s") % {"time": time_format(timezone.localtime(info.away_since), "H:i T")}
+
+
+def phone_columns(count: int) -> int:
+    """How many tiles a row of the hand holds on a phone (board.css, issue 19): every tile in
+    view without sideways scrolling. Up to 8 tiles one row of large tiles; up to 20 two rows of 10
+    (15 tiles keep the hand within a third of a 375 x 667 screen); then rows of 11 or more, at
+    most three rows (a two-player round can leave a hand of 30 tiles and more)."""
+    if count <= 8:
+        return 8
+    if count <= 20:
+        return 10
+    return max(11, -(-count // 3))
 
 
 def _actions(view: SeatView) -> ActionsCtx:

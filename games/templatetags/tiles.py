@@ -156,6 +156,9 @@ def tile_back(vertical: bool = False, label: str | None = None, css: str = "") -
     return mark_safe(
         f'<svg class="{escape(classes)}" viewBox="0 0 {w} {h}" {names}>'
         f'<rect class="tile__back" x="3" y="3" width="{w - 6}" height="{h - 6}" rx="14"/>'
-        f'<rect class="tile__backmark" x="{w / 2 - 18}" y="{h / 2 - 18}" width="36" height="36" rx="8"/>'
+        # an inset frame and a diamond in the middle: the back of a tile, also at icon size
+        f'<rect class="tile__backframe" x="16" y="16" width="{w - 32}" height="{h - 32}" rx="8"/>'
+        f'<rect class="tile__backmark" x="{w / 2 - 16}" y="{h / 2 - 16}" width="32" height="32" rx="4" '
+        f'transform="rotate(45 {w / 2} {h / 2})"/>'
         "</svg>"
     )

@@ -21,6 +21,8 @@
     }
   }
   btn.addEventListener("click", function () { set(btn.getAttribute("aria-expanded") !== "true"); });
+  // The table's own menu on a phone offers this one as an item (one menu button there, issue 19).
+  (window.MT = window.MT || {}).siteMenu = set;
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && btn.getAttribute("aria-expanded") === "true") {
       event.stopPropagation();
@@ -53,6 +55,14 @@
     if (!open && focusButton && btn) btn.focus();
   }
   host.addEventListener("click", function (event) {
+    // "Lobby, matches and language": on a phone the site's bar is folded into the table's menu
+    // (board.css); this item closes the table's tools and opens the site's menu over the page.
+    if (event.target.closest("[data-site-menu]") && MT.siteMenu) {
+      event.stopPropagation();  // the site menu's own "click outside" would close it again
+      set(false);
+      MT.siteMenu(true);
+      return;
+    }
     var fold = event.target.closest("[data-fold]");
     if (fold) { set(!host.classList.contains("table--tools-open")); return; }
     // a tool used (not the menus inside the list): the list folds again

@@ -385,10 +385,13 @@
       return status.scrollWidth > status.clientWidth + 1 || facts.scrollWidth > facts.clientWidth + 1 ||
         Array.prototype.some.call(facts.querySelectorAll(".badge"), function (el) { return el.scrollWidth > el.clientWidth + 1; });
     }
-    bar.classList.remove("tbar--tight", "tbar--tighter");
+    bar.classList.remove("tbar--tight", "tbar--tighter", "tbar--no-pace");
     if (window.matchMedia && window.matchMedia("(max-width: 640px)").matches) return;
     if (cut()) bar.classList.add("tbar--tight");
     if (cut()) bar.classList.add("tbar--tighter");
+    // Still no room: the pace badge goes rather than show cut (it is in the table's menu too),
+    // and only then does whose turn it is end in an ellipsis (a long name, issue 19).
+    if (cut()) bar.classList.add("tbar--no-pace");
   }
   MT.afterSwap = MT.afterSwap || [];
   MT.afterSwap.push(fitTopbar);

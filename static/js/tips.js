@@ -4,8 +4,10 @@
 // show, their words (translated on the server) and the address that remembers a dismissed
 // tip or "don't show tips again" on the account come from #table-tips.
 //
-// Where a tip sits: on a wide screen in the page's flow above the board; on a phone
-// (board.css, max-width 640px) a card docked just above the hand, over the bottom of the
+// A tip shows only while its moment holds; a dismissed one is remembered on the account (a
+// guest's too), so it stays dismissed in every later match.
+// Where a tip sits: on a wide screen over the side panel, level with its top (it moves no
+// train); up to 900px wide (board.css) a card docked just above the hand, over the bottom of the
 // trains, so the trains and the hand do not move (your train and the Mexican train come
 // first there, above it). Escape dismisses it like "Got it" when nothing else is open; it
 // never takes the focus when it appears (it is announced), and when it goes while the
@@ -66,10 +68,10 @@
   /** On a phone (board.css) the tip docks just above the hand, which stays at the bottom.
    *  When the whole card would cover a row the player needs (your train, the Mexican train,
    *  a train open to you, the engine to confirm), it shows only its title with "Read" and
-   *  "Got it" (tip--compact), and where even that would cover one, it lies over the hand's
-   *  heading line (its title and sort buttons), never over a tile. "Read" opens the whole
+   *  "Got it" (tip--compact), and where even that would cover one, it lies under the hand when
+   *  the page leaves room there, never over a tile. "Read" opens the whole
    *  card over the trains until it is dismissed. */
-  var phone = window.matchMedia ? window.matchMedia("(max-width: 640px)") : null;
+  var phone = window.matchMedia ? window.matchMedia("(max-width: 900px)") : null;
   var reading = false;  // the player opened the whole card
   var GAP = 8;
   function needed(b, handTop) {
@@ -93,18 +95,23 @@
       });
     return bottom;
   }
-  /** On a wide screen the tip lies in the flow above the board: when the whole card would push a
-   *  row the player needs under the hand (which stays at the bottom), it shows only its title with
-   *  "Read" and "Got it" (tip--compact) instead. Decided when the card shows, the board changes or
-   *  the window is resized, not while scrolling (the card would jump under the pointer). */
+  /** On a wide screen the tip lies over the side panel (the totals), level with its top: it
+   *  pushes no train and no hand down, and covers no train (issue 19: an open tip pushed the
+   *  board ~185 px down). Placed when it shows, the board changes or the window is resized. */
   function dockWide(scrolling) {
     box.style.removeProperty("--tip-above");
-    var hand = document.querySelector("#board .hand");
-    if (scrolling || (window.scrollY > 0 && !reading)) return;  // scrolled: as it was
     box.classList.remove("tip--compact");
+    if (scrolling) return;
+    var side = document.getElementById("board-side");
+    var table = host.parentNode;
+    if (!side || !table || !table.getBoundingClientRect) return;
+    var sideTop = side.getBoundingClientRect().top;
+    box.style.top = Math.max(0, Math.round(sideTop - table.getBoundingClientRect().top)) + "px";
+    // Where the whole card would reach down over the hand (a short board: the hand comes right
+    // after the trains), it shows only its title with "Read" and "Got it" (tip--compact).
+    var hand = document.querySelector("#board .hand");
     if (reading || !hand) return;
-    var handTop = Math.min(hand.getBoundingClientRect().top, window.innerHeight);
-    box.classList.toggle("tip--compact", lowest(host.querySelector(".board")) > handTop - GAP);
+    box.classList.toggle("tip--compact", box.offsetHeight > hand.getBoundingClientRect().top - sideTop - GAP);
   }
   function dock(event) {
     if (!box || box.hidden) return;
@@ -112,6 +119,7 @@
       dockWide(!!event && event.type === "scroll");
       return;
     }
+    box.style.removeProperty("top");
     var vh = window.innerHeight;
     var hand = document.querySelector("#board .hand");
     var handTop = hand ? Math.min(hand.getBoundingClientRect().top, vh) : vh;
@@ -120,7 +128,11 @@
     var compact = !reading && box.offsetHeight > room;
     box.classList.toggle("tip--compact", compact);
     var above = vh - handTop;
-    if (compact && box.offsetHeight > room) above -= box.offsetHeight + GAP;
+    // No room above the hand: under it when the page is short enough to leave room there
+    // (the hand follows the trains), else right above it, over the bottom of the trains; never
+    // over the hand's tiles (on a phone its heading is one short line, issue 19).
+    var below = vh - (hand ? hand.getBoundingClientRect().bottom : vh) - GAP;
+    if (compact && box.offsetHeight > room && below >= box.offsetHeight + GAP) above = below - box.offsetHeight - GAP;
     box.style.setProperty("--tip-above", Math.max(0, Math.round(above)) + "px");
   }
 
@@ -172,7 +184,14 @@
   function check() {
     var b = host.querySelector(".board");
     if (!b || b.dataset.seat === "" || b.dataset.cover) return;
-    if (shown) return;  // a tip stays until it is dismissed (a moment may pass in a second)
+    if (shown) {
+      // A tip shows only while its moment holds (issue 19: no "Your first turn" in a later turn,
+      // no "Round scoring" as the next round starts): when it has passed the tip goes, not
+      // dismissed, and comes again the next time its moment comes.
+      if (MOMENTS[shown.id] && MOMENTS[shown.id](b)) return;
+      hide();
+      return;
+    }
     for (var i = 0; i < left.length; i++) {
       if (MOMENTS[left[i].id] && MOMENTS[left[i].id](b)) {
         show(left[i]);

@@ -110,3 +110,16 @@ def history_of(players: int = 3, seed: int = 11, rounds: int = 13) -> tuple[list
         if s.phase == "match_over" or len(points) == rounds:
             return points, s
         s = next_round(s)
+
+
+def with_hand_of(size: int, players: int = 2, seed: int = 7) -> RoundState:
+    """A later turn where the seat to act holds `size` tiles: tiles moved from the boneyard
+    into its hand (as long draws would leave it). For the looks of a big hand (issue 19)."""
+    s = play_until(start(players, seed), lambda st: st.phase == "play")
+    assert s.turn is not None
+    hand = s.hands[s.turn]
+    extra = size - len(hand)
+    assert 0 <= extra <= len(s.boneyard), (size, len(hand), len(s.boneyard))
+    hands = list(s.hands)
+    hands[s.turn] = hand + s.boneyard[:extra]
+    return s.evolve(hands=tuple(hands), boneyard=s.boneyard[extra:])
