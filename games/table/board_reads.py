@@ -325,7 +325,7 @@ def advance(reads: BoardReads, notice: dict[str, Any]) -> BoardReads | None:
             state = apply(state, parse_action(line.action, len(state.hands)))
         except (BadReplay, IllegalAction, ValueError, TypeError):
             return None
-        if state.over or state.phase != "playing":
+        if state.over:
             return None  # the round's result, the history, the match's end: read them
     after = copy.copy(match)  # the row with the new version (its seats, as read, go along)
     after.version, after.state = int(notice["version"]), state_to_json(state)
