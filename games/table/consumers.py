@@ -507,16 +507,47 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None  # still waiting for players: the first board comes when it starts
         viewer = self.viewer(reads.match)
         self.seated = bool(viewer.controlled)
+        if not viewer.controlled:
+            return self.watched(reads, viewer, whole=whole)
+        return self.made(reads, viewer, whole=whole)[0]
+
+    def made(self, reads: board_reads.BoardReads, viewer: board.Viewer, *,
+             whole: bool) -> tuple[dict[str, Any] | None, parts.Page, tuple[str, ...] | None]:
+        """This connection's frame of `reads` (None: it has a newer board), the page it shows
+        and the parts the frame carries (None: the whole board); `sent` moved on."""
         page = board.match_page(match=reads.match, viewer=viewer, reads=reads, kept=self.sent.kept)
-        if not whole:
+        if not whole and not self.sent.whole():
             if page.version < self.sent.version:
-                return None  # overtaken: this connection has a newer board already
+                return None, page, ()  # overtaken: this connection has a newer board already
             frame = parts.update_frame(page, self.sent, board.events_since(reads, self.sent.version))
             if frame is not None:
-                return frame
+                return frame, page, (*frame["parts"], *frame.get("edits", ()))
         self.sent = parts.Sent(kept=self.sent.kept)
         self.sent.took(page)
-        return page.message()
+        return page.message(), page, None
+
+    def watched(self, reads: board_reads.BoardReads, viewer: board.Viewer, *,
+                whole: bool) -> dict[str, Any] | None:
+        """A spectator's frame (issue 18: a spectator costs its send): made once per version for
+        every spectator in this language (and, signed in, this user: the creator may restart)
+        that holds the same board, and given to the others as it is (R24: a spectator's board
+        shows no hand, so it is the same for all of them)."""
+        sent = self.sent
+        held = None if whole or sent.whole() else (sent.version, sent.round, sent.trains)
+        key = ("watch", translation.get_language(), getattr(self.user, "pk", None), held)
+        made = reads.shared.get(key)
+        if made is None:
+            made = reads.shared[key] = self.made(reads, viewer, whole=whole)
+            return made[0]
+        frame, page, names = made
+        if frame is None:
+            return None
+        if names is None:
+            self.sent = parts.Sent(kept=sent.kept)
+            self.sent.took(page)
+        else:
+            sent.took(page, names)
+        return frame
 
     def hint(self, *, seat: int) -> dict[str, Any]:
         """R23, R25: a suggested play for the seat whose hand this connection shows."""

@@ -231,15 +231,21 @@ class Hub:
             try:
                 results = await database_sync_to_async(self._work, thread_sensitive=False,
                                                        executor=DATABASE_THREADS)(jobs)
+            except asyncio.CancelledError:
+                _cancel(jobs)  # the hub is closing: nobody is left waiting
+                raise
             except Exception as e:  # the executor refused (shut down): told to every waiting caller
                 for job in jobs:
                     if job.done is not None and not job.done.done():
                         job.done.set_exception(e)
                 continue
             for conn, message, key, error, job in results:
-                box = self.outboxes.get(conn) if conn is not None else None
-                if box is not None and message is not None:
-                    box.put(json.dumps(message), board=True, key=key)
+                try:
+                    box = self.outboxes.get(conn) if conn is not None else None
+                    if box is not None and message is not None:
+                        box.put(json.dumps(message), board=True, key=key)
+                except Exception:  # that connection's frame; the others' go on
+                    logger.exception("table %s: a board could not be queued", self.match_id)
                 if job is not None and job.done is not None and not job.done.done():
                     if error is not None:
                         job.done.set_exception(error)
@@ -330,8 +336,16 @@ class Hub:
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
+        _cancel(self._jobs)
+        self._jobs = []
         for conn in list(self.outboxes):
             await self.remove(conn)
+
+
+def _cancel(jobs: list[_Job]) -> None:
+    for job in jobs:
+        if job.done is not None and not job.done.done():
+            job.done.cancel()
 
 
 class Station:

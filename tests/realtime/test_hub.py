@@ -196,7 +196,7 @@ def fresh_html(match_id: int, conn: Any) -> str:
 @pytest.mark.parametrize("split", [False, True], ids=["one hub", "two hubs"])
 async def test_every_connections_page_equals_a_fresh_render_at_every_version(
         split: bool, alice: Any, bob: Any, carol: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Three people and a spectator; with `split`, two processes' hubs (two stations, each
+    """Three people and two spectators; with `split`, two processes' hubs (two stations, each
     told of every version, as the layer would) each hold half the table."""
     rng = random.Random(7)
     users = [alice, bob, carol]
@@ -212,8 +212,9 @@ async def test_every_connections_page_equals_a_fresh_render_at_every_version(
     told: list[dict[str, Any]] = []
     monkeypatch.setattr(notify, "hub_sink", lambda match_id, message: told.append(message))
     people = [await open_page(here if not split or i % 2 == 0 else there, match.pk, u) for i, u in enumerate(users)]
-    watcher = await open_page(there if split else here, match.pk, AnonymousUser())
-    everyone = [*people, watcher]
+    # Two spectators in a hub: the second one is given the first one's frame (Consumer.watched).
+    watchers = [await open_page(there if split else here, match.pk, AnonymousUser()) for _ in range(2)]
+    everyone = [*people, *watchers]
     hubs = {here.hubs[match.pk], *([there.hubs[match.pk]] if split else [])}
     for _ in range(45):
         told.clear()
