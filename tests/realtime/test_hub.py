@@ -30,6 +30,7 @@ from games.errors import GameError
 from games.models import Match
 from games.table import board, board_reads, hub, parts
 from tests.realtime.conftest import db, rid, spec, state_of, tiles_in
+from tests.realtime.test_redis import redis_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -333,3 +334,65 @@ async def test_nothing_on_the_channel_layer_names_a_tile_off_the_table(alice: An
     finally:
         layer.group_send = real
     assert any(m.get("entries") for m in sent) and drew > 0
+
+
+@pytest.fixture
+def redis_layer(settings: Any) -> str:
+    """The Redis channel layer (skipped without Redis, except under CI=true), a prefix of its own."""
+    import uuid
+
+    url = redis_url()
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                                           "CONFIG": {"hosts": [url], "prefix": f"test-{uuid.uuid4().hex[:8]}"}}}
+    return url
+
+
+@pytest.mark.asyncio
+async def test_through_redis_one_membership_per_process_and_only_public_entries(
+        redis_layer: str, alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two processes' stations on a real Redis layer: the match's group holds one member per
+    process however many connections each has; a move made elsewhere (the worker: no hub
+    of its own) reaches both hubs through Redis, which derive it; what crossed Redis names
+    only tiles on the table (R24)."""
+    import redis.asyncio as aioredis
+
+    def make() -> Match:
+        m = services.match_create(creator=alice, seats=[spec("me"), spec("human")], seed=13)
+        services.seat_join(match_id=m.pk, user=bob, token=m.invite_token)
+        return Match.objects.get(pk=m.pk)
+
+    match = await db(make)
+    monkeypatch.setattr(notify, "hub_sink", None)  # the moves come from "another process"
+    layer = get_channel_layer()
+    sent: list[dict[str, Any]] = []
+    real = layer.group_send
+
+    async def spy(group: str, message: dict[str, Any]) -> None:
+        sent.append(message)
+        await real(group, message)
+
+    monkeypatch.setattr(layer, "group_send", spy)
+    a, b = hub.Station(), hub.Station()
+    pages_a = [await open_page(a, match.pk, u) for u in (alice, bob, AnonymousUser())]
+    pages_b = [await open_page(b, match.pk, AnonymousUser())]
+    monkeypatch.setattr(notify, "hub_sink", None)  # joining installed it: off again
+    client = aioredis.from_url(redis_layer)
+    try:
+        members = await client.zcard(f"{layer.prefix}:group:{notify.match_group(match.pk)}")
+    finally:
+        await client.aclose()
+    assert members == 2
+    rng = random.Random(17)
+    for _ in range(12):
+        await db(step, match.pk, [alice, bob], rng, (0.0, 0.0, 0.0))
+        version = await db(lambda: Match.objects.get(pk=match.pk).version)
+        await settle([*pages_a, *pages_b], version)
+        state = await db(state_of, match.pk)
+        on_table = {tuple(sorted(t)) for train in state.trains for t in train.tiles}
+        for message in sent:
+            assert tiles_in(json.dumps(message)) <= on_table, message
+    for p in [*pages_a, *pages_b]:
+        assert p.board is not None and p.board["html"] == await db(fresh_html, match.pk, p.conn)
+    assert a.hubs[match.pk].derived > 5 and b.hubs[match.pk].derived > 5
+    for s in (a, b):
+        await s.hubs[match.pk].close()
