@@ -368,7 +368,10 @@ class Station:
                 hub = self.hubs[conn.match_id] = Hub(self, conn.match_id)
                 if self.layer is not None:
                     if self.channel is None:
-                        self.channel = await self.layer.new_channel("hub.")
+                        # The default prefix: channels-redis reads a process's local channels of one
+                        # prefix in one loop, shared with the consumers' own channels; a prefix of
+                        # its own would wait for their reads' timeouts (messages held for seconds).
+                        self.channel = await self.layer.new_channel()
                         self._listening = self.loop.create_task(self._listen())
                         self._renewing = self.loop.create_task(self._renew())
                     await self.layer.group_add(notify.match_group(conn.match_id), self.channel)
