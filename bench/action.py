@@ -6,9 +6,10 @@
 
 What the daphne process does for one action, without the websocket transport (bench/load.py
 measures the whole server): the acting connection's session check, the command's service
-(`services.action_submit`, less its notice: see below), its ack and board, then each other seat's and the spectator's
-board after the notice (`TableConsumer.board_message` from the version's shared reads) and
-each frame's JSON. Four people play a round (the first legal action of the seat to act, as
+(`services.action_submit`, less its notice: see below), its ack, the table's hub deriving the
+version from the notice's public entries (`board_reads.advance`, games.table.hub; a fresh
+read when it cannot), then every seat's and the spectator's board (`TableConsumer.board_message`
+from the version's shared reads) and each frame's JSON. Four people play a round (the first legal action of the seat to act, as
 bench/load.py's clients do), committed for real (a transactional test database). Prints the
 process CPU per action (median, p90) split into its steps, and the queries per action.
 """
@@ -73,7 +74,8 @@ def test_cpu_per_action(django_user_model: Any, monkeypatch: pytest.MonkeyPatch)
         services.seat_join(match_id=match.pk, user=user, token=match.invite_token)
     board_reads.forget()
     conns = [consumer(match.pk, u) for u in users] + [consumer(match.pk, AnonymousUser())]
-    steps: dict[str, list[float]] = {"session": [], "service": [], "acting board": [], "other boards": []}
+    steps: dict[str, list[float]] = {"session": [], "service": [], "hub update": [], "acting board": [],
+                                     "other boards": []}
     totals: list[float] = []
     queries: list[int] = []
     left_out: list[float] = []
@@ -83,14 +85,29 @@ def test_cpu_per_action(django_user_model: Any, monkeypatch: pytest.MonkeyPatch)
     notices: list[float] = []
     tell = notify.match_changed
 
-    def timed_notice(*args: Any) -> bool:
+    def timed_notice(*args: Any, **kwargs: Any) -> bool:
         start = time.process_time()
         try:
-            return tell(*args)
+            return tell(*args, **kwargs)
         finally:
             notices.append((time.process_time() - start) * 1000)
 
     monkeypatch.setattr(notify, "match_changed", timed_notice)
+    told: list[dict[str, Any]] = []  # what the service hands this process's hub (games.table.hub)
+    monkeypatch.setattr(notify, "hub_sink", lambda match_id, message: told.append(message))
+    held = board_reads.current(match.pk, at_least=None)
+    derived = 0
+
+    def hub_update() -> None:
+        """What the hub does with the notice: derive the version, or read it once."""
+        nonlocal held, derived
+        for message in told:
+            made = board_reads.advance(held, message) if held is not None else None
+            if made is not None:
+                board_reads.keep(made)
+                derived += 1
+            held = made or board_reads.current(match.pk, at_least=message["version"])
+        told.clear()
     with translation.override("en"):
         for c in conns:
             frame(c, whole=True)
@@ -100,6 +117,7 @@ def test_cpu_per_action(django_user_model: Any, monkeypatch: pytest.MonkeyPatch)
             if state.phase == "round_over":
                 services.round_next(match_id=match.pk, user=users[0], expected_version=row.version,
                                     request_id=uuid.uuid4().hex)
+                hub_update()
                 for c in conns:
                     frame(c)
                 continue
@@ -125,6 +143,8 @@ def test_cpu_per_action(django_user_model: Any, monkeypatch: pytest.MonkeyPatch)
                     profile.disable()
                 if profile is not None and measured and only == "boards":
                     profile.enable()
+                hub_update()
+                t25 = time.process_time()
                 frame(me, at_least=result.version)
                 t3 = time.process_time()
                 for c in conns:
@@ -136,7 +156,8 @@ def test_cpu_per_action(django_user_model: Any, monkeypatch: pytest.MonkeyPatch)
             notice = notices.pop() if notices else 0.0
             notices.clear()
             if measured:
-                for name, took in zip(steps, (t1 - t0, t2 - t1 - notice / 1000, t3 - t2, t4 - t3), strict=True):
+                for name, took in zip(steps, (t1 - t0, t2 - t1 - notice / 1000, t25 - t2, t3 - t25, t4 - t3),
+                                      strict=True):
                     steps[name].append(took * 1000)
                 totals.append((t4 - t0) * 1000 - notice)
                 left_out.append(notice)
@@ -147,6 +168,7 @@ def test_cpu_per_action(django_user_model: Any, monkeypatch: pytest.MonkeyPatch)
         print(f"  {name}: median {statistics.median(values):.2f} ms")
     print(f"  queries per action: median {statistics.median(queries)}, max {max(queries)}")
     print(f"  (left out: the notice through a fresh event loop, median {statistics.median(left_out):.2f} ms)")
+    print(f"  versions derived by the hub from the notices: {derived}")
     if profile is not None:
         pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
         pstats.Stats(profile).sort_stats("tottime").print_stats(30)

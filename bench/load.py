@@ -127,6 +127,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--searches", type=int, default=3,
                    help="capacity searches per mode; the figure is their median, with their spread")
     p.add_argument("--json", type=Path, help="also write the results to this file")
+    p.add_argument("--trace", action="store_true",
+                   help="the servers record each action's spans (games/trace.py); print the top causes of the "
+                        "slowest 1%% (bench/load_trace.py)")
     return p.parse_args(argv)
 
 
@@ -372,6 +375,9 @@ def load_phase(args: argparse.Namespace, db: BenchDatabase, *, tables: int | Non
     env = server_env(db.url, redis_url=redis_url, conn_max_age=args.conn_max_age)
     servers = Servers(env=env, count=processes, proxy=mode == "proxy")
     servers.env["GC_STATS_FILE"] = str(servers.log_dir / "gc-%p.json")
+    trace_dir = servers.log_dir / "trace"
+    if getattr(args, "trace", False):
+        servers.env["TABLE_TRACE"] = str(trace_dir)
     db_cpu = DatabaseCpu(db.name)
     gc_marks: dict[str, Any] = {}
     try:
@@ -411,6 +417,11 @@ def load_phase(args: argparse.Namespace, db: BenchDatabase, *, tables: int | Non
         servers.stop()
     stored = persisted(match_ids)
     lat = stats.latencies
+    traced = None
+    if getattr(args, "trace", False):
+        from bench.load_trace import explain
+
+        traced = explain(trace_dir, lat, stats.latency_keys)
     ack = stats.ack_latencies
     errors = sum(stats.errors.values()) + (0 if alive else 1)
     if errors == 0:
@@ -455,6 +466,7 @@ def load_phase(args: argparse.Namespace, db: BenchDatabase, *, tables: int | Non
         "client_cpu_seconds": stats.client_cpu_seconds,
         "loadavg_before": load_before, "loadavg_after": load_after,
         "server_logs": str(servers.log_dir) if errors else None,
+        "trace": traced,
     }
 
 
@@ -582,6 +594,10 @@ def report_load(load: dict[str, Any], indent: str = "  ") -> None:
           f"per action); thresholds "
           f"{g['thresholds']}, frozen objects {g['frozen']}")
     print(f"{indent}client CPU (this process, collector frozen during play): {load['client_cpu_seconds']:.1f} s")
+    if load.get("trace") is not None:
+        from bench.load_trace import report as report_trace
+
+        report_trace(load["trace"], indent)
 
 
 def report(results: dict[str, Any]) -> None:

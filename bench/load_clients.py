@@ -167,6 +167,9 @@ class TableSpec:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    #: the action of each latency: (match id, the version it made), in the same order (bench/load.py
+    #: joins them with the servers' spans, games/trace.py)
+    latency_keys: list[tuple[int, int]] = field(default_factory=list)
     #: send -> the acting seat's ack
     ack_latencies: list[float] = field(default_factory=list)
     #: open loop: how late each send was against its table's schedule (0 when on time)
@@ -268,6 +271,7 @@ class Table:
             for v in done:
                 started, _rid = self.pending.pop(v)
                 self.run.stats.latencies.append(now - started)
+                self.run.stats.latency_keys.append((self.spec.match_id, v))
             self.run.check_drained()
 
     def refused(self, request_id: str | None) -> None:

@@ -1,24 +1,59 @@
 """Telling the table that a match changed, after the change is committed.
 
-Only the match id and the new version travel on the channel layer — never a hand
-or a view (R24): each websocket connection, when told, reads its own seat's view
-from the database. The services call these from `transaction.on_commit`, so a
-failure here (no channel layer, Redis down) must never undo or fail the service:
-the data is already committed and a client that reconnects asks for a fresh view.
+Only the match id, the new version and the PUBLIC log entries of that version travel
+on the channel layer — never a hand or a view (R24; a draw names no tile, a played
+tile is on the table): each process's hub of the match (games.table.hub) applies the
+entries with the engine to the state it holds, or reads the version when it cannot.
+In the process that made the change the hub is told directly (`hub_sink`), not
+through the layer; the layer's copy carries this process's `ORIGIN` so its own hubs
+skip it. The services call these from `transaction.on_commit`, so a failure here (no
+channel layer, Redis down) must never undo or fail the service: the data is already
+committed and a client that reconnects asks for a fresh view.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import secrets
+import threading
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NamedTuple
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games import trace
+
 from . import signals
 
 logger = logging.getLogger(__name__)
+
+#: this process's name on the channel layer's notices (its hubs were told directly)
+ORIGIN = secrets.token_hex(8)
+
+
+class Entry(NamedTuple):
+    """A log entry of an action, as a notice carries it: the columns the board reads
+    (games.table.board_reads.Line, the same fields in the same order). Public (R24)."""
+
+    id: int
+    round_id: int
+    seq: int
+    kind: str
+    seat: int | None
+    action: Any
+    user_id: int | None
+    by_computer: bool
+    version: int
+    username: str | None
+
+
+#: where this process's hubs are told of a change made here (games.table.hub installs it):
+#: called with (match id, message) in the thread that committed; must not block
+hub_sink: Callable[[int, dict[str, Any]], None] | None = None
 
 
 def _layer_lost_errors() -> tuple[type[BaseException], ...]:
@@ -35,6 +70,23 @@ def _layer_lost_errors() -> tuple[type[BaseException], ...]:
 LAYER_LOST: tuple[type[BaseException], ...] = _layer_lost_errors()
 
 
+_held = threading.local()
+
+
+@contextlib.contextmanager
+def held() -> Iterator[list[tuple[int, dict[str, Any]]]]:
+    """Within: this thread's notices to this process's hubs are kept in the list given,
+    not handed to `hub_sink` (the layer's copy still goes at once). A table connection
+    runs its commands so, and hands them to the hub after its own answer (an ack), so
+    that the acting page gets the ack before the board of the version."""
+    before = getattr(_held, "notices", None)
+    _held.notices = kept = []
+    try:
+        yield kept
+    finally:
+        _held.notices = before
+
+
 def match_group(match_id: int) -> str:
     """The channel-layer group of everyone at a match's table (players and spectators)."""
     return f"match-{match_id}"
@@ -48,7 +100,20 @@ def _in_event_loop() -> bool:
     return True
 
 
-def _send(match_id: int, message: dict[str, object]) -> bool:
+def _send(match_id: int, message: dict[str, Any]) -> bool:
+    message = {**message, "match": match_id}
+    trace.stamp(message)
+    sink = hub_sink
+    if sink is not None:
+        kept = getattr(_held, "notices", None)
+        if kept is not None:
+            kept.append((match_id, dict(message)))
+        else:
+            try:
+                sink(match_id, message)
+            except Exception:  # the layer's copy still goes; a hub that missed it reads at the next
+                logger.warning("could not tell this process's hub of match %s", match_id, exc_info=True)
+        message["origin"] = ORIGIN
     try:
         layer = get_channel_layer()
         if layer is None:
@@ -73,11 +138,19 @@ def _send(match_id: int, message: dict[str, object]) -> bool:
     return True
 
 
-def match_changed(match_id: int, version: int) -> bool:
+def match_changed(match_id: int, version: int, *, entries: tuple[Entry, ...] = (),
+                  hurry: bool | None = None) -> bool:
     """Tell the match group the match is now at `version`, and this process's computer
-    players (`signals.match_moved`, heard by games.worker: a computer may be next). True if sent."""
+    players (`signals.match_moved`, heard by games.worker: a computer may be next). `entries`: the action entries
+    this version logged, when it logged only actions (games.services._logged), and
+    `hurry` the match's "skip to my turn" after it; a hub derives the version from them.
+    True if sent."""
     _poke(match_id)
-    return _send(match_id, {"type": "match.changed", "version": version})
+    message: dict[str, Any] = {"type": "match.changed", "version": version}
+    if entries:
+        message["entries"] = [list(e) for e in entries]
+        message["hurry"] = hurry
+    return _send(match_id, message)
 
 
 def match_paused(match_id: int, paused: bool) -> bool:
@@ -85,6 +158,14 @@ def match_paused(match_id: int, paused: bool) -> bool:
     computer players. True if sent."""
     _poke(match_id)
     return _send(match_id, {"type": "match.paused", "paused": paused})
+
+
+def match_broadcast(match_id: int, frame: dict[str, Any], audience: str = "all") -> bool:
+    """Send `frame` as it is to every connection at the match's table in every process (or
+    only its players, or only its spectators: games.table.hub.AUDIENCES), in order with
+    their boards: an out-of-band event such as a chat message. Nothing private (R24):
+    the same frame reaches everyone in the audience. True if sent."""
+    return _send(match_id, {"type": "hub.broadcast", "frame": frame, "audience": audience})
 
 
 def match_seats(match_id: int) -> bool:

@@ -148,7 +148,7 @@ _PLAY_COMMIT = ("WITH e AS (INSERT INTO games_logentry (round_id, seq, kind, sea
                 " w AS (UPDATE games_match SET version = %s, state = %s, round_number = %s, status = %s,"
                 " finished_at = %s, updated_at = %s, hurry = %s WHERE id = %s)"
                 " INSERT INTO games_clientrequest (match_id, request_id, user_id, version, created_at)"
-                " VALUES (%s, %s, %s, %s, %s)")
+                " VALUES (%s, %s, %s, %s, %s) RETURNING (SELECT id FROM e)")
 
 
 def _rows(statement: str, params: list[Any]) -> list[tuple[Any, ...]]:
@@ -335,6 +335,18 @@ def store_state(match: Match, rnd: Round, state: RoundState) -> None:
     _store(match, rnd, state)
 
 
+def _logged(match: Match, rnd: Round, entry_id: int, *, version: int, action: Action, user: object,
+            by_computer: bool) -> None:
+    """Remember the action entry this change logged, for its notice (`notify.match_changed`:
+    a table's hub in any process applies it to the state it holds instead of reading the
+    version back, games.table.hub). Public only (R24): an action names no hidden tile (a
+    draw names none; a played tile is on the table)."""
+    name = user.get_username() if user is not None and hasattr(user, "get_username") else None
+    match.logged = [*getattr(match, "logged", ()), notify.Entry(
+        id=entry_id, round_id=rnd.pk, seq=rnd.last_seq, kind=log.ACTION, seat=action.seat,
+        action=action.to_json(), user_id=_user_id(user), by_computer=by_computer, version=version, username=name)]
+
+
 def _store(match: Match, rnd: Round, state: RoundState) -> None:
     """Put the new snapshot on the match and keep the round's result in step with it (R21, R22)."""
     now = timezone.now()
@@ -373,11 +385,15 @@ def _commit(match: Match, version: int, *, user: object = None, request_id: str 
     if request_id is not None:
         _row("INSERT INTO games_clientrequest (match_id, request_id, user_id, version, created_at)"
              " VALUES (%s, %s, %s, %s, %s)", [match.pk, request_id, _user_id(user), version, timezone.now()])
-    return _announce(match.pk, version)
+    return _announce(match, version)
 
 
-def _announce(match_id: int, version: int) -> Result:
-    transaction.on_commit(lambda: notify.match_changed(match_id, version))
+def _announce(match: Match, version: int) -> Result:
+    """Tell the table of `version` after commit, with the entries it logged if it only played
+    actions (`_logged`) and the match's new "skip to my turn" flag."""
+    match_id, entries, hurry = match.pk, tuple(getattr(match, "logged", ())), bool(match.hurry)
+    match.logged = []
+    transaction.on_commit(lambda: notify.match_changed(match_id, version, entries=entries, hurry=hurry))
     return Result(match_id, version)
 
 
@@ -411,13 +427,15 @@ def _play_commit(match: Match, rnd: Round, state: RoundState, action: Action, ve
     match.hurry = False  # a person's change ends "skip to my turn" (`_commit`)
     rnd.last_seq = (getattr(rnd, "last_seq", None) or 0) + 1
     uid = _user_id(user)
-    _row(_PLAY_COMMIT, [rnd.pk, rnd.last_seq, log.ACTION, action.seat, _jsonb(action.to_json()), uid, False,
-                        version, now,
-                        rnd.pk, match.pk,
-                        version, _jsonb(match.state), match.round_number, match.status, match.finished_at, now,
-                        match.hurry, match.pk,
-                        match.pk, request_id, uid, version, now])
-    return _announce(match.pk, version)
+    row = _row(_PLAY_COMMIT, [rnd.pk, rnd.last_seq, log.ACTION, action.seat, _jsonb(action.to_json()), uid, False,
+                              version, now,
+                              rnd.pk, match.pk,
+                              version, _jsonb(match.state), match.round_number, match.status, match.finished_at,
+                              now, match.hurry, match.pk,
+                              match.pk, request_id, uid, version, now])
+    assert row is not None
+    _logged(match, rnd, int(row[0]), version=version, action=action, user=user, by_computer=False)
+    return _announce(match, version)
 
 
 def _record(match: Match, rnd: Round, new: RoundState, action: Action, version: int, *,
@@ -425,6 +443,7 @@ def _record(match: Match, rnd: Round, new: RoundState, action: Action, version: 
     """Log an applied action, keep an undo point before a human's action (R27), store the snapshot."""
     entry = _append(rnd, kind=log.ACTION, version=version, seat=action.seat, action=action.to_json(),
                     user=user, by_computer=by_computer)
+    _logged(match, rnd, entry, version=version, action=action, user=user, by_computer=by_computer)
     if not by_computer:
         # The state before is the snapshot still stored on the locked match row (`_commit`
         # writes the new one), copied there rather than encoded and sent again.

@@ -3,7 +3,8 @@
 - `protocol`: the closed set of websocket commands, parsed and checked.
 - `consumers`: the table's websocket (thin: authenticate, parse, call a service, answer).
 - `board_reads`: what every connection of a table reads of a version, read once.
-- `passes`: the boards of a table told of a version, made in one database hop.
+- `hub`: one per table per process: its connections, the reads it holds (derived from
+  notices where it can), one database hop per version for its boards, its sends.
 - `viewer`: who may see what (R24); `presenter`: a `SeatView` as the board's template context;
   `words`: the table's words; `board`: a match's board for one viewer, put together.
 - `parts`: the board as named parts (shared ones rendered once per version), the update frames.

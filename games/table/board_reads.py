@@ -25,11 +25,17 @@ version and has a notice of its own (`games.notify.match_paused`).
   that does not know which version it needs (a new connection, "sync", after an
   error or a pause notice) passes ``at_least=None`` and reads afresh, which also
   replaces what is kept.
+- `advance(reads, notice)` derives the next version's reads from the version before and
+  the notice's public log entries (issue 18: no database read for a version a table's
+  hub can derive; games.table.hub), or None when it cannot be sure: anything but plain
+  actions (undo, redo, restart, a new round, a request to answer), a gap, a round or
+  match ending. `keep(reads)` gives them to the connections as if read.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import threading
 import time
 from collections import OrderedDict
@@ -284,6 +290,71 @@ def current(match_id: int, *, at_least: int | None) -> BoardReads | None:
                 del _kept[oldest]
                 _readers.pop(oldest, None)
         return reads
+
+
+def advance(reads: BoardReads, notice: dict[str, Any]) -> BoardReads | None:
+    """The reads of the version `notice` (a ``match.changed`` message, games.notify) tells of,
+    made from `reads` (the version before) by applying its log entries with the engine, as
+    the service that logged them did (R27: the engine is deterministic, so this equals a
+    fresh read: tests/realtime/test_hub.py). None when that is not certain: the entries
+    are not exactly the next ones of the current round (a gap, another kind of entry), an
+    undo or restart is being asked, the match is not being played or the round ends."""
+    from engine.replay import BadReplay, parse_action
+    from engine.rules import apply
+    from engine.serialize import state_to_json
+    from engine.state import IllegalAction
+
+    raw = notice.get("entries")
+    match = reads.match
+    if (not raw or not isinstance(raw, list) or reads.folded is None or reads.ask is not None
+            or getattr(match, "asking_now", False) or match.state is None
+            or match.status != Match.Status.PLAYING or notice.get("version") != reads.version + len(raw)):
+        return None
+    try:
+        lines = [Line(*entry) for entry in raw]
+    except TypeError:
+        return None
+    seq = reads.lines[-1].seq if reads.lines else 0
+    round_id = reads.lines[-1].round_id if reads.lines else None
+    state = reads.once("state", lambda: selectors.match_state(match))
+    for n, line in enumerate(lines, start=1):
+        if (line.kind != log.ACTION or line.seq != seq + n or line.version != reads.version + n
+                or (round_id is not None and line.round_id != round_id)):
+            return None
+        try:
+            state = apply(state, parse_action(line.action, len(state.hands)))
+        except (BadReplay, IllegalAction, ValueError, TypeError):
+            return None
+        if state.over:
+            return None  # the round's result, the history, the match's end: read them
+    after = copy.copy(match)  # the row with the new version (its seats, as read, go along)
+    after.version, after.state = int(notice["version"]), state_to_json(state)
+    if isinstance(notice.get("hurry"), bool):
+        after.hurry = notice["hurry"]
+    every = (*reads.lines, *lines)
+    derived = BoardReads(match=after, paused=reads.paused, history=reads.history, last=_entry(every[-1]),
+                         folded=log.fold(every), following=None, ask=None, lines=every)
+    derived.shared["state"] = state
+    derived.shared["rows"] = reads.shared.get("rows", {})
+    if "public" in reads.shared:
+        derived.shared["before"] = (reads.version, reads.shared["public"])
+    return derived
+
+
+def keep(reads: BoardReads) -> None:
+    """Give `reads` (made by `advance`) to the connections asking for its version, unless
+    newer ones are kept already."""
+    with _lock:
+        kept = _kept.get(reads.match.pk)
+        if kept is None or reads.version >= kept.version:
+            _kept[reads.match.pk] = reads
+            _kept.move_to_end(reads.match.pk)
+
+
+def latest(match_id: int) -> BoardReads | None:
+    """The newest reads kept of a match, however old (a table's hub holds on to them)."""
+    with _lock:
+        return _kept.get(match_id)
 
 
 def forget() -> None:

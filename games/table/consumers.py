@@ -6,9 +6,12 @@ frame with `games.table.protocol` and run its command's handler from the protoco
 registry (`protocol.COMMANDS`: fields, handler, service call), map a `GameError` to
 ``{"type": "error", "code", "message", "request_id"}``, and send this connection
 what changed on its board (`games.table.parts`: an update frame of the changed
-parts, the whole board on connect, sync and a new round). Only ``match.changed`` /
-``match.paused`` notices (a version, a flag) travel on the channel layer; each
-connection reads its own seat's view from the database (R24).
+parts, the whole board on connect, sync and a new round). The connection registers with its match's hub in
+this process (games.table.hub), which is told of each version (once per process),
+makes every connection's board of it in one database hop and sends each connection's
+frames through its bounded outbox; each board is that connection's own seat's view
+(R24). The consumer's own frames (acks, errors, hints) go through the same outbox, so
+a connection's frames keep their order.
 
 Who may connect is games.permissions' answer: a user with a seat (their player seat
 and/or pass-and-play seats), the match's creator, staff with the named permission, or
@@ -28,7 +31,7 @@ Hostile or unlucky endings (issue 13):
   deep, or anything else malformed, gets an error frame and the connection stays;
   an unexpected failure while handling a frame gets a ``server_error`` frame, never
   a closed socket;
-- `release` (leave the groups, end this connection's pause) runs on every way a
+- `release` (leave the hub and the groups, end this connection's pause) runs on every way a
   connection ends: the client closes, the server closes it, a handler raises, the
   channel layer is lost; a pause this connection cannot end (its process killed)
   expires by itself (`selectors.PAUSE_TIMEOUT`), since the page renews it while
@@ -44,6 +47,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 from typing import Any
@@ -58,13 +62,14 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts import sessions
-from games import permissions, presence, selectors, services
+from games import notify, permissions, presence, selectors, services, trace
 from games.chat import live as chat
 from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
 from games.models import Match, Seat
 from games.notify import LAYER_LOST, match_group
 from games.permissions import Action as Can
-from games.table import board, board_reads, budget, parts, passes, protocol
+from games.table import board, board_reads, budget, parts, protocol
+from games.table import hub as hubs
 from games.table import words as table_words
 
 logger = logging.getLogger(__name__)
@@ -80,6 +85,10 @@ LAYER_RESTART = 4503
 #: signed out, is refused like any stranger (unless it holds the watch token).
 SESSION_ENDED = 4401
 
+#: close code for a connection whose socket stopped taking frames (its outbox overflowed
+#: with more than board updates): the page reconnects and starts from the current board
+SLOW_CLOSE = LAYER_RESTART
+
 #: Seconds between a connection's renewals of its group membership. Channel layers
 #: forget members after their `group_expiry` (a day by default in channels-redis), and
 #: a table page may stay open for days without a move; renewing well inside that keeps
@@ -91,7 +100,7 @@ GROUP_RENEW_SECONDS = 3600.0
 #: after the other, so each waits for the others' queries and commits; a few threads
 #: overlap those waits (bench/load.py). One connection's calls still run one at a time,
 #: in order: its consumer awaits each before the next. The boards of a table told of a
-#: version are made in one call for the table (games.table.passes). Notices sent from these threads
+#: version are made in one call for the table (games.table.hub). Notices sent from these threads
 #: (`games.notify`, after commit) are handed to the server's event loop by async_to_sync.
 DATABASE_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="table-db")
 
@@ -120,7 +129,15 @@ def may_watch(match: Match | None, user: Any, token: str) -> bool:
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    SLOW_CLOSE = SLOW_CLOSE
     group: str | None = None
+    #: this connection's match's hub in this process, and its outbox there, once let in
+    hub: hubs.Hub | None = None
+    outbox: hubs.Outbox | None = None
+    #: its next board is the whole board (its outbox dropped updates: a resync)
+    needs_whole = False
+    #: it shows a seat of the user's (for `Hub.broadcast`'s audiences)
+    seated = False
     user_group: str | None = None
     #: a signed-in connection's session, checked before each command (None: not signed in)
     session: sessions.SessionCheck | None = None
@@ -159,7 +176,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         ``aclose_old_connections()`` it awaits first: that is a hop to the process's one
         sync thread for every message (each frame, each notice to each connection), and
         this consumer never uses the database there: its calls run in `DATABASE_THREADS`
-        (`call`, games.table.passes), which close their own old connections after each."""
+        (`call`, games.table.hub), which close their own old connections after each."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -198,15 +215,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         # games.presence: no turn e-mail while here, no computer standing in (renewed by `heartbeat`)
         if await self.call(presence.opened, match_id=self.match_id, user=self.user, channel=self.channel_name):
             self.beating = asyncio.create_task(self.heartbeat())
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        groups = [self.group]
+        # One membership of the match's group per process: the hub's (games.table.hub).
+        self.hub = await hubs.station().join(self)
+        groups: list[str] = []
         if getattr(self.user, "is_authenticated", False):
             # Told when a session of this user ends (logout, password change, deactivation).
             self.session = sessions.SessionCheck(getattr(self.scope.get("session"), "session_key", None) or "")
             self.user_group = sessions.user_group(self.user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
             groups.append(self.user_group)
-        self.renewing = asyncio.create_task(self.renew_groups(groups))
+        if groups:
+            self.renewing = asyncio.create_task(self.renew_groups(groups))
         self.chat.token = token  # table talk, once the page asks for it (``chat_join``, games.chat.live)
         await self.send_board(whole=True)  # a (re)connecting client always starts from the current board
 
@@ -223,6 +242,12 @@ class TableConsumer(AsyncWebsocketConsumer):
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self.renewing = self.beating = None
+        if self.hub is not None:
+            self.hub = self.outbox = None
+            try:
+                await hubs.station().leave(self)
+            except Exception:
+                logger.warning("table %s: could not leave the hub", self.match_id, exc_info=True)
         if self.group is not None:
             try:
                 if await self.call(presence.closed, match_id=self.match_id, channel=self.channel_name) \
@@ -230,7 +255,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                     await self.tell_presence()
             except Exception:
                 logger.warning("table %s: could not record leaving", self.match_id, exc_info=True)
-        for name in ("group", "user_group"):
+        self.group = None
+        for name in ("user_group",):
             group = getattr(self, name)
             setattr(self, name, None)
             if group is not None:
@@ -288,6 +314,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             # The session is checked in the command's first database call (one thread hop,
             # one query: `call`), or here when the command makes none.
             self.check_session = self.session is not None
+            self.received_at = time.perf_counter()
             await protocol.COMMANDS[command.type].handler(self, command)
             if self.check_session and not await self.session_holds():
                 return
@@ -344,21 +371,27 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # ------------------------------------------------------------ notices from the group
 
-    async def match_changed(self, event: dict[str, Any]) -> None:
-        await self.told(self.send_board(newer_than=self.sent_version, version=event.get("version")))
+    # The match's notices (``match.changed``, ``match.paused``, ``match.seats``) go to its
+    # hub, not to each connection (games.table.hub). Other wings' events on the match
+    # group reach the consumer's handler of their type through the hub (`handle_event`).
 
-    async def match_paused(self, event: dict[str, Any]) -> None:
-        await self.told(self.send_board())  # same version, but the "paused" badge changed (R26)
+    async def handle_event(self, event: dict[str, Any]) -> None:
+        """An event on the match group the hub does not handle itself: this consumer's
+        handler of its type (Channels' naming), if it has one."""
+        if self.ended:
+            return
+        handler = getattr(self, get_handler_name(event), None)
+        if handler is None:
+            logger.warning("table %s: no handler for %s", self.match_id, event.get("type"))
+            return
+        await self.told(handler(event))
 
     async def tell_presence(self) -> None:
         """A person's last connection to this table closed: the others' boards show them away
-        (issue 19: the dot by each name) at once, read afresh as when a seat's away limit
-        passes (`match_seats`). A person coming back shows with the table's next version (a
-        notice on every connection would send each board at the table an extra frame)."""
-        await self.channel_layer.group_send(self.group, {"type": "match.seats"})
-
-    async def match_seats(self, event: dict[str, Any]) -> None:
-        await self.told(self.send_board())  # same version, but a seat may be handed over now (games.standin)
+        (issue 19: the dot by each name) at once, read afresh by every hub as when a seat's away
+        limit passes (`notify.match_seats`). A person coming back shows with the table's next
+        version (a notice on every connection would send each board at the table an extra frame)."""
+        await self.call(notify.match_seats, self.match_id)
 
     async def chat_event(self, event: dict[str, Any]) -> None:
         """Table talk (games.chat.push): this reader's rooms and mutes decide; never a board."""
@@ -397,7 +430,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "ack", "request_id": c.request_id, "version": result.version,
                               "duplicate": result.duplicate, "asked": result.asked,
                               **({"request": result.request} if result.request else {})})
-        # The acting client gets its board at once; the group notice for this version is then skipped.
+        key = trace.key(self.match_id, result.version)
+        if key is not None and not result.duplicate:
+            trace.span(key, "receive+service", getattr(self, "received_at", time.perf_counter()))
+        # The hub was told of this version by the service's notice (games.notify.hub_sink) and makes
+        # every board of it, this one's included; asked here too in case that notice was lost.
         await self.send_board(newer_than=self.sent_version, version=result.version)
 
     async def send_board(self, *, newer_than: int | None = None, version: int | None = None,
@@ -406,22 +443,39 @@ class TableConsumer(AsyncWebsocketConsumer):
         whole board); skipped when it already has `version` or later."""
         if newer_than is not None and isinstance(version, int) and version <= newer_than:
             return
-        # Told of a version (a notice, an ack): the reads of that version another connection
-        # at this table made may serve; otherwise (connect, sync, a refusal, a pause) read afresh.
-        at_least = version if newer_than is not None and isinstance(version, int) else None
-        if at_least is not None and not self.check_session:
-            # With the others told of it: one database hop for the table's boards (games.table.passes).
-            message = await passes.run(
-                self.match_id, lambda: self.in_database(self.board_message, at_least=at_least, whole=whole),
-                executor=DATABASE_THREADS)
-        else:
-            message = await self.call(self.board_message, at_least=at_least, whole=whole)
+        if self.check_session:
+            await self.call(lambda: None)  # the command's session check (raises SessionEnded)
+        if self.hub is None or self.ended:
+            message = await self.call(self.made_board, newer_than=newer_than, version=version, whole=whole)
+            if message is not None:
+                await self.send_json(message)
+            return
+        # Made in the hub's next database hop, in order with the table's other boards.
+        await self.hub.board(self, newer_than=newer_than, version=version, whole=whole)
+
+    def made_board(self, *, newer_than: int | None = None, version: int | None = None,
+                   at_least: int | None = None, whole: bool = False) -> dict[str, Any] | None:
+        """In a database thread: this connection's board message (`send_board`'s arguments;
+        `at_least`: the version the reads must be at), this connection's `sent` moved on;
+        None when it has `version` already (the hub may have sent it since it was asked)."""
+        if newer_than is not None and isinstance(version, int) and version <= max(newer_than, self.sent_version):
+            return None
+        if at_least is None and newer_than is not None and isinstance(version, int):
+            # Told of a version (a notice, an ack): the reads of that version another connection
+            # at this table made may serve; otherwise (connect, sync, a refusal, a pause) read afresh.
+            at_least = version
+        message = self.in_database(self.board_message, at_least=at_least, whole=whole)
         if message is not None:
             self.sent_version = max(self.sent_version, self.sent.version)
-            await self.send_json(message)
+        return message
 
     async def send_json(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(message))
+        """Send a frame, through the hub's outbox once registered (in order with the boards)."""
+        text = json.dumps(message)
+        if self.outbox is not None:
+            self.outbox.put(text)
+        else:
+            await self.send(text_data=text)
 
     async def call(self, fn: Any, /, **kwargs: Any) -> Any:
         """Run `fn` in a database thread, in this connection's language; when a command asked
@@ -431,17 +485,23 @@ class TableConsumer(AsyncWebsocketConsumer):
 
         def run() -> Any:
             try:
-                return self.in_database(fn, session=session, **kwargs)
+                with notify.held() as told:
+                    return self.in_database(fn, session=session, **kwargs), told
             finally:
                 # What database_sync_to_async does too, unless a test harness turned it off
                 # (channels.testing does): these threads outlive the call, and a connection
                 # left open past CONN_MAX_AGE would keep its database busy.
                 close_old_connections()
 
-        return await database_sync_to_async(run, thread_sensitive=False, executor=DATABASE_THREADS)()
+        result, told = await database_sync_to_async(run, thread_sensitive=False, executor=DATABASE_THREADS)()
+        if told:
+            # The changes this call committed, told to this process's hubs now: their boards
+            # are made in their next hop, after whatever this connection answers first (its ack).
+            hubs.deliver(told)
+        return result
 
     def in_database(self, fn: Any, /, *, session: sessions.SessionCheck | None = None, **kwargs: Any) -> Any:
-        """`fn(**kwargs)`, in a database thread (`call`, or a pass of games.table.passes), in this
+        """`fn(**kwargs)`, in a database thread (`call`, or a hub's hop, games.table.hub), in this
         connection's language, after checking `session` if given."""
         language = self.language
 
@@ -480,17 +540,49 @@ class TableConsumer(AsyncWebsocketConsumer):
         reads = board_reads.current(self.match_id, at_least=at_least)
         if reads is None or reads.match.state is None:
             return None  # still waiting for players: the first board comes when it starts
-        page = board.match_page(match=reads.match, viewer=self.viewer(reads.match), reads=reads,
-                                kept=self.sent.kept)
-        if not whole:
+        viewer = self.viewer(reads.match)
+        self.seated = bool(viewer.controlled)
+        if not viewer.controlled:
+            return self.watched(reads, viewer, whole=whole)
+        return self.made(reads, viewer, whole=whole)[0]
+
+    def made(self, reads: board_reads.BoardReads, viewer: board.Viewer, *,
+             whole: bool) -> tuple[dict[str, Any] | None, parts.Page, tuple[str, ...] | None]:
+        """This connection's frame of `reads` (None: it has a newer board), the page it shows
+        and the parts the frame carries (None: the whole board); `sent` moved on."""
+        page = board.match_page(match=reads.match, viewer=viewer, reads=reads, kept=self.sent.kept)
+        if not whole and not self.sent.whole():
             if page.version < self.sent.version:
-                return None  # overtaken: this connection has a newer board already
+                return None, page, ()  # overtaken: this connection has a newer board already
             frame = parts.update_frame(page, self.sent, board.events_since(reads, self.sent.version))
             if frame is not None:
-                return frame
+                return frame, page, (*frame["parts"], *frame.get("edits", ()))
         self.sent = parts.Sent(kept=self.sent.kept)
         self.sent.took(page)
-        return page.message()
+        return page.message(), page, None
+
+    def watched(self, reads: board_reads.BoardReads, viewer: board.Viewer, *,
+                whole: bool) -> dict[str, Any] | None:
+        """A spectator's frame (issue 18: a spectator costs its send): made once per version for
+        every spectator in this language (and, signed in, this user: the creator may restart)
+        that holds the same board, and given to the others as it is (R24: a spectator's board
+        shows no hand, so it is the same for all of them)."""
+        sent = self.sent
+        held = None if whole or sent.whole() else (sent.version, sent.round, sent.trains)
+        key = ("watch", translation.get_language(), getattr(self.user, "pk", None), held)
+        made = reads.shared.get(key)
+        if made is None:
+            made = reads.shared[key] = self.made(reads, viewer, whole=whole)
+            return made[0]
+        frame, page, names = made
+        if frame is None:
+            return None
+        if names is None:
+            self.sent = parts.Sent(kept=sent.kept)
+            self.sent.took(page)
+        else:
+            sent.took(page, names)
+        return frame
 
     def hint(self, *, seat: int) -> dict[str, Any]:
         """R23, R25: a suggested play for the seat whose hand this connection shows."""

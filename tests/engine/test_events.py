@@ -14,7 +14,7 @@ from engine.events import between, from_log
 from engine.state import RoundState
 from engine.views import view
 
-from .engine_helpers import board, do, table
+from .engine_helpers import board, do
 
 
 def events(before: RoundState, *actions: str) -> list[dict[str, object]]:

@@ -18,26 +18,29 @@ from games.models import Match
 from tests.games.conftest import Driver, state_of
 
 
-def test_match_changed_reaches_the_match_group_with_only_the_version() -> None:
+def test_match_changed_reaches_the_match_group_with_only_the_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(notify, "hub_sink", None)  # no hub in this process: nothing marks the origin
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(notify.match_group(41), channel)
     assert notify.match_group(41) == "match-41"
     assert notify.match_changed(41, 9) is True
-    assert async_to_sync(layer.receive)(channel) == {"type": "match.changed", "version": 9}
+    assert async_to_sync(layer.receive)(channel) == {"type": "match.changed", "version": 9, "match": 41}
     assert notify.match_paused(41, True) is True
-    assert async_to_sync(layer.receive)(channel) == {"type": "match.paused", "paused": True}
+    assert async_to_sync(layer.receive)(channel) == {"type": "match.paused", "paused": True, "match": 41}
 
 
 @pytest.mark.asyncio
-async def test_a_notice_sent_from_a_thread_running_an_event_loop_still_arrives() -> None:
+async def test_a_notice_sent_from_a_thread_running_an_event_loop_still_arrives(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Code driving a browser calls the services from its own event loop's thread: the
     notice still goes (the pages there would otherwise never hear of the change)."""
+    monkeypatch.setattr(notify, "hub_sink", None)
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add(notify.match_group(42), channel)
     assert notify.match_changed(42, 3) is True  # a plain call, inside the running loop
-    assert await layer.receive(channel) == {"type": "match.changed", "version": 3}
+    assert await layer.receive(channel) == {"type": "match.changed", "version": 3, "match": 42}
 
 
 def test_a_missing_channel_layer_is_logged_not_raised(monkeypatch: pytest.MonkeyPatch,

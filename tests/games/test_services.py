@@ -154,7 +154,7 @@ def test_r7_submit_applies_logs_and_bumps_the_version(duo: Match, alice: Any, bo
                                                       django_capture_on_commit_callbacks: Any,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[tuple[int, int]] = []
-    monkeypatch.setattr("games.notify.match_changed", lambda match_id, version: sent.append((match_id, version)))
+    monkeypatch.setattr("games.notify.match_changed", lambda match_id, version, **_: sent.append((match_id, version)))
     state = state_of(duo)
     holder = state.holder
     user = alice if holder == 0 else bob

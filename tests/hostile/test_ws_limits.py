@@ -127,13 +127,11 @@ async def test_a_handler_that_fails_still_ends_the_pause(seated: dict[str, Any],
     me = await open_socket(match.pk, seated["cookie"])
     await open_panel(me, match.pk)
 
-    async def broken(self: Any, event: dict[str, Any]) -> None:
+    async def broken(self: Any, text_data: Any = None, bytes_data: Any = None) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(consumers.TableConsumer, "match_changed", broken)
-    from games import notify
-
-    await db(notify.match_changed, match.pk, 999)
+    monkeypatch.setattr(consumers.TableConsumer, "receive", broken)
+    await me.communicator.send_to(text_data=json.dumps({"type": "sync"}))
     with pytest.raises(RuntimeError, match="a bug"):
         await me.communicator.receive_output(TIMEOUT)
     assert await db(pauses, match.pk) == 0
