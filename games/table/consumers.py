@@ -48,7 +48,6 @@ import contextlib
 import json
 import logging
 import time
-from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs
@@ -71,6 +70,7 @@ from games.permissions import Action as Can
 from games.table import board, board_reads, budget, parts, protocol
 from games.table import hub as hubs
 from games.table import words as table_words
+from games.table.threads import DATABASE_THREADS
 
 logger = logging.getLogger(__name__)
 
@@ -95,14 +95,6 @@ SLOW_CLOSE = LAYER_RESTART
 #: it told of every change.
 GROUP_RENEW_SECONDS = 3600.0
 
-#: The threads the connections' database work runs in (each with its own connection).
-#: Channels' default runs every connection's calls of a process in one thread, one
-#: after the other, so each waits for the others' queries and commits; a few threads
-#: overlap those waits (bench/load.py). One connection's calls still run one at a time,
-#: in order: its consumer awaits each before the next. The boards of a table told of a
-#: version are made in one call for the table (games.table.hub). Notices sent from these threads
-#: (`games.notify`, after commit) are handed to the server's event loop by async_to_sync.
-DATABASE_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="table-db")
 
 class SessionEnded(Exception):
     """The session this connection was opened with no longer signs its user in."""

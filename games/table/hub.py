@@ -56,6 +56,7 @@ from django.db import close_old_connections
 
 from games import notify, trace
 from games.table import board_reads
+from games.table.threads import DATABASE_THREADS
 
 if TYPE_CHECKING:
     from games.table.consumers import TableConsumer
@@ -220,7 +221,6 @@ class Hub:
     # ------------------------------------------------------------ the work
 
     async def _run(self) -> None:
-        from games.table.consumers import DATABASE_THREADS
 
         while True:
             await self._wake.wait()

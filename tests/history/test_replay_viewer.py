@@ -20,6 +20,8 @@ REVEAL = re.compile(r'<div class="reveal[^"]*">.*?</div>', re.S)
 #: the round result's score chart: the replay page draws the whole match's chart once, under
 #: the board (games/history/boards.py), so its boards leave it out
 CHART = re.compile(r'<figure class="chart-box[^"]*">.*?</figure>\n?', re.S)
+#: the live table's presence dots (here / away, issue 19): a replay shows who played, not who was there
+PRESENCE = re.compile(r'<span class="presence[^"]*"[^>]*></span>')
 
 
 def squeeze(html: str) -> str:
@@ -29,7 +31,7 @@ def squeeze(html: str) -> str:
 def live_board(match: Match) -> str:
     """The spectator's full render at the match's current version (no hands before the end, R24)."""
     match = Match.objects.prefetch_related("seats__user").get(pk=match.pk)
-    return CHART.sub("", str(board_html(board_context(match=match, viewer=Viewer()))))
+    return PRESENCE.sub("", CHART.sub("", str(board_html(board_context(match=match, viewer=Viewer())))))
 
 
 def play_recording(match: Match, rounds: int) -> dict[int, str]:

@@ -122,7 +122,10 @@ async def test_free_text_is_stored_as_text_and_hostile_text_is_refused_clearly(
 
 
 async def test_a_flood_is_refused_in_words_and_nothing_past_the_limit_is_stored(
-        connect: Any, make_match: Any, bob: Any, alice: Any) -> None:
+        connect: Any, make_match: Any, bob: Any, alice: Any, settings: Any) -> None:
+    # The chat's own limit, per person across tables: the connection's frame budget
+    # (games.table.budget, tested in tests/hostile/test_ws_flood.py) is lifted here.
+    settings.TABLE_FRAME_BUDGET = (1e6, 10**6, 10**6)
     match = await db(duo, make_match, bob)
     a, _ = await opened(connect, match, alice, language="en")
     for _ in range(100):
