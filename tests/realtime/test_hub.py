@@ -28,7 +28,8 @@ from engine.rules import legal_actions
 from games import notify, services
 from games.errors import GameError
 from games.models import Match
-from games.table import board, board_reads, hub, parts
+from games.table import board, board_reads, hub
+from tests import frames
 from tests.realtime.conftest import db, rid, spec, state_of, tiles_in
 from tests.realtime.test_redis import redis_url
 
@@ -154,7 +155,7 @@ class Page:
             if frame.get("type") == "board":
                 self.board = frame
             elif frame.get("type") == "update":
-                self.board = parts.as_board(self.board, frame)
+                self.board = frames.as_board(self.board, frame)
 
         async def close(code: int | None = None) -> None:
             self.closed = code
