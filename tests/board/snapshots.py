@@ -68,14 +68,14 @@ def render_page(v: Any, seats: Any, viewer: Any, flags: Any) -> str:
     from django.test import RequestFactory
 
     from games.table import board
-    from games.table.views import _strings
+    from games.table.words import script_words
 
     b = board.present(v, seats, viewer=viewer, flags=flags)
     request = RequestFactory().get("/m/1/")
     request.user = AnonymousUser()
     html = render_to_string("games/table.html", {
         "b": b, "board_html": board.board_html(b), "match": SimpleNamespace(pk=1), "ws_path": "/ws/m/1/", "watch_token": "",
-        "strings": _strings(),
+        "strings": script_words(),
     }, request=request)
     return html.replace('"/static/', f'"file://{REPO}/static/')
 
