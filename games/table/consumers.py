@@ -383,7 +383,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         (issue 19: the dot by each name) at once, read afresh by every hub as when a seat's away
         limit passes (`notify.match_seats`). A person coming back shows with the table's next
         version (a notice on every connection would send each board at the table an extra frame)."""
-        await self.call(notify.match_seats, self.match_id)
+        await self.call(notify.match_seats, match_id=self.match_id)
 
     async def chat_event(self, event: dict[str, Any]) -> None:
         """Table talk (games.chat.push): this reader's rooms and mutes decide; never a board."""
