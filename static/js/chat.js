@@ -27,8 +27,21 @@
   var D = panel.dataset;
   // The button goes into the site's top bar, after the brand (before the phone's menu button):
   // outside the board, it covers none of it on any screen.
+  // On a phone the table folds the site's top bar away (one menu button, the table's): the
+  // button then stands on its own line just above the table.
   var bar = document.querySelector(".topbar__inner");
-  if (bar) bar.insertBefore(toggle, bar.querySelector(".menubtn"));
+  function place() {
+    var top = bar && bar.closest(".topbar");
+    if (top && getComputedStyle(top).display !== "none") {
+      if (toggle.parentNode !== bar) bar.insertBefore(toggle, bar.querySelector(".menubtn"));
+      toggle.classList.remove("chat-toggle--page");
+    } else if (table && toggle.nextElementSibling !== table) {
+      table.parentNode.insertBefore(toggle, table);
+      toggle.classList.add("chat-toggle--page");
+    }
+  }
+  place();
+  window.addEventListener("resize", place);
 
   var state = { own: "players", shown: "players", rooms: {}, may: {}, on: true, unread: 0, built: false };
   var MAX_LINES = 200;
