@@ -68,6 +68,9 @@ OUTBOX_LIMIT = 64
 #: seconds between renewals of the process's group memberships (channels-redis forgets
 #: members after its group expiry, a day by default)
 GROUP_RENEW_SECONDS = 3600.0
+#: seconds between a process's re-joins of its tables' groups on a Redis layer (one ZADD per
+#: table it holds): how long a Redis restart may leave its pages without notices
+REDIS_REJOIN_SECONDS = 2.0
 #: who an out-of-band frame is for
 AUDIENCES = ("all", "players", "spectators")
 
@@ -441,8 +444,13 @@ class Station:
                 return
 
     async def _renew(self) -> None:
+        # On a shared (Redis) layer the memberships are joined again every few seconds too:
+        # the layer's connections retry through a Redis restart (tablesite.env.redis_retry), so
+        # no error says that the restarted, empty Redis forgot them; a notice lost meanwhile is
+        # caught up by the page's own `check`.
+        shared = self.layer is not None and not type(self.layer).__name__.endswith("InMemoryChannelLayer")
         while True:
-            await asyncio.sleep(GROUP_RENEW_SECONDS)
+            await asyncio.sleep(min(GROUP_RENEW_SECONDS, REDIS_REJOIN_SECONDS) if shared else GROUP_RENEW_SECONDS)
             await self._rejoin()
 
 
