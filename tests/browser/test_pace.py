@@ -86,8 +86,15 @@ def test_draw_and_pass_for_me_sends_only_the_listed_action(live: str, make_user:
     table = Table(page).open(f"{live}/m/{match.pk}/")
     toggle = page.locator("#board [data-autodraw]")
     assert toggle.get_attribute("aria-pressed") == "false"
-    page.click("#board details.tmenu > summary")
-    toggle.click()
+    # The computer plays at once (instant pace): the turn coming back re-renders the tools and
+    # may close the menu just opened; open it again until the item is there to click.
+    for _ in range(5):
+        page.click("#board details.tmenu > summary")
+        try:
+            toggle.click(timeout=2000)
+            break
+        except Exception:
+            continue
     page.wait_for_selector('#board [data-autodraw][aria-pressed="true"]', state="attached")  # the menu has closed
     assert table.data("draw-pass") == "on" and Preferences.objects.get(user=ana).autodraw
     other = Table(context_for(ana).new_page()).open(f"{live}/m/{match.pk}/")  # another browser of hers

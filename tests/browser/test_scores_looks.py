@@ -50,7 +50,13 @@ def test_match_end_chart_and_table_at_1280_and_375_in_three_languages(
             page.locator(".result--match svg.chart").wait_for()
             got = page.evaluate(MEASURE)
             page.screenshot(path=str(shots / f"match-end-{lang}-{size_name}.png"), full_page=True)
-            page.locator(".result--match .stable__chart").screenshot(path=str(shots / f"chart-{lang}-{size_name}.png"))
+            for _ in range(3):  # a board update (another page of the table closing) may morph it meanwhile
+                try:
+                    page.locator(".result--match .stable__chart").screenshot(
+                        path=str(shots / f"chart-{lang}-{size_name}.png"))
+                    break
+                except Exception:
+                    page.wait_for_timeout(200)
             where = f"{lang} {size_name}"
             assert sorted(map(tuple, got["marks"])) == expected, where
             # (the page's own width with long names elsewhere is the table layout's: people-a's part)
