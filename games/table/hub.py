@@ -422,6 +422,11 @@ class Station:
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # Redis restarted: memberships gone; join again once it answers
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    # The layer turned this task's cancellation (the loop closing) into an error
+                    # of its own: stop, or the loop's shutdown would wait for it for ever.
+                    raise asyncio.CancelledError from e
                 logger.warning("table hubs: the channel layer was lost (%s); joining again", e)
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 5.0)

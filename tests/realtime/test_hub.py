@@ -397,3 +397,37 @@ async def test_through_redis_one_membership_per_process_and_only_public_entries(
     assert a.hubs[match.pk].derived > 5 and b.hubs[match.pk].derived > 5
     for s in (a, b):
         await s.hubs[match.pk].close()
+
+
+class _LayerThatSwallowsCancels:
+    """A channel layer whose `receive`, when cancelled, raises an error of its own, as
+    channels-redis's does with a retry policy when the loop closes under it."""
+
+    def __init__(self) -> None:
+        self.receives = 0
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        self.receives += 1
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            raise ConnectionError("Connection closed by server.") from None
+        return {}
+
+    async def group_add(self, group: str, channel: str) -> None:
+        return None
+
+
+@pytest.mark.asyncio
+async def test_the_listener_stops_when_cancelled_even_if_the_layer_turns_it_into_an_error() -> None:
+    """A loop's shutdown cancels the station's listener once; it must end, not wait for
+    the layer again (a daphne's stop, or a test's loop, would hang for ever)."""
+    station = hub.Station()
+    station.layer = _LayerThatSwallowsCancels()  # type: ignore[assignment]
+    station.channel = "hub-test"
+    task = asyncio.get_running_loop().create_task(station._listen())
+    await asyncio.sleep(0.05)
+    task.cancel()
+    done, _ = await asyncio.wait([task], timeout=2.0)
+    assert task in done and task.cancelled()
+    assert station.layer.receives == 1  # type: ignore[attr-defined]
