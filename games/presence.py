@@ -10,7 +10,8 @@ closed (`expire`) and, as a lone server starting up, all of them (no connection 
 fresh process exists yet).
 
 Read by the turn e-mails (games.history.mail: `connected`, `last_seen`), the table's seats (`at_table`:
-the dot by each name, `here`: whether a closing connection was its user's last) and by the
+the dot by each name, `here`: whether a closing connection was its user's last, `came_back`:
+whether an opening one is their first) and by the
 stand-in computers (games.standin: `away_since`).
 """
 
@@ -23,7 +24,7 @@ from django.db import connection, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from .models import Presence
+from .models import Match, Presence, Seat
 
 #: how often an open connection's server renews its row
 RENEW = timedelta(seconds=60)
@@ -55,6 +56,19 @@ def opened(*, match_id: int, user: Any, channel: str) -> bool:
                                           defaults={"user_id": uid, "opened_at": now, "alive_at": now,
                                                     "closed": False})
     return True
+
+
+def came_back(*, match_id: int, user: Any, channel: str) -> bool:
+    """Whether the connection just `opened` brought a seated person back to a match being
+    played: none of their other connections to it is live. Their seat's dot then turns
+    "here" on every board at once (the consumer tells the table, `notify.match_seats`)."""
+    uid = _uid(user)
+    if uid is None:
+        return False
+    if not Seat.objects.filter(match_id=match_id, user_id=uid, match__status=Match.Status.PLAYING).exists():
+        return False
+    return not Presence.objects.filter(_live(timezone.now()), match_id=match_id, user_id=uid).exclude(
+        channel=channel).exists()
 
 
 def renew(*, match_id: int, channel: str) -> int:

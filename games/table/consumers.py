@@ -205,8 +205,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.autodraw = await self.call(services.autodraw_of, user=self.user)
         self.group = match_group(self.match_id)
         # games.presence: no turn e-mail while here, no computer standing in (renewed by `heartbeat`)
+        back = False
         if await self.call(presence.opened, match_id=self.match_id, user=self.user, channel=self.channel_name):
             self.beating = asyncio.create_task(self.heartbeat())
+            back = await self.call(presence.came_back, match_id=self.match_id, user=self.user,
+                                   channel=self.channel_name)
         # One membership of the match's group per process: the hub's (games.table.hub).
         self.hub = await hubs.station().join(self)
         groups: list[str] = []
@@ -220,6 +223,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.renewing = asyncio.create_task(self.renew_groups(groups))
         self.chat.token = token  # table talk, once the page asks for it (``chat_join``, games.chat.live)
         await self.send_board(whole=True)  # a (re)connecting client always starts from the current board
+        if back:  # the others see this person here again at once, not with the next move
+            await self.tell_presence()
 
     async def disconnect(self, code: int) -> None:
         await self.release()
@@ -379,10 +384,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.told(handler(event))
 
     async def tell_presence(self) -> None:
-        """A person's last connection to this table closed: the others' boards show them away
-        (issue 19: the dot by each name) at once, read afresh by every hub as when a seat's away
-        limit passes (`notify.match_seats`). A person coming back shows with the table's next
-        version (a notice on every connection would send each board at the table an extra frame)."""
+        """A seated person's last connection to this table closed, or their first opened: the
+        others' boards show them away or here (issue 19: the dot by each name) at once, read
+        afresh by every hub as when a seat's away limit passes (`notify.match_seats`). Other
+        connections (a second tab, a spectator) change no dot and tell nobody."""
         await self.call(notify.match_seats, match_id=self.match_id)
 
     async def chat_event(self, event: dict[str, Any]) -> None:

@@ -1,7 +1,7 @@
 """Who is at the table (issue 19, games.presence): a dot before each person's name on their
 train, filled while their table is open, a ring once they are away ("Away since 14:05 UTC"),
 changing as soon as the other player's last page at the table closes (no waiting for the
-away limit)."""
+away limit), and back as soon as they open it again (no waiting for the next move)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,7 @@ def test_the_dot_changes_when_the_other_players_page_closes(lang: str, live: str
     ana, ben = make_user("ana"), make_user("ben")
     match = services.match_create(creator=ana, seats=[SeatSpec("me"), SeatSpec("human")], seed=7)
     services.seat_join(match_id=match.pk, user=ben)
-    # ben's table is open first: ana's board, read when her page opens, shows him here (one
-    # coming back shows with the table's next version: games.table.consumers `tell_presence`)
+    # ben's table is open first: ana's board, read when her page opens, shows him here
     ben_page = context_for(ben, lang=lang).new_page()
     Table(ben_page).open(f"{live}/m/{match.pk}/")
     mine = Table(context_for(ana, lang=lang).new_page()).open(f"{live}/m/{match.pk}/")
@@ -42,6 +41,13 @@ def test_the_dot_changes_when_the_other_players_page_closes(lang: str, live: str
     words = page.get_attribute(bens_dot, "aria-label")
     assert words.startswith({"en": "Away since", "de": "Abwesend seit"}[lang]), words
     page.screenshot(path=str(shots / f"presence-away-{lang}.png"))
+    # ben comes back: his dot fills again at once, nobody having moved (games.presence `came_back`)
+    version = match.__class__.objects.get(pk=match.pk).version
+    ben_page = context_for(ben, lang=lang).new_page()
+    Table(ben_page).open(f"{live}/m/{match.pk}/")
+    page.wait_for_selector(f"{bens_dot}.presence--here", timeout=10_000)
+    assert match.__class__.objects.get(pk=match.pk).version == version
+    ben_page.close()
     mine.assert_no_errors()
     # Leave the table quiet before the database is emptied: ana's page closes, and her leaving
     # (its presence row, its notice to the table) is written first.
