@@ -58,17 +58,19 @@ def opened(*, match_id: int, user: Any, channel: str) -> bool:
     return True
 
 
-def came_back(*, match_id: int, user: Any, channel: str) -> bool:
-    """Whether the connection just `opened` brought a seated person back to a match being
-    played: none of their other connections to it is live. Their seat's dot then turns
-    "here" on every board at once (the consumer tells the table, `notify.match_seats`)."""
+def came_back(*, match_id: int, user: Any) -> bool:
+    """Asked before `opened`: whether a connection opening now brings a seated person back
+    to a match being played: they were seen at this table before, and none of their
+    connections to it is live. Their seat's dot then turns "here" on every board at once
+    (the consumer tells the table, `notify.match_seats`). A first arrival tells nobody: the
+    others' boards show it with the next version."""
     uid = _uid(user)
     if uid is None:
         return False
     if not Seat.objects.filter(match_id=match_id, user_id=uid, match__status=Match.Status.PLAYING).exists():
         return False
-    return not Presence.objects.filter(_live(timezone.now()), match_id=match_id, user_id=uid).exclude(
-        channel=channel).exists()
+    rows = Presence.objects.filter(match_id=match_id, user_id=uid)
+    return rows.exists() and not rows.filter(_live(timezone.now())).exists()
 
 
 def renew(*, match_id: int, channel: str) -> int:

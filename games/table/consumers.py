@@ -205,11 +205,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.autodraw = await self.call(services.autodraw_of, user=self.user)
         self.group = match_group(self.match_id)
         # games.presence: no turn e-mail while here, no computer standing in (renewed by `heartbeat`)
-        back = False
+        back = await self.call(presence.came_back, match_id=self.match_id, user=self.user)
         if await self.call(presence.opened, match_id=self.match_id, user=self.user, channel=self.channel_name):
             self.beating = asyncio.create_task(self.heartbeat())
-            back = await self.call(presence.came_back, match_id=self.match_id, user=self.user,
-                                   channel=self.channel_name)
         # One membership of the match's group per process: the hub's (games.table.hub).
         self.hub = await hubs.station().join(self)
         groups: list[str] = []
