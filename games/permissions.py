@@ -87,7 +87,7 @@ from django.utils.translation import gettext as _
 
 from accounts import guests
 
-from .errors import FORBIDDEN, GameError
+from .errors import BAD_REQUEST, FORBIDDEN, GameError
 from .models import ChangeRequest, Match, Seat
 from .seats import match_seats
 from .words import sentence
@@ -401,3 +401,14 @@ def may_clear_pauses(user: object) -> bool:
     """May `user` delete, in the admin, a pause a lost connection left behind (the
     computers then resume, R26)? A superuser only."""
     return bool(getattr(user, "is_active", False) and getattr(user, "is_superuser", False))
+
+
+def require_look(controlled: tuple[int, ...] | list[int], shown: int | None, seat: int, *,
+                 reveal: bool = False) -> None:
+    """R23, R24: a hint only for the seat whose hand this device shows (`shown`), and "Show
+    my tiles" (`reveal`) only for the seat whose relay cover is up on it (`shown`); both
+    only for a seat the device acts for. A refusal changes nothing."""
+    if seat not in controlled:
+        raise GameError(FORBIDDEN, sentence("not_your_seat"))
+    if shown != seat:
+        raise GameError(BAD_REQUEST, sentence("not_their_look" if reveal else "show_tiles_first"))

@@ -58,12 +58,11 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.db.models import Prefetch
 from django.utils import translation
-from django.utils.translation import gettext as _
 
 from accounts import sessions
 from games import notify, permissions, presence, selectors, services, trace
 from games.chat import live as chat
-from games.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, GameError
+from games.errors import NOT_FOUND, GameError
 from games.models import Match, Seat
 from games.notify import LAYER_LOST, match_group
 from games.permissions import Action as Can
@@ -71,6 +70,7 @@ from games.table import board, board_reads, budget, parts, protocol
 from games.table import hub as hubs
 from games.table import words as table_words
 from games.table.threads import DATABASE_THREADS
+from games.words import sentence
 
 logger = logging.getLogger(__name__)
 
@@ -339,7 +339,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=budget.CLOSE_CODE)
 
     async def send_server_error(self, request_id: str | None) -> None:
-        message = self.words(lambda: _("Something went wrong on the server; nothing was changed."))
+        message = self.words(lambda: sentence("server_error"))
         await self.send_json({"type": "error", "code": protocol.SERVER_ERROR, "message": message,
                               "request_id": request_id})
 
@@ -584,10 +584,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         match = self.started_match()
         viewer = self.viewer(match)
         public = selectors.seat_view(match, None)
-        if seat not in viewer.controlled:
-            raise GameError(FORBIDDEN, _("You cannot act for this seat."))
-        if viewer.shown_seat(public.turn, public.phase in ("round_over", "match_over")) != seat:
-            raise GameError(BAD_REQUEST, _("Show your tiles first."))
+        permissions.require_look(viewer.controlled, viewer.shown_seat(public.turn, public.phase in (
+            "round_over", "match_over")), seat)
         return board.hint_message(selectors.seat_view(match, seat))
 
     def check_reveal(self, *, seat: int) -> None:
@@ -595,10 +593,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         match = self.started_match()
         viewer = self.viewer(match)
         public = selectors.seat_view(match, None)
-        if seat not in viewer.controlled:
-            raise GameError(FORBIDDEN, _("You cannot act for this seat."))
-        if viewer.cover_seat(public.turn, public.phase in ("round_over", "match_over")) != seat:
-            raise GameError(BAD_REQUEST, _("It is not this player's turn to look at their tiles."))
+        permissions.require_look(viewer.controlled, viewer.cover_seat(public.turn, public.phase in (
+            "round_over", "match_over")), seat, reveal=True)
 
     def pause_open(self) -> bool:
         match = self.started_match()
@@ -610,6 +606,6 @@ class TableConsumer(AsyncWebsocketConsumer):
     def started_match(self) -> Match:
         match = load_match(self.match_id)
         if match is None:
-            raise GameError(NOT_FOUND, _("This match does not exist."))
+            raise GameError(NOT_FOUND, sentence("no_such_match"))
         selectors.match_state(match)  # raises not_started while waiting for players
         return match

@@ -431,3 +431,16 @@ async def test_the_listener_stops_when_cancelled_even_if_the_layer_turns_it_into
     done, _ = await asyncio.wait([task], timeout=2.0)
     assert task in done and task.cancelled()
     assert station.layer.receives == 1  # type: ignore[attr-defined]
+
+
+def test_an_update_that_changes_nothing_on_its_own_version_is_not_sent() -> None:
+    """A notice read again at the board's own version with no changed part (the seat's dot
+    was already right on this board) sends no frame; any change, or a newer version, does."""
+    from games.table.hub import _says_nothing
+
+    empty = {"type": "update", "v": 7, "base": 7, "parts": {}, "edits": [], "events": []}
+    assert _says_nothing(empty)
+    assert not _says_nothing({**empty, "parts": {"seats": "<ol></ol>"}})
+    assert not _says_nothing({**empty, "v": 8})
+    assert not _says_nothing({"type": "board", "version": 7, "html": ""})
+    assert not _says_nothing(None)

@@ -10,7 +10,6 @@ use one script, and a user name that looks like an existing one is refused
 from __future__ import annotations
 
 import re
-
 from typing import Any
 
 import pytest

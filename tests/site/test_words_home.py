@@ -28,15 +28,7 @@ GETTEXT = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettex
 SCANNED = ("services.py", "consumers.py", "views.py", "standin.py", "selectors.py")
 #: games/table/consumers.py's sentences, left for the consumers' rewrite (the hub issue):
 #: no new one may join them
-PENDING = {
-    "games/table/consumers.py": {
-        "Something went wrong on the server; nothing was changed.",
-        "You cannot act for this seat.",
-        "Show your tiles first.",
-        "It is not this player's turn to look at their tiles.",
-        "This match does not exist.",
-    },
-}
+PENDING: dict[str, set[str]] = {}
 
 
 def is_sentence(text: str) -> bool:
