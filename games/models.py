@@ -164,8 +164,7 @@ class Seat(models.Model):
         COMPUTER = "computer", _("Computer")
 
     class Level(models.TextChoices):
-        """engine.bots.LEVELS, weakest first (stored as "basic" and "strong" before
-        migration 0003_bots_pace: now "casual" and "expert")."""
+        """engine.bots.LEVELS, weakest first."""
 
         BEGINNER = "beginner", _("Beginner")
         CASUAL = "casual", _("Casual")

@@ -7,7 +7,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.apps import apps
 from django.test import override_settings
 from django.utils import timezone
 
@@ -74,21 +73,6 @@ def test_r25_a_match_stores_the_three_levels_and_takes_the_old_names(alice: Any)
         with pytest.raises(GameError) as e:
             services.match_create(creator=alice, seats=[SeatSpec("me"), SeatSpec("computer", level=wrong)])
         assert e.value.code == "bad_request"
-
-
-def test_the_migration_renames_the_old_levels_and_back(alice: Any) -> None:
-    from importlib import import_module
-
-    migration = import_module("games.migrations.0003_bots_pace")
-    match = services.match_create(creator=alice, seed=3, seats=[
-        SeatSpec("me"), SeatSpec("computer", level="casual"), SeatSpec("computer", level="expert"),
-        SeatSpec("computer", level="beginner")])
-    Seat.objects.filter(match=match, index=1).update(level="basic")
-    Seat.objects.filter(match=match, index=2).update(level="strong")
-    migration.rename_levels(apps, None)
-    assert list(match.seats.order_by("index").values_list("level", flat=True)) == ["", "casual", "expert", "beginner"]
-    migration.rename_levels_back(apps, None)
-    assert list(match.seats.order_by("index").values_list("level", flat=True)) == ["", "basic", "strong", "basic"]
 
 
 def test_r25_a_stored_old_level_name_still_plays(alice: Any) -> None:
