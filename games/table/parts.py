@@ -105,7 +105,7 @@ def _tools_shows(b: Any) -> tuple[Any, ...]:
 
 #: each private part: its template and what of the board it shows (its key: the part is
 #: rendered again only when that changed; None: always). A key leaving out something its
-#: template shows leaves a page behind (tests/board/test_updates.py, tests/board/test_part_keys.py).
+#: template shows leaves a page behind (tests/table/test_updates.py, tests/table/test_part_keys.py).
 _PRIVATE: dict[str, tuple[str, Any]] = {
     "tools": ("games/board/tools.html", _tools_shows),
     "banner": ("games/parts/banner.html", lambda b: (b.spectator, b.ask, b.answered, b.away)),

@@ -1,7 +1,7 @@
 """Render the table page for several engine states to static HTML files, for looking at.
 
     PYTHONPATH=. DEBUG=true DATABASE_URL=postgres://unused@127.0.0.1:1/x \\
-        .venv/bin/python -m tests.board.snapshots OUT_DIR [LANG]
+        .venv/bin/python -m tests.table.snapshots OUT_DIR [LANG]
 
 Writes OUT_DIR/<state>.html (static files linked from the repository), so headless
 Chromium can screenshot them:
@@ -26,7 +26,7 @@ def pages() -> dict[str, tuple[Any, Any, Any]]:
     from engine.state import Action
     from engine.views import view
     from games.table.board import Flags, Viewer
-    from tests.board import states as S
+    from tests.table import states as S
 
     out: dict[str, Any] = {}
     st = S.start(4)

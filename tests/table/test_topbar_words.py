@@ -1,7 +1,7 @@
 """The table's top bar at 1280 x 800 shows no badge cut short in any language (issue 19: the
 Spanish pace badge was cut), and whose turn it is whole: the computers' pace beside an open
 double and a turn, seated and watching. Where the pace does not fit it is not shown (it is in
-the table's menu). Rendered from engine states (tests/board/snapshots.py) in Chromium."""
+the table's menu). Rendered from engine states (tests/table/snapshots.py) in Chromium."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from django.utils import translation
 
 from engine.views import view
 from games.table.board import Flags, Viewer
-from tests.board import states as S
-from tests.board.snapshots import render_page
+from tests.table import states as S
+from tests.table.snapshots import render_page
 
 pytestmark = [pytest.mark.browser]
 
