@@ -15,8 +15,12 @@ from accounts import emails, guests, words
 
 
 class EmailForm(forms.Form):
-    email = forms.EmailField(label=gettext_lazy("E-mail address"), required=False, max_length=254,
-                             help_text=words.EMAIL_HELP)
+    email = forms.EmailField(
+        label=gettext_lazy("E-mail address"),
+        required=False,
+        max_length=254,
+        help_text=words.EMAIL_HELP,
+    )
 
 
 @login_required
@@ -27,10 +31,16 @@ def email(request: HttpRequest) -> HttpResponse:
         messages.info(request, words.sentence("email_keep_first"))
         return redirect("guest_keep")
     row = emails.row_of(request.user)
-    form = EmailForm(request.POST if request.POST.get("action") == "save" else None,
-                     initial={"email": row.address if row else ""})
+    form = EmailForm(
+        request.POST if request.POST.get("action") == "save" else None,
+        initial={"email": row.address if row else ""},
+    )
     if request.method == "POST" and request.POST.get("action") == "resend":
-        if row is not None and not row.verified and emails.send_confirmation(row, language=get_language()):
+        if (
+            row is not None
+            and not row.verified
+            and emails.send_confirmation(row, language=get_language())
+        ):
             messages.success(request, words.sentence("email_link_resent", address=row.address))
         elif row is not None and not row.verified:
             messages.error(request, words.sentence("email_link_wait"))
@@ -43,7 +53,9 @@ def email(request: HttpRequest) -> HttpResponse:
             emails.send_confirmation(new, language=get_language())
             messages.success(request, words.sentence("email_link_sent", address=new.address))
         return redirect("email")
-    return render(request, "accounts/email.html", {"form": form, "row": row, "days": emails.confirm_days()})
+    return render(
+        request, "accounts/email.html", {"form": form, "row": row, "days": emails.confirm_days()}
+    )
 
 
 @login_required
@@ -59,6 +71,13 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
             return redirect("email")
         return render(request, "accounts/email_confirm.html", {"refusal": text}, status=400)
     refusal, row = emails.check(request.user, token)
-    return render(request, "accounts/email_confirm.html", {
-        "refusal": words.email_outcome(refusal, emails.confirm_days()) if refusal else "",
-        "row": row, "already": refusal == emails.Outcome.ALREADY}, status=200 if row is not None else 400)
+    return render(
+        request,
+        "accounts/email_confirm.html",
+        {
+            "refusal": words.email_outcome(refusal, emails.confirm_days()) if refusal else "",
+            "row": row,
+            "already": refusal == emails.Outcome.ALREADY,
+        },
+        status=200 if row is not None else 400,
+    )

@@ -120,11 +120,16 @@ def send_confirmation(row: EmailAddress, *, language: str | None = None) -> bool
         return False
     with translation.override(language or settings.LANGUAGE_CODE):
         subject = _("Confirm your e-mail address for Mexican Train")
-        body = _("Hello %(name)s,\n\nto confirm that %(address)s is your e-mail address, open this link "
-                 "while signed in (it works for %(days)s days):\n%(url)s\n\n"
-                 "If you did not ask for this, ignore this e-mail: nothing changes.\n") % {
-            "name": row.user.get_username(), "address": row.address, "days": confirm_days(),
-            "url": confirmation_url(row)}
+        body = _(
+            "Hello %(name)s,\n\nto confirm that %(address)s is your e-mail address, open this link "
+            "while signed in (it works for %(days)s days):\n%(url)s\n\n"
+            "If you did not ask for this, ignore this e-mail: nothing changes.\n"
+        ) % {
+            "name": row.user.get_username(),
+            "address": row.address,
+            "days": confirm_days(),
+            "url": confirmation_url(row),
+        }
     send_mail(subject, body, None, [row.address])
     EmailAddress.objects.filter(pk=row.pk).update(sent_at=now)
     row.sent_at = now
@@ -135,7 +140,9 @@ def check(user: AbstractBaseUser, token: str) -> tuple[Outcome | None, EmailAddr
     """What confirming `token` as `user` would do: (refusal, None) or (None, the row to verify);
     (ALREADY, row) when it is verified already. Changes nothing."""
     try:
-        user_id, fingerprint = signing.loads(token, salt=SALT, max_age=timedelta(days=confirm_days()))
+        user_id, fingerprint = signing.loads(
+            token, salt=SALT, max_age=timedelta(days=confirm_days())
+        )
     except signing.SignatureExpired:
         return Outcome.EXPIRED, None
     except (signing.BadSignature, ValueError, TypeError):
@@ -147,7 +154,11 @@ def check(user: AbstractBaseUser, token: str) -> tuple[Outcome | None, EmailAddr
         return Outcome.REPLACED, None
     if row.verified:
         return Outcome.ALREADY, row
-    if EmailAddress.objects.filter(address__iexact=row.address, verified_at__isnull=False).exclude(user=user).exists():
+    if (
+        EmailAddress.objects.filter(address__iexact=row.address, verified_at__isnull=False)
+        .exclude(user=user)
+        .exists()
+    ):
         return Outcome.TAKEN, None
     return None, row
 
@@ -159,8 +170,9 @@ def confirm(user: AbstractBaseUser, token: str) -> Outcome:
         return refusal or Outcome.BAD
     try:
         with transaction.atomic():
-            updated = EmailAddress.objects.filter(pk=row.pk, address=row.address, changed_at=row.changed_at,
-                                                  verified_at__isnull=True).update(verified_at=timezone.now())
+            updated = EmailAddress.objects.filter(
+                pk=row.pk, address=row.address, changed_at=row.changed_at, verified_at__isnull=True
+            ).update(verified_at=timezone.now())
     except IntegrityError:  # another account confirmed the same address a moment ago
         return Outcome.TAKEN
     return Outcome.VERIFIED if updated else Outcome.REPLACED

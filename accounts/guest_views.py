@@ -35,7 +35,11 @@ class KeepForm(BaseUserCreationForm):
             raise ValidationError(sentence("name_taken"), code="unique")
         # The site's rules for names (accounts/names.py), as at sign-up: one script, no
         # control or invisible characters, not confusable with another player's name.
-        return names.validate_new_username(username, exclude_pk=self.instance.pk) if username else username
+        return (
+            names.validate_new_username(username, exclude_pk=self.instance.pk)
+            if username
+            else username
+        )
 
 
 @login_required
@@ -46,8 +50,11 @@ def keep(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     # A copy of the user: a refused name must not show as the signed-in name on the page
     # (a ModelForm writes the submitted values into its instance while it validates).
-    form = KeepForm(request.POST or None, instance=User.objects.get(pk=request.user.pk),
-                    initial={"username": request.user.get_username()})
+    form = KeepForm(
+        request.POST or None,
+        instance=User.objects.get(pk=request.user.pk),
+        initial={"username": request.user.get_username()},
+    )
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             user = form.save()

@@ -28,17 +28,59 @@ from accounts.models import Guest
 #: a guest nobody used for this long is removed
 UNUSED_AFTER = timedelta(days=30)
 
-ADJECTIVES = ("Brave", "Calm", "Clever", "Eager", "Gentle", "Happy", "Jolly", "Kind", "Lucky", "Merry",
-              "Nimble", "Polite", "Quick", "Quiet", "Sunny", "Swift", "Witty", "Bold", "Bright", "Cosy")
-ANIMALS = ("Otter", "Badger", "Falcon", "Fox", "Heron", "Lynx", "Marten", "Owl", "Panda", "Puffin",
-           "Robin", "Seal", "Tapir", "Wren", "Yak", "Zebra", "Koala", "Llama", "Bison", "Gecko")
+ADJECTIVES = (
+    "Brave",
+    "Calm",
+    "Clever",
+    "Eager",
+    "Gentle",
+    "Happy",
+    "Jolly",
+    "Kind",
+    "Lucky",
+    "Merry",
+    "Nimble",
+    "Polite",
+    "Quick",
+    "Quiet",
+    "Sunny",
+    "Swift",
+    "Witty",
+    "Bold",
+    "Bright",
+    "Cosy",
+)
+ANIMALS = (
+    "Otter",
+    "Badger",
+    "Falcon",
+    "Fox",
+    "Heron",
+    "Lynx",
+    "Marten",
+    "Owl",
+    "Panda",
+    "Puffin",
+    "Robin",
+    "Seal",
+    "Tapir",
+    "Wren",
+    "Yak",
+    "Zebra",
+    "Koala",
+    "Llama",
+    "Bison",
+    "Gecko",
+)
 
 
 def new_name() -> str:
     """A free user name such as "CleverOtter417": readable, and valid for Django's user names."""
     users = get_user_model()
     while True:
-        name = f"{secrets.choice(ADJECTIVES)}{secrets.choice(ANIMALS)}{secrets.randbelow(900) + 100}"
+        name = (
+            f"{secrets.choice(ADJECTIVES)}{secrets.choice(ANIMALS)}{secrets.randbelow(900) + 100}"
+        )
         if not users.objects.filter(username__iexact=name).exists():
             return name
 
@@ -84,9 +126,11 @@ def unused(now: Any = None) -> Any:
 
     since = (now or timezone.now()) - UNUSED_AFTER
     recent_action = LogEntry.objects.filter(user_id=OuterRef("user_id"), created_at__gte=since)
-    return (Guest.objects.filter(last_seen__lt=since)
-            .exclude(Q(user__last_login__gte=since))
-            .exclude(Exists(recent_action)))
+    return (
+        Guest.objects.filter(last_seen__lt=since)
+        .exclude(Q(user__last_login__gte=since))
+        .exclude(Exists(recent_action))
+    )
 
 
 def remove(guest: Guest) -> None:
@@ -95,7 +139,9 @@ def remove(guest: Guest) -> None:
 
     user = guest.user
     with transaction.atomic():
-        for seat in Seat.objects.filter(user=user).select_related("match").select_for_update(of=("self",)):
+        for seat in (
+            Seat.objects.filter(user=user).select_related("match").select_for_update(of=("self",))
+        ):
             name = seat.name if seat.kind == Seat.Kind.LOCAL else user.get_username()
             seat.kind, seat.user = Seat.Kind.HUMAN, None
             seat.name = "" if seat.match.status == Match.Status.WAITING else name

@@ -32,8 +32,9 @@ ADDRESS_LIMIT = 30
 
 def failure_limit(request: HttpRequest, credentials: dict[str, Any] | None) -> int:
     address = getattr(request, "axes_ip_address", None) or get_client_ip_address(request)
-    attempts = AccessAttempt.objects.filter(username=get_client_username(request, credentials),
-                                            ip_address=address)
+    attempts = AccessAttempt.objects.filter(
+        username=get_client_username(request, credentials), ip_address=address
+    )
     cool_off = get_cool_off(request)
     if cool_off is not None:
         attempts = attempts.filter(attempt_time__gte=timezone.now() - cool_off)
@@ -41,12 +42,20 @@ def failure_limit(request: HttpRequest, credentials: dict[str, Any] | None) -> i
     return PAIR_LIMIT if failures >= PAIR_LIMIT else ADDRESS_LIMIT
 
 
-def lockout_response(request: HttpRequest, original_response: HttpResponse | None = None,
-                     credentials: dict[str, Any] | None = None) -> HttpResponse:
+def lockout_response(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
+) -> HttpResponse:
     """The lockout page (HTTP 429), in words that fit the lock: too many wrong passwords
     for this name from this address (`PAIR_LIMIT`: other accounts still log in from
     here), or from this address across names (`ADDRESS_LIMIT`: no account does)."""
     limit = failure_limit(request, credentials)
-    context = {"failure_limit": limit, "by_address": limit != PAIR_LIMIT,
-               "cooloff_timedelta": get_cool_off(request)}
-    return render(request, "accounts/locked_out.html", context, status=axes_settings.AXES_HTTP_RESPONSE_CODE)
+    context = {
+        "failure_limit": limit,
+        "by_address": limit != PAIR_LIMIT,
+        "cooloff_timedelta": get_cool_off(request),
+    }
+    return render(
+        request, "accounts/locked_out.html", context, status=axes_settings.AXES_HTTP_RESPONSE_CODE
+    )

@@ -16,8 +16,13 @@ class Guest(models.Model):
     It turns into a full account by choosing a name and a password (the row is then
     deleted); `manage.py remove_guests` removes guests unused for 30 days."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
-                                related_name="guest", verbose_name=_("user"))
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="guest",
+        verbose_name=_("user"),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     #: the last day a page was seen with this session (bumped at most once a day)
     last_seen = models.DateTimeField(_("last seen"))
@@ -35,8 +40,13 @@ class Preferences(models.Model):
     """Table preferences kept on the account (guests too): the learning tips, and "draw and
     pass for me when I have no play" (set from the table, games.services.autodraw_set)."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
-                                related_name="preferences", verbose_name=_("user"))
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="preferences",
+        verbose_name=_("user"),
+    )
     #: "don't show tips again"
     tips_off = models.BooleanField(_("tips turned off"), default=False)
     #: the ids of the tips already dismissed (accounts.tips.TIPS)
@@ -81,8 +91,13 @@ class EmailAddress(models.Model):
     link. A verified address belongs to one account only (case-insensitive); an unverified
     one gets no turn e-mail (games.history.mail)."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
-                                related_name="email_address", verbose_name=_("user"))
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="email_address",
+        verbose_name=_("user"),
+    )
     address = models.EmailField(_("e-mail address"))
     changed_at = models.DateTimeField(_("changed"))
     verified_at = models.DateTimeField(_("verified"), null=True, blank=True)
@@ -92,8 +107,13 @@ class EmailAddress(models.Model):
     class Meta:
         verbose_name = _("e-mail address")
         verbose_name_plural = _("e-mail addresses")
-        constraints = [models.UniqueConstraint(Lower("address"), condition=Q(verified_at__isnull=False),
-                                               name="accounts_verified_address_once")]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("address"),
+                condition=Q(verified_at__isnull=False),
+                name="accounts_verified_address_once",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.address

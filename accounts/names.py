@@ -53,10 +53,23 @@ SHARED_SCRIPTS = frozenset({"COMMON", "INHERITED"})
 #: Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt; Python's
 #: unicodedata has no such property): drawn as nothing, or as nothing at all in most fonts
 DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
-    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
-    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
-    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
 )
 #: blank characters that are neither default-ignorable nor spaces (BRAILLE PATTERN BLANK)
 BLANK = frozenset({"\u2800"})
@@ -73,7 +86,11 @@ def invisible_character(text: str) -> str | None:
     other than the plain one, default-ignorable such as the Hangul fillers…), or None. Table talk's free text meets the same rule."""
     for ch in text:
         category = unicodedata.category(ch)
-        if category in FORBIDDEN_CATEGORIES or (category == "Zs" and ch != " ") or default_ignorable(ch):
+        if (
+            category in FORBIDDEN_CATEGORIES
+            or (category == "Zs" and ch != " ")
+            or default_ignorable(ch)
+        ):
             return ch
     return None
 
@@ -85,13 +102,20 @@ def validate_name(value: str) -> str:
     if ch is not None:
         raise ValidationError(
             _("A name cannot contain invisible or control characters (such as U+%(code)04X).")
-            % {"code": ord(ch)}, code="invisible")
+            % {"code": ord(ch)},
+            code="invisible",
+        )
     if name and not any(visible(ch) for ch in name):
-        raise ValidationError(_("A name needs at least one visible letter, digit or sign."), code="blank")
+        raise ValidationError(
+            _("A name needs at least one visible letter, digit or sign."), code="blank"
+        )
     scripts = _scripts(name)
     if len(scripts) > 1:
-        raise ValidationError(_("A name is written in one script (not %(scripts)s mixed).")
-                              % {"scripts": " + ".join(sorted(s.title() for s in scripts))}, code="scripts")
+        raise ValidationError(
+            _("A name is written in one script (not %(scripts)s mixed).")
+            % {"scripts": " + ".join(sorted(s.title() for s in scripts))},
+            code="scripts",
+        )
     return name
 
 
@@ -106,7 +130,9 @@ def default_ignorable(ch: str) -> bool:
 
 def visible(ch: str) -> bool:
     """Whether the character draws something by itself (not a mark, space or blank)."""
-    return not (unicodedata.category(ch)[0] in "MZC" or default_ignorable(ch) or ch in BLANK or ch.isspace())
+    return not (
+        unicodedata.category(ch)[0] in "MZC" or default_ignorable(ch) or ch in BLANK or ch.isspace()
+    )
 
 
 def _bare(text: str) -> str:
@@ -136,13 +162,15 @@ def prototypes() -> dict[str, str]:
 
 
 def _small_capitals() -> dict[str, str]:
-    """"LATIN LETTER SMALL CAPITAL A" (ᴀ) -> "A", and so on for every script that has them."""
+    """ "LATIN LETTER SMALL CAPITAL A" (ᴀ) -> "A", and so on for every script that has them."""
     found = {}
     for code in range(0x80, 0x20000):
         name = unicodedata.name(chr(code), "")
         if "LETTER SMALL CAPITAL " in name:
             try:
-                found[chr(code)] = unicodedata.lookup(name.replace("LETTER SMALL CAPITAL ", "CAPITAL LETTER "))
+                found[chr(code)] = unicodedata.lookup(
+                    name.replace("LETTER SMALL CAPITAL ", "CAPITAL LETTER ")
+                )
             except KeyError:
                 continue
     return found
@@ -182,16 +210,20 @@ def _lookalike_among(name: str, others: QuerySet[Any]) -> bool:
         return True
     mine = lookalike_keys(name)
     # A prototype is at most a few characters ("rn" for "m"): only names of a comparable length can match.
-    near = (others.annotate(name_length=Length(field))
-            .filter(name_length__gte=len(name) // 3, name_length__lte=3 * len(name) + 3)
-            .values_list(field, flat=True))
+    near = (
+        others.annotate(name_length=Length(field))
+        .filter(name_length__gte=len(name) // 3, name_length__lte=3 * len(name) + 3)
+        .values_list(field, flat=True)
+    )
     return any(mine & lookalike_keys(existing) for existing in near.iterator())
 
 
 def looks_like_a_user(name: str, *, exclude_pk: object = None) -> bool:
     """Whether a (pass-and-play) name is a user's name but the one excluded, or looks like one."""
     users = get_user_model().objects.all()
-    return _lookalike_among(normalise(name), users.exclude(pk=exclude_pk) if exclude_pk is not None else users)
+    return _lookalike_among(
+        normalise(name), users.exclude(pk=exclude_pk) if exclude_pk is not None else users
+    )
 
 
 def validate_new_username(value: str, *, exclude_pk: object = None) -> str:
@@ -204,6 +236,8 @@ def validate_new_username(value: str, *, exclude_pk: object = None) -> str:
     if others.filter(**{f"{field}__iexact": name}).exists():
         raise ValidationError(_("A user with that name already exists."), code="unique")
     if _lookalike_among(name, others):
-        raise ValidationError(_("This name looks too much like another player's name. Choose another."),
-                              code="confusable")
+        raise ValidationError(
+            _("This name looks too much like another player's name. Choose another."),
+            code="confusable",
+        )
     return name

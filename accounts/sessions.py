@@ -85,7 +85,9 @@ class SessionCheck:
         if self.seen is not None and self.seen[0] == data and self.seen[2] == password and active:
             return self.seen[1]
         # Changed, or not seen yet: get_user's checks on the data just read.
-        user = get_user(SimpleNamespace(session=_SessionCopy(store(session_key=self.session_key).decode(data))))
+        user = get_user(
+            SimpleNamespace(session=_SessionCopy(store(session_key=self.session_key).decode(data)))
+        )
         if not user.is_authenticated:
             self.seen = None
             return None
@@ -100,12 +102,16 @@ class SessionCheck:
         users, pk = user._meta.db_table, user._meta.pk.column
         password = user._meta.get_field("password").column
         fields = {f.name for f in user._meta.concrete_fields}
-        active = f'u."{user._meta.get_field("is_active").column}"' if "is_active" in fields else "TRUE"
+        active = (
+            f'u."{user._meta.get_field("is_active").column}"' if "is_active" in fields else "TRUE"
+        )
         with connection.cursor() as cursor:
-            cursor.execute(f'SELECT s.session_data, u."{password}", COALESCE({active}, FALSE) FROM "{table}" s'
-                           f' LEFT JOIN "{users}" u ON u."{pk}" = %s'
-                           " WHERE s.session_key = %s AND s.expire_date > %s",
-                           [self.seen[1] if self.seen is not None else None, self.session_key, timezone.now()])
+            cursor.execute(
+                f'SELECT s.session_data, u."{password}", COALESCE({active}, FALSE) FROM "{table}" s'
+                f' LEFT JOIN "{users}" u ON u."{pk}" = %s'
+                " WHERE s.session_key = %s AND s.expire_date > %s",
+                [self.seen[1] if self.seen is not None else None, self.session_key, timezone.now()],
+            )
             return cursor.fetchone()
 
 
@@ -130,7 +136,9 @@ def end_sessions(user_id: int, *, session_key: str | None = None) -> bool:
             return False
         async_to_sync(layer.group_send)(user_group(user_id), message)
     except Exception:  # the account change is made; the sockets' own checks still hold
-        logger.warning("could not tell user %s's sockets that a session ended", user_id, exc_info=True)
+        logger.warning(
+            "could not tell user %s's sockets that a session ended", user_id, exc_info=True
+        )
         return False
     return True
 
@@ -154,8 +162,9 @@ def before_user_save(sender: Any, instance: Any, update_fields: Any = None, **kw
         return  # e.g. last_login at each login
     before = sender._default_manager.filter(pk=instance.pk).values("password", "is_active").first()
     if before is not None:
-        instance._sessions_end = (before["password"] != instance.password
-                                  or (before["is_active"] and not instance.is_active))
+        instance._sessions_end = before["password"] != instance.password or (
+            before["is_active"] and not instance.is_active
+        )
 
 
 def after_user_save(sender: Any, instance: Any, created: bool = False, **kwargs: Any) -> None:
@@ -168,5 +177,9 @@ def connect_receivers() -> None:
     """Called once from AccountsConfig.ready."""
     user_model = get_user_model()
     user_logged_out.connect(logged_out, dispatch_uid="accounts.sessions.logged_out")
-    pre_save.connect(before_user_save, sender=user_model, dispatch_uid="accounts.sessions.before_save")
-    post_save.connect(after_user_save, sender=user_model, dispatch_uid="accounts.sessions.after_save")
+    pre_save.connect(
+        before_user_save, sender=user_model, dispatch_uid="accounts.sessions.before_save"
+    )
+    post_save.connect(
+        after_user_save, sender=user_model, dispatch_uid="accounts.sessions.after_save"
+    )

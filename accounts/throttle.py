@@ -46,7 +46,9 @@ def allow(kind: str, request: HttpRequest) -> bool:
     with transaction.atomic():
         with connection.cursor() as cursor:
             # Held until this transaction ends: the count below and the insert are one step.
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [LOCK_SPACE, f"{kind} {ip}"])
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [LOCK_SPACE, f"{kind} {ip}"]
+            )
         since = timezone.now() - timedelta(seconds=seconds)
         Attempt.objects.filter(kind=kind, address=ip, created_at__lt=since).delete()
         if Attempt.objects.filter(kind=kind, address=ip).count() >= most:

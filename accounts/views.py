@@ -34,8 +34,12 @@ class SignUpForm(UserCreationForm):
     """Django's sign-up form, with the site's rules for names (accounts/names.py) and an
     optional e-mail address (confirmed by a link, accounts/emails.py)."""
 
-    email = forms.EmailField(label=gettext_lazy("E-mail address (optional)"), required=False, max_length=254,
-                             help_text=account_words.SIGNUP_EMAIL_HELP)
+    email = forms.EmailField(
+        label=gettext_lazy("E-mail address (optional)"),
+        required=False,
+        max_length=254,
+        help_text=account_words.SIGNUP_EMAIL_HELP,
+    )
 
     def clean_username(self) -> str:
         username = super().clean_username()

@@ -13,24 +13,30 @@ from accounts.emails import Outcome
 
 #: the account pages' sentences by key, each once (translated when said)
 SITE: dict[str, Callable[[], str]] = {
-    "signups_throttled": lambda: _("Too many accounts were made from your address in the last hour. "
-                                   "Please try again later."),
+    "signups_throttled": lambda: _(
+        "Too many accounts were made from your address in the last hour. Please try again later."
+    ),
     "welcome": lambda: _("Welcome, %(username)s! Your account is ready."),
     "logged_out": lambda: _("You have logged out. See you at the table!"),
     "name_taken": lambda: _("That name is taken. Choose another one."),
     "guest_kept": lambda: _("Your account %(username)s is ready, with all your matches."),
     "unknown_tip": lambda: _("Unknown tip."),
-    "email_keep_first": lambda: _("Keep your account with a name and a password first; then add an e-mail address."),
+    "email_keep_first": lambda: _(
+        "Keep your account with a name and a password first; then add an e-mail address."
+    ),
     "email_link_sent": lambda: _("We sent a link to %(address)s. Open it to confirm the address."),
     "email_link_resent": lambda: _("We sent a new link to %(address)s."),
-    "email_link_wait": lambda: _("A link went to this address less than a minute ago. Please wait a moment."),
+    "email_link_wait": lambda: _(
+        "A link went to this address less than a minute ago. Please wait a moment."
+    ),
     "email_removed": lambda: _("Your e-mail address is removed. No e-mail will be sent to you."),
 }
 
 #: the e-mail fields' help texts (lazy: the forms are made once, read in each request's language)
 EMAIL_HELP = gettext_lazy("Leave it empty to remove your address.")
-SIGNUP_EMAIL_HELP = gettext_lazy("Only for the e-mails you ask for, such as when it is your turn. "
-                                 "We send a link to confirm it.")
+SIGNUP_EMAIL_HELP = gettext_lazy(
+    "Only for the e-mails you ask for, such as when it is your turn. We send a link to confirm it."
+)
 
 
 def sentence(key: str, **params: object) -> str:
@@ -46,13 +52,19 @@ def email_outcome(outcome: Outcome, days: int) -> str:
     if outcome == Outcome.ALREADY:
         return _("This e-mail address is confirmed already.")
     if outcome == Outcome.EXPIRED:
-        return _("This link is more than %(days)s days old. Send yourself a new one from your "
-                 "e-mail settings.") % {"days": days}
+        return _(
+            "This link is more than %(days)s days old. Send yourself a new one from your "
+            "e-mail settings."
+        ) % {"days": days}
     if outcome == Outcome.OTHER_ACCOUNT:
-        return _("This link was made for another account. Sign in with the account that asked for it.")
+        return _(
+            "This link was made for another account. Sign in with the account that asked for it."
+        )
     if outcome == Outcome.REPLACED:
-        return _("This link is for an e-mail address your account no longer has. Use the link in the "
-                 "newest e-mail, or send a new one.")
+        return _(
+            "This link is for an e-mail address your account no longer has. Use the link in the "
+            "newest e-mail, or send a new one."
+        )
     if outcome == Outcome.TAKEN:
         return _("Another account has confirmed this e-mail address already. Use another address.")
     return _("This link is not valid. Copy the whole link from the e-mail, or send a new one.")

@@ -55,7 +55,9 @@ def pct(values: list[float], q: float) -> float:
 
 def consumer(match_id: int, user: Any) -> TableConsumer:
     """A connection as `connect` leaves it (its socket aside), signed in as there."""
-    return table_consumer(match_id, user, session_key=session_cookie(user) if user.is_authenticated else None)
+    return table_consumer(
+        match_id, user, session_key=session_cookie(user) if user.is_authenticated else None
+    )
 
 
 def frame(c: TableConsumer, **kwargs: Any) -> int:
@@ -68,14 +70,23 @@ def frame(c: TableConsumer, **kwargs: Any) -> int:
 
 def test_cpu_per_action(django_user_model: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     users = [django_user_model.objects.create_user(f"cpu{i}") for i in range(SEATS)]
-    match = services.match_create(creator=users[0], seed=21, listed=False,
-                                  seats=[SeatSpec("me")] + [SeatSpec("human")] * (SEATS - 1))
+    match = services.match_create(
+        creator=users[0],
+        seed=21,
+        listed=False,
+        seats=[SeatSpec("me")] + [SeatSpec("human")] * (SEATS - 1),
+    )
     for user in users[1:]:
         services.seat_join(match_id=match.pk, user=user, token=match.invite_token)
     board_reads.forget()
     conns = [consumer(match.pk, u) for u in users] + [consumer(match.pk, AnonymousUser())]
-    steps: dict[str, list[float]] = {"session": [], "service": [], "hub update": [], "acting board": [],
-                                     "other boards": []}
+    steps: dict[str, list[float]] = {
+        "session": [],
+        "service": [],
+        "hub update": [],
+        "acting board": [],
+        "other boards": [],
+    }
     totals: list[float] = []
     queries: list[int] = []
     left_out: list[float] = []
@@ -108,6 +119,7 @@ def test_cpu_per_action(django_user_model: Any, monkeypatch: pytest.MonkeyPatch)
                 derived += 1
             held = made or board_reads.current(match.pk, at_least=message["version"])
         told.clear()
+
     with translation.override("en"):
         for c in conns:
             frame(c, whole=True)
@@ -115,8 +127,12 @@ def test_cpu_per_action(django_user_model: Any, monkeypatch: pytest.MonkeyPatch)
             row = Match.objects.get(pk=match.pk)
             state = state_from_json(row.state)
             if state.phase == "round_over":
-                services.round_next(match_id=match.pk, user=users[0], expected_version=row.version,
-                                    request_id=uuid.uuid4().hex)
+                services.round_next(
+                    match_id=match.pk,
+                    user=users[0],
+                    expected_version=row.version,
+                    request_id=uuid.uuid4().hex,
+                )
                 hub_update()
                 for c in conns:
                     frame(c)
@@ -133,11 +149,23 @@ def test_cpu_per_action(django_user_model: Any, monkeypatch: pytest.MonkeyPatch)
                 t1 = time.process_time()
                 if profile is not None and measured and only == "service":
                     profile.enable()
-                result = services.action_submit(match_id=match.pk, user=me.user, seat=action.seat,
-                                                action=action.to_json(), expected_version=row.version,
-                                                request_id=uuid.uuid4().hex)
-                json.dumps({"type": "ack", "request_id": "x", "version": result.version,
-                            "duplicate": result.duplicate, "asked": result.asked})
+                result = services.action_submit(
+                    match_id=match.pk,
+                    user=me.user,
+                    seat=action.seat,
+                    action=action.to_json(),
+                    expected_version=row.version,
+                    request_id=uuid.uuid4().hex,
+                )
+                json.dumps(
+                    {
+                        "type": "ack",
+                        "request_id": "x",
+                        "version": result.version,
+                        "duplicate": result.duplicate,
+                        "asked": result.asked,
+                    }
+                )
                 t2 = time.process_time()
                 if profile is not None and measured and only == "service":
                     profile.disable()
@@ -156,18 +184,25 @@ def test_cpu_per_action(django_user_model: Any, monkeypatch: pytest.MonkeyPatch)
             notice = notices.pop() if notices else 0.0
             notices.clear()
             if measured:
-                for name, took in zip(steps, (t1 - t0, t2 - t1 - notice / 1000, t25 - t2, t3 - t25, t4 - t3),
-                                      strict=True):
+                for name, took in zip(
+                    steps,
+                    (t1 - t0, t2 - t1 - notice / 1000, t25 - t2, t3 - t25, t4 - t3),
+                    strict=True,
+                ):
                     steps[name].append(took * 1000)
                 totals.append((t4 - t0) * 1000 - notice)
                 left_out.append(notice)
                 queries.append(len(captured.captured_queries))
-    print(f"\nCPU per action, {len(totals)} actions, 4 seats + 1 spectator: median {statistics.median(totals):.2f} ms,"
-          f" p90 {pct(totals, 0.9):.2f} ms")
+    print(
+        f"\nCPU per action, {len(totals)} actions, 4 seats + 1 spectator: median {statistics.median(totals):.2f} ms,"
+        f" p90 {pct(totals, 0.9):.2f} ms"
+    )
     for name, values in steps.items():
         print(f"  {name}: median {statistics.median(values):.2f} ms")
     print(f"  queries per action: median {statistics.median(queries)}, max {max(queries)}")
-    print(f"  (left out: the notice through a fresh event loop, median {statistics.median(left_out):.2f} ms)")
+    print(
+        f"  (left out: the notice through a fresh event loop, median {statistics.median(left_out):.2f} ms)"
+    )
     print(f"  versions derived by the hub from the notices: {derived}")
     if profile is not None:
         pstats.Stats(profile).sort_stats("cumulative").print_stats(40)

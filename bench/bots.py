@@ -71,8 +71,12 @@ def play(match: int, players: int, levels: tuple[Level, Level]) -> Outcome:
     while state.phase != "match_over":
         turn = state.turn
         step += 1
-        state = apply(state, NEXT if turn is None else choose(
-            view(state, turn), seats[turn], luck(seed, state.round, turn, step)))
+        state = apply(
+            state,
+            NEXT
+            if turn is None
+            else choose(view(state, turn), seats[turn], luck(seed, state.round, turn, step)),
+        )
     winners = state.winners()
     assert winners
     per_round: dict[Level, float] = {}
@@ -97,8 +101,10 @@ def compare(matches: int, players: int, levels: tuple[Level, Level]) -> bool:
     started = time.perf_counter()
     outcomes = [play(m, players, levels) for m in range(matches)]
     took = time.perf_counter() - started
-    print(f"{matches} matches ({matches * ROUNDS} rounds) of {players} seats from {(matches + 1) // 2} "
-          f"seeds, levels alternating and swapped every other match ({took:.1f} s)")
+    print(
+        f"{matches} matches ({matches * ROUNDS} rounds) of {players} seats from {(matches + 1) // 2} "
+        f"seeds, levels alternating and swapped every other match ({took:.1f} s)"
+    )
     print(f"{'level':8} {'points per round':>17}   {'95% CI':>15}   {'wins':>6}")
     cis = {}
     for level in levels:
@@ -109,22 +115,35 @@ def compare(matches: int, players: int, levels: tuple[Level, Level]) -> bool:
     pairs = [outcomes[i : i + 2] for i in range(0, len(outcomes) - 1, 2)]
     diffs = [statistics.fmean(o.per_round[a] - o.per_round[b] for o in pair) for pair in pairs]
     m, lo, hi = mean_ci(diffs)
-    print(f"{a} - {b}: {m:+.2f} points per round, 95% CI [{lo:+.2f}, {hi:+.2f}] (paired by deal, "
-          f"{len(diffs)} deals)")
+    print(
+        f"{a} - {b}: {m:+.2f} points per round, 95% CI [{lo:+.2f}, {hi:+.2f}] (paired by deal, "
+        f"{len(diffs)} deals)"
+    )
     return cis[a][2] < cis[b][1] or hi < 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--matches", type=int, default=300, help="matches to play per pair of levels (two per seed)")
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument(
+        "--matches", type=int, default=300, help="matches to play per pair of levels (two per seed)"
+    )
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--levels", default="expert,casual", help="the two levels to compare")
-    p.add_argument("--ladder", action="store_true",
-                   help=f"each level against the next stronger one ({' < '.join(LEVELS)})")
+    p.add_argument(
+        "--ladder",
+        action="store_true",
+        help=f"each level against the next stronger one ({' < '.join(LEVELS)})",
+    )
     args = p.parse_args(argv)
     names: list[str] = args.levels.split(",")
     known = set(LEVELS) | set(ALIASES)
-    if len(names) != 2 or any(name not in known for name in names) or canonical(names[0]) == canonical(names[1]):
+    if (
+        len(names) != 2
+        or any(name not in known for name in names)
+        or canonical(names[0]) == canonical(names[1])
+    ):
         p.error(f"give two different levels out of {', '.join(LEVELS)}")
     if args.matches < 2 or args.players < 2:
         p.error("play at least 2 matches of at least 2 players")

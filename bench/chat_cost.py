@@ -35,14 +35,23 @@ def main() -> None:
     users = get_user_model()
     ana, _ = users.objects.get_or_create(username="bench_chat_ana")
     ben, _ = users.objects.get_or_create(username="bench_chat_ben")
-    match = services.match_create(creator=ana, seed=1, seats=[SeatSpec("me"), SeatSpec("human"),
-                                                             SeatSpec("computer", level="basic")])
+    match = services.match_create(
+        creator=ana,
+        seed=1,
+        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="basic")],
+    )
     services.seat_join(match_id=match.pk, user=ben, token=match.invite_token)
     limit, chat.FLOOD_COUNT = chat.FLOOD_COUNT, 10**9
     try:
+
         def say(i: int) -> None:
-            chat.say(match_id=match.pk, user=ana if i % 2 else ben, room="players",
-                     code="good_move" if i % 3 else None, words=None if i % 3 else f"line {i}")
+            chat.say(
+                match_id=match.pk,
+                user=ana if i % 2 else ben,
+                room="players",
+                code="good_move" if i % 3 else None,
+                words=None if i % 3 else f"line {i}",
+            )
 
         runs, median = _median_ms(say, 100)
         print(f"say ms/message, 3 runs of 100: {runs}, median {median:.2f}")

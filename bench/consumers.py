@@ -17,8 +17,9 @@ from accounts import sessions
 from games.table.consumers import TableConsumer
 
 
-def table_consumer(match_id: int, user: Any, *, language: str = "en",
-                   session_key: str | None = None) -> TableConsumer:
+def table_consumer(
+    match_id: int, user: Any, *, language: str = "en", session_key: str | None = None
+) -> TableConsumer:
     """A connection to `match_id`'s table as `TableConsumer.connect` leaves it once `user` is
     let in (nothing sent yet, "draw and pass for me" off), its socket and groups aside;
     with `session_key`, a signed-in session checked before each command as there."""

@@ -56,8 +56,12 @@ from engine.views import view  # noqa: E402
 NEXT = Action("next_round")
 
 
-def play_match(seed: int, players: int, levels: tuple[Level, ...],
-               record: list[tuple[RoundState, Action]] | None = None) -> tuple[RoundState, int]:
+def play_match(
+    seed: int,
+    players: int,
+    levels: tuple[Level, ...],
+    record: list[tuple[RoundState, Action]] | None = None,
+) -> tuple[RoundState, int]:
     """Play one seeded match of computer seats; return the final state and the action count."""
     state = new_match_round(players, seed)
     count = 0
@@ -85,15 +89,19 @@ def run_matches(seeds: range, players: int, levels: tuple[Level, ...]) -> tuple[
     return time.process_time() - cpu, time.perf_counter() - wall, actions
 
 
-def per_call(samples: list[tuple[RoundState, Action]], repeats: int, levels: tuple[Level, ...]) -> dict[str, float]:
+def per_call(
+    samples: list[tuple[RoundState, Action]], repeats: int, levels: tuple[Level, ...]
+) -> dict[str, float]:
     """Best-of-repeats microseconds per call of each hot-path step, over recorded states.
 
     Each level's bot is timed on the views of the seats that played at that level,
     so its first-turn plans are used the way they are in a match.
     """
     turns = [(s, s.turn, a) for s, a in samples if s.turn is not None]
-    views = {level: [view(s, seat) for s, seat, _ in turns if levels[seat % len(levels)] == level]
-             for level in levels}
+    views = {
+        level: [view(s, seat) for s, seat, _ in turns if levels[seat % len(levels)] == level]
+        for level in levels
+    }
 
     # Results are dropped at once, as in a match: keeping them would make the
     # garbage collector walk an ever longer list.
@@ -114,7 +122,10 @@ def per_call(samples: list[tuple[RoundState, Action]], repeats: int, levels: tup
             choose(v, level)
 
     steps: dict[str, tuple[Callable[[], None], int]] = {
-        "legal_actions": (legal_step, len(turns)), "view": (view_step, len(turns)), "apply": (apply_step, len(turns))}
+        "legal_actions": (legal_step, len(turns)),
+        "view": (view_step, len(turns)),
+        "apply": (apply_step, len(turns)),
+    }
     for level in dict.fromkeys(levels):
         steps[f"bot {level}"] = (functools.partial(bot_step, level), len(views[level]))
     out: dict[str, float] = {}
@@ -131,9 +142,20 @@ def per_call(samples: list[tuple[RoundState, Action]], repeats: int, levels: tup
 
 def playouts_once(root: Path, matches: int, players: int) -> dict[str, float]:
     """One process of bench/engine_playouts.py with the engine of `root`."""
-    out = subprocess.run([sys.executable, str(ROOT / "bench" / "engine_playouts.py"), str(root),
-                          "--matches", str(matches), "--players", str(players)],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "engine_playouts.py"),
+            str(root),
+            "--matches",
+            str(matches),
+            "--players",
+            str(players),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return cast(dict[str, float], json.loads(out.stdout.strip().splitlines()[-1]))
 
 
@@ -141,7 +163,9 @@ def compare_playouts(rev: str, matches: int, players: int, repeats: int) -> dict
     """Random playouts with the engine of `rev` and this tree's, alternating; returns the
     actions per CPU second of each (best) and the ratio."""
     with tempfile.TemporaryDirectory(prefix="engine-") as tmp:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "engine"], capture_output=True, check=True)
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", rev, "engine"], capture_output=True, check=True
+        )
         subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
         engines = {rev: Path(tmp), "this tree": ROOT}
         rates: dict[str, list[float]] = {name: [] for name in engines}
@@ -155,31 +179,49 @@ def compare_playouts(rev: str, matches: int, players: int, repeats: int) -> dict
     if len(digests[rev] | digests["this tree"]) != 1:
         raise SystemExit(f"the engines played different matches: digests {digests}")
     for name, values in rates.items():
-        print(f"{name:>10}: random playouts {max(values):9.0f} actions per CPU second best, "
-              f"{statistics.median(values):9.0f} median ({', '.join(f'{v:.0f}' for v in values)})")
+        print(
+            f"{name:>10}: random playouts {max(values):9.0f} actions per CPU second best, "
+            f"{statistics.median(values):9.0f} median ({', '.join(f'{v:.0f}' for v in values)})"
+        )
     best_ratio = max(rates["this tree"]) / max(rates[rev])
     median_ratio = statistics.median(rates["this tree"]) / statistics.median(rates[rev])
-    print(f"this tree / {rev}: {best_ratio:.2f}x (best), {median_ratio:.2f}x (median) "
-          f"[target >= 1.3: {'met' if best_ratio >= 1.3 else 'MISSED'}]; same matches (digest "
-          f"{next(iter(digests[rev]))})")
+    print(
+        f"this tree / {rev}: {best_ratio:.2f}x (best), {median_ratio:.2f}x (median) "
+        f"[target >= 1.3: {'met' if best_ratio >= 1.3 else 'MISSED'}]; same matches (digest "
+        f"{next(iter(digests[rev]))})"
+    )
     return {"old": max(rates[rev]), "new": max(rates["this tree"]), "ratio": best_ratio}
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--matches", type=int, default=40, help="matches per repeat (seeds 0..N-1)")
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--levels", default="strong,basic",
-                   help="levels by seat, repeated around the table (default: strong,basic)")
-    p.add_argument("--playouts", action="store_true",
-                   help="random playouts of this tree's engine and --compare's, side by side")
-    p.add_argument("--compare", default="63a5a6e", help="the commit whose engine --playouts compares with")
+    p.add_argument(
+        "--levels",
+        default="strong,basic",
+        help="levels by seat, repeated around the table (default: strong,basic)",
+    )
+    p.add_argument(
+        "--playouts",
+        action="store_true",
+        help="random playouts of this tree's engine and --compare's, side by side",
+    )
+    p.add_argument(
+        "--compare", default="63a5a6e", help="the commit whose engine --playouts compares with"
+    )
     args = p.parse_args(argv)
     if args.playouts:
-        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, "
-              f"load average before {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        print(f"{args.matches} matches x {args.repeats} repeats, {args.players} seats, random legal actions")
+        print(
+            f"python {sys.version.split()[0]}, {os.cpu_count()} cores, "
+            f"load average before {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+        )
+        print(
+            f"{args.matches} matches x {args.repeats} repeats, {args.players} seats, random legal actions"
+        )
         compare_playouts(args.compare, args.matches, args.players, args.repeats)
         print(f"load average after {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         return
@@ -189,18 +231,26 @@ def main(argv: list[str] | None = None) -> None:
             p.error(f"unknown level {name!r} (choose from {', '.join(bots.LEVELS)})")
     levels = tuple(cast(Level, name) for name in names)
 
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, "
-          f"load average before {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{args.matches} matches x {args.repeats} repeats, {args.players} seats, levels {','.join(levels)}")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, "
+        f"load average before {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
+    print(
+        f"{args.matches} matches x {args.repeats} repeats, {args.players} seats, levels {','.join(levels)}"
+    )
     seeds = range(args.matches)
     runs = [run_matches(seeds, args.players, levels) for _ in range(args.repeats)]
     actions = runs[0][2]
     assert all(n == actions for _, _, n in runs), "seeded matches must be reproducible"
     best = min(cpu for cpu, _, _ in runs)
-    print(f"matches/s  best {args.matches / best:7.1f} per CPU second   "
-          f"(repeats: {', '.join(f'{args.matches / cpu:.1f}' for cpu, _, _ in runs)}; "
-          f"by the wall clock: {', '.join(f'{args.matches / wall:.1f}' for _, wall, _ in runs)})")
-    print(f"actions/s  best {actions / best:7.0f} per CPU second   ({actions / args.matches:.0f} actions per match)")
+    print(
+        f"matches/s  best {args.matches / best:7.1f} per CPU second   "
+        f"(repeats: {', '.join(f'{args.matches / cpu:.1f}' for cpu, _, _ in runs)}; "
+        f"by the wall clock: {', '.join(f'{args.matches / wall:.1f}' for _, wall, _ in runs)})"
+    )
+    print(
+        f"actions/s  best {actions / best:7.0f} per CPU second   ({actions / args.matches:.0f} actions per match)"
+    )
 
     samples: list[tuple[RoundState, Action]] = []
     for seed in range(min(args.matches, 5)):

@@ -25,7 +25,11 @@ import zlib
 def main(argv: list[str]) -> None:
     root = argv[0]
     opts = dict(zip(argv[1::2], argv[2::2], strict=True))
-    matches, players, seed0 = int(opts.get("--matches", 40)), int(opts.get("--players", 4)), int(opts.get("--seed", 0))
+    matches, players, seed0 = (
+        int(opts.get("--matches", 40)),
+        int(opts.get("--players", 4)),
+        int(opts.get("--seed", 0)),
+    )
     sys.path.insert(0, root)
     from engine.rules import apply, legal_actions, new_match_round
     from engine.state import Action

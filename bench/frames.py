@@ -54,8 +54,13 @@ def test_frames_against_whole_boards(django_user_model: Any) -> None:
             start = time.process_time()
             for c in connections:
                 b = board.board_context(match=reads.match, viewer=c.viewer(), reads=reads)
-                whole = {"type": "board", "version": b.version, "html": str(board.board_html(b)),
-                         "title": b.title, "your_turn": b.your_turn}
+                whole = {
+                    "type": "board",
+                    "version": b.version,
+                    "html": str(board.board_html(b)),
+                    "title": b.title,
+                    "your_turn": b.your_turn,
+                }
                 wholes.append(len(json.dumps(whole)))
             cpu_wholes.append(time.process_time() - start)
             start = time.process_time()
@@ -71,10 +76,16 @@ def test_frames_against_whole_boards(django_user_model: Any) -> None:
             if reads.match.state["phase"] in ("round_over", "match_over"):
                 break
             act(match.pk, users, rng)
-    print(f"\nwhole boards: median {statistics.median(wholes) / 1024:.1f} kB, p95 {pct(wholes, 0.95) / 1024:.1f} kB"
-          f" per connection; CPU for the five {statistics.median(cpu_wholes) * 1000:.1f} ms (median)")
-    print(f"update frames: median {statistics.median(updates) / 1024:.2f} kB, p95 {pct(updates, 0.95) / 1024:.2f} kB"
-          f" per connection; CPU for the five {statistics.median(cpu_updates) * 1000:.1f} ms (median)"
-          f" over {len(cpu_updates)} actions")
+    print(
+        f"\nwhole boards: median {statistics.median(wholes) / 1024:.1f} kB, p95 {pct(wholes, 0.95) / 1024:.1f} kB"
+        f" per connection; CPU for the five {statistics.median(cpu_wholes) * 1000:.1f} ms (median)"
+    )
+    print(
+        f"update frames: median {statistics.median(updates) / 1024:.2f} kB, p95 {pct(updates, 0.95) / 1024:.2f} kB"
+        f" per connection; CPU for the five {statistics.median(cpu_updates) * 1000:.1f} ms (median)"
+        f" over {len(cpu_updates)} actions"
+    )
     for who, sizes in (("players", players), ("spectator", spectators)):
-        print(f"  {who}: median {statistics.median(sizes) / 1024:.2f} kB, p95 {pct(sizes, 0.95) / 1024:.2f} kB")
+        print(
+            f"  {who}: median {statistics.median(sizes) / 1024:.2f} kB, p95 {pct(sizes, 0.95) / 1024:.2f} kB"
+        )

@@ -67,8 +67,23 @@ NEXT_ROUND = 'data-cmd="next_round"'
 FIRST_TAG = re.compile(r"<[a-zA-Z][^>]*>")
 YOUR_TURN_ATTR = re.compile(r'\bdata-your-turn="(\w+)"')
 #: elements without an end tag
-VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
-                  "wbr"})
+VOID = frozenset(
+    {
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "source",
+        "track",
+        "wbr",
+    }
+)
 #: seconds between a page's "check" messages (static/js/table.js CHECK_EVERY)
 CHECK_EVERY = 20.0
 #: a table that keeps being refused stops playing (the errors are counted)
@@ -111,7 +126,7 @@ def replace_part(html: str, part_id: str, new: str) -> str:
     for t in re.finditer(rf"<(/?){tag}\b[^>]*>", html[open_end:], re.IGNORECASE):
         depth += -1 if t.group(1) else 1
         if depth == 0:
-            return html[:start] + new + html[open_end + t.end():]
+            return html[:start] + new + html[open_end + t.end() :]
     return html[:start] + new  # unclosed: the part ran to the end
 
 
@@ -131,7 +146,9 @@ class Document:
             for part_id, part in (message.get("parts") or {}).items():
                 self.html = replace_part(self.html, part_id, part)
             for part_id, changes in (message.get("edits") or {}).items():
-                self.html = replace_part(self.html, part_id, apply_edits(part_text(self.html, part_id), changes))
+                self.html = replace_part(
+                    self.html, part_id, apply_edits(part_text(self.html, part_id), changes)
+                )
             attrs = message.get("board") or {}
             if attrs:
                 first = FIRST_TAG.search(self.html)
@@ -140,8 +157,12 @@ class Document:
                     for name, value in attrs.items():
                         attr = re.compile(rf'\s{re.escape(name)}="[^"]*"')
                         text = "" if value is None else f' {name}="{value}"'
-                        tag = attr.sub(text, tag, count=1) if attr.search(tag) else tag[:-1] + f"{text}>"
-                    self.html = self.html[:first.start()] + tag + self.html[first.end():]
+                        tag = (
+                            attr.sub(text, tag, count=1)
+                            if attr.search(tag)
+                            else tag[:-1] + f"{text}>"
+                        )
+                    self.html = self.html[: first.start()] + tag + self.html[first.end() :]
         self.version = max(self.version, frame_version(message))
         if isinstance(message.get("your_turn"), bool):
             self.your_turn = message["your_turn"]
@@ -175,9 +196,13 @@ class Stats:
     #: open loop: how late each send was against its table's schedule (0 when on time)
     lateness: list[float] = field(default_factory=list)
     #: sizes of the board and update frames received during play, by role
-    frame_sizes: dict[str, list[int]] = field(default_factory=lambda: {"player": [], "spectator": []})
+    frame_sizes: dict[str, list[int]] = field(
+        default_factory=lambda: {"player": [], "spectator": []}
+    )
     #: bytes each connection received during play, by role
-    connection_bytes: dict[str, list[int]] = field(default_factory=lambda: {"player": [], "spectator": []})
+    connection_bytes: dict[str, list[int]] = field(
+        default_factory=lambda: {"player": [], "spectator": []}
+    )
     frame_types: Counter[str] = field(default_factory=Counter)
     checks_sent: int = 0
     #: open loop: the scheduled times that had come by the end (tables × pace × seconds, about)
@@ -233,8 +258,9 @@ class Table:
         self.spec = spec
         self.run = run
         seats = len(spec.cookies)
-        self.clients = ([Client(self, seat) for seat in range(seats)]
-                        + [Client(self, seats + k, spectator=True) for k in range(len(spec.spectator_ports))])
+        self.clients = [Client(self, seat) for seat in range(seats)] + [
+            Client(self, seats + k, spectator=True) for k in range(len(spec.spectator_ports))
+        ]
         self.held = [-1] * len(self.clients)
         #: version an action will produce -> (when it was sent, its request id)
         self.pending: dict[int, tuple[float, str]] = {}
@@ -302,7 +328,11 @@ class Client:
     @property
     def port(self) -> int:
         spec = self.table.spec
-        return spec.spectator_ports[self.seat - len(spec.cookies)] if self.spectator else spec.ports[self.seat]
+        return (
+            spec.spectator_ports[self.seat - len(spec.cookies)]
+            if self.spectator
+            else spec.ports[self.seat]
+        )
 
     @property
     def url(self) -> str:
@@ -310,10 +340,18 @@ class Client:
         return f"{url}?watch={self.table.spec.watch_token}" if self.spectator else url
 
     async def open(self) -> None:
-        headers = {} if self.spectator else {"Cookie": f"sessionid={self.table.spec.cookies[self.seat]}"}
+        headers = (
+            {} if self.spectator else {"Cookie": f"sessionid={self.table.spec.cookies[self.seat]}"}
+        )
         self.ws = await connect(
-            self.url, origin=Origin(f"http://127.0.0.1:{self.port}"), additional_headers=headers,
-            compression=None, ping_interval=None, max_size=2**23, open_timeout=120, close_timeout=5,
+            self.url,
+            origin=Origin(f"http://127.0.0.1:{self.port}"),
+            additional_headers=headers,
+            compression=None,
+            ping_interval=None,
+            max_size=2**23,
+            open_timeout=120,
+            close_timeout=5,
         )
 
     async def listen(self) -> None:
@@ -368,7 +406,13 @@ class Client:
         at its table's next scheduled time, or at once when that has passed."""
         run = self.table.run
         doc = self.doc
-        if not doc.html or not run.playing or run.stopping or self.table.finished or self.ws is None:
+        if (
+            not doc.html
+            or not run.playing
+            or run.stopping
+            or self.table.finished
+            or self.ws is None
+        ):
             return
         version = doc.version
         if version <= self.acted or self.table.errors >= MAX_TABLE_ERRORS:
@@ -384,11 +428,18 @@ class Client:
         if doc.your_turn:
             action = choose(html, self.seat)
             if action is None:
-                run.stats.error("no_action", f"match {self.table.spec.match_id} seat {self.seat} v{version}")
+                run.stats.error(
+                    "no_action", f"match {self.table.spec.match_id} seat {self.seat} v{version}"
+                )
                 self.table.errors += 1
                 return
-            frame = {"type": "act", "seat": self.seat, "action": action, "version": version,
-                     "request_id": request_id}
+            frame = {
+                "type": "act",
+                "seat": self.seat,
+                "action": action,
+                "version": version,
+                "request_id": request_id,
+            }
         elif phase == "round_over" and self.seat == 0 and NEXT_ROUND in html:
             frame = {"type": "next_round", "version": version, "request_id": request_id}
         else:
@@ -421,9 +472,18 @@ class Client:
         await self.ws.send(json.dumps(frame))
 
 
-async def drive(specs: list[TableSpec], *, seconds: float, max_actions: int, grace: float = 60.0,
-                connect_concurrency: int = 8, on_start: Callable[[], None] | None = None,
-                pace: float | None = None, seed: int = 0, check_every: float = CHECK_EVERY) -> Stats:
+async def drive(
+    specs: list[TableSpec],
+    *,
+    seconds: float,
+    max_actions: int,
+    grace: float = 60.0,
+    connect_concurrency: int = 8,
+    on_start: Callable[[], None] | None = None,
+    pace: float | None = None,
+    seed: int = 0,
+    check_every: float = CHECK_EVERY,
+) -> Stats:
     """Connect every seat and spectator, play until `seconds` pass or `max_actions` are
     sent, then let the actions on their way arrive (at most `grace` seconds) and close
     everything. `pace`: open loop at that many actions per second per table (None: flat
@@ -456,7 +516,9 @@ async def drive(specs: list[TableSpec], *, seconds: float, max_actions: int, gra
     try:
         await asyncio.gather(*(open_one(c) for c in clients))
         listeners = [asyncio.create_task(c.listen()) for c in clients]
-        await asyncio.wait_for(asyncio.gather(*(c.first_board.wait() for c in clients)), timeout=120)
+        await asyncio.wait_for(
+            asyncio.gather(*(c.first_board.wait() for c in clients)), timeout=120
+        )
         stats.connect_seconds = time.perf_counter() - started
 
         # The client must not measure itself: no collection pauses during play. What is
@@ -473,7 +535,9 @@ async def drive(specs: list[TableSpec], *, seconds: float, max_actions: int, gra
         run.playing = True
         if check_every > 0:
             check_rng = random.Random(seed)
-            checkers = [asyncio.create_task(c.check_periodically(check_every, check_rng)) for c in clients]
+            checkers = [
+                asyncio.create_task(c.check_periodically(check_every, check_rng)) for c in clients
+            ]
         for t in run.tables:
             t.start_schedule(go)
         for c in clients:
@@ -506,7 +570,9 @@ async def drive(specs: list[TableSpec], *, seconds: float, max_actions: int, gra
         stats.client_cpu_seconds = time.process_time() - cpu_start
         for t in run.tables:
             for _v, (_t, rid) in t.pending.items():
-                stats.error("unconfirmed", f"match {t.spec.match_id}: request {rid} not seen by every seat")
+                stats.error(
+                    "unconfirmed", f"match {t.spec.match_id}: request {rid} not seen by every seat"
+                )
         for c in clients:
             stats.connection_bytes[c.role].append(c.bytes)
     finally:
@@ -514,7 +580,9 @@ async def drive(specs: list[TableSpec], *, seconds: float, max_actions: int, gra
         waiting = [c.waiting for c in clients if c.waiting is not None]
         for task in checkers + waiting:
             task.cancel()
-        await asyncio.gather(*(c.ws.close() for c in clients if c.ws is not None), return_exceptions=True)
+        await asyncio.gather(
+            *(c.ws.close() for c in clients if c.ws is not None), return_exceptions=True
+        )
         for task in listeners:
             task.cancel()
         await asyncio.gather(*listeners, *checkers, *waiting, return_exceptions=True)

@@ -37,14 +37,24 @@ VALUES (%s, %s, 'action', %s, %s, %s, false, %s, now())
 UPDATE = "UPDATE games_match SET version = %s, state = %s, updated_at = now() WHERE id = %s"
 
 
-def measure_floor(database_url: str, *, match_id: int, round_id: int, user_id: int, state: dict[str, Any],
-                  seconds: float = 3.0, max_actions: int = 100_000) -> Floor:
+def measure_floor(
+    database_url: str,
+    *,
+    match_id: int,
+    round_id: int,
+    user_id: int,
+    state: dict[str, Any],
+    seconds: float = 3.0,
+    max_actions: int = 100_000,
+) -> Floor:
     """Run the minimal action transaction on one match for `seconds` (or `max_actions`)."""
     action = {"act": "draw", "seat": 0}
     snapshot = json.loads(json.dumps(state))
     with psycopg.connect(database_url, prepare_threshold=0) as conn:
         with conn.cursor() as cur:
-            cur.execute("SELECT coalesce(max(seq), 0) FROM games_logentry WHERE round_id = %s", (round_id,))
+            cur.execute(
+                "SELECT coalesce(max(seq), 0) FROM games_logentry WHERE round_id = %s", (round_id,)
+            )
             row = cur.fetchone()
             seq = int(row[0]) if row else 0
             cur.execute("SELECT version FROM games_match WHERE id = %s", (match_id,))

@@ -83,9 +83,12 @@ class Copy:
 
         self.users = users
         self.counter = counter
-        self.match = services.match_create(creator=users[0], seed=seed, listed=False,
-                                           seats=[services.SeatSpec("me")]
-                                           + [services.SeatSpec("human")] * (len(users) - 1))
+        self.match = services.match_create(
+            creator=users[0],
+            seed=seed,
+            listed=False,
+            seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * (len(users) - 1),
+        )
         for user in users[1:]:
             services.seat_join(match_id=self.match.pk, user=user, token=self.match.invite_token)
         self.actions = 0
@@ -103,8 +106,12 @@ class Copy:
                 return None
             if state.phase != "round_over":
                 return row, state
-            services.round_next(match_id=self.match.pk, user=self.users[0], expected_version=row.version,
-                                request_id=uuid.uuid4().hex)
+            services.round_next(
+                match_id=self.match.pk,
+                user=self.users[0],
+                expected_version=row.version,
+                request_id=uuid.uuid4().hex,
+            )
 
     def step(self, sample: Sample | None) -> bool:
         """Play the next action (timed into `sample`, with the four boards after it); False at the end."""
@@ -116,8 +123,14 @@ class Copy:
         row, state = found
         action = rules.legal_actions(state)[0]
         assert action.seat is not None
-        submit = {"match_id": self.match.pk, "user": self.users[action.seat], "seat": action.seat,
-                  "action": action.to_json(), "expected_version": row.version, "request_id": uuid.uuid4().hex}
+        submit = {
+            "match_id": self.match.pk,
+            "user": self.users[action.seat],
+            "seat": action.seat,
+            "action": action.to_json(),
+            "expected_version": row.version,
+            "request_id": uuid.uuid4().hex,
+        }
         self.actions += 1
         if sample is None:
             services.action_submit(**submit)

@@ -52,21 +52,29 @@ class BenchDatabase:
         self.url = with_database(self.server_url, name)
 
     def _admin(self) -> psycopg.Connection:
-        return psycopg.connect(with_database(self.server_url, "postgres"), autocommit=True, connect_timeout=10)
+        return psycopg.connect(
+            with_database(self.server_url, "postgres"), autocommit=True, connect_timeout=10
+        )
 
     def create(self) -> None:
         with self._admin() as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(self.name)))
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(self.name))
+            )
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(self.name)))
 
     def drop(self) -> None:
         with contextlib.suppress(psycopg.Error), self._admin() as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(self.name)))
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(self.name))
+            )
 
     def backend_pids(self) -> list[int]:
         """The PostgreSQL backends serving this database now (for their CPU time)."""
         with self._admin() as conn:
-            rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (self.name,)).fetchall()
+            rows = conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s", (self.name,)
+            ).fetchall()
         return [int(r[0]) for r in rows]
 
 
@@ -137,7 +145,9 @@ def redis_pid(url: str | None) -> int | None:
     for p in psutil.process_iter(["name", "cmdline"]):
         try:
             words = " ".join(p.info["cmdline"] or [])
-            if "redis-server" in (p.info["name"] or "") + words and (f":{port}" in words or f"--port {port}" in words):
+            if "redis-server" in (p.info["name"] or "") + words and (
+                f":{port}" in words or f"--port {port}" in words
+            ):
                 return int(p.pid)
         except (psutil.Error, OSError):
             continue
@@ -212,7 +222,11 @@ class Servers:
 
     def cpu_by_process(self) -> dict[str, float]:
         """CPU seconds since `mark` of each process of the site (`pids`)."""
-        return {name: cpu_of(pid) - self.marks[name] for name, pid in self.pids().items() if name in self.marks}
+        return {
+            name: cpu_of(pid) - self.marks[name]
+            for name, pid in self.pids().items()
+            if name in self.marks
+        }
 
     def peak_rss(self) -> list[int]:
         return [s.peak_rss() for s in self.servers]

@@ -61,14 +61,16 @@ def parts_of(by_process: dict[int, list[tuple[str, float]]]) -> dict[str, float]
     return parts
 
 
-def explain(folder: Path, latencies: list[float], keys: list[tuple[int, int]], share: float = 0.01) -> dict[str, Any]:
+def explain(
+    folder: Path, latencies: list[float], keys: list[tuple[int, int]], share: float = 0.01
+) -> dict[str, Any]:
     """The top causes of the slowest `share` of the samples (see the module docstring)."""
     spans = load_spans(folder)
     samples = sorted(zip(latencies, keys, strict=True), reverse=True)
     traced = [(lat, spans[f"{m}:{v}"]) for lat, (m, v) in samples if f"{m}:{v}" in spans]
     if not traced:
         return {"samples": len(samples), "traced": 0}
-    slow = traced[:max(1, int(len(traced) * share))]
+    slow = traced[: max(1, int(len(traced) * share))]
     causes: Counter[str] = Counter()
     slow_parts: dict[str, list[float]] = defaultdict(list)
     for _lat, by_process in slow:
@@ -81,7 +83,9 @@ def explain(folder: Path, latencies: list[float], keys: list[tuple[int, int]], s
         for name, ms in parts_of(by_process).items():
             all_parts[name].append(ms)
     return {
-        "samples": len(samples), "traced": len(traced), "slowest": len(slow),
+        "samples": len(samples),
+        "traced": len(traced),
+        "slowest": len(slow),
         "slowest_from_ms": slow[-1][0] * 1000,
         "causes": causes.most_common(),
         "median_ms_slowest": {p: statistics.median(v) for p, v in slow_parts.items()},
@@ -94,8 +98,12 @@ def report(result: dict[str, Any], indent: str = "  ") -> None:
         print(f"{indent}trace: no spans matched the {result.get('samples', 0)} latency samples")
         return
     causes = ", ".join(f"{name} {count}" for name, count in result["causes"])
-    print(f"{indent}trace: the slowest {result['slowest']} of {result['traced']} traced actions (from "
-          f"{result['slowest_from_ms']:.1f} ms): largest part {causes}")
+    print(
+        f"{indent}trace: the slowest {result['slowest']} of {result['traced']} traced actions (from "
+        f"{result['slowest_from_ms']:.1f} ms): largest part {causes}"
+    )
     for name in PARTS:
-        print(f"{indent}  {name}: median {result['median_ms_slowest'][name]:.1f} ms there, "
-              f"{result['median_ms_all'][name]:.1f} ms over all")
+        print(
+            f"{indent}  {name}: median {result['median_ms_slowest'][name]:.1f} ms there, "
+            f"{result['median_ms_all'][name]:.1f} ms over all"
+        )

@@ -70,18 +70,37 @@ DESKTOP = {"width": 1280, "height": 860}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--actions", type=int, default=20, help="actions played before the page is fetched")
-    p.add_argument("--late", type=int, default=300,
-                   help="also weigh a player's page this many actions into a match (0: not)")
-    p.add_argument("--runs", type=int, default=5, help="Chromium loads per viewer and site (0: none)")
-    p.add_argument("--debug", action="store_true", help="servers with DEBUG on (files from static/, no cache)")
-    p.add_argument("--compare", metavar="COMMIT", help="also measure this commit's page, side by side")
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument(
+        "--actions", type=int, default=20, help="actions played before the page is fetched"
+    )
+    p.add_argument(
+        "--late",
+        type=int,
+        default=300,
+        help="also weigh a player's page this many actions into a match (0: not)",
+    )
+    p.add_argument(
+        "--runs", type=int, default=5, help="Chromium loads per viewer and site (0: none)"
+    )
+    p.add_argument(
+        "--debug", action="store_true", help="servers with DEBUG on (files from static/, no cache)"
+    )
+    p.add_argument(
+        "--compare", metavar="COMMIT", help="also measure this commit's page, side by side"
+    )
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--database", default="bench_page")
     p.add_argument("--keep-database", action="store_true")
     p.add_argument("--json", type=Path, help="also write the results to this file")
-    p.add_argument("--save", type=Path, metavar="FOLDER", help="write each page's HTML there (to see what weighs)")
+    p.add_argument(
+        "--save",
+        type=Path,
+        metavar="FOLDER",
+        help="write each page's HTML there (to see what weighs)",
+    )
     return p.parse_args(argv)
 
 
@@ -122,8 +141,12 @@ class Site:
 
     def start(self, log_dir: Path) -> None:
         if self.env["DEBUG"] == "false":
-            subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-                           cwd=self.folder, env=self.env, check=True)
+            subprocess.run(
+                [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+                cwd=self.folder,
+                env=self.env,
+                check=True,
+            )
         self.daphne = Daphne(self.env, log_dir=log_dir)
         self.daphne.cwd = self.folder
         self.daphne.start(60)
@@ -140,8 +163,9 @@ class Site:
 
 def unpack(commit: str, into: Path) -> Path:
     """The files of `commit` (git archive) in a folder of their own."""
-    archive = subprocess.run(["git", "archive", "--format=tar", commit], cwd=ROOT, check=True,
-                             capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", commit], cwd=ROOT, check=True, capture_output=True
+    ).stdout
     folder = into / f"commit-{commit[:12]}"
     folder.mkdir()
     tar_path = into / "commit.tar"
@@ -186,7 +210,9 @@ def chromium_loads(browser: Any, page_url: str, cookie: str | None, base: str) -
     cdp = context.new_cdp_session(page)
     try:
         for visit in ("cold", "warm"):
-            cdp.send("Performance.enable")  # the browser's main-thread time, fairer than the clock here
+            cdp.send(
+                "Performance.enable"
+            )  # the browser's main-thread time, fairer than the clock here
             page.goto(page_url, wait_until="load")
             metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
             cdp.send("Performance.disable")
@@ -194,23 +220,33 @@ def chromium_loads(browser: Any, page_url: str, cookie: str | None, base: str) -
             out[f"{visit}_script_ms"] = 1000 * float(metrics.get("ScriptDuration", 0.0))
             nav = page.evaluate("() => performance.getEntriesByType('navigation')[0].toJSON()")
             # files that went over the network (a cached one has no transfer), the page included
-            fetched = page.evaluate("() => performance.getEntriesByType('resource')"
-                                    ".filter(e => e.transferSize > 0).length")
+            fetched = page.evaluate(
+                "() => performance.getEntriesByType('resource')"
+                ".filter(e => e.transferSize > 0).length"
+            )
             out[f"{visit}_load_ms"] = float(nav["loadEventEnd"] or nav["loadEventStart"])
             out[f"{visit}_dcl_ms"] = float(nav["domContentLoadedEventEnd"])
-            out[f"{visit}_html_ms"] = float(nav["responseEnd"])  # the server's part: the page's HTML
+            out[f"{visit}_html_ms"] = float(
+                nav["responseEnd"]
+            )  # the server's part: the page's HTML
             out[f"{visit}_requests"] = float(1 + fetched)
             # the scripts work: the page's websocket is open (table.js) and its board live
             page.wait_for_function("() => window.MT && MT.online && MT.online()", timeout=15000)
             if visit == "cold":
                 # what the browser itself took by then, uncompressed, whoever asked for it (a
                 # script loaded by another counts): no script comes unasked beyond the page's own
-                took = page.evaluate("() => [performance.getEntriesByType('navigation')[0],"
-                                     " ...performance.getEntriesByType('resource')]"
-                                     ".map(e => [e.initiatorType, e.decodedBodySize])")
-                out["cold_taken_kb"] = sum(float(n) for _, n in took) / 1024  # kB as kb() counts them
-                out["cold_taken_code_kb"] = sum(float(n) for kind, n in took
-                                                if kind in ("navigation", "script", "link")) / 1024
+                took = page.evaluate(
+                    "() => [performance.getEntriesByType('navigation')[0],"
+                    " ...performance.getEntriesByType('resource')]"
+                    ".map(e => [e.initiatorType, e.decodedBodySize])"
+                )
+                out["cold_taken_kb"] = (
+                    sum(float(n) for _, n in took) / 1024
+                )  # kB as kb() counts them
+                out["cold_taken_code_kb"] = (
+                    sum(float(n) for kind, n in took if kind in ("navigation", "script", "link"))
+                    / 1024
+                )
                 # the scripts loaded on first use (static/js/lazy.js) come and work: the log drawer
                 if page.locator('#board [data-panel="log"]').count():
                     page.keyboard.press("l")
@@ -236,24 +272,37 @@ def make_table(actions: int, seed: int, prefix: str) -> tuple[int, str, str]:
     from games.models import Match
 
     users = make_users(SEATS, prefix)
-    match = services.match_create(creator=users[0], seed=seed, listed=False,
-                                  seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * (SEATS - 1))
+    match = services.match_create(
+        creator=users[0],
+        seed=seed,
+        listed=False,
+        seats=[services.SeatSpec("me")] + [services.SeatSpec("human")] * (SEATS - 1),
+    )
     for user in users[1:]:
         services.seat_join(match_id=match.pk, user=user, token=match.invite_token)
     for _ in range(actions):
         row = Match.objects.get(pk=match.pk)
         state = state_from_json(row.state)
         if state.phase == "round_over":
-            services.round_next(match_id=match.pk, user=users[0], expected_version=row.version,
-                                request_id=uuid.uuid4().hex)
+            services.round_next(
+                match_id=match.pk,
+                user=users[0],
+                expected_version=row.version,
+                request_id=uuid.uuid4().hex,
+            )
             continue
         if state.phase == "match_over":
             break
         action = rules.legal_actions(state)[0]
         assert action.seat is not None
-        services.action_submit(match_id=match.pk, user=users[action.seat], seat=action.seat,
-                               action=action.to_json(), expected_version=row.version,
-                               request_id=uuid.uuid4().hex)
+        services.action_submit(
+            match_id=match.pk,
+            user=users[action.seat],
+            seat=action.seat,
+            action=action.to_json(),
+            expected_version=row.version,
+            request_id=uuid.uuid4().hex,
+        )
     return match.pk, session_cookie(users[0]), match.watch_token
 
 
@@ -266,14 +315,20 @@ def report_weights(site: Site, viewers: list[str]) -> None:
         resources: list[Resource] = site.results[viewer]["resources"]
         print(f"\n{site.name}, {viewer}:")
         for r in resources:
-            name = r.url.split("/static/", 1)[-1] if "/static/" in r.url else r.url.split("//", 1)[-1].split("/", 1)[-1]
+            name = (
+                r.url.split("/static/", 1)[-1]
+                if "/static/" in r.url
+                else r.url.split("//", 1)[-1].split("/", 1)[-1]
+            )
             print(f"  {r.kind:4} {name[:64]:64} {kb(r.raw):>9} {kb(r.wire):>9}  {r.cache}")
         raw = sum(r.raw for r in resources)
         wire = sum(r.wire for r in resources)
         verdict = "met" if raw <= TARGET_BYTES else "missed"
         counts = {k: sum(1 for r in resources if r.kind == k) for k in ("css", "js")}
-        print(f"  total: {kb(raw)} uncompressed (target <= {kb(TARGET_BYTES)}: {verdict}), {kb(wire)} on the wire;"
-              f" {counts['css']} stylesheets, {counts['js']} scripts")
+        print(
+            f"  total: {kb(raw)} uncompressed (target <= {kb(TARGET_BYTES)}: {verdict}), {kb(wire)} on the wire;"
+            f" {counts['css']} stylesheets, {counts['js']} scripts"
+        )
 
 
 def median_of(runs: list[dict[str, float]], key: str) -> float:
@@ -300,12 +355,20 @@ def main(argv: list[str] | None = None) -> int:
         env["COMPUTER_WORKER"] = "off"
         sites.append(Site("this checkout", ROOT, env))
         if args.compare:
-            commit = subprocess.run(["git", "rev-parse", "--short", args.compare], cwd=ROOT, check=True,
-                                    capture_output=True, text=True).stdout.strip()
+            commit = subprocess.run(
+                ["git", "rev-parse", "--short", args.compare],
+                cwd=ROOT,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
             sites.append(Site(f"commit {commit}", unpack(args.compare, temp), env))
         for site in sites:
             site.start(temp)
-        viewers = {"player": (f"/m/{match_id}/", cookie), "spectator": (f"/m/{match_id}/?watch={token}", None)}
+        viewers = {
+            "player": (f"/m/{match_id}/", cookie),
+            "spectator": (f"/m/{match_id}/?watch={token}", None),
+        }
         weighed = dict(viewers)
         if late is not None:
             weighed["player, late"] = (f"/m/{late[0]}/", late[1])
@@ -316,57 +379,84 @@ def main(argv: list[str] | None = None) -> int:
                     args.save.mkdir(parents=True, exist_ok=True)
                     html, _ = get(site.url + path, viewer_cookie, compressed=False)
                     (args.save / f"{site.name.replace(' ', '-')}-{viewer}.html").write_bytes(html)
-                site.results[viewer] = {"resources": resources, "loads": [],
-                                        "total": sum(r.raw for r in resources)}
+                site.results[viewer] = {
+                    "resources": resources,
+                    "loads": [],
+                    "total": sum(r.raw for r in resources),
+                }
             report_weights(site, list(weighed))
             if late is not None:
                 growth = site.results["player, late"]["total"] / site.results["player"]["total"]
                 site.results["growth"] = growth
-                print(f"  a player's page {args.late} actions into a match against {args.actions} in:"
-                      f" {growth:.2f}x (target <= {TARGET_GROWTH}: {'met' if growth <= TARGET_GROWTH else 'missed'})")
+                print(
+                    f"  a player's page {args.late} actions into a match against {args.actions} in:"
+                    f" {growth:.2f}x (target <= {TARGET_GROWTH}: {'met' if growth <= TARGET_GROWTH else 'missed'})"
+                )
         if args.runs > 0:
             os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
             from playwright.sync_api import sync_playwright
 
             from tests.conftest import CHROMIUM_ARGS
 
-            chromium = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+            chromium = (
+                os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+            )
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+                browser = pw.chromium.launch(
+                    executable_path=chromium, headless=True, args=CHROMIUM_ARGS
+                )
                 try:
-                    for site in sites:  # one unmeasured visit each: the servers' first requests warm up
+                    for (
+                        site
+                    ) in sites:  # one unmeasured visit each: the servers' first requests warm up
                         chromium_loads(browser, site.url + viewers["player"][0], cookie, site.url)
                     for _ in range(args.runs):
                         for site in sites:
                             for viewer, (path, viewer_cookie) in viewers.items():
                                 site.results[viewer]["loads"].append(
-                                    chromium_loads(browser, site.url + path, viewer_cookie, site.url))
+                                    chromium_loads(
+                                        browser, site.url + path, viewer_cookie, site.url
+                                    )
+                                )
                 finally:
                     browser.close()
-            print(f"\nChromium, median of {args.runs} loads each ({'DEBUG on' if args.debug else 'production-like'};"
-                  f" navigation start to the load event):")
+            print(
+                f"\nChromium, median of {args.runs} loads each ({'DEBUG on' if args.debug else 'production-like'};"
+                f" navigation start to the load event):"
+            )
             for site in sites:
                 for viewer in viewers:
                     loads = site.results[viewer]["loads"]
-                    print(f"  {site.name:22} {viewer:9}  empty cache: HTML {median_of(loads, 'cold_html_ms'):4.0f} ms,"
-                          f" DOMContentLoaded {median_of(loads, 'cold_dcl_ms'):4.0f} ms,"
-                          f" load {median_of(loads, 'cold_load_ms'):4.0f} ms,"
-                          f" {median_of(loads, 'cold_requests'):.0f} requests,"
-                          f" {median_of(loads, 'cold_taken_code_kb'):.1f} kB of HTML, CSS and JS taken"
-                          f" by the time the websocket is open ({median_of(loads, 'cold_taken_kb'):.1f} kB in all),"
-                          f" main thread {median_of(loads, 'cold_task_ms'):4.0f} ms"
-                          f" (scripts {median_of(loads, 'cold_script_ms'):3.0f});"
-                          f"  cached: HTML {median_of(loads, 'warm_html_ms'):4.0f} ms,"
-                          f" load {median_of(loads, 'warm_load_ms'):4.0f} ms,"
-                          f" {median_of(loads, 'warm_requests'):.0f} requests;"
-                          f" script errors: {sum(r['cold_errors'] + r['warm_errors'] for r in loads):.0f}")
+                    print(
+                        f"  {site.name:22} {viewer:9}  empty cache: HTML {median_of(loads, 'cold_html_ms'):4.0f} ms,"
+                        f" DOMContentLoaded {median_of(loads, 'cold_dcl_ms'):4.0f} ms,"
+                        f" load {median_of(loads, 'cold_load_ms'):4.0f} ms,"
+                        f" {median_of(loads, 'cold_requests'):.0f} requests,"
+                        f" {median_of(loads, 'cold_taken_code_kb'):.1f} kB of HTML, CSS and JS taken"
+                        f" by the time the websocket is open ({median_of(loads, 'cold_taken_kb'):.1f} kB in all),"
+                        f" main thread {median_of(loads, 'cold_task_ms'):4.0f} ms"
+                        f" (scripts {median_of(loads, 'cold_script_ms'):3.0f});"
+                        f"  cached: HTML {median_of(loads, 'warm_html_ms'):4.0f} ms,"
+                        f" load {median_of(loads, 'warm_load_ms'):4.0f} ms,"
+                        f" {median_of(loads, 'warm_requests'):.0f} requests;"
+                        f" script errors: {sum(r['cold_errors'] + r['warm_errors'] for r in loads):.0f}"
+                    )
         print(f"\nload average: {loadavg()}")
         results["loadavg"] = loadavg()
         results["sites"] = {
-            s.name: {"growth": s.results.get("growth"),
-                     **{v: {"resources": [r.__dict__ for r in s.results[v]["resources"]],
-                            "total": s.results[v]["total"], "loads": s.results[v]["loads"]} for v in weighed}}
-            for s in sites}
+            s.name: {
+                "growth": s.results.get("growth"),
+                **{
+                    v: {
+                        "resources": [r.__dict__ for r in s.results[v]["resources"]],
+                        "total": s.results[v]["total"],
+                        "loads": s.results[v]["loads"],
+                    }
+                    for v in weighed
+                },
+            }
+            for s in sites
+        }
     finally:
         for site in sites:
             site.stop()

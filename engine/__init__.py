@@ -20,7 +20,25 @@ from .state import MEXICAN, Action, IllegalAction, RoundStart, RoundState, Train
 from .tiles import Tile, parse_tile, points, tile_str
 
 __all__ = [
-    "MEXICAN", "Action", "Deal", "IllegalAction", "RoundStart", "RoundState", "Tile", "Train",
-    "apply", "engine_value", "fixed_round", "hand_size", "is_blocked", "legal_actions",
-    "new_match_round", "next_round", "parse_tile", "points", "restart_round", "seeded_deal", "tile_str",
+    "MEXICAN",
+    "Action",
+    "Deal",
+    "IllegalAction",
+    "RoundStart",
+    "RoundState",
+    "Tile",
+    "Train",
+    "apply",
+    "engine_value",
+    "fixed_round",
+    "hand_size",
+    "is_blocked",
+    "legal_actions",
+    "new_match_round",
+    "next_round",
+    "parse_tile",
+    "points",
+    "restart_round",
+    "seeded_deal",
+    "tile_str",
 ]

@@ -171,7 +171,9 @@ def forget_plans() -> None:
     _NEXT.clear()
 
 
-def _plan(bits: int, tiles: tuple[Tile, ...], end: int) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+def _plan(
+    bits: int, tiles: tuple[Tile, ...], end: int
+) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
     """`best_chain` for the hand `tiles` (whose bits are `bits`), remembered, with the chain as laid."""
     key = (bits, end)
     entry = _PLANS.get(key)
@@ -293,7 +295,13 @@ def best_chain(hand: tuple[Tile, ...], end: int, budget: int = PLAN_BUDGET) -> l
             left -= 1
             double = doubles[to]
             if double is not None and not seen >> to & 1:
-                walk(to, used | bit, seen | 1 << to, value + tile_value + _LONGER + to + to, (double, (tile, chain)))
+                walk(
+                    to,
+                    used | bit,
+                    seen | 1 << to,
+                    value + tile_value + _LONGER + to + to,
+                    (double, (tile, chain)),
+                )
             else:
                 walk(to, used | bit, seen | 1 << to, value + tile_value, (tile, chain))
 
@@ -380,7 +388,8 @@ class _Scorer:
         if tile[0] == tile[1]:
             # R17: a double is followed by another play; worth it when we can follow.
             follow = touch[new_end] & rest or any(
-                touch[t.end] & rest for t in self.open if t.key != key)
+                touch[t.end] & rest for t in self.open if t.key != key
+            )
             score += 10 if follow else -15
             if not rest:
                 score += 100  # R18: out on a double

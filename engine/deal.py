@@ -36,7 +36,11 @@ def hand_size(players: int) -> int:
 
 def check_rounds(rounds: int) -> int:
     """R31: a match's length, 1 to 13 rounds (from 0-0 up to the standard 12-12)."""
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or not MIN_ROUNDS <= rounds <= ROUNDS:
+    if (
+        isinstance(rounds, bool)
+        or not isinstance(rounds, int)
+        or not MIN_ROUNDS <= rounds <= ROUNDS
+    ):
         raise ValueError(f"a match has 1 to 13 rounds (R5, R31), not {rounds!r}")
     return rounds
 
@@ -46,7 +50,9 @@ def engine_value(round_no: int, rounds: int = ROUNDS) -> int:
     of the standard match down to 0-0 in its round 13; n-n down to 0-0 in a shorter one."""
     check_rounds(rounds)
     if not 1 <= round_no <= rounds:
-        raise ValueError(f"a match of {rounds} rounds has rounds 1 to {rounds} (R5, R31), not {round_no}")
+        raise ValueError(
+            f"a match of {rounds} rounds has rounds 1 to {rounds} (R5, R31), not {round_no}"
+        )
     return rounds - round_no
 
 

@@ -55,7 +55,9 @@ def between(before: SeatView, after: SeatView) -> list[dict[str, Any]]:
     if before.round == after.round and len(before.trains) == len(after.trains):
         for old, new in zip(before.trains, after.trains, strict=True):
             if old.marker != new.marker:
-                out.append({"e": "marker_placed" if new.marker else "marker_removed", "train": new.key})
+                out.append(
+                    {"e": "marker_placed" if new.marker else "marker_removed", "train": new.key}
+                )
     was = {(spoken(t), k) for t, k in before.open_doubles} if before.round == after.round else set()
     now = {(spoken(t), k) for t, k in after.open_doubles}
     for tile, key in sorted(now - was, key=str):

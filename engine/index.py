@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from .state import RoundState
 
 
-
 def _numbers() -> tuple[tuple[int, ...], ...]:
     numbers: tuple[tuple[int, ...], ...] = ((),)
     for w in range(HIGHEST + 1):  # the sets without w, then each of them with w

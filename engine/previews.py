@@ -16,8 +16,9 @@ from .views import SeatView
 
 def targets(view: SeatView, tile: Tile) -> list[TrainKey]:
     """The trains `tile` may be played on now (empty when it fits nowhere)."""
-    return [a.train for a in view.legal if a.act == "play" and a.tile == tile and a.train is not None]
-
+    return [
+        a.train for a in view.legal if a.act == "play" and a.tile == tile and a.train is not None
+    ]
 
 
 def hint(view: SeatView) -> Choice | None:
@@ -42,4 +43,6 @@ def end_preview(view: SeatView) -> EndPreview | None:
         return None
     tiles = view.train(view.seat).tiles
     last = tiles[-1] if tiles else None
-    return EndPreview(placed=view.placed, open_double=last if last is not None and is_double(last) else None)
+    return EndPreview(
+        placed=view.placed, open_double=last if last is not None and is_double(last) else None
+    )

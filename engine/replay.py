@@ -58,7 +58,7 @@ def parse_train(value: object) -> TrainKey:
         return MEXICAN
     if isinstance(value, str) and value.isdigit():
         return int(value)
-    return _int(value, "a train (a seat index or \"mexican\")")
+    return _int(value, 'a train (a seat index or "mexican")')
 
 
 def _tiles(raw: object, what: str) -> list[Tile]:
@@ -126,8 +126,9 @@ def train_json(state: RoundState) -> dict[str, dict[str, Any]]:
     return out
 
 
-def state_json(state: RoundState, error: dict[str, Any] | None = None, *,
-               with_rounds: bool = False) -> dict[str, Any]:
+def state_json(
+    state: RoundState, error: dict[str, Any] | None = None, *, with_rounds: bool = False
+) -> dict[str, Any]:
     """The output object of the replay command: everything, hands included.
 
     ``rounds`` (the match's length, R31) is reported only `with_rounds` — when the input
@@ -146,7 +147,9 @@ def state_json(state: RoundState, error: dict[str, Any] | None = None, *,
         "hands": [[tile_str(t) for t in hand] for hand in state.hands],
         "boneyard": len(state.boneyard),
         "trains": train_json(state),
-        "open_doubles": [{"tile": tile_str(t), "train": str(state.train_key(i))} for t, i in state.open_doubles],
+        "open_doubles": [
+            {"tile": tile_str(t), "train": str(state.train_key(i))} for t, i in state.open_doubles
+        ],
         "legal": [a.to_json() for a in legal_actions(state)],
         "ended_by": state.ended_by,
         "round_points": list(state.round_points) if state.round_points is not None else None,
@@ -169,6 +172,9 @@ def run_replay(doc: object, random_seed: int | None = None) -> dict[str, Any]:
         try:
             state = apply(state, action)
         except IllegalAction as e:
-            return state_json(state, {"index": k, "action": raw_actions[k], "message": e.message},
-                              with_rounds=with_rounds)
+            return state_json(
+                state,
+                {"index": k, "action": raw_actions[k], "message": e.message},
+                with_rounds=with_rounds,
+            )
     return state_json(state, with_rounds=with_rounds)

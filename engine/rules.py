@@ -37,7 +37,9 @@ def start_round(start: RoundStart) -> RoundState:
     found = search_engine(start.deal, start.round, start.rounds)
     e = engine_value(start.round, start.rounds)
     if found.holder is None:
-        raise ValueError(f"the engine double {e}-{e} is in no hand and not in the boneyard (R5, R6)")
+        raise ValueError(
+            f"the engine double {e}-{e} is in no hand and not in the boneyard (R5, R6)"
+        )
     return RoundState(
         start=start,
         engine=e,
@@ -57,19 +59,34 @@ def start_round(start: RoundStart) -> RoundState:
     )
 
 
-def new_match_round(players: int, seed: int, round_no: int = 1, totals: tuple[int, ...] | None = None,
-                    rounds: int = ROUNDS) -> RoundState:
+def new_match_round(
+    players: int,
+    seed: int,
+    round_no: int = 1,
+    totals: tuple[int, ...] | None = None,
+    rounds: int = ROUNDS,
+) -> RoundState:
     """Round `round_no` of a seeded match of `rounds` rounds (R4, R31), with totals so far
     (zeros by default, R29). The deal depends on the seed and the round's engine double
     only (R31): round 1 of a 7-round match (6-6) deals what round 7 of a standard one does."""
     deal = seeded_deal(seed, deal_round(round_no, rounds), players)
-    return start_round(RoundStart(players, round_no, seed, deal, totals or (0,) * players, check_rounds(rounds)))
+    return start_round(
+        RoundStart(players, round_no, seed, deal, totals or (0,) * players, check_rounds(rounds))
+    )
 
 
-def fixed_round(players: int, deal: Deal, round_no: int = 1, totals: tuple[int, ...] | None = None,
-                seed: int | None = None, rounds: int = ROUNDS) -> RoundState:
+def fixed_round(
+    players: int,
+    deal: Deal,
+    round_no: int = 1,
+    totals: tuple[int, ...] | None = None,
+    seed: int | None = None,
+    rounds: int = ROUNDS,
+) -> RoundState:
     """A round from an explicit deal (tests and replays)."""
-    return start_round(RoundStart(players, round_no, seed, deal, totals or (0,) * players, check_rounds(rounds)))
+    return start_round(
+        RoundStart(players, round_no, seed, deal, totals or (0,) * players, check_rounds(rounds))
+    )
 
 
 def restart_round(state: RoundState) -> RoundState:
@@ -85,7 +102,9 @@ def next_round(state: RoundState) -> RoundState:
         raise IllegalAction("R20", "The round is not over yet", "round_not_over")
     if state.seed is None:
         raise IllegalAction("R4", "The next round needs a match seed to deal from", "no_seed")
-    return new_match_round(state.players, state.seed, state.round + 1, state.totals, state.start.rounds)
+    return new_match_round(
+        state.players, state.seed, state.round + 1, state.totals, state.start.rounds
+    )
 
 
 def last_round(state: RoundState) -> RoundState:
@@ -94,8 +113,9 @@ def last_round(state: RoundState) -> RoundState:
     if state.phase == "match_over":
         raise IllegalAction("R22", "The match is over", "match_over")
     if state.phase == "round_over":
-        raise IllegalAction("R32", "The round is over: only a round in play can be made the last",
-                            "round_over")
+        raise IllegalAction(
+            "R32", "The round is over: only a round in play can be made the last", "round_over"
+        )
     if state.start.final or state.round == state.start.rounds:
         raise IllegalAction("R32", "This round is the match's last already", "last_already")
     return state._replace(start=replace(state.start, final=True))
@@ -113,20 +133,26 @@ _by_tile = itemgetter(2)
 #: every action but a play, made once per act and seat (actions are immutable, and a
 #: legal list is made for every action of every match)
 _SIMPLE: dict[str, tuple[Action, ...]] = {
-    act: tuple(Action(act, seat) for seat in range(MAX_PLAYERS)) for act in ("engine", "draw", "pass", "end")}
+    act: tuple(Action(act, seat) for seat in range(MAX_PLAYERS))
+    for act in ("engine", "draw", "pass", "end")
+}
 _ENGINE, _DRAW, _PASS, _END = _SIMPLE["engine"], _SIMPLE["draw"], _SIMPLE["pass"], _SIMPLE["end"]
 
 #: every play, made once: ``_PLAYS[seat][slot][e][w]`` plays the tile e-w on the train
 #: of that slot (`index.slot`); a seat's plays on a train are made the first time they
 #: are asked for (at most 10 × 11 × 91 actions)
-_PLAYS: list[list[tuple[tuple[Action, ...], ...] | None]] = [[None] * (MEXICAN_SLOT + 1) for _ in range(MAX_PLAYERS)]
+_PLAYS: list[list[tuple[tuple[Action, ...], ...] | None]] = [
+    [None] * (MEXICAN_SLOT + 1) for _ in range(MAX_PLAYERS)
+]
 
 
 def _plays_on(seat: int, at: int) -> tuple[tuple[Action, ...], ...]:
     """Make the seat's plays on the train of slot `at` (`_PLAYS`)."""
     key: TrainKey = MEXICAN if at == MEXICAN_SLOT else at
     plays = {t: Action("play", seat, t, key) for t in FULL_SET}
-    made = _PLAYS[seat][at] = tuple(tuple(plays[norm(e, w)] for w in range(HIGHEST + 1)) for e in range(HIGHEST + 1))
+    made = _PLAYS[seat][at] = tuple(
+        tuple(plays[norm(e, w)] for w in range(HIGHEST + 1)) for e in range(HIGHEST + 1)
+    )
     return made
 
 
@@ -309,15 +335,28 @@ def apply(state: RoundState, action: Action) -> RoundState:
         # R7: the double leaves the holder's hand and becomes the hub of every train.
         double = (state.engine, state.engine)
         hand = tuple(t for t in state.hands[seat] if t != double)
-        after = state.evolve(hands=_with(state.hands, seat, hand), phase="first", turn=state.holder, placed=0)
+        after = state.evolve(
+            hands=_with(state.hands, seat, hand), phase="first", turn=state.holder, placed=0
+        )
     elif act == "draw":
         # R15: the top tile joins the hand, last (views show it as the drawn tile).
         hands_after = _with(state.hands, seat, state.hands[seat] + state.boneyard[:1])
-        after = _moved(state, hands_after, state.boneyard[1:], state.trains, state.open_doubles,
-                       seat, state.placed, True, state.owes)
+        after = _moved(
+            state,
+            hands_after,
+            state.boneyard[1:],
+            state.trains,
+            state.open_doubles,
+            seat,
+            state.placed,
+            True,
+            state.owes,
+        )
     elif act == "pass":
         # R10, R15, R17, R19: passing puts a marker on the own train.
-        after = _end_turn(state, _with(state.trains, seat, _new(Train, (state.trains[seat].tiles, True))))
+        after = _end_turn(
+            state, _with(state.trains, seat, _new(Train, (state.trains[seat].tiles, True)))
+        )
     else:
         # "end": R9, the first turn is ended explicitly
         after = _end_turn(state, state.trains)
@@ -345,20 +384,82 @@ def _with(items: tuple, index: int, value: object) -> tuple:
     return tuple(changed)
 
 
-def _moved(state: RoundState, hands: tuple[tuple[Tile, ...], ...], boneyard: tuple[Tile, ...],
-           trains: tuple[Train, ...], open_doubles: tuple[tuple[Tile, int], ...], turn: int,
-           placed: int, drawn: bool, owes: bool) -> RoundState:
+def _moved(
+    state: RoundState,
+    hands: tuple[tuple[Tile, ...], ...],
+    boneyard: tuple[Tile, ...],
+    trains: tuple[Train, ...],
+    open_doubles: tuple[tuple[Tile, int], ...],
+    turn: int,
+    placed: int,
+    drawn: bool,
+    owes: bool,
+) -> RoundState:
     """`state` with the fields a move changes replaced: `evolve` without its keyword handling."""
-    (start, engine, _hands, _boneyard, _trains, holder, phase, _turn, _doubles, firsts_done,
-     _placed, _drawn, _owes, totals, round_points, ended_by, search) = state
-    return _new(RoundState, (start, engine, hands, boneyard, trains, holder, phase, turn, open_doubles,
-                             firsts_done, placed, drawn, owes, totals, round_points, ended_by, search))
+    (
+        start,
+        engine,
+        _hands,
+        _boneyard,
+        _trains,
+        holder,
+        phase,
+        _turn,
+        _doubles,
+        firsts_done,
+        _placed,
+        _drawn,
+        _owes,
+        totals,
+        round_points,
+        ended_by,
+        search,
+    ) = state
+    return _new(
+        RoundState,
+        (
+            start,
+            engine,
+            hands,
+            boneyard,
+            trains,
+            holder,
+            phase,
+            turn,
+            open_doubles,
+            firsts_done,
+            placed,
+            drawn,
+            owes,
+            totals,
+            round_points,
+            ended_by,
+            search,
+        ),
+    )
 
 
 def _play(state: RoundState, seat: int, tile: Tile, index: int) -> RoundState:
     # Every field read once and the next state built once: this is the hot path.
-    (start, engine, hands, boneyard, trains, holder, phase, turn, doubles, firsts_done,
-     placed, _drawn, owes, totals, round_points, ended_by, search) = state
+    (
+        start,
+        engine,
+        hands,
+        boneyard,
+        trains,
+        holder,
+        phase,
+        turn,
+        doubles,
+        firsts_done,
+        placed,
+        _drawn,
+        owes,
+        totals,
+        round_points,
+        ended_by,
+        search,
+    ) = state
     tiles, marker = trains[index]
     end = tiles[-1][1] if tiles else engine
     low, high = tile
@@ -384,27 +485,100 @@ def _play(state: RoundState, seat: int, tile: Tile, index: int) -> RoundState:
         doubles += ((tile, index),)
     if phase == "first":
         # R9: the chain goes on; an empty hand ends the first turn. R11: doubles in a chain wait.
-        state = _new(RoundState, (start, engine, hands, boneyard, trains, holder, phase, turn, doubles,
-                                  firsts_done, placed + 1, False, owes, totals, round_points, ended_by, search))
+        state = _new(
+            RoundState,
+            (
+                start,
+                engine,
+                hands,
+                boneyard,
+                trains,
+                holder,
+                phase,
+                turn,
+                doubles,
+                firsts_done,
+                placed + 1,
+                False,
+                owes,
+                totals,
+                round_points,
+                ended_by,
+                search,
+            ),
+        )
         return state if hand else _end_turn(state, trains)
     if hand and not double:
         # R14: one play is the turn; the next seat clockwise acts unless the round is blocked (R20).
-        state = _new(RoundState, (start, engine, hands, boneyard, trains, holder, phase, (seat + 1) % len(hands),
-                                  doubles, firsts_done, 0, False, False, totals, round_points, ended_by, search))
+        state = _new(
+            RoundState,
+            (
+                start,
+                engine,
+                hands,
+                boneyard,
+                trains,
+                holder,
+                phase,
+                (seat + 1) % len(hands),
+                doubles,
+                firsts_done,
+                0,
+                False,
+                False,
+                totals,
+                round_points,
+                ended_by,
+                search,
+            ),
+        )
         return _finish(state, "blocked") if not boneyard and is_blocked(state) else state
     # R17: after a double, the same seat plays again. R18, R20: out at once, even on a double.
-    state = _new(RoundState, (start, engine, hands, boneyard, trains, holder, phase, turn, doubles,
-                              firsts_done, placed + 1, False, True, totals, round_points, ended_by, search))
+    state = _new(
+        RoundState,
+        (
+            start,
+            engine,
+            hands,
+            boneyard,
+            trains,
+            holder,
+            phase,
+            turn,
+            doubles,
+            firsts_done,
+            placed + 1,
+            False,
+            True,
+            totals,
+            round_points,
+            ended_by,
+            search,
+        ),
+    )
     return state if hand else _finish(state, "out")
 
 
-def _next_turn(state: RoundState, hands: tuple[tuple[Tile, ...], ...], trains: tuple[Train, ...],
-               open_doubles: tuple[tuple[Tile, int], ...]) -> RoundState:
+def _next_turn(
+    state: RoundState,
+    hands: tuple[tuple[Tile, ...], ...],
+    trains: tuple[Train, ...],
+    open_doubles: tuple[tuple[Tile, int], ...],
+) -> RoundState:
     """End a later turn (with these hands, trains and open doubles): the next seat
     clockwise acts, unless the round is now truly blocked (R20)."""
     assert state.turn is not None
-    state = _moved(state, hands, state.boneyard, trains, open_doubles, (state.turn + 1) % len(hands),
-                   0, False, False)
+    state = _moved(
+        state,
+        hands,
+        state.boneyard,
+        trains,
+        open_doubles,
+        (state.turn + 1) % len(hands),
+        0,
+        False,
+        False,
+    )
     return _finish(state, "blocked") if is_blocked(state) else state
 
 
@@ -412,18 +586,75 @@ def _end_turn(state: RoundState, trains: tuple[Train, ...]) -> RoundState:
     """End the seat's turn, with these trains (a pass puts a marker on one)."""
     if state.phase != "first":
         return _next_turn(state, state.hands, trains, state.open_doubles)
-    (start, engine, hands, boneyard, _trains, holder, phase, turn, doubles, firsts_done,
-     _placed, _drawn, _owes, totals, round_points, ended_by, search) = state
+    (
+        start,
+        engine,
+        hands,
+        boneyard,
+        _trains,
+        holder,
+        phase,
+        turn,
+        doubles,
+        firsts_done,
+        _placed,
+        _drawn,
+        _owes,
+        totals,
+        round_points,
+        ended_by,
+        search,
+    ) = state
     assert turn is not None
     n = len(hands)
     done = firsts_done + 1
     if done < n:
-        return _new(RoundState, (start, engine, hands, boneyard, trains, holder, phase, (turn + 1) % n, doubles,
-                                 done, 0, False, False, totals, round_points, ended_by, search))
+        return _new(
+            RoundState,
+            (
+                start,
+                engine,
+                hands,
+                boneyard,
+                trains,
+                holder,
+                phase,
+                (turn + 1) % n,
+                doubles,
+                done,
+                0,
+                False,
+                False,
+                totals,
+                round_points,
+                ended_by,
+                search,
+            ),
+        )
     # R12: the holder starts the later turns; a hand emptied during first turns ends the
     # round once all have had theirs.
-    state = _new(RoundState, (start, engine, hands, boneyard, trains, holder, "play", holder, doubles,
-                              done, 0, False, False, totals, round_points, ended_by, search))
+    state = _new(
+        RoundState,
+        (
+            start,
+            engine,
+            hands,
+            boneyard,
+            trains,
+            holder,
+            "play",
+            holder,
+            doubles,
+            done,
+            0,
+            False,
+            False,
+            totals,
+            round_points,
+            ended_by,
+            search,
+        ),
+    )
     if any(not hand for hand in hands):
         return _finish(state, "out")
     return _finish(state, "blocked") if is_blocked(state) else state
@@ -436,8 +667,16 @@ def _finish(state: RoundState, how: str) -> RoundState:
     totals = tuple(a + b for a, b in zip(state.totals, penalty, strict=True))
     # R22 after the last round (R31: the match's length); R32 after a round the players agreed is the last
     phase = "match_over" if state.round == state.start.rounds or state.start.final else "round_over"
-    return state.evolve(phase=phase, turn=None, round_points=penalty, totals=totals,
-                        ended_by=how, placed=0, drawn=False, owes=False)
+    return state.evolve(
+        phase=phase,
+        turn=None,
+        round_points=penalty,
+        totals=totals,
+        ended_by=how,
+        placed=0,
+        drawn=False,
+        owes=False,
+    )
 
 
 # ---------------------------------------------------------------- reasons
@@ -450,8 +689,12 @@ def _key(state: RoundState, index: int) -> TrainKey:
 
 def _must_play(example: Action | None) -> IllegalAction:
     assert example is not None and example.tile is not None
-    return IllegalAction("R14", f"You must play when you can (for example {tile_str(example.tile)})", "must_play",
-                         {"tile": spoken(example.tile)})
+    return IllegalAction(
+        "R14",
+        f"You must play when you can (for example {tile_str(example.tile)})",
+        "must_play",
+        {"tile": spoken(example.tile)},
+    )
 
 
 def _train_name(state: RoundState, index: int) -> str:
@@ -463,10 +706,16 @@ def explain(state: RoundState, action: Action) -> IllegalAction:
     if state.phase == "match_over":
         return IllegalAction("R22", "The match is over", "match_over")
     if state.phase == "round_over":
-        return IllegalAction("R20", "The round is over; only the next round can start", "round_over")
+        return IllegalAction(
+            "R20", "The round is over; only the next round can start", "round_over"
+        )
     if action.seat != state.turn:
-        return IllegalAction("R7", f"It is seat {state.turn}'s turn, not seat {action.seat}'s", "not_your_turn",
-                             {"seat": state.turn})
+        return IllegalAction(
+            "R7",
+            f"It is seat {state.turn}'s turn, not seat {action.seat}'s",
+            "not_your_turn",
+            {"seat": state.turn},
+        )
     seat = state.turn
     assert seat is not None
     legal = legal_actions(state)
@@ -484,13 +733,19 @@ def explain(state: RoundState, action: Action) -> IllegalAction:
         if example is not None:
             return _must_play(example)
         if state.drawn:
-            return IllegalAction("R15", "There is never a second draw for the same required play", "one_draw")
+            return IllegalAction(
+                "R15", "There is never a second draw for the same required play", "one_draw"
+            )
         return IllegalAction("R15", "The boneyard is empty", "boneyard_empty")
     if action.act == "pass":
         if first and state.placed:
             return IllegalAction("R9", "End your first turn instead of passing", "end_not_pass")
         if first:
-            return IllegalAction("R9", "You can start your train, so you must play at least one tile", "must_start_train")
+            return IllegalAction(
+                "R9",
+                "You can start your train, so you must play at least one tile",
+                "must_start_train",
+            )
         if example is not None:
             return _must_play(example)
         return IllegalAction("R15", "Draw a tile before passing", "draw_before_pass")
@@ -499,7 +754,9 @@ def explain(state: RoundState, action: Action) -> IllegalAction:
             return IllegalAction("R9", "Only a first turn is ended this way", "not_first_turn")
         if not any(a.act == "play" for a in legal):
             return IllegalAction("R10", "You cannot start your train: pass instead", "pass_not_end")
-        return IllegalAction("R9", "Play at least one tile before ending your first turn", "play_before_end")
+        return IllegalAction(
+            "R9", "Play at least one tile before ending your first turn", "play_before_end"
+        )
     if action.act != "play" or action.tile is None or action.train is None:
         return IllegalAction("R14", "That is not an action of this game", "not_an_action")
     return _explain_play(state, seat, action)
@@ -509,8 +766,12 @@ def _explain_play(state: RoundState, seat: int, action: Action) -> IllegalAction
     tile = action.tile
     assert tile is not None and action.train is not None
     if tile not in state.hands[seat]:
-        return IllegalAction("R24", f"Seat {seat} does not hold {tile_str(tile)}", "not_in_hand",
-                             {"tile": spoken(tile)})
+        return IllegalAction(
+            "R24",
+            f"Seat {seat} does not hold {tile_str(tile)}",
+            "not_in_hand",
+            {"tile": spoken(tile)},
+        )
     train = action.train
     if train != MEXICAN and not (isinstance(train, int) and 0 <= train < state.players):
         return IllegalAction("R13", f"There is no train {train}", "no_such_train")
@@ -519,22 +780,47 @@ def _explain_play(state: RoundState, seat: int, action: Action) -> IllegalAction
     name = _train_name(state, index)
     if state.phase == "first":
         if index == state.players:
-            return IllegalAction("R8", "The Mexican train cannot be started or played on during first turns",
-                                 "first_turn_mexican")
+            return IllegalAction(
+                "R8",
+                "The Mexican train cannot be started or played on during first turns",
+                "first_turn_mexican",
+            )
         if index != seat:
-            return IllegalAction("R8", "On your first turn you play only on your own train", "first_turn_own_train",
-                                 {"end": state.trains[seat].end(state.engine)})
-        return IllegalAction("R8", f"{tile_str(tile)} does not match the end of your train ({end})", "no_match",
-                             {"tile": spoken(tile), "train": seat, "end": end})
+            return IllegalAction(
+                "R8",
+                "On your first turn you play only on your own train",
+                "first_turn_own_train",
+                {"end": state.trains[seat].end(state.engine)},
+            )
+        return IllegalAction(
+            "R8",
+            f"{tile_str(tile)} does not match the end of your train ({end})",
+            "no_match",
+            {"tile": spoken(tile), "train": seat, "end": end},
+        )
     if state.drawn and state.hands[seat][-1] != tile:
-        return IllegalAction("R15", "After drawing, only the drawn tile may be played", "drawn_tile_only")
+        return IllegalAction(
+            "R15", "After drawing, only the drawn tile may be played", "drawn_tile_only"
+        )
     if state.open_doubles and not state.owes:
         double, where = state.open_doubles[0]
-        return IllegalAction("R19", f"The open double {tile_str(double)} on {_train_name(state, where)} "
-                                    "must be satisfied first", "open_double_first",
-                             {"tile": spoken(double), "train": _key(state, where)})
+        return IllegalAction(
+            "R19",
+            f"The open double {tile_str(double)} on {_train_name(state, where)} "
+            "must be satisfied first",
+            "open_double_first",
+            {"tile": spoken(double), "train": _key(state, where)},
+        )
     if index != seat and index != state.players and not state.trains[index].marker:
-        return IllegalAction("R13", f"{name[0].upper()}{name[1:]} is not open to you (it has no marker)",
-                             "train_not_open", {"train": index, "end": end})
-    return IllegalAction("R13", f"{tile_str(tile)} does not match the end of {name} ({end})", "no_match",
-                         {"tile": spoken(tile), "train": _key(state, index), "end": end})
+        return IllegalAction(
+            "R13",
+            f"{name[0].upper()}{name[1:]} is not open to you (it has no marker)",
+            "train_not_open",
+            {"train": index, "end": end},
+        )
+    return IllegalAction(
+        "R13",
+        f"{tile_str(tile)} does not match the end of {name} ({end})",
+        "no_match",
+        {"tile": spoken(tile), "train": _key(state, index), "end": end},
+    )

@@ -26,8 +26,11 @@ def start_to_json(start: RoundStart) -> dict[str, Any]:
     """A round's start; ``rounds`` only for a shorter match (R31), so a standard match's
     stored starts read exactly as before."""
     out: dict[str, Any] = {
-        "players": start.players, "round": start.round, "seed": start.seed,
-        "hands": [_tiles(h) for h in start.deal.hands], "boneyard": _tiles(start.deal.boneyard),
+        "players": start.players,
+        "round": start.round,
+        "seed": start.seed,
+        "hands": [_tiles(h) for h in start.deal.hands],
+        "boneyard": _tiles(start.deal.boneyard),
         "totals": list(start.totals),
         **({"final": True} if start.final else {}),  # R32; absent in snapshots before it
     }
@@ -39,8 +42,15 @@ def start_to_json(start: RoundStart) -> dict[str, Any]:
 def start_from_json(raw: dict[str, Any]) -> RoundStart:
     """Read `start_to_json`'s form; a start without ``rounds`` is of a standard match (R5)."""
     deal = Deal(tuple(_untiles(h) for h in raw["hands"]), _untiles(raw["boneyard"]))
-    return RoundStart(raw["players"], raw["round"], raw["seed"], deal, tuple(raw["totals"]),
-                      int(raw.get("rounds", ROUNDS)), final=bool(raw.get("final", False)))
+    return RoundStart(
+        raw["players"],
+        raw["round"],
+        raw["seed"],
+        deal,
+        tuple(raw["totals"]),
+        int(raw.get("rounds", ROUNDS)),
+        final=bool(raw.get("final", False)),
+    )
 
 
 def state_to_json(state: RoundState) -> dict[str, Any]:
@@ -51,9 +61,14 @@ def state_to_json(state: RoundState) -> dict[str, Any]:
         "hands": [_tiles(h) for h in state.hands],
         "boneyard": _tiles(state.boneyard),
         "trains": [{"tiles": _tiles(t.tiles), "marker": t.marker} for t in state.trains],
-        "holder": state.holder, "phase": state.phase, "turn": state.turn,
+        "holder": state.holder,
+        "phase": state.phase,
+        "turn": state.turn,
         "open_doubles": [[list(t), i] for t, i in state.open_doubles],
-        "firsts_done": state.firsts_done, "placed": state.placed, "drawn": state.drawn, "owes": state.owes,
+        "firsts_done": state.firsts_done,
+        "placed": state.placed,
+        "drawn": state.drawn,
+        "owes": state.owes,
         "totals": list(state.totals),
         "round_points": list(state.round_points) if state.round_points is not None else None,
         "ended_by": state.ended_by,
@@ -70,9 +85,14 @@ def state_from_json(raw: dict[str, Any]) -> RoundState:
         hands=tuple(_untiles(h) for h in raw["hands"]),
         boneyard=_untiles(raw["boneyard"]),
         trains=tuple(Train(_untiles(t["tiles"]), t["marker"]) for t in raw["trains"]),
-        holder=raw["holder"], phase=raw["phase"], turn=raw["turn"],
+        holder=raw["holder"],
+        phase=raw["phase"],
+        turn=raw["turn"],
         open_doubles=tuple(((int(t[0]), int(t[1])), int(i)) for t, i in raw["open_doubles"]),
-        firsts_done=raw["firsts_done"], placed=raw["placed"], drawn=raw["drawn"], owes=raw["owes"],
+        firsts_done=raw["firsts_done"],
+        placed=raw["placed"],
+        drawn=raw["drawn"],
+        owes=raw["owes"],
         totals=tuple(raw["totals"]),
         round_points=tuple(raw["round_points"]) if raw["round_points"] is not None else None,
         ended_by=raw["ended_by"],

@@ -23,11 +23,33 @@ ACTS: tuple[str, ...] = ("engine", "play", "draw", "pass", "end", "next_round", 
 
 #: every reason code an `IllegalAction` may carry (the site has words for each, in every language)
 REFUSAL_CODES: tuple[str, ...] = (
-    "match_over", "round_over", "round_not_over", "no_seed", "not_your_turn", "engine_holder_only",
-    "engine_first", "engine_placed", "no_draw_first_turn", "must_play", "one_draw", "boneyard_empty",
-    "end_not_pass", "must_start_train", "draw_before_pass", "not_first_turn", "pass_not_end",
-    "play_before_end", "not_an_action", "not_in_hand", "no_such_train", "first_turn_mexican",
-    "first_turn_own_train", "no_match", "drawn_tile_only", "open_double_first", "train_not_open",
+    "match_over",
+    "round_over",
+    "round_not_over",
+    "no_seed",
+    "not_your_turn",
+    "engine_holder_only",
+    "engine_first",
+    "engine_placed",
+    "no_draw_first_turn",
+    "must_play",
+    "one_draw",
+    "boneyard_empty",
+    "end_not_pass",
+    "must_start_train",
+    "draw_before_pass",
+    "not_first_turn",
+    "pass_not_end",
+    "play_before_end",
+    "not_an_action",
+    "not_in_hand",
+    "no_such_train",
+    "first_turn_mexican",
+    "first_turn_own_train",
+    "no_match",
+    "drawn_tile_only",
+    "open_double_first",
+    "train_not_open",
     "last_already",
 )
 
@@ -41,7 +63,9 @@ class IllegalAction(ValueError):
     "mexican"; tiles as "6-4"). `message` is the engine's own English, for developers.
     """
 
-    def __init__(self, rule: str, message: str, code: str, params: dict[str, object] | None = None) -> None:
+    def __init__(
+        self, rule: str, message: str, code: str, params: dict[str, object] | None = None
+    ) -> None:
         if code not in REFUSAL_CODES:
             raise ValueError(f"unknown refusal code {code!r}")
         super().__init__(f"{message} ({rule})")
@@ -169,4 +193,3 @@ class RoundState(NamedTuple):
             return None
         best = min(self.totals)
         return tuple(s for s, t in enumerate(self.totals) if t == best)
-

@@ -15,7 +15,9 @@ Tile = tuple[int, int]
 HIGHEST: Final = 12
 
 #: R1: the 91 tiles a-b with 0 <= a <= b <= 12, in a fixed order.
-FULL_SET: Final[tuple[Tile, ...]] = tuple((a, b) for a in range(HIGHEST + 1) for b in range(a, HIGHEST + 1))
+FULL_SET: Final[tuple[Tile, ...]] = tuple(
+    (a, b) for a in range(HIGHEST + 1) for b in range(a, HIGHEST + 1)
+)
 
 
 class BadTile(ValueError):

@@ -79,14 +79,24 @@ class SeatView(NamedTuple):
             "hand": [tile_str(t) for t in self.hand] if self.hand is not None else None,
             "hand_sizes": list(self.hand_sizes),
             "boneyard": self.boneyard,
-            "trains": [{"key": t.key, "owner": t.owner, "tiles": [tile_str(x) for x in t.tiles],
-                        "marker": t.marker, "end": t.end} for t in self.trains],
+            "trains": [
+                {
+                    "key": t.key,
+                    "owner": t.owner,
+                    "tiles": [tile_str(x) for x in t.tiles],
+                    "marker": t.marker,
+                    "end": t.end,
+                }
+                for t in self.trains
+            ],
             "open_doubles": [{"tile": tile_str(t), "train": k} for t, k in self.open_doubles],
             "totals": list(self.totals),
             "round_points": list(self.round_points) if self.round_points is not None else None,
             "ended_by": self.ended_by,
             "winners": list(self.winners) if self.winners is not None else None,
-            "revealed": [[tile_str(t) for t in h] for h in self.revealed] if self.revealed is not None else None,
+            "revealed": [[tile_str(t) for t in h] for h in self.revealed]
+            if self.revealed is not None
+            else None,
             "legal": [a.to_json() for a in self.legal],
             "placed": self.placed,
             "drawn_tile": tile_str(self.drawn_tile) if self.drawn_tile is not None else None,
@@ -151,28 +161,31 @@ def view(state: RoundState, seat: int | None) -> SeatView:
     hand = hands[seat] if seat is not None else None
     over = phase == "round_over" or phase == "match_over"
     doubles = state.open_doubles
-    return _new(SeatView, (
-        seat,
-        n,
-        start.round,
-        engine,
-        phase,
-        turn,
-        state.holder,
-        hand,
-        tuple(map(len, hands)),
-        len(state.boneyard),
-        _train_views(state.trains, engine),
-        tuple((t, MEXICAN if i == n else i) for t, i in doubles) if doubles else (),
-        state.totals,
-        state.round_points,
-        state.ended_by,
-        state.winners() if over else None,
-        hands if over else None,
-        legal_tuple(state) if mine else (),
-        state.placed if mine else 0,
-        # The tile drawn last sits at the end of the hand (rules.apply appends it).
-        hand[-1] if mine and state.drawn and hand else None,
-        state.owes,
-        start.rounds,
-    ))
+    return _new(
+        SeatView,
+        (
+            seat,
+            n,
+            start.round,
+            engine,
+            phase,
+            turn,
+            state.holder,
+            hand,
+            tuple(map(len, hands)),
+            len(state.boneyard),
+            _train_views(state.trains, engine),
+            tuple((t, MEXICAN if i == n else i) for t, i in doubles) if doubles else (),
+            state.totals,
+            state.round_points,
+            state.ended_by,
+            state.winners() if over else None,
+            hands if over else None,
+            legal_tuple(state) if mine else (),
+            state.placed if mine else 0,
+            # The tile drawn last sits at the end of the hand (rules.apply appends it).
+            hand[-1] if mine and state.drawn and hand else None,
+            state.owes,
+            start.rounds,
+        ),
+    )

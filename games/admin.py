@@ -108,31 +108,63 @@ class SeatKindFilter(admin.SimpleListFilter):
 
 @admin.register(Match)
 class MatchAdmin(AllowListedLookups, admin.ModelAdmin):
-    list_display = ("id", "status", "players", "seat_names", "round_number", "length", "seed_shown", "listed", "creator",
-                    "updated_at")
+    list_display = (
+        "id",
+        "status",
+        "players",
+        "seat_names",
+        "round_number",
+        "length",
+        "seed_shown",
+        "listed",
+        "creator",
+        "updated_at",
+    )
     list_display_links = ("id", "status")
     list_filter = ("status", "players", SeatKindFilter, "listed", "created_at")
     search_fields = ("created_by__username", "seats__user__username", "seats__name")
     search_help_text = gettext_lazy("A match id or seed, a user name or a seat's name.")
     date_hierarchy = "created_at"
     list_select_related = ("created_by",)
-    fields = ("table", "number", "status", "listed", "players", "seed_shown", "pace", "hurry", "away_limit",
-              "round_number", "length", "version",
-              "created_by", "created_at", "updated_at", "finished_at", "share_links")
+    fields = (
+        "table",
+        "number",
+        "status",
+        "listed",
+        "players",
+        "seed_shown",
+        "pace",
+        "hurry",
+        "away_limit",
+        "round_number",
+        "length",
+        "version",
+        "created_by",
+        "created_at",
+        "updated_at",
+        "finished_at",
+        "share_links",
+    )
     readonly_fields = tuple(f for f in fields if f != "listed")
     inlines = (SeatInline, RoundInline)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
-        return super().get_queryset(request).prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        )
 
-    def get_search_results(self, request: HttpRequest, queryset: QuerySet[Match],
-                           search_term: str) -> tuple[QuerySet[Match], bool]:
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Match], search_term: str
+    ) -> tuple[QuerySet[Match], bool]:
         found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
         numbers = _number_terms(search_term)
         if numbers:
             # by seed only once over: a live match's seed is its deals (permissions.seed_secret)
-            found |= queryset.filter(Q(pk__in=numbers) | Q(seed__in=numbers, status=Match.Status.FINISHED))
+            found |= queryset.filter(
+                Q(pk__in=numbers) | Q(seed__in=numbers, status=Match.Status.FINISHED)
+            )
         return found, may_have_duplicates
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -144,13 +176,23 @@ class MatchAdmin(AllowListedLookups, admin.ModelAdmin):
     @admin.display(description=gettext_lazy("seats"))
     def seat_names(self, match: Match) -> str:
         # Each name isolated (<bdi>): a right-to-left name cannot reorder the list (issue 13).
-        return format_html_join(", ", "<bdi>{}</bdi>", ((s.display_name or _("free"),)
-                                                       for s in sorted(match.seats.all(), key=lambda s: s.index)))
+        return format_html_join(
+            ", ",
+            "<bdi>{}</bdi>",
+            (
+                (s.display_name or _("free"),)
+                for s in sorted(match.seats.all(), key=lambda s: s.index)
+            ),
+        )
 
     @admin.display(description=gettext_lazy("seed"))  # not sortable: the order would tell the seed
     def seed_shown(self, match: Match) -> str:
         # Every deal of the match, so every live hand: hidden until the match is over.
-        return _("hidden until the match is over") if permissions.seed_secret(match) else str(match.seed)
+        return (
+            _("hidden until the match is over")
+            if permissions.seed_secret(match)
+            else str(match.seed)
+        )
 
     @admin.display(description=gettext_lazy("created by"), ordering="created_by__username")
     def creator(self, match: Match) -> str:
@@ -165,9 +207,13 @@ class MatchAdmin(AllowListedLookups, admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("links"))
     def share_links(self, match: Match) -> str:
-        return format_html('<a href="{}">{}</a> · <a href="{}">{}</a>',
-                           reverse("games:join", args=[match.pk, match.invite_token]), _("Invitation link"),
-                           reverse("games:watch", args=[match.pk, match.watch_token]), _("Spectator link"))
+        return format_html(
+            '<a href="{}">{}</a> · <a href="{}">{}</a>',
+            reverse("games:join", args=[match.pk, match.invite_token]),
+            _("Invitation link"),
+            reverse("games:watch", args=[match.pk, match.watch_token]),
+            _("Spectator link"),
+        )
 
 
 # ------------------------------------------------------------------ the rest, read-only
@@ -188,8 +234,9 @@ class SeatAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
     search_help_text = gettext_lazy("A match id, a user name or a seat's name.")
     list_select_related = ("user",)
 
-    def get_search_results(self, request: HttpRequest, queryset: QuerySet[Seat],
-                           search_term: str) -> tuple[QuerySet[Seat], bool]:
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Seat], search_term: str
+    ) -> tuple[QuerySet[Seat], bool]:
         found, dup = super().get_search_results(request, queryset, search_term)
         numbers = _number_terms(search_term)
         return (found | queryset.filter(match_id__in=numbers) if numbers else found), dup
@@ -204,8 +251,9 @@ class RoundAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
     exclude = ("start",)  # the deal: every hand; shown in the match's replay instead
     inlines = (LogEntryInline,)
 
-    def get_search_results(self, request: HttpRequest, queryset: QuerySet[Round],
-                           search_term: str) -> tuple[QuerySet[Round], bool]:
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Round], search_term: str
+    ) -> tuple[QuerySet[Round], bool]:
         found, dup = super().get_search_results(request, queryset, search_term)
         numbers = _number_terms(search_term)
         return (found | queryset.filter(match_id__in=numbers) if numbers else found), dup
@@ -213,14 +261,25 @@ class RoundAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(LogEntry)
 class LogEntryAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ("round", "seq", "kind", "seat", "action", "user", "by_computer", "version", "created_at")
+    list_display = (
+        "round",
+        "seq",
+        "kind",
+        "seat",
+        "action",
+        "user",
+        "by_computer",
+        "version",
+        "created_at",
+    )
     list_filter = ("kind", "by_computer")
     search_fields = ("user__username",)
     search_help_text = gettext_lazy("A match id or a user name.")
     list_select_related = ("round", "user")
 
-    def get_search_results(self, request: HttpRequest, queryset: QuerySet[LogEntry],
-                           search_term: str) -> tuple[QuerySet[LogEntry], bool]:
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[LogEntry], search_term: str
+    ) -> tuple[QuerySet[LogEntry], bool]:
         found, dup = super().get_search_results(request, queryset, search_term)
         numbers = _number_terms(search_term)
         return (found | queryset.filter(round__match_id__in=numbers) if numbers else found), dup
@@ -261,7 +320,16 @@ class PauseAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
 class StandInAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
     """Who let a computer play whose seat, when, and when its owner took it back (games.standin)."""
 
-    list_display = ("match", "seat", "level", "handed_by", "round_number", "started_at", "ended_at", "ended_by")
+    list_display = (
+        "match",
+        "seat",
+        "level",
+        "handed_by",
+        "round_number",
+        "started_at",
+        "ended_at",
+        "ended_by",
+    )
     list_filter = ("level", "started_at")
     list_select_related = ("handed_by", "ended_by")
     search_fields = ("handed_by__username", "ended_by__username")

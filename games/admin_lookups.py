@@ -37,15 +37,17 @@ from django.http import HttpRequest
 #: (model label, field): what is hidden from staff too until the match is over, and
 #: never queried through the admin's lists: the seed and each state or deal (every
 #: hand), and the match's links (a seat's invitation, a live watch)
-SECRETS: frozenset[tuple[str, str]] = frozenset({
-    ("games.match", "seed"),
-    ("games.match", "state"),
-    ("games.match", "invite_token"),
-    ("games.match", "watch_token"),
-    ("games.round", "start"),
-    ("games.undopoint", "state"),
-    ("auth.user", "password"),
-})
+SECRETS: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("games.match", "seed"),
+        ("games.match", "state"),
+        ("games.match", "invite_token"),
+        ("games.match", "watch_token"),
+        ("games.round", "start"),
+        ("games.undopoint", "state"),
+        ("auth.user", "password"),
+    }
+)
 
 
 def is_secret(field: Any) -> bool:
@@ -65,7 +67,7 @@ def resolve(model: type[models.Model], lookup: str) -> tuple[list[Any], list[str
             return fields, parts[i:]
         fields.append(field)
         if not getattr(field, "path_infos", None):
-            return fields, parts[i + 1:]
+            return fields, parts[i + 1 :]
         model = field.path_infos[-1].to_opts.model
     return fields, []
 
@@ -133,8 +135,11 @@ class AllowListedLookups:
 
     def get_search_fields(self, request: HttpRequest) -> Any:
         model = self._admin().model
-        return [f for f in super().get_search_fields(request)  # type: ignore[misc]
-                if not touches_secret(resolve(model, f.lstrip("^=@"))[0])]
+        return [
+            f
+            for f in super().get_search_fields(request)  # type: ignore[misc]
+            if not touches_secret(resolve(model, f.lstrip("^=@"))[0])
+        ]
 
     def get_sortable_by(self, request: HttpRequest) -> Any:
         columns = super().get_sortable_by(request)  # type: ignore[misc]

@@ -37,7 +37,9 @@ def running_totals(points: Sequence[Sequence[int]]) -> list[tuple[int, tuple[int
     """Each round's penalty points (oldest first) as the totals after each round (R21)."""
     if not points:
         return []
-    sums = accumulate(points, lambda total, pts: tuple(a + b for a, b in zip(total, pts, strict=True)))
+    sums = accumulate(
+        points, lambda total, pts: tuple(a + b for a, b in zip(total, pts, strict=True))
+    )
     return [(n, tuple(t)) for n, t in enumerate(sums, start=1)]
 
 
@@ -49,17 +51,29 @@ def nice_top(value: int) -> int:
     return -(-value // 1000) * 1000
 
 
-def totals_chart(names: Sequence[str], styles: Sequence[tuple[str, str]], totals: Totals, *,
-                 rounds: int = ROUNDS) -> SafeString:
+def totals_chart(
+    names: Sequence[str], styles: Sequence[tuple[str, str]], totals: Totals, *, rounds: int = ROUNDS
+) -> SafeString:
     """The chart of `totals` for seats `names`, each drawn in its (colour, shape path) style;
     x is the round (1 … `rounds`), y the total after it."""
-    key = (tuple(names), tuple(styles), tuple((n, tuple(t)) for n, t in totals), rounds, get_language())
+    key = (
+        tuple(names),
+        tuple(styles),
+        tuple((n, tuple(t)) for n, t in totals),
+        rounds,
+        get_language(),
+    )
     return _chart(*key)
 
 
 @lru_cache(maxsize=256)
-def _chart(names: tuple[str, ...], styles: tuple[tuple[str, str], ...],
-           totals: tuple[tuple[int, tuple[int, ...]], ...], rounds: int, language: str | None) -> SafeString:
+def _chart(
+    names: tuple[str, ...],
+    styles: tuple[tuple[str, str], ...],
+    totals: tuple[tuple[int, tuple[int, ...]], ...],
+    rounds: int,
+    language: str | None,
+) -> SafeString:
     rounds = max(rounds, max((n for n, _t in totals), default=1), 2)
     top = nice_top(max((max(t) for _n, t in totals if t), default=0) or 10)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
@@ -75,20 +89,47 @@ def _chart(names: tuple[str, ...], styles: tuple[tuple[str, str], ...],
     if totals:
         last, after = totals[-1]
         standing = ", ".join(f"{name} {after[i]}" for i, name in enumerate(names) if i < len(after))
-        parts.append(format_html("<desc>{}</desc>", _("After round %(round)s: %(totals)s.")
-                                 % {"round": last, "totals": standing}))
+        parts.append(
+            format_html(
+                "<desc>{}</desc>",
+                _("After round %(round)s: %(totals)s.") % {"round": last, "totals": standing},
+            )
+        )
     for k in range(6):  # horizontal grid and y labels
         v = top * k // 5
-        parts.append(format_html('<line class="chart__grid" x1="{}" x2="{}" y1="{}" y2="{}"/>'
-                                 '<text class="chart__y" x="{}" y="{}" text-anchor="end" data-value="{}">{}</text>',
-                                 LEFT, WIDTH - RIGHT, y(v), y(v), LEFT - 6, y(v) + 4, v, v))
+        parts.append(
+            format_html(
+                '<line class="chart__grid" x1="{}" x2="{}" y1="{}" y2="{}"/>'
+                '<text class="chart__y" x="{}" y="{}" text-anchor="end" data-value="{}">{}</text>',
+                LEFT,
+                WIDTH - RIGHT,
+                y(v),
+                y(v),
+                LEFT - 6,
+                y(v) + 4,
+                v,
+                v,
+            )
+        )
     every = 1 if rounds <= 15 else -(-rounds // 13)
     for n in range(1, rounds + 1):
         if n == 1 or n == rounds or n % every == 0:
-            parts.append(format_html('<text class="chart__x" x="{}" y="{}" text-anchor="middle">{}</text>',
-                                     x(n), HEIGHT - BOTTOM + 16, n))
-    parts.append(format_html('<text class="chart__axis" x="{}" y="{}" text-anchor="middle">{}</text>',
-                             LEFT + plot_w / 2, HEIGHT - 4, _("Round")))
+            parts.append(
+                format_html(
+                    '<text class="chart__x" x="{}" y="{}" text-anchor="middle">{}</text>',
+                    x(n),
+                    HEIGHT - BOTTOM + 16,
+                    n,
+                )
+            )
+    parts.append(
+        format_html(
+            '<text class="chart__axis" x="{}" y="{}" text-anchor="middle">{}</text>',
+            LEFT + plot_w / 2,
+            HEIGHT - 4,
+            _("Round"),
+        )
+    )
     for seat, name in enumerate(names):
         colour, path = styles[seat]
         points = [(n, t[seat]) for n, t in totals if len(t) > seat]
@@ -96,14 +137,40 @@ def _chart(names: tuple[str, ...], styles: tuple[tuple[str, str], ...],
             continue
         line = " ".join(f"{x(n)},{y(v)}" for n, v in points)
         marks = format_html_join(
-            "", '<g class="chart__point" data-seat="{}" data-round="{}" data-total="{}" '
-                'transform="translate({} {}) scale(.5)"><title>{}</title><path d="{}" stroke="none"/></g>',
-            ((seat + 1, n, v, round(x(n) - 5, 1), round(y(v) - 5, 1),
-              _("%(name)s, round %(round)s: total %(total)s") % {"name": name, "round": n, "total": v}, path)
-             for n, v in points))
-        parts.append(format_html(
-            '<g class="chart__seat" data-seat="{}" style="--seat:{}" fill="{}" stroke="{}">'
-            '<polyline fill="none" stroke-width="2" points="{}"/>{}</g>',
-            seat + 1, colour, colour, colour, line, marks))
-    return format_html('<svg class="chart" viewBox="0 0 {} {}" role="img" aria-label="{}" data-top="{}">{}</svg>',
-                       WIDTH, HEIGHT, label, top, mark_safe("".join(parts)))
+            "",
+            '<g class="chart__point" data-seat="{}" data-round="{}" data-total="{}" '
+            'transform="translate({} {}) scale(.5)"><title>{}</title><path d="{}" stroke="none"/></g>',
+            (
+                (
+                    seat + 1,
+                    n,
+                    v,
+                    round(x(n) - 5, 1),
+                    round(y(v) - 5, 1),
+                    _("%(name)s, round %(round)s: total %(total)s")
+                    % {"name": name, "round": n, "total": v},
+                    path,
+                )
+                for n, v in points
+            ),
+        )
+        parts.append(
+            format_html(
+                '<g class="chart__seat" data-seat="{}" style="--seat:{}" fill="{}" stroke="{}">'
+                '<polyline fill="none" stroke-width="2" points="{}"/>{}</g>',
+                seat + 1,
+                colour,
+                colour,
+                colour,
+                line,
+                marks,
+            )
+        )
+    return format_html(
+        '<svg class="chart" viewBox="0 0 {} {}" role="img" aria-label="{}" data-top="{}">{}</svg>',
+        WIDTH,
+        HEIGHT,
+        label,
+        top,
+        mark_safe("".join(parts)),
+    )

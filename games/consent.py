@@ -90,13 +90,19 @@ class Kind:
 
     def log_line(self, step: str, name: str) -> str:
         """The log's line for `step` of a request of this kind, by the person `name`."""
-        words = {"ask": self.log_ask, "accept": self.log_accept, "decline": self.log_decline,
-                 "expire": self.log_expire, "void": self.log_void}.get(step, self.log_void)
+        words = {
+            "ask": self.log_ask,
+            "accept": self.log_accept,
+            "decline": self.log_decline,
+            "expire": self.log_expire,
+            "void": self.log_void,
+        }.get(step, self.log_void)
         return str(words) % {"name": name} if "%(name)s" in str(words) else str(words)
 
 
 UNDO = Kind(
-    name="undo", label=_("Undo"),
+    name="undo",
+    label=_("Undo"),
     mine=_("You asked to take back your last move."),
     theirs=_("%(name)s asks to take back their last move."),
     log_ask=_("%(name)s asks to take back their last move (undo)"),
@@ -109,7 +115,8 @@ UNDO = Kind(
     done="games.services.consent_undo",
 )
 RESTART = Kind(
-    name="restart", label=_("Restart round"),
+    name="restart",
+    label=_("Restart round"),
     mine=_("You asked to restart the round."),
     theirs=_("%(name)s asks to restart the round."),
     log_ask=_("%(name)s asks to restart the round"),
@@ -122,7 +129,8 @@ RESTART = Kind(
     done="games.services.consent_restart",
 )
 LAST_ROUND = Kind(
-    name="last_round", label=pgettext_lazy("a change asked of the others", "End after this round"),
+    name="last_round",
+    label=pgettext_lazy("a change asked of the others", "End after this round"),
     mine=_("You asked to end the match after this round."),
     theirs=_("%(name)s asks to end the match after this round."),
     log_ask=_("%(name)s asks to end the match after this round"),
@@ -135,7 +143,8 @@ LAST_ROUND = Kind(
     done="games.table.commands.last_round.consent_done",
 )
 AWAY_LIMIT = Kind(
-    name="away_limit", label=_("Away limit"),
+    name="away_limit",
+    label=_("Away limit"),
     mine=_("You asked to change how long a seat may stay away."),
     theirs=_("%(name)s asks to change how long a seat may stay away."),
     log_ask=_("%(name)s asks to change how long a seat may stay away"),

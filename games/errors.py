@@ -39,8 +39,18 @@ REQUEST_OPEN = "request_open"
 NO_REQUEST = "no_request"
 
 CODES: tuple[str, ...] = (
-    NOT_FOUND, FORBIDDEN, NOT_YOUR_TURN, STALE, ILLEGAL, BAD_REQUEST, NOT_STARTED, SEAT_TAKEN, NO_UNDO, NO_REDO,
-    REQUEST_OPEN, NO_REQUEST,
+    NOT_FOUND,
+    FORBIDDEN,
+    NOT_YOUR_TURN,
+    STALE,
+    ILLEGAL,
+    BAD_REQUEST,
+    NOT_STARTED,
+    SEAT_TAKEN,
+    NO_UNDO,
+    NO_REDO,
+    REQUEST_OPEN,
+    NO_REQUEST,
 )
 
 
@@ -51,7 +61,9 @@ class GameError(Exception):
     `rule` is the rule id of an illegal move (or None), `reason` its reason code.
     """
 
-    def __init__(self, code: str, message: str, *, rule: str | None = None, reason: str | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, *, rule: str | None = None, reason: str | None = None
+    ) -> None:
         if code not in CODES:
             raise ValueError(f"unknown error code {code!r}")
         super().__init__(message)

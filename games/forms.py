@@ -27,15 +27,31 @@ OTHER_SEATS = range(2, MAX_SEATS + 1)
 #: the largest seed the database stores (Match.seed is a signed 64-bit integer)
 MAX_SEED = 2**63 - 1
 
-NONE, INVITED, LOCAL, BEGINNER, CASUAL, EXPERT = "", "human", "local", "beginner", "casual", "expert"
+NONE, INVITED, LOCAL, BEGINNER, CASUAL, EXPERT = (
+    "",
+    "human",
+    "local",
+    "beginner",
+    "casual",
+    "expert",
+)
 #: the computer levels (engine.bots.LEVELS, weakest first), each with one line saying how it plays
 LEVELS = [
-    (BEGINNER, _("Computer (beginner)"),
-     _("Plays carelessly: often keeps its heavy tiles too long and cuts its first train short.")),
-    (CASUAL, _("Computer (casual)"),
-     _("Gets rid of its heaviest tile whenever it can, without a plan.")),
-    (EXPERT, _("Computer (expert)"),
-     _("Plans its first train, follows its doubles and keeps its options open.")),
+    (
+        BEGINNER,
+        _("Computer (beginner)"),
+        _("Plays carelessly: often keeps its heavy tiles too long and cuts its first train short."),
+    ),
+    (
+        CASUAL,
+        _("Computer (casual)"),
+        _("Gets rid of its heaviest tile whenever it can, without a plan."),
+    ),
+    (
+        EXPERT,
+        _("Computer (expert)"),
+        _("Plans its first train, follows its doubles and keeps its options open."),
+    ),
 ]
 KIND_CHOICES = [
     (NONE, _("Empty")),
@@ -77,9 +93,13 @@ class MatchCreateForm(forms.Form):
         required=False,
         min_value=0,
         max_value=MAX_SEED,
-        help_text=_("The same number deals the same tiles again, to replay a match. Leave it blank for a random deal."),
+        help_text=_(
+            "The same number deals the same tiles again, to replay a match. Leave it blank for a random deal."
+        ),
         error_messages={
-            "invalid": _("Enter the seed as a whole number (0 or more), or leave it blank for a random deal."),
+            "invalid": _(
+                "Enter the seed as a whole number (0 or more), or leave it blank for a random deal."
+            ),
             "min_value": _("The seed cannot be negative: enter 0 or more, or leave it blank."),
             "max_value": _("That seed is too large: the largest is %(limit_value)s."),
         },
@@ -91,9 +111,11 @@ class MatchCreateForm(forms.Form):
         choices=(),  # in the active language: set in __init__ (games.length.choices)
         initial=length.STANDARD,
         required=False,  # a page loaded before the length existed sends none: the standard match
-        help_text=_("The standard match has 13 rounds, from the double 12 down to the double blank. "
-                    "A shorter match starts from a lower double and plays one round for each double "
-                    "down to the double blank."),
+        help_text=_(
+            "The standard match has 13 rounds, from the double 12 down to the double blank. "
+            "A shorter match starts from a lower double and plays one round for each double "
+            "down to the double blank."
+        ),
         error_messages={"invalid_choice": _("Choose a match length from the list.")},
     )
     pace = forms.ChoiceField(
@@ -101,26 +123,38 @@ class MatchCreateForm(forms.Form):
         choices=Match.Pace.choices,
         initial=Match.Pace.NORMAL,
         required=False,  # a page loaded before the pace existed sends none: the normal pace
-        help_text=_("How long the computers wait between their moves; the players can change it during the match."),
+        help_text=_(
+            "How long the computers wait between their moves; the players can change it during the match."
+        ),
     )
     away_limit = forms.ChoiceField(
         label=_("A computer may play for someone away"),
         choices=Match.AwayLimit.choices,
         initial=Match.AwayLimit.HOUR,
         required=False,  # a page loaded before the setting existed sends none: the default
-        help_text=_("How long a player may be away from the table before the others may let a computer play "
-                    "for them until they return; the players can change it during the match."),
+        help_text=_(
+            "How long a player may be away from the table before the others may let a computer play "
+            "for them until they return; the players can change it during the match."
+        ),
     )
     listed = forms.BooleanField(
         label=_("List in the lobby"),
         required=False,
         initial=False,
-        help_text=_("Anyone can then see the match in the lobby, take a free seat and watch it. "
-                    "Otherwise only the people you send the links to can."),
+        help_text=_(
+            "Anyone can then see the match in the lobby, take a free seat and watch it. "
+            "Otherwise only the people you send the links to can."
+        ),
     )
 
-    def __init__(self, *args: Any, creator_name: str = "", creator_pk: object = None, guest: bool = False,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        creator_name: str = "",
+        creator_pk: object = None,
+        guest: bool = False,
+        **kwargs: Any,
+    ) -> None:
         data = args[0] if args else kwargs.get("data")
         if data is not None and any(data.get(kind_field(n)) in OLD_LEVELS for n in OTHER_SEATS):
             # A page loaded before the levels were renamed: its "basic" and "strong" still mean something.
@@ -164,7 +198,10 @@ class MatchCreateForm(forms.Form):
 
     def seat_rows(self) -> list[dict[str, Any]]:
         """The rows for the template: number, the bound kind and name fields."""
-        return [{"number": n, "kind": self[kind_field(n)], "name": self[name_field(n)]} for n in OTHER_SEATS]
+        return [
+            {"number": n, "kind": self[kind_field(n)], "name": self[name_field(n)]}
+            for n in OTHER_SEATS
+        ]
 
     def extra_rows_open(self) -> bool:
         """Whether the folded rows (seats 5–10) hold anything the user should see."""
@@ -195,16 +232,28 @@ class MatchCreateForm(forms.Form):
                     continue
             if kind == NONE:
                 if name:
-                    self.add_error(kind_field(n), gettext("Choose who sits at this seat, or clear the name."))
+                    self.add_error(
+                        kind_field(n), gettext("Choose who sits at this seat, or clear the name.")
+                    )
                 continue
             if kind == LOCAL and not name:
-                self.add_error(name_field(n), gettext("A pass-and-play seat needs a name, so the device can be passed to the right person."))
+                self.add_error(
+                    name_field(n),
+                    gettext(
+                        "A pass-and-play seat needs a name, so the device can be passed to the right person."
+                    ),
+                )
             if kind == INVITED and name:
-                self.add_error(name_field(n), gettext("An invited player brings their own user name: leave the name blank."))
+                self.add_error(
+                    name_field(n),
+                    gettext("An invited player brings their own user name: leave the name blank."),
+                )
             chosen.append((n, kind, name))
         if not chosen and not self.errors:
             raise forms.ValidationError(
-                gettext("A match needs 2 to 10 players: choose at least one more seat."), code="too_few_seats")
+                gettext("A match needs 2 to 10 players: choose at least one more seat."),
+                code="too_few_seats",
+            )
 
         # Seats are numbered in order once empty rows are skipped; computers without a
         # name are called after their seat number.
@@ -222,11 +271,18 @@ class MatchCreateForm(forms.Form):
             if name:
                 keys = names.lookalike_keys(name)
                 if keys & taken:
-                    self.add_error(name_field(n), gettext("Two seats cannot share the name “%(name)s”.") % {"name": name})
+                    self.add_error(
+                        name_field(n),
+                        gettext("Two seats cannot share the name “%(name)s”.") % {"name": name},
+                    )
                 elif kind == LOCAL and names.looks_like_a_user(name, exclude_pk=self.creator_pk):
                     # A pass-and-play name is nobody else's user name, nor looks like one (issue 22, item 4).
-                    self.add_error(name_field(n), gettext(
-                        "This name looks too much like another player's name. Choose another."))
+                    self.add_error(
+                        name_field(n),
+                        gettext(
+                            "This name looks too much like another player's name. Choose another."
+                        ),
+                    )
                 taken |= keys
         cleaned["seats"] = seats
         cleaned["length"] = cleaned.get("length") or length.STANDARD

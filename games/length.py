@@ -30,15 +30,18 @@ def is_standard(rounds: int) -> bool:
 def label(rounds: int) -> str:
     """The length in words: "13 rounds from 12-12", "7 rounds from 6-6", "1 round from 0-0"."""
     n = first_double(rounds)
-    return ngettext("%(rounds)s round from %(double)s", "%(rounds)s rounds from %(double)s", rounds) % {
-        "rounds": rounds, "double": f"{n}-{n}"}
+    return ngettext(
+        "%(rounds)s round from %(double)s", "%(rounds)s rounds from %(double)s", rounds
+    ) % {"rounds": rounds, "double": f"{n}-{n}"}
 
 
 def choices() -> list[tuple[int, str]]:
     """Every length a table may choose, the standard one first (the default), then shorter
     ones down to a match of one round from 0-0 (R31)."""
-    return [(r, _("%(length)s (standard)") % {"length": label(r)} if is_standard(r) else label(r))
-            for r in range(ROUNDS, MIN_ROUNDS - 1, -1)]
+    return [
+        (r, _("%(length)s (standard)") % {"length": label(r)} if is_standard(r) else label(r))
+        for r in range(ROUNDS, MIN_ROUNDS - 1, -1)
+    ]
 
 
 def parse(value: object) -> int | None:

@@ -51,24 +51,40 @@ def _train_seat(train: object) -> int | None:
     return None
 
 
-def _play(names: Sequence[str], seat: int, tile: str, train: object, you: bool, viewer_seat: int | None) -> str:
+def _play(
+    names: Sequence[str], seat: int, tile: str, train: object, you: bool, viewer_seat: int | None
+) -> str:
     words = {"tile": tile, "name": _name(names, seat)}
     if train == MEXICAN:
-        return (_("You played %(tile)s on the Mexican train") if you
-                else _("%(name)s played %(tile)s on the Mexican train")) % words
+        return (
+            _("You played %(tile)s on the Mexican train")
+            if you
+            else _("%(name)s played %(tile)s on the Mexican train")
+        ) % words
     owner = _train_seat(train)
     if owner == seat:
-        return (_("You played %(tile)s on your own train") if you
-                else _("%(name)s played %(tile)s on their own train")) % words
+        return (
+            _("You played %(tile)s on your own train")
+            if you
+            else _("%(name)s played %(tile)s on their own train")
+        ) % words
     if viewer_seat is not None and owner == viewer_seat:
         return _("%(name)s played %(tile)s on your train") % words
     words["owner"] = _name(names, owner)
-    return (_("You played %(tile)s on %(owner)s's train") if you
-            else _("%(name)s played %(tile)s on %(owner)s's train")) % words
+    return (
+        _("You played %(tile)s on %(owner)s's train")
+        if you
+        else _("%(name)s played %(tile)s on %(owner)s's train")
+    ) % words
 
 
-def describe(action: dict[str, Any], names: Sequence[str], viewer_seat: int | None = None,
-             *, engine: int | None = None) -> str:
+def describe(
+    action: dict[str, Any],
+    names: Sequence[str],
+    viewer_seat: int | None = None,
+    *,
+    engine: int | None = None,
+) -> str:
     """One game action (replay format) as a translated sentence (`engine`: the round's engine number)."""
     act = action.get("act")
     if act == "next_round":
@@ -81,24 +97,44 @@ def describe(action: dict[str, Any], names: Sequence[str], viewer_seat: int | No
         if engine is None:
             return (_("You placed the engine") if you else _("%(name)s placed the engine")) % words
         words["tile"] = f"{engine}-{engine}"
-        return (_("You placed the engine %(tile)s") if you else _("%(name)s placed the engine %(tile)s")) % words
+        return (
+            _("You placed the engine %(tile)s") if you else _("%(name)s placed the engine %(tile)s")
+        ) % words
     if act == "play":
-        return _play(names, seat if isinstance(seat, int) else -1, _tile_words(action.get("tile")),
-                     action.get("train"), you, viewer_seat)
+        return _play(
+            names,
+            seat if isinstance(seat, int) else -1,
+            _tile_words(action.get("tile")),
+            action.get("train"),
+            you,
+            viewer_seat,
+        )
     if act == "draw":
         # Never the tile (R15, R24): the log is the same text for everyone.
         return (_("You drew a tile") if you else _("%(name)s drew a tile")) % words
     if act == "pass":
         # R10, R15: passing puts a marker on the own train.
-        return (_("You passed; your train is open") if you
-                else _("%(name)s passed; their train is open")) % words
+        return (
+            _("You passed; your train is open")
+            if you
+            else _("%(name)s passed; their train is open")
+        ) % words
     if act == "end":
-        return (_("You ended your first turn") if you else _("%(name)s ended their first turn")) % words
+        return (
+            _("You ended your first turn") if you else _("%(name)s ended their first turn")
+        ) % words
     return _("Unknown action")
 
 
-def describe_entry(kind: str, action: dict[str, Any] | None, names: Sequence[str],
-                   viewer_seat: int | None = None, *, actor: str = "", engine: int | None = None) -> str:
+def describe_entry(
+    kind: str,
+    action: dict[str, Any] | None,
+    names: Sequence[str],
+    viewer_seat: int | None = None,
+    *,
+    actor: str = "",
+    engine: int | None = None,
+) -> str:
     """A log entry of any kind; `actor` names who asked for an undo, redo or restart."""
     if kind == "action":
         return describe(action or {}, names, viewer_seat, engine=engine)
@@ -106,8 +142,11 @@ def describe_entry(kind: str, action: dict[str, Any] | None, names: Sequence[str
     if kind == "undo":
         count = (action or {}).get("count")
         count = count if isinstance(count, int) and count > 0 else 1
-        return ngettext("%(name)s took back %(count)s action (undo)",
-                        "%(name)s took back %(count)s actions (undo)", count) % {"name": who, "count": count}
+        return ngettext(
+            "%(name)s took back %(count)s action (undo)",
+            "%(name)s took back %(count)s actions (undo)",
+            count,
+        ) % {"name": who, "count": count}
     if kind == "redo":
         return _("%(name)s restored what was taken back (redo)") % {"name": who}
     if kind == "restart":
@@ -130,7 +169,9 @@ def _taken_back(action: dict[str, Any], names: Sequence[str], you: bool) -> str:
     if act == "pass":
         return (_("your pass") if you else _("%(name)s's pass")) % words
     if act == "end":
-        return (_("the end of your first turn") if you else _("the end of %(name)s's first turn")) % words
+        return (
+            _("the end of your first turn") if you else _("the end of %(name)s's first turn")
+        ) % words
     if act == "engine":
         return (_("your engine double") if you else _("%(name)s's engine double")) % words
     return _("an action")
@@ -146,8 +187,11 @@ def undo_words(taken: Sequence[Any], names: Sequence[str], viewer_seat: int | No
     action = first.action if isinstance(first.action, dict) else {}
     mine = _taken_back(action, names, viewer_seat is not None and first.seat == viewer_seat)
     if computers:
-        what = ngettext("%(mine)s and %(count)s computer move", "%(mine)s and %(count)s computer moves",
-                        computers) % {"mine": mine, "count": computers}
+        what = ngettext(
+            "%(mine)s and %(count)s computer move",
+            "%(mine)s and %(count)s computer moves",
+            computers,
+        ) % {"mine": mine, "count": computers}
     else:
         what = mine
     return _("Undo %(what)s") % {"what": what}

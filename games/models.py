@@ -33,8 +33,10 @@ def from_row(model: type[M], fields: Sequence[Any], row: Sequence[Any]) -> M:
 
     Each value is converted as the ORM converts it (a JSONField's text is decoded); the
     fields not read are deferred, loaded if asked for."""
-    values = [f.from_db_value(value, None, connection) if hasattr(f, "from_db_value") else value
-              for f, value in zip(fields, row, strict=True)]
+    values = [
+        f.from_db_value(value, None, connection) if hasattr(f, "from_db_value") else value
+        for f, value in zip(fields, row, strict=True)
+    ]
     return model.from_db(router.db_for_read(model), [f.attname for f in fields], values)
 
 
@@ -42,8 +44,14 @@ class Table(models.Model):
     """A table hosts successive matches of the same company and keeps their logs (R29)."""
 
     #: empty once its creator, a guest, was removed (accounts.guests)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                   related_name="tables_created", verbose_name=_("created by"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tables_created",
+        verbose_name=_("created by"),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -80,11 +88,20 @@ class Match(models.Model):
         HOUR = "1h", _("After 1 hour")
         DAY = "1d", _("After 1 day")
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches", verbose_name=_("table"))
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="matches", verbose_name=_("table")
+    )
     number = models.PositiveSmallIntegerField(_("match number at the table"), default=1)
-    seed = models.BigIntegerField(_("seed"), help_text=_("The deal of each round is a function of the seed and the round's engine double."))
+    seed = models.BigIntegerField(
+        _("seed"),
+        help_text=_(
+            "The deal of each round is a function of the seed and the round's engine double."
+        ),
+    )
     players = models.PositiveSmallIntegerField(_("players"))
-    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.WAITING)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.WAITING
+    )
     listed = models.BooleanField(_("listed in the lobby"), default=True)
     invite_token = models.CharField(_("invitation token"), max_length=32, unique=True)
     watch_token = models.CharField(_("spectator token"), max_length=32, unique=True)
@@ -97,45 +114,77 @@ class Match(models.Model):
     #: engine snapshot of the current round (engine.serialize); a cache the log rebuilds
     state = models.JSONField(_("state"), null=True, blank=True, editable=False)
     #: empty once its creator, a guest, was removed (accounts.guests)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                   related_name="matches_created", verbose_name=_("created by"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="matches_created",
+        verbose_name=_("created by"),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     #: the computers' pace, chosen at creation and changed by the seated people (games.services.pace_set)
-    pace = models.CharField(_("computer pace"), max_length=10, choices=Pace.choices, default=Pace.NORMAL)
+    pace = models.CharField(
+        _("computer pace"), max_length=10, choices=Pace.choices, default=Pace.NORMAL
+    )
     #: "skip to my turn": the computers play without waiting until a person is to act again
     hurry = models.BooleanField(_("computers hurry"), default=False)
     #: how long a person's seat may stay away before the others may let a computer play it
     #: until its owner returns (games.standin); chosen at creation, changed by the seated people
-    away_limit = models.CharField(_("seat away limit"), max_length=10, choices=AwayLimit.choices,
-                                  default=AwayLimit.HOUR)
+    away_limit = models.CharField(
+        _("seat away limit"), max_length=10, choices=AwayLimit.choices, default=AwayLimit.HOUR
+    )
 
     class Meta:
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["-updated_at"]
         constraints = [
-            models.UniqueConstraint(fields=["table", "number"], name="match_number_unique_per_table"),
-            models.CheckConstraint(condition=Q(players__gte=2) & Q(players__lte=MAX_SEATS), name="match_players_2_to_10"),
-            models.CheckConstraint(condition=Q(round_number__gte=1) & Q(round_number__lte=13), name="match_round_1_to_13"),
-            models.CheckConstraint(condition=Q(length__gte=1) & Q(length__lte=13), name="match_length_1_to_13"),
-            models.CheckConstraint(condition=Q(round_number__lte=F("length")), name="match_round_within_length"),
+            models.UniqueConstraint(
+                fields=["table", "number"], name="match_number_unique_per_table"
+            ),
+            models.CheckConstraint(
+                condition=Q(players__gte=2) & Q(players__lte=MAX_SEATS),
+                name="match_players_2_to_10",
+            ),
+            models.CheckConstraint(
+                condition=Q(round_number__gte=1) & Q(round_number__lte=13),
+                name="match_round_1_to_13",
+            ),
+            models.CheckConstraint(
+                condition=Q(length__gte=1) & Q(length__lte=13), name="match_length_1_to_13"
+            ),
+            models.CheckConstraint(
+                condition=Q(round_number__lte=F("length")), name="match_round_within_length"
+            ),
             models.CheckConstraint(condition=Q(seed__gte=0), name="match_seed_not_negative"),
-            models.CheckConstraint(condition=Q(status__in=["waiting", "playing", "finished"]),
-                                   name="match_status_valid"),
+            models.CheckConstraint(
+                condition=Q(status__in=["waiting", "playing", "finished"]),
+                name="match_status_valid",
+            ),
             # A started match always has its current round's snapshot.
-            models.CheckConstraint(condition=Q(status="waiting") | Q(state__isnull=False),
-                                   name="match_started_has_state"),
-            models.CheckConstraint(condition=Q(status="finished", finished_at__isnull=False)
-                                   | (~Q(status="finished") & Q(finished_at__isnull=True)),
-                                   name="match_finished_has_time"),
-            models.CheckConstraint(condition=~Q(invite_token="") & ~Q(watch_token=""),
-                                   name="match_tokens_not_empty"),
-            models.CheckConstraint(condition=Q(pace__in=["relaxed", "normal", "fast", "instant"]),
-                                   name="match_pace_valid"),
-            models.CheckConstraint(condition=Q(away_limit__in=["never", "10m", "1h", "1d"]),
-                                   name="match_away_limit_valid"),
+            models.CheckConstraint(
+                condition=Q(status="waiting") | Q(state__isnull=False),
+                name="match_started_has_state",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="finished", finished_at__isnull=False)
+                | (~Q(status="finished") & Q(finished_at__isnull=True)),
+                name="match_finished_has_time",
+            ),
+            models.CheckConstraint(
+                condition=~Q(invite_token="") & ~Q(watch_token=""), name="match_tokens_not_empty"
+            ),
+            models.CheckConstraint(
+                condition=Q(pace__in=["relaxed", "normal", "fast", "instant"]),
+                name="match_pace_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(away_limit__in=["never", "10m", "1h", "1d"]),
+                name="match_away_limit_valid",
+            ),
         ]
         indexes = [models.Index(fields=["status", "listed"])]
         permissions = [
@@ -170,19 +219,29 @@ class Seat(models.Model):
         CASUAL = "casual", _("Casual")
         EXPERT = "expert", _("Expert")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", verbose_name=_("match"))
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="seats", verbose_name=_("match")
+    )
     index = models.PositiveSmallIntegerField(_("seat index"))
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     #: HUMAN: the player once joined (empty while the seat is free); LOCAL: the creator
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                             related_name="seats", verbose_name=_("user"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+        verbose_name=_("user"),
+    )
     #: shown at the table: a pass-and-play or computer name (players show their user name);
     #: a player's seat with no user but a name is a removed guest's (accounts.guests)
     name = models.CharField(_("name"), max_length=40, blank=True)
     level = models.CharField(_("level"), max_length=10, choices=Level.choices, blank=True)
     #: a person's seat played by a computer of this level while its owner is away (games.standin);
     #: empty when its owner plays it
-    standin = models.CharField(_("computer standing in"), max_length=10, choices=Level.choices, blank=True)
+    standin = models.CharField(
+        _("computer standing in"), max_length=10, choices=Level.choices, blank=True
+    )
 
     class Meta:
         verbose_name = _("seat")
@@ -190,8 +249,11 @@ class Seat(models.Model):
         ordering = ["match", "index"]
         constraints = [
             models.UniqueConstraint(fields=["match", "index"], name="seat_index_unique_per_match"),
-            models.UniqueConstraint(fields=["match", "user"], condition=Q(kind="human"),
-                                    name="one_player_seat_per_user_per_match"),
+            models.UniqueConstraint(
+                fields=["match", "user"],
+                condition=Q(kind="human"),
+                name="one_player_seat_per_user_per_match",
+            ),
             models.CheckConstraint(condition=Q(index__lt=MAX_SEATS), name="seat_index_below_10"),
             models.CheckConstraint(
                 condition=(Q(kind="computer", user__isnull=True) & ~Q(level=""))
@@ -200,7 +262,9 @@ class Seat(models.Model):
                 name="seat_kind_fields_consistent",
             ),
             # only a person's seat (a player's or a pass-and-play one) has a computer stand in
-            models.CheckConstraint(condition=Q(standin="") | ~Q(kind="computer"), name="seat_standin_for_people"),
+            models.CheckConstraint(
+                condition=Q(standin="") | ~Q(kind="computer"), name="seat_standin_for_people"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -239,7 +303,11 @@ class Seat(models.Model):
     @staticmethod
     def may_act(kind: str, user_id: int | None, user: object) -> bool:
         """`controlled_by` for a seat of `kind` held by `user_id`, known without loading the seat."""
-        return kind != Seat.Kind.COMPUTER and user_id is not None and user_id == getattr(user, "pk", None)
+        return (
+            kind != Seat.Kind.COMPUTER
+            and user_id is not None
+            and user_id == getattr(user, "pk", None)
+        )
 
 
 class Round(models.Model):
@@ -249,7 +317,9 @@ class Round(models.Model):
         OUT = "out", _("A player went out")
         BLOCKED = "blocked", _("Blocked")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("match"))
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("match")
+    )
     number = models.PositiveSmallIntegerField(_("round"))
     #: engine.serialize.start_to_json: the deal and the totals before this round (R28)
     start = models.JSONField(_("deal and totals before"), editable=False)
@@ -265,13 +335,21 @@ class Round(models.Model):
         verbose_name_plural = _("rounds")
         ordering = ["match", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["match", "number"], name="round_number_unique_per_match"),
-            models.CheckConstraint(condition=Q(number__gte=1) & Q(number__lte=13), name="round_number_1_to_13"),
+            models.UniqueConstraint(
+                fields=["match", "number"], name="round_number_unique_per_match"
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1) & Q(number__lte=13), name="round_number_1_to_13"
+            ),
             # A round's result is all there (R21) or not at all (still being played).
             models.CheckConstraint(
-                condition=Q(ended_by="", points__isnull=True, totals__isnull=True, ended_at__isnull=True)
-                | (Q(ended_by__in=["out", "blocked"]) & Q(points__isnull=False, totals__isnull=False,
-                                                          ended_at__isnull=False)),
+                condition=Q(
+                    ended_by="", points__isnull=True, totals__isnull=True, ended_at__isnull=True
+                )
+                | (
+                    Q(ended_by__in=["out", "blocked"])
+                    & Q(points__isnull=False, totals__isnull=False, ended_at__isnull=False)
+                ),
                 name="round_result_complete",
             ),
         ]
@@ -294,7 +372,9 @@ class LogEntry(models.Model):
         #: R32: the round in play was made the match's last
         LAST_ROUND = "last_round", _("Last round")
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="log", verbose_name=_("round"))
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="log", verbose_name=_("round")
+    )
     seq = models.PositiveIntegerField(_("sequence number"))
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     #: the acting seat of an action (None for undo/redo/restart)
@@ -302,8 +382,14 @@ class LogEntry(models.Model):
     #: an action in the replay format ({"seat", "act", "tile", "train"}); for undo: {"count": k}
     action = models.JSONField(_("action"), null=True, blank=True)
     #: the signed-in user who asked for it; empty for a computer player's action
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                             related_name="+", verbose_name=_("user"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
+    )
     by_computer = models.BooleanField(_("by a computer player"), default=False)
     #: the match version after this entry
     version = models.PositiveIntegerField(_("version"))
@@ -315,20 +401,32 @@ class LogEntry(models.Model):
         ordering = ["round", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["round", "seq"], name="log_seq_unique_per_round"),
-            models.CheckConstraint(condition=~Q(kind="action") | Q(seat__isnull=False, action__isnull=False),
-                                   name="log_action_has_seat_and_action"),
-            models.CheckConstraint(condition=Q(kind__in=["action", "undo", "redo", "restart", "consent",
-                                                         "last_round"]),
-                                   name="log_kind_valid"),
+            models.CheckConstraint(
+                condition=~Q(kind="action") | Q(seat__isnull=False, action__isnull=False),
+                name="log_action_has_seat_and_action",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    kind__in=["action", "undo", "redo", "restart", "consent", "last_round"]
+                ),
+                name="log_kind_valid",
+            ),
             models.CheckConstraint(condition=Q(seq__gte=1), name="log_seq_from_1"),
             # undo and redo say how many actions they took back or restored
-            models.CheckConstraint(condition=~Q(kind__in=["undo", "redo"]) | Q(action__isnull=False, action__has_key="count"),
-                                   name="log_undo_redo_has_count"),
+            models.CheckConstraint(
+                condition=~Q(kind__in=["undo", "redo"])
+                | Q(action__isnull=False, action__has_key="count"),
+                name="log_undo_redo_has_count",
+            ),
             # only an action has an acting seat; a computer's action has no user
-            models.CheckConstraint(condition=Q(kind="action") | Q(seat__isnull=True, by_computer=False),
-                                   name="log_only_actions_have_a_seat"),
-            models.CheckConstraint(condition=Q(by_computer=False) | Q(user__isnull=True),
-                                   name="log_computer_has_no_user"),
+            models.CheckConstraint(
+                condition=Q(kind="action") | Q(seat__isnull=True, by_computer=False),
+                name="log_only_actions_have_a_seat",
+            ),
+            models.CheckConstraint(
+                condition=Q(by_computer=False) | Q(user__isnull=True),
+                name="log_computer_has_no_user",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -338,10 +436,13 @@ class LogEntry(models.Model):
 class UndoPoint(models.Model):
     """The state just before a human action (R27): Undo restores it without replaying."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="undo_points", verbose_name=_("round"))
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="undo_points", verbose_name=_("round")
+    )
     #: the log entry of the human action this point precedes
-    entry = models.OneToOneField(LogEntry, on_delete=models.CASCADE, related_name="undo_point",
-                                 verbose_name=_("log entry"))
+    entry = models.OneToOneField(
+        LogEntry, on_delete=models.CASCADE, related_name="undo_point", verbose_name=_("log entry")
+    )
     state = models.JSONField(_("state before"), editable=False)
 
     class Meta:
@@ -355,10 +456,13 @@ class UndoPoint(models.Model):
 class ClientRequest(models.Model):
     """A request id a client sent with a change, so a repeat is answered, not applied twice."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="requests", verbose_name=_("match"))
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="requests", verbose_name=_("match")
+    )
     request_id = models.CharField(_("request id"), max_length=64)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
-                             verbose_name=_("user"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
     #: the match version this request produced
     version = models.PositiveIntegerField(_("version"))
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
@@ -367,7 +471,9 @@ class ClientRequest(models.Model):
         verbose_name = _("client request")
         verbose_name_plural = _("client requests")
         constraints = [
-            models.UniqueConstraint(fields=["match", "request_id"], name="request_id_unique_per_match"),
+            models.UniqueConstraint(
+                fields=["match", "request_id"], name="request_id_unique_per_match"
+            ),
             models.CheckConstraint(condition=~Q(request_id=""), name="request_id_not_empty"),
         ]
 
@@ -383,11 +489,14 @@ class Pause(models.Model):
     `games.selectors.PAUSE_TIMEOUT` no longer counts (its connection, or its server
     process, is gone); the computer worker deletes those (`services.pauses_expire`)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="pauses", verbose_name=_("match"))
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="pauses", verbose_name=_("match")
+    )
     #: the websocket connection (channel name) that opened the panel
     channel = models.CharField(_("connection"), max_length=200)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
-                             verbose_name=_("user"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
     created_at = models.DateTimeField(_("since"), auto_now_add=True)
     #: last renewed by its connection (the page, while the panel stays open)
     alive_at = models.DateTimeField(_("renewed"), default=timezone.now, db_index=True)
@@ -416,14 +525,19 @@ class ChangeRequest(models.Model):
         EXPIRED = "expired", _("Expired")
         VOID = "void", _("No longer possible")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="change_requests",
-                              verbose_name=_("match"))
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="change_requests", verbose_name=_("match")
+    )
     #: its kind: a name of games.consent.KINDS
     change = models.CharField(_("change"), max_length=16, choices=consent.choices)
     #: what the change sets, for a kind that carries a value (the new away limit)
     value = models.CharField(_("value"), max_length=16, blank=True, default="")
-    asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
-                                 verbose_name=_("asked by"))
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("asked by"),
+    )
     #: the asker's request id: a repeated one is answered with this request's state (issue 22)
     request_id = models.CharField(_("request id"), max_length=64, blank=True, default="")
     #: the round it is for: a request does not outlive its round
@@ -433,9 +547,17 @@ class ChangeRequest(models.Model):
     #: ids of the users who accepted so far
     accepted = models.JSONField(_("accepted by"), default=list)
     #: who declined it (the asker is told, issue 19)
-    declined_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                    related_name="+", verbose_name=_("declined by"))
-    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN)
+    declined_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("declined by"),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
     created_at = models.DateTimeField(_("asked"), auto_now_add=True)
     expires_at = models.DateTimeField(_("expires"))
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
@@ -444,12 +566,17 @@ class ChangeRequest(models.Model):
         verbose_name = _("request")
         verbose_name_plural = _("requests")
         constraints = [
-            models.UniqueConstraint(fields=["match"], condition=Q(status="open"),
-                                    name="one_open_request_per_match"),
-            models.CheckConstraint(condition=Q(change__in=list(consent.KINDS)), name="request_change_valid"),
-            models.CheckConstraint(condition=Q(status="open", closed_at__isnull=True)
-                                   | (~Q(status="open") & Q(closed_at__isnull=False)),
-                                   name="request_closed_has_time"),
+            models.UniqueConstraint(
+                fields=["match"], condition=Q(status="open"), name="one_open_request_per_match"
+            ),
+            models.CheckConstraint(
+                condition=Q(change__in=list(consent.KINDS)), name="request_change_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="open", closed_at__isnull=True)
+                | (~Q(status="open") & Q(closed_at__isnull=False)),
+                name="request_closed_has_time",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -466,9 +593,12 @@ class Presence(models.Model):
     (killed without closing its sockets). Turn e-mails (games.history.mail) and the
     stand-in computers (games.standin) read it through `games.presence`."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+", verbose_name=_("match"))
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
-                             verbose_name=_("user"))
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="+", verbose_name=_("match")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
     #: the websocket connection (channel name)
     channel = models.CharField(_("connection"), max_length=200)
     opened_at = models.DateTimeField(_("opened"), default=timezone.now)
@@ -479,8 +609,13 @@ class Presence(models.Model):
     class Meta:
         verbose_name = _("presence at a table")
         verbose_name_plural = _("presences at tables")
-        constraints = [models.UniqueConstraint(fields=["match", "channel"], name="one_presence_per_connection")]
-        indexes = [models.Index(fields=["match", "user"]), models.Index(fields=["user", "alive_at"])]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "channel"], name="one_presence_per_connection")
+        ]
+        indexes = [
+            models.Index(fields=["match", "user"]),
+            models.Index(fields=["user", "alive_at"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} at {self.match_id} ({'closed' if self.closed else 'open'})"
@@ -496,28 +631,45 @@ class StandIn(models.Model):
     hand-over decides no move and outlives its round. The stand-in's moves themselves are
     ordinary actions of the seat in the log (``by_computer``)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="standins", verbose_name=_("match"))
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="standins", verbose_name=_("match")
+    )
     seat = models.PositiveSmallIntegerField(_("seat"))
     #: the computer level that played the seat (Seat.Level)
     level = models.CharField(_("level"), max_length=10, choices=Seat.Level.choices)
-    handed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                  related_name="+", verbose_name=_("handed over by"))
+    handed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("handed over by"),
+    )
     #: the round and match version when it was handed over
     round_number = models.PositiveSmallIntegerField(_("round"))
     version = models.PositiveIntegerField(_("version"))
     started_at = models.DateTimeField(_("since"), default=timezone.now)
     #: when its owner took the seat back (empty while the computer plays it)
     ended_at = models.DateTimeField(_("taken back"), null=True, blank=True)
-    ended_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                 related_name="+", verbose_name=_("taken back by"))
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("taken back by"),
+    )
 
     class Meta:
         verbose_name = _("computer standing in")
         verbose_name_plural = _("computers standing in")
         ordering = ["match", "started_at"]
         constraints = [
-            models.UniqueConstraint(fields=["match", "seat"], condition=Q(ended_at__isnull=True),
-                                    name="one_standin_per_seat"),
+            models.UniqueConstraint(
+                fields=["match", "seat"],
+                condition=Q(ended_at__isnull=True),
+                name="one_standin_per_seat",
+            ),
         ]
 
     def __str__(self) -> str:

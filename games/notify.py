@@ -112,7 +112,9 @@ def _send(match_id: int, message: dict[str, Any]) -> bool:
             try:
                 sink(match_id, message)
             except Exception:  # the layer's copy still goes; a hub that missed it reads at the next
-                logger.warning("could not tell this process's hub of match %s", match_id, exc_info=True)
+                logger.warning(
+                    "could not tell this process's hub of match %s", match_id, exc_info=True
+                )
         message["origin"] = ORIGIN
     try:
         layer = get_channel_layer()
@@ -129,17 +131,24 @@ def _send(match_id: int, message: dict[str, Any]) -> bool:
         else:
             send(match_group(match_id), message)
     except LAYER_LOST as e:
-        logger.warning("could not notify match %s of %s: channel layer unreachable (%s)",
-                       match_id, message.get("type"), e)
+        logger.warning(
+            "could not notify match %s of %s: channel layer unreachable (%s)",
+            match_id,
+            message.get("type"),
+            e,
+        )
         return False
     except Exception:  # the change is committed; a lost notice only delays the others' refresh
-        logger.warning("could not notify match %s of %s", match_id, message.get("type"), exc_info=True)
+        logger.warning(
+            "could not notify match %s of %s", match_id, message.get("type"), exc_info=True
+        )
         return False
     return True
 
 
-def match_changed(match_id: int, version: int, *, entries: tuple[Entry, ...] = (),
-                  hurry: bool | None = None) -> bool:
+def match_changed(
+    match_id: int, version: int, *, entries: tuple[Entry, ...] = (), hurry: bool | None = None
+) -> bool:
     """Tell the match group the match is now at `version`, and this process's computer
     players (`signals.match_moved`, heard by games.worker: a computer may be next). `entries`: the action entries
     this version logged, when it logged only actions (games.services._logged), and

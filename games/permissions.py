@@ -188,10 +188,14 @@ def seats_controlled(match: Match, user: object, *, seats: list[Seat] | None = N
 
 def token_ok(match: Match, token: object) -> bool:
     """Whether `token` is the match's watch token (compared in constant time)."""
-    return isinstance(token, str) and bool(token) and constant_time_compare(token, match.watch_token)
+    return (
+        isinstance(token, str) and bool(token) and constant_time_compare(token, match.watch_token)
+    )
 
 
-def roles(match: Match, user: object, *, token: object = "", seats: list[Seat] | None = None) -> frozenset[Role]:
+def roles(
+    match: Match, user: object, *, token: object = "", seats: list[Seat] | None = None
+) -> frozenset[Role]:
     """Every role `user` (or a token holder) has at `match`."""
     out: set[Role] = set()
     uid = _uid(user)
@@ -218,8 +222,11 @@ def people(match: Match, *, seats: list[Seat] | None = None) -> set[int]:
     """The distinct users seated at the match (pass-and-play seats count as their holder's).
     A seat a computer plays while its owner is away still counts for its owner: a stand-in
     never carries consent for the seat it plays (issue 22), so its owner is asked."""
-    return {s.user_id for s in _seats(match, seats)
-            if s.kind != Seat.Kind.COMPUTER and s.user_id is not None}
+    return {
+        s.user_id
+        for s in _seats(match, seats)
+        if s.kind != Seat.Kind.COMPUTER and s.user_id is not None
+    }
 
 
 def others(match: Match, user: object, *, seats: list[Seat] | None = None) -> set[int]:
@@ -235,7 +242,8 @@ def needs_consent(match: Match, user: object, *, seats: list[Seat] | None = None
 
 def _alone(seats: list[Seat], user: object) -> bool:
     return any(s.controlled_by(user) for s in seats) and all(
-        s.kind == Seat.Kind.COMPUTER or s.controlled_by(user) for s in seats)
+        s.kind == Seat.Kind.COMPUTER or s.controlled_by(user) for s in seats
+    )
 
 
 def _participant(have: frozenset[Role]) -> bool:
@@ -243,13 +251,24 @@ def _participant(have: frozenset[Role]) -> bool:
 
 
 def _staff_with(user: object, permission: str) -> bool:
-    return bool(getattr(user, "is_active", False) and getattr(user, "is_staff", False)
-                and user.has_perm(permission))  # type: ignore[attr-defined]
+    return bool(
+        getattr(user, "is_active", False)
+        and getattr(user, "is_staff", False)
+        and user.has_perm(permission)
+    )  # type: ignore[attr-defined]
 
 
-def may(user: object, action: Action | str, match: Match, *, seat: int | None = None,
-        token: object = "", log_watch: bool = False, seats: list[Seat] | None = None,
-        request: ChangeRequest | None = None) -> bool:
+def may(
+    user: object,
+    action: Action | str,
+    match: Match,
+    *,
+    seat: int | None = None,
+    token: object = "",
+    log_watch: bool = False,
+    seats: list[Seat] | None = None,
+    request: ChangeRequest | None = None,
+) -> bool:
     """May `user` (None or AnonymousUser: nobody signed in; `token`: a watch token they
     brought) do `action` to `match` (for `seat`, where the action is a seat's) now?
 
@@ -268,8 +287,12 @@ def may(user: object, action: Action | str, match: Match, *, seat: int | None = 
         elif _staff_with(user, WATCH_PRIVATE):
             allowed = True
             if log_watch:
-                logger.warning("staff watch: user %s (%s) watches match %s live", uid,
-                               user.get_username(), match.pk)  # type: ignore[attr-defined]
+                logger.warning(
+                    "staff watch: user %s (%s) watches match %s live",
+                    uid,
+                    user.get_username(),
+                    match.pk,
+                )  # type: ignore[attr-defined]
         else:
             allowed = False
         if action == Action.SEE_HANDS:
@@ -293,11 +316,19 @@ def may(user: object, action: Action | str, match: Match, *, seat: int | None = 
     if action == Action.SEE_LINKS:
         return match.created_by_id == uid or any(s.user_id == uid for s in seats)
     if action == Action.LOOK_BACK:
-        return _staff_with(user, VIEW_MATCH) or match.created_by_id == uid or any(s.user_id == uid for s in seats)
+        return (
+            _staff_with(user, VIEW_MATCH)
+            or match.created_by_id == uid
+            or any(s.user_id == uid for s in seats)
+        )
     if action in (Action.EXPORT, Action.SEE_SEED):
         if seed_secret(match):
             return False
-        return _staff_with(user, VIEW_MATCH) or match.created_by_id == uid or any(s.user_id == uid for s in seats)
+        return (
+            _staff_with(user, VIEW_MATCH)
+            or match.created_by_id == uid
+            or any(s.user_id == uid for s in seats)
+        )
     if action in (Action.STAND_IN, Action.TAKE_BACK):
         target = next((s for s in seats if s.index == seat), None)
         if target is None or target.kind == Seat.Kind.COMPUTER:
@@ -334,8 +365,17 @@ class Talk(StrEnum):
     LOOK_BACK = "look_back"
 
 
-def chat_may(user: object, action: Talk | str, match: Match, *, room: str | None = None, token: object = "",
-             seats: list[Seat] | None = None, chat_on: bool = True, blocked: bool = False) -> bool:
+def chat_may(
+    user: object,
+    action: Talk | str,
+    match: Match,
+    *,
+    room: str | None = None,
+    token: object = "",
+    seats: list[Seat] | None = None,
+    chat_on: bool = True,
+    blocked: bool = False,
+) -> bool:
     """May `user` (or a watch-token holder) do `action` with the table talk of `match`, in
     `room` where the action is a room's? `chat_on` (the creator's switch) and `blocked` (staff
     barred this account from chat) are facts the chat wing read."""
@@ -346,14 +386,22 @@ def chat_may(user: object, action: Talk | str, match: Match, *, room: str | None
     participant = _participant(have)
     watcher = participant or Role.SPECTATOR in have or _staff_with(user, WATCH_PRIVATE)
     if action == Talk.READ:
-        return participant if room == PLAYERS_ROOM else watcher if room == SPECTATORS_ROOM else False
+        return (
+            participant if room == PLAYERS_ROOM else watcher if room == SPECTATORS_ROOM else False
+        )
     if action == Talk.LOOK_BACK:
-        return uid is not None and (match.created_by_id == uid or any(s.user_id == uid for s in seats))
+        return uid is not None and (
+            match.created_by_id == uid or any(s.user_id == uid for s in seats)
+        )
     if uid is None:
         return False
     if action == Talk.POST:
-        return (chat_on and not blocked and bool(getattr(user, "is_active", False))
-                and chat_may(user, Talk.READ, match, room=room, token=token, seats=seats))
+        return (
+            chat_on
+            and not blocked
+            and bool(getattr(user, "is_active", False))
+            and chat_may(user, Talk.READ, match, room=room, token=token, seats=seats)
+        )
     if action == Talk.FREE_TEXT:
         return not guests.is_guest(user)
     if action == Talk.OPEN_SPECTATORS:
@@ -377,22 +425,34 @@ _REFUSALS = {
     Action.PACE: lambda: _("Only the players at this match can change the computers' pace."),
     Action.PREFER: lambda: _("Only the players at this match can change how it plays for them."),
     Action.ANSWER: lambda: _("Only the players at this match can do this."),
-    Action.STAND_IN: lambda: _("Only the other players at this match can let a computer play this seat."),
+    Action.STAND_IN: lambda: _(
+        "Only the other players at this match can let a computer play this seat."
+    ),
     Action.TAKE_BACK: lambda: _("Only this seat's player can take it back."),
     Action.LAST_ROUND: lambda: _("Only the players at this match can end it after this round."),
 }
 
 
-def require(user: object, action: Action | str, match: Match, *, seat: int | None = None,
-            seats: list[Seat] | None = None, request: ChangeRequest | None = None) -> None:
+def require(
+    user: object,
+    action: Action | str,
+    match: Match,
+    *,
+    seat: int | None = None,
+    seats: list[Seat] | None = None,
+    request: ChangeRequest | None = None,
+) -> None:
     """`may`, or a `GameError(FORBIDDEN)` in words for the action."""
     if not may(user, action, match, seat=seat, seats=seats, request=request):
         seats = _seats(match, seats)
         if request is not None and request.asked_by_id == _uid(user):
             raise GameError(FORBIDDEN, sentence("own_request"))
-        if Action(action) == Action.ACT and any(s.index == seat and s.standin and s.controlled_by(user)
-                                                for s in seats):
-            raise GameError(FORBIDDEN, _("A computer is playing this seat for you: take your seat back first."))
+        if Action(action) == Action.ACT and any(
+            s.index == seat and s.standin and s.controlled_by(user) for s in seats
+        ):
+            raise GameError(
+                FORBIDDEN, _("A computer is playing this seat for you: take your seat back first.")
+            )
         words = _REFUSALS.get(Action(action), lambda: _("You cannot do this at this match."))
         raise GameError(FORBIDDEN, words())
 
@@ -403,8 +463,9 @@ def may_clear_pauses(user: object) -> bool:
     return bool(getattr(user, "is_active", False) and getattr(user, "is_superuser", False))
 
 
-def require_look(controlled: tuple[int, ...] | list[int], shown: int | None, seat: int, *,
-                 reveal: bool = False) -> None:
+def require_look(
+    controlled: tuple[int, ...] | list[int], shown: int | None, seat: int, *, reveal: bool = False
+) -> None:
     """R23, R24: a hint only for the seat whose hand this device shows (`shown`), and "Show
     my tiles" (`reveal`) only for the seat whose relay cover is up on it (`shown`); both
     only for a seat the device acts for. A refusal changes nothing."""

@@ -52,9 +52,11 @@ def opened(*, match_id: int, user: Any, channel: str) -> bool:
     now = timezone.now()
     with transaction.atomic():
         Presence.objects.filter(match_id=match_id, user_id=uid).exclude(_live(now)).delete()
-        Presence.objects.update_or_create(match_id=match_id, channel=channel,
-                                          defaults={"user_id": uid, "opened_at": now, "alive_at": now,
-                                                    "closed": False})
+        Presence.objects.update_or_create(
+            match_id=match_id,
+            channel=channel,
+            defaults={"user_id": uid, "opened_at": now, "alive_at": now, "closed": False},
+        )
     return True
 
 
@@ -67,7 +69,9 @@ def came_back(*, match_id: int, user: Any) -> bool:
     uid = _uid(user)
     if uid is None:
         return False
-    if not Seat.objects.filter(match_id=match_id, user_id=uid, match__status=Match.Status.PLAYING).exists():
+    if not Seat.objects.filter(
+        match_id=match_id, user_id=uid, match__status=Match.Status.PLAYING
+    ).exists():
         return False
     rows = Presence.objects.filter(match_id=match_id, user_id=uid)
     return rows.exists() and not rows.filter(_live(timezone.now())).exists()
@@ -76,13 +80,15 @@ def came_back(*, match_id: int, user: Any) -> bool:
 def renew(*, match_id: int, channel: str) -> int:
     """The heartbeat of an open connection; how many rows it renewed (0 or 1)."""
     return Presence.objects.filter(match_id=match_id, channel=channel, closed=False).update(
-        alive_at=timezone.now())
+        alive_at=timezone.now()
+    )
 
 
 def closed(*, match_id: int, channel: str) -> int:
     """A connection ended: its row stays, closed, saying when its user was last seen."""
     return Presence.objects.filter(match_id=match_id, channel=channel, closed=False).update(
-        closed=True, alive_at=timezone.now())
+        closed=True, alive_at=timezone.now()
+    )
 
 
 def expire(*, everything: bool = False) -> int:
@@ -102,14 +108,19 @@ def connected(user_id: int, now: datetime | None = None) -> bool:
 
 def last_seen(user_id: int) -> datetime | None:
     """When the user was last seen at any table (None: never)."""
-    value: datetime | None = Presence.objects.filter(user_id=user_id).aggregate(last=Max("alive_at"))["last"]
+    value: datetime | None = Presence.objects.filter(user_id=user_id).aggregate(
+        last=Max("alive_at")
+    )["last"]
     return value
 
 
 def here(*, match_id: int, user: Any) -> bool:
     """Whether `user` has a live connection to this match's table now."""
     uid = _uid(user)
-    return uid is not None and Presence.objects.filter(_live(timezone.now()), match_id=match_id, user_id=uid).exists()
+    return (
+        uid is not None
+        and Presence.objects.filter(_live(timezone.now()), match_id=match_id, user_id=uid).exists()
+    )
 
 
 def at_table(match_id: int, now: datetime | None = None) -> dict[int, tuple[bool, datetime]]:
@@ -119,7 +130,9 @@ def at_table(match_id: int, now: datetime | None = None) -> dict[int, tuple[bool
     # Written out in SQL: a board at a shared table reads it once per version, and the ORM
     # spent longer building the statement than the database running it (as games.services).
     with connection.cursor() as cursor:
-        cursor.execute("SELECT user_id, closed, alive_at FROM games_presence WHERE match_id = %s", [match_id])
+        cursor.execute(
+            "SELECT user_id, closed, alive_at FROM games_presence WHERE match_id = %s", [match_id]
+        )
         rows = cursor.fetchall()
     for uid, was_closed, alive in rows:
         live = not was_closed and alive >= now - TIMEOUT

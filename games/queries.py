@@ -90,9 +90,12 @@ def match_summary(match: Match, user: Any = None) -> MatchSummary:
     free = sum(1 for r in rows if r.free)
     your_turn = False
     if match.status == Match.Status.WAITING:
-        line = ngettext("Waiting for %(count)s more player", "Waiting for %(count)s more players", free) % {
-            "count": free}
-    elif match.status == Match.Status.FINISHED or (state is not None and state.phase == "match_over"):
+        line = ngettext(
+            "Waiting for %(count)s more player", "Waiting for %(count)s more players", free
+        ) % {"count": free}
+    elif match.status == Match.Status.FINISHED or (
+        state is not None and state.phase == "match_over"
+    ):
         names = ", ".join(r.name for r in rows if r.winner)
         line = _("Finished: %(names)s won") % {"names": names} if names else _("Finished")
     elif state is not None and state.phase == "round_over":
@@ -103,9 +106,15 @@ def match_summary(match: Match, user: Any = None) -> MatchSummary:
         line = _("Your turn") if your_turn else _("%(name)s to play") % {"name": on_turn.name}
     else:
         line = str(match.get_status_display())
-    return MatchSummary(match=match, seats=rows, rounds=match.length, free_seats=free,
-                        status_line=line, your_turn=your_turn,
-                        length_label="" if length.is_standard(match.length) else length.label(match.length))
+    return MatchSummary(
+        match=match,
+        seats=rows,
+        rounds=match.length,
+        free_seats=free,
+        status_line=line,
+        your_turn=your_turn,
+        length_label="" if length.is_standard(match.length) else length.label(match.length),
+    )
 
 
 # ------------------------------------------------------------------ replays (admin, commands)
@@ -120,8 +129,12 @@ def _diff(path: str, replayed: Any, stored: Any, out: list[str]) -> None:
     if isinstance(replayed, dict) and isinstance(stored, dict):
         for key in sorted(set(replayed) | set(stored), key=str):
             _diff(f"{path}.{key}", replayed.get(key), stored.get(key), out)
-    elif (isinstance(replayed, list) and isinstance(stored, list) and len(replayed) == len(stored)
-          and any(isinstance(x, (list, dict)) for x in replayed + stored)):
+    elif (
+        isinstance(replayed, list)
+        and isinstance(stored, list)
+        and len(replayed) == len(stored)
+        and any(isinstance(x, (list, dict)) for x in replayed + stored)
+    ):
         for i, (a, b) in enumerate(zip(replayed, stored, strict=True)):
             _diff(f"{path}[{i}]", a, b, out)
     elif replayed != stored:
@@ -138,7 +151,9 @@ def replay_differences(match: Match) -> list[str] | None:
     replayed = run_replay(match_replay_doc(match))
     out: list[str] = []
     if replayed.get("error") is not None:
-        out.append(f"error: the replay stops at action {replayed['error']['index']}: {replayed['error']['message']}")
+        out.append(
+            f"error: the replay stops at action {replayed['error']['index']}: {replayed['error']['message']}"
+        )
     stored = state_json(state_from_json(match.state), with_rounds="rounds" in replayed)
     for key in stored:
         if key != "error":
@@ -156,7 +171,9 @@ def your_turn_count(user: Any) -> int:
         return 0
     from games import selectors
 
-    playing = selectors.my_matches(user).filter(status=Match.Status.PLAYING).prefetch_related("seats")
+    playing = (
+        selectors.my_matches(user).filter(status=Match.Status.PLAYING).prefetch_related("seats")
+    )
     count = 0
     for match in playing:
         state = state_from_json(match.state) if match.state else None

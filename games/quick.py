@@ -34,8 +34,13 @@ def player(request: HttpRequest) -> Any:
     if request.user.is_authenticated:
         return request.user
     if not throttle.allow(throttle.Attempt.Kind.GUEST, request):
-        messages.error(request, _("Too many guest accounts were made from your address in the last hour. "
-                                  "Please wait a while, or sign up or log in to play."))
+        messages.error(
+            request,
+            _(
+                "Too many guest accounts were made from your address in the last hour. "
+                "Please wait a while, or sign up or log in to play."
+            ),
+        )
         return None
     return guests.create(request)
 
@@ -57,7 +62,8 @@ def play_computers(request: HttpRequest) -> HttpResponse:
     if user is None:
         return refused(request)
     seats = [services.SeatSpec(kind="me")] + [
-        services.SeatSpec(kind="computer", level=COMPUTER_LEVEL) for _n in range(COMPUTERS)]
+        services.SeatSpec(kind="computer", level=COMPUTER_LEVEL) for _n in range(COMPUTERS)
+    ]
     match = services.match_create(creator=user, seats=seats, listed=False)
     return redirect("games:table", match.pk)
 
@@ -75,9 +81,13 @@ def play_friends(request: HttpRequest) -> HttpResponse:
     user = player(request)
     if user is None:
         return refused(request)
-    seats = [services.SeatSpec(kind="me")] + [services.SeatSpec(kind="human") for _n in range(friends)]
+    seats = [services.SeatSpec(kind="me")] + [
+        services.SeatSpec(kind="human") for _n in range(friends)
+    ]
     match = services.match_create(creator=user, seats=seats, listed=False)
-    messages.success(request, _("Your table is ready. Copy the invitation link and send it to your friends."))
+    messages.success(
+        request, _("Your table is ready. Copy the invitation link and send it to your friends.")
+    )
     return redirect("games:detail", match.pk)
 
 

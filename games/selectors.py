@@ -97,11 +97,16 @@ def _awaiting_computer_sql() -> tuple[str, tuple[Any, ...]]:
     """The statement of `matches_awaiting_computer`, built by the ORM once: building it
     cost more CPU than running it, four times a second in every server process."""
     # A computer's seat, or a person's seat a computer stands in for (games.standin).
-    on_turn = (Seat.objects.filter(match=OuterRef("pk"), index=OuterRef("turn"))
-               .filter(Q(kind=Seat.Kind.COMPUTER) | ~Q(standin="")))
-    query = (Match.objects.filter(status=Match.Status.PLAYING, state__isnull=False)
-             .annotate(turn=Cast(KeyTextTransform("turn", "state"), IntegerField()))
-             .filter(Exists(on_turn)).order_by("pk").values_list("pk", flat=True)).query
+    on_turn = Seat.objects.filter(match=OuterRef("pk"), index=OuterRef("turn")).filter(
+        Q(kind=Seat.Kind.COMPUTER) | ~Q(standin="")
+    )
+    query = (
+        Match.objects.filter(status=Match.Status.PLAYING, state__isnull=False)
+        .annotate(turn=Cast(KeyTextTransform("turn", "state"), IntegerField()))
+        .filter(Exists(on_turn))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    ).query
     return query.sql_with_params()
 
 
@@ -119,8 +124,10 @@ def undo_redo_in(folded: log.Folded[Any] | None, mine: list[int]) -> tuple[bool,
     their ``seat`` and ``by_computer`` (`games.table.board_reads.Line`)."""
     if folded is None or not mine:
         return False, False
-    return (log.undo_group(folded.effective, mine) is not None,
-            bool(folded.redo) and folded.redo[-1][0].seat in mine)
+    return (
+        log.undo_group(folded.effective, mine) is not None,
+        bool(folded.redo) and folded.redo[-1][0].seat in mine,
+    )
 
 
 def undo_takes_back(folded: log.Folded[Any] | None, mine: list[int]) -> tuple[Any, ...]:
@@ -136,15 +143,22 @@ def undo_takes_back(folded: log.Folded[Any] | None, mine: list[int]) -> tuple[An
 def restart_available(match: Match, user: object) -> bool:
     """R28: whether "restart round" shows (games.permissions: the creator, or a player alone
     with computers; at a shared table it asks the others)."""
-    if match.status != Match.Status.PLAYING or match.state is None or match.state.get("phase") in (
-            "round_over", "match_over"):
+    if (
+        match.status != Match.Status.PLAYING
+        or match.state is None
+        or match.state.get("phase") in ("round_over", "match_over")
+    ):
         return False
     return permissions.may(user, Can.RESTART, match)
 
 
 def next_round_available(match: Match, user: object) -> bool:
     """Whether "Next round" shows: the round is over (not the match), for a player or the creator."""
-    if match.status != Match.Status.PLAYING or match.state is None or match.state.get("phase") != "round_over":
+    if (
+        match.status != Match.Status.PLAYING
+        or match.state is None
+        or match.state.get("phase") != "round_over"
+    ):
         return False
     return permissions.may(user, Can.NEXT_ROUND, match)
 
@@ -159,8 +173,9 @@ def open_request(match_id: int) -> ChangeRequest | None:
     not open any more, whether or not it has been closed in the database yet)."""
     # No select_related: Django compiles it with a recursive local function, a reference
     # cycle on every board read (tests/bench/test_gc.py); the asker is read when there is one.
-    return ChangeRequest.objects.filter(match_id=match_id, status=ChangeRequest.Status.OPEN,
-                                        expires_at__gt=timezone.now()).first()
+    return ChangeRequest.objects.filter(
+        match_id=match_id, status=ChangeRequest.Status.OPEN, expires_at__gt=timezone.now()
+    ).first()
 
 
 #: how long the asker of a declined or expired request is told so on their board (issue 19)
@@ -173,7 +188,10 @@ def last_closed_request(match_id: int) -> ChangeRequest | None:
     # No select_related (a reference cycle per board read, as `open_request` says): who
     # declined is read when it is shown.
     latest = ChangeRequest.objects.filter(match_id=match_id).order_by("-pk").first()
-    if latest is None or latest.status not in (ChangeRequest.Status.DECLINED, ChangeRequest.Status.EXPIRED):
+    if latest is None or latest.status not in (
+        ChangeRequest.Status.DECLINED,
+        ChangeRequest.Status.EXPIRED,
+    ):
         return None
     if latest.closed_at is None or latest.closed_at < timezone.now() - ANSWER_SHOWN:
         return None
@@ -192,15 +210,26 @@ def my_matches(user: object) -> QuerySet[Match]:
     """Matches the user created or has a seat at, most recently changed first."""
     if not getattr(user, "is_authenticated", False):
         return Match.objects.none()
-    return (Match.objects.filter(Q(seats__user=user) | Q(created_by=user))
-            .distinct().select_related("table").order_by("-updated_at"))
+    return (
+        Match.objects.filter(Q(seats__user=user) | Q(created_by=user))
+        .distinct()
+        .select_related("table")
+        .order_by("-updated_at")
+    )
 
 
 def open_matches() -> QuerySet[Match]:
     """Matches listed in the lobby that wait for players and have a free seat."""
-    return (Match.objects.filter(status=Match.Status.WAITING, listed=True,
-                                 seats__kind=Seat.Kind.HUMAN, seats__user__isnull=True)
-            .distinct().order_by("-created_at"))
+    return (
+        Match.objects.filter(
+            status=Match.Status.WAITING,
+            listed=True,
+            seats__kind=Seat.Kind.HUMAN,
+            seats__user__isnull=True,
+        )
+        .distinct()
+        .order_by("-created_at")
+    )
 
 
 # ---------------------------------------------------------------- logs and replays

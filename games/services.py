@@ -118,37 +118,46 @@ _MATCH_FIELDS = Match._meta.concrete_fields
 _MATCH_COLUMNS = ", ".join(f'm."{f.column}"' for f in _MATCH_FIELDS)
 _LOCK = f"SELECT {_MATCH_COLUMNS} FROM games_match m WHERE m.id = %s FOR UPDATE"
 #: `computer_step` skips a match another process holds, and reads whether a pause is on (R26)
-_LOCK_FOR_COMPUTER = (f"SELECT {_MATCH_COLUMNS}, EXISTS (SELECT 1 FROM games_pause p WHERE p.match_id = m.id"
-                      " AND p.alive_at >= %s) FROM games_match m WHERE m.id = %s FOR UPDATE SKIP LOCKED")
+_LOCK_FOR_COMPUTER = (
+    f"SELECT {_MATCH_COLUMNS}, EXISTS (SELECT 1 FROM games_pause p WHERE p.match_id = m.id"
+    " AND p.alive_at >= %s) FROM games_match m WHERE m.id = %s FOR UPDATE SKIP LOCKED"
+)
 _SEAT_FIELDS = Seat._meta.concrete_fields
-_SEATS = "SELECT {} FROM games_seat WHERE match_id = %s ORDER BY \"index\"".format(
-    ", ".join(f'"{f.column}"' for f in _SEAT_FIELDS))
+_SEATS = 'SELECT {} FROM games_seat WHERE match_id = %s ORDER BY "index"'.format(
+    ", ".join(f'"{f.column}"' for f in _SEAT_FIELDS)
+)
 #: the Round columns a change reads, in the model's order (the deal, `start`, loads only if asked for)
-_ROUND_FIELDS = [Round._meta.get_field(name) for name in
-                 ("id", "match", "number", "ended_by", "points", "totals", "restarts", "ended_at")]
+_ROUND_FIELDS = [
+    Round._meta.get_field(name)
+    for name in ("id", "match", "number", "ended_by", "points", "totals", "restarts", "ended_at")
+]
 
 
 #: what `action_submit` reads after the lock (1.), one statement: the request id's earlier
 #: result if any (3.) and the current round with its log's last sequence number. Not part of
 #: the lock's statement: a statement that waited for the lock sees the locked row as the
 #: other transaction left it, but the rows it joined to it as they were before.
-_READ_FOR_ACTION = ("SELECT c.user_id, c.version, c.match_id IS NOT NULL, "
-                    + ", ".join(f'r."{f.column}"' for f in _ROUND_FIELDS)
-                    + ", (SELECT max(seq) FROM games_logentry WHERE round_id = r.id)"
-                    " FROM (SELECT %s::bigint AS id) m"
-                    " LEFT JOIN games_clientrequest c ON c.match_id = m.id AND c.request_id = %s"
-                    " LEFT JOIN games_round r ON r.match_id = m.id AND r.number = %s")
+_READ_FOR_ACTION = (
+    "SELECT c.user_id, c.version, c.match_id IS NOT NULL, "
+    + ", ".join(f'r."{f.column}"' for f in _ROUND_FIELDS)
+    + ", (SELECT max(seq) FROM games_logentry WHERE round_id = r.id)"
+    " FROM (SELECT %s::bigint AS id) m"
+    " LEFT JOIN games_clientrequest c ON c.match_id = m.id AND c.request_id = %s"
+    " LEFT JOIN games_round r ON r.match_id = m.id AND r.number = %s"
+)
 #: `action_submit`'s writes while the round goes on, one statement: the log entry, the undo
 #: point before it (the match row's snapshot as it was: every part of a statement sees the
 #: rows as they were when it began), the match, the request id
-_PLAY_COMMIT = ("WITH e AS (INSERT INTO games_logentry (round_id, seq, kind, seat, action, user_id, by_computer,"
-                " version, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id),"
-                " u AS (INSERT INTO games_undopoint (round_id, entry_id, state)"
-                " SELECT %s, e.id, m.state FROM e, games_match m WHERE m.id = %s),"
-                " w AS (UPDATE games_match SET version = %s, state = %s, round_number = %s, status = %s,"
-                " finished_at = %s, updated_at = %s, hurry = %s WHERE id = %s)"
-                " INSERT INTO games_clientrequest (match_id, request_id, user_id, version, created_at)"
-                " VALUES (%s, %s, %s, %s, %s) RETURNING (SELECT id FROM e)")
+_PLAY_COMMIT = (
+    "WITH e AS (INSERT INTO games_logentry (round_id, seq, kind, seat, action, user_id, by_computer,"
+    " version, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id),"
+    " u AS (INSERT INTO games_undopoint (round_id, entry_id, state)"
+    " SELECT %s, e.id, m.state FROM e, games_match m WHERE m.id = %s),"
+    " w AS (UPDATE games_match SET version = %s, state = %s, round_number = %s, status = %s,"
+    " finished_at = %s, updated_at = %s, hurry = %s WHERE id = %s)"
+    " INSERT INTO games_clientrequest (match_id, request_id, user_id, version, created_at)"
+    " VALUES (%s, %s, %s, %s, %s) RETURNING (SELECT id FROM e)"
+)
 
 
 def _rows(statement: str, params: list[Any]) -> list[tuple[Any, ...]]:
@@ -185,13 +194,17 @@ def _lock(match_id: object) -> Match:
     return from_row(Match, _MATCH_FIELDS, row)
 
 
-def _lock_for_action(match_id: object, request_id: object) -> tuple[Match, tuple[Any, ...], Round | None]:
+def _lock_for_action(
+    match_id: object, request_id: object
+) -> tuple[Match, tuple[Any, ...], Round | None]:
     """`_lock`, then what `_seen` and `_current_round` would read, in one statement: the match,
     the request id's earlier (user id, version, found), and the current round (None before
     the match starts)."""
     match = _lock(match_id)
-    row = _row(_READ_FOR_ACTION, [match.pk, request_id if isinstance(request_id, str) else None,
-                                  match.round_number])
+    row = _row(
+        _READ_FOR_ACTION,
+        [match.pk, request_id if isinstance(request_id, str) else None, match.round_number],
+    )
     assert row is not None
     seen, rest = row[:3], row[3:]
     rnd = None
@@ -218,8 +231,9 @@ def _seat_for(match: Match, user: object, seat: object) -> None:
     permissions.require(user, Can.ACT, match, seat=seat, seats=_seats(match))
 
 
-def _seen(match: Match, user: object, request_id: object,
-          read: tuple[Any, ...] | None = None) -> Result | None:
+def _seen(
+    match: Match, user: object, request_id: object, read: tuple[Any, ...] | None = None
+) -> Result | None:
     """3. A repeated request id is answered with the result it produced, not applied again
     (`read`: its (user id, version, found) as `_lock_for_action` read them)."""
     if not isinstance(request_id, str) or not 1 <= len(request_id) <= MAX_REQUEST_ID:
@@ -227,16 +241,21 @@ def _seen(match: Match, user: object, request_id: object,
     if read is not None:
         seen = read[:2] if read[2] else None
     else:
-        seen = _row("SELECT user_id, version FROM games_clientrequest WHERE match_id = %s AND request_id = %s",
-                    [match.pk, request_id])
+        seen = _row(
+            "SELECT user_id, version FROM games_clientrequest WHERE match_id = %s AND request_id = %s",
+            [match.pk, request_id],
+        )
     if seen is None:
         return None
     seen_user, seen_version = seen
     if seen_user != _user_id(user):
         raise GameError(BAD_REQUEST, sentence("request_id_used"))
     if read is None:  # a change that may have been asked of the others: say what became of it
-        asked = (ChangeRequest.objects.filter(match=match, asked_by_id=seen_user, request_id=request_id)
-                 .values_list("status", flat=True).first())
+        asked = (
+            ChangeRequest.objects.filter(match=match, asked_by_id=seen_user, request_id=request_id)
+            .values_list("status", flat=True)
+            .first()
+        )
         if asked is not None:
             return Result(match.pk, seen_version, duplicate=True, asked=True, request=asked)
     return Result(match.pk, seen_version, duplicate=True)
@@ -275,7 +294,9 @@ def _parse(raw: object, seat: int) -> Action:
 def _refused(match: Match, e: IllegalAction, me: int | None) -> GameError:
     """The engine's refusal in the player's words (games.words), seats named as at the table."""
     names = [s.display_name for s in _seats(match)]
-    return GameError(ILLEGAL, refusal(e.code, e.params, names=names, me=me), rule=e.rule, reason=e.code)
+    return GameError(
+        ILLEGAL, refusal(e.code, e.params, names=names, me=me), rule=e.rule, reason=e.code
+    )
 
 
 def refused_by_engine(match: Match, e: IllegalAction) -> GameError:
@@ -305,7 +326,8 @@ def _current_round(match: Match) -> Round:
         "SELECT r.id, r.match_id, r.number, r.ended_by, r.points, r.totals, r.restarts, r.ended_at,"
         " (SELECT max(seq) FROM games_logentry WHERE round_id = r.id)"
         " FROM games_round r WHERE r.match_id = %s AND r.number = %s",
-        [match.pk, match.round_number])
+        [match.pk, match.round_number],
+    )
     if row is None:
         raise Round.DoesNotExist(f"match {match.pk} has no round {match.round_number}")
     rnd = from_row(Round, _ROUND_FIELDS, row[:-1])
@@ -313,14 +335,33 @@ def _current_round(match: Match) -> Round:
     return rnd
 
 
-def _append(rnd: Round, *, kind: str, version: int, seat: int | None = None, action: dict[str, Any] | None = None,
-            user: object = None, by_computer: bool = False) -> int:
+def _append(
+    rnd: Round,
+    *,
+    kind: str,
+    version: int,
+    seat: int | None = None,
+    action: dict[str, Any] | None = None,
+    user: object = None,
+    by_computer: bool = False,
+) -> int:
     """Append one entry to the round's log (the match row lock makes the next seq safe); its id."""
     rnd.last_seq = (getattr(rnd, "last_seq", None) or 0) + 1
-    row = _row("INSERT INTO games_logentry (round_id, seq, kind, seat, action, user_id, by_computer, version,"
-               " created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
-               [rnd.pk, rnd.last_seq, kind, seat, _jsonb(action), _user_id(user), by_computer, version,
-                timezone.now()])
+    row = _row(
+        "INSERT INTO games_logentry (round_id, seq, kind, seat, action, user_id, by_computer, version,"
+        " created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+        [
+            rnd.pk,
+            rnd.last_seq,
+            kind,
+            seat,
+            _jsonb(action),
+            _user_id(user),
+            by_computer,
+            version,
+            timezone.now(),
+        ],
+    )
     assert row is not None
     return int(row[0])
 
@@ -335,16 +376,36 @@ def store_state(match: Match, rnd: Round, state: RoundState) -> None:
     _store(match, rnd, state)
 
 
-def _logged(match: Match, rnd: Round, entry_id: int, *, version: int, action: Action, user: object,
-            by_computer: bool) -> None:
+def _logged(
+    match: Match,
+    rnd: Round,
+    entry_id: int,
+    *,
+    version: int,
+    action: Action,
+    user: object,
+    by_computer: bool,
+) -> None:
     """Remember the action entry this change logged, for its notice (`notify.match_changed`:
     a table's hub in any process applies it to the state it holds instead of reading the
     version back, games.table.hub). Public only (R24): an action names no hidden tile (a
     draw names none; a played tile is on the table)."""
     name = user.get_username() if user is not None and hasattr(user, "get_username") else None
-    match.logged = [*getattr(match, "logged", ()), notify.Entry(
-        id=entry_id, round_id=rnd.pk, seq=rnd.last_seq, kind=log.ACTION, seat=action.seat,
-        action=action.to_json(), user_id=_user_id(user), by_computer=by_computer, version=version, username=name)]
+    match.logged = [
+        *getattr(match, "logged", ()),
+        notify.Entry(
+            id=entry_id,
+            round_id=rnd.pk,
+            seq=rnd.last_seq,
+            kind=log.ACTION,
+            seat=action.seat,
+            action=action.to_json(),
+            user_id=_user_id(user),
+            by_computer=by_computer,
+            version=version,
+            username=name,
+        ),
+    ]
 
 
 def _store(match: Match, rnd: Round, state: RoundState) -> None:
@@ -364,11 +425,19 @@ def _store(match: Match, rnd: Round, state: RoundState) -> None:
     if state.phase == "match_over":
         match.status = Match.Status.FINISHED
         match.finished_at = now
-        signals.match_finished.send(sender=Match, match=match)  # stats and ratings, in this transaction
+        signals.match_finished.send(
+            sender=Match, match=match
+        )  # stats and ratings, in this transaction
 
 
-def _commit(match: Match, version: int, *, user: object = None, request_id: str | None = None,
-            hurry: bool | None = None) -> Result:
+def _commit(
+    match: Match,
+    version: int,
+    *,
+    user: object = None,
+    request_id: str | None = None,
+    hurry: bool | None = None,
+) -> Result:
     """Save the match at `version` (the columns a change writes), remember the request id,
     notify after commit. A person's change ends a "skip to my turn" (`hurry_start`)
     unless `hurry` says otherwise; a computer's change keeps it as `computer_step` left it."""
@@ -378,13 +447,26 @@ def _commit(match: Match, version: int, *, user: object = None, request_id: str 
         match.hurry = hurry
     elif user is not None:
         match.hurry = False
-    _row("UPDATE games_match SET version = %s, state = %s, round_number = %s, status = %s, finished_at = %s,"
-         " updated_at = %s, hurry = %s WHERE id = %s",
-         [match.version, _jsonb(match.state), match.round_number, match.status, match.finished_at,
-          match.updated_at, match.hurry, match.pk])
+    _row(
+        "UPDATE games_match SET version = %s, state = %s, round_number = %s, status = %s, finished_at = %s,"
+        " updated_at = %s, hurry = %s WHERE id = %s",
+        [
+            match.version,
+            _jsonb(match.state),
+            match.round_number,
+            match.status,
+            match.finished_at,
+            match.updated_at,
+            match.hurry,
+            match.pk,
+        ],
+    )
     if request_id is not None:
-        _row("INSERT INTO games_clientrequest (match_id, request_id, user_id, version, created_at)"
-             " VALUES (%s, %s, %s, %s, %s)", [match.pk, request_id, _user_id(user), version, timezone.now()])
+        _row(
+            "INSERT INTO games_clientrequest (match_id, request_id, user_id, version, created_at)"
+            " VALUES (%s, %s, %s, %s, %s)",
+            [match.pk, request_id, _user_id(user), version, timezone.now()],
+        )
     return _announce(match, version)
 
 
@@ -393,12 +475,22 @@ def _announce(match: Match, version: int) -> Result:
     actions (`_logged`) and the match's new "skip to my turn" flag."""
     match_id, entries, hurry = match.pk, tuple(getattr(match, "logged", ())), bool(match.hurry)
     match.logged = []
-    transaction.on_commit(lambda: notify.match_changed(match_id, version, entries=entries, hurry=hurry))
+    transaction.on_commit(
+        lambda: notify.match_changed(match_id, version, entries=entries, hurry=hurry)
+    )
     return Result(match_id, version)
 
 
-def _play(match: Match, rnd: Round, state: RoundState, action: Action, version: int, *,
-          user: object = None, by_computer: bool = False) -> RoundState:
+def _play(
+    match: Match,
+    rnd: Round,
+    state: RoundState,
+    action: Action,
+    version: int,
+    *,
+    user: object = None,
+    by_computer: bool = False,
+) -> RoundState:
     """Apply one action: log it, keep an undo point before a human's action (R27), store the snapshot."""
     new = _applied(match, state, action)
     _record(match, rnd, new, action, version, user=user, by_computer=by_computer)
@@ -412,8 +504,16 @@ def _applied(match: Match, state: RoundState, action: Action) -> RoundState:
         raise _refused(match, e, action.seat) from None
 
 
-def _play_commit(match: Match, rnd: Round, state: RoundState, action: Action, version: int, *,
-                 user: object, request_id: str) -> Result:
+def _play_commit(
+    match: Match,
+    rnd: Round,
+    state: RoundState,
+    action: Action,
+    version: int,
+    *,
+    user: object,
+    request_id: str,
+) -> Result:
     """`_play` and `_commit` of a person's action: while the round goes on (nothing of the
     round's result to write, no signal to send) in one statement (`_PLAY_COMMIT`: the same
     rows as `_append`, the undo point and `_commit`), else as they do it."""
@@ -427,28 +527,69 @@ def _play_commit(match: Match, rnd: Round, state: RoundState, action: Action, ve
     match.hurry = False  # a person's change ends "skip to my turn" (`_commit`)
     rnd.last_seq = (getattr(rnd, "last_seq", None) or 0) + 1
     uid = _user_id(user)
-    row = _row(_PLAY_COMMIT, [rnd.pk, rnd.last_seq, log.ACTION, action.seat, _jsonb(action.to_json()), uid, False,
-                              version, now,
-                              rnd.pk, match.pk,
-                              version, _jsonb(match.state), match.round_number, match.status, match.finished_at,
-                              now, match.hurry, match.pk,
-                              match.pk, request_id, uid, version, now])
+    row = _row(
+        _PLAY_COMMIT,
+        [
+            rnd.pk,
+            rnd.last_seq,
+            log.ACTION,
+            action.seat,
+            _jsonb(action.to_json()),
+            uid,
+            False,
+            version,
+            now,
+            rnd.pk,
+            match.pk,
+            version,
+            _jsonb(match.state),
+            match.round_number,
+            match.status,
+            match.finished_at,
+            now,
+            match.hurry,
+            match.pk,
+            match.pk,
+            request_id,
+            uid,
+            version,
+            now,
+        ],
+    )
     assert row is not None
     _logged(match, rnd, int(row[0]), version=version, action=action, user=user, by_computer=False)
     return _announce(match, version)
 
 
-def _record(match: Match, rnd: Round, new: RoundState, action: Action, version: int, *,
-            user: object = None, by_computer: bool = False) -> None:
+def _record(
+    match: Match,
+    rnd: Round,
+    new: RoundState,
+    action: Action,
+    version: int,
+    *,
+    user: object = None,
+    by_computer: bool = False,
+) -> None:
     """Log an applied action, keep an undo point before a human's action (R27), store the snapshot."""
-    entry = _append(rnd, kind=log.ACTION, version=version, seat=action.seat, action=action.to_json(),
-                    user=user, by_computer=by_computer)
+    entry = _append(
+        rnd,
+        kind=log.ACTION,
+        version=version,
+        seat=action.seat,
+        action=action.to_json(),
+        user=user,
+        by_computer=by_computer,
+    )
     _logged(match, rnd, entry, version=version, action=action, user=user, by_computer=by_computer)
     if not by_computer:
         # The state before is the snapshot still stored on the locked match row (`_commit`
         # writes the new one), copied there rather than encoded and sent again.
-        _row("INSERT INTO games_undopoint (round_id, entry_id, state) SELECT %s, %s, state FROM games_match"
-             " WHERE id = %s", [rnd.pk, entry, match.pk])
+        _row(
+            "INSERT INTO games_undopoint (round_id, entry_id, state) SELECT %s, %s, state FROM games_match"
+            " WHERE id = %s",
+            [rnd.pk, entry, match.pk],
+        )
     _store(match, rnd, new)
 
 
@@ -484,8 +625,11 @@ def _check_specs(seats: list[SeatSpec], *, creator_id: object = None) -> None:
         except ValidationError as e:
             raise GameError(BAD_REQUEST, " ".join(e.messages)) from None
         # A pass-and-play name is not another user's name, nor looks like one (issue 22, item 4).
-        if spec.kind == "local" and spec.name.strip() and names.looks_like_a_user(spec.name.strip(),
-                                                                                exclude_pk=creator_id):
+        if (
+            spec.kind == "local"
+            and spec.name.strip()
+            and names.looks_like_a_user(spec.name.strip(), exclude_pk=creator_id)
+        ):
             raise GameError(BAD_REQUEST, sentence("name_lookalike"))
 
 
@@ -515,14 +659,31 @@ def _new_seed(seed: object) -> int:
     return seed
 
 
-def _new_match(*, table: Table, number: int, creator: object, seats: list[tuple[str, object, str, str]],
-               seed: int, listed: bool, pace: str = "normal", away_limit: str = "1h",
-               rounds: int = length.STANDARD) -> Match:
+def _new_match(
+    *,
+    table: Table,
+    number: int,
+    creator: object,
+    seats: list[tuple[str, object, str, str]],
+    seed: int,
+    listed: bool,
+    pace: str = "normal",
+    away_limit: str = "1h",
+    rounds: int = length.STANDARD,
+) -> Match:
     """A match with its seats (kind, user, name, level); started at once when no seat is free."""
     match = Match.objects.create(
-        table=table, number=number, seed=seed, players=len(seats), listed=listed, pace=pace, away_limit=away_limit,
+        table=table,
+        number=number,
+        seed=seed,
+        players=len(seats),
+        listed=listed,
+        pace=pace,
+        away_limit=away_limit,
         length=rounds,
-        invite_token=secrets.token_urlsafe(16), watch_token=secrets.token_urlsafe(16), created_by=creator,
+        invite_token=secrets.token_urlsafe(16),
+        watch_token=secrets.token_urlsafe(16),
+        created_by=creator,
     )
     Seat.objects.bulk_create(
         Seat(match=match, index=i, kind=kind, user=user, name=name, level=level)
@@ -534,8 +695,16 @@ def _new_match(*, table: Table, number: int, creator: object, seats: list[tuple[
     return match
 
 
-def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = None, listed: bool = True,
-                 pace: str = "normal", away_limit: str = "1h", rounds: object = length.STANDARD) -> Match:
+def match_create(
+    *,
+    creator: object,
+    seats: list[SeatSpec],
+    seed: int | None = None,
+    listed: bool = True,
+    pace: str = "normal",
+    away_limit: str = "1h",
+    rounds: object = length.STANDARD,
+) -> Match:
     """Create a match at a new table; it starts at once when no seat waits for a player.
     `pace`: how fast its computers move (Match.Pace), changed later with `pace_set`;
     `away_limit`: how long a seat may stay away before a computer may play it
@@ -561,14 +730,32 @@ def match_create(*, creator: object, seats: list[SeatSpec], seed: int | None = N
         elif spec.kind == "local":
             rows.append((str(Seat.Kind.LOCAL), creator, names.normalise(spec.name.strip()), ""))
         else:
-            rows.append((str(Seat.Kind.COMPUTER), None, names.normalise(spec.name.strip()), _level(spec.level)))
+            rows.append(
+                (
+                    str(Seat.Kind.COMPUTER),
+                    None,
+                    names.normalise(spec.name.strip()),
+                    _level(spec.level),
+                )
+            )
     with transaction.atomic():
         table = Table.objects.create(created_by=creator)
-        return _new_match(table=table, number=1, creator=creator, seats=rows, seed=chosen, listed=listed,
-                          pace=pace, away_limit=away_limit, rounds=chosen_rounds)
+        return _new_match(
+            table=table,
+            number=1,
+            creator=creator,
+            seats=rows,
+            seed=chosen,
+            listed=listed,
+            pace=pace,
+            away_limit=away_limit,
+            rounds=chosen_rounds,
+        )
 
 
-def seat_join(*, match_id: int, user: object, token: str | None = None, seat_index: int | None = None) -> Seat:
+def seat_join(
+    *, match_id: int, user: object, token: str | None = None, seat_index: int | None = None
+) -> Seat:
     """Take a free player's seat with the invitation token (not needed for a match listed in
     the lobby); the match starts when the last free seat is taken. Joining again gives back
     the seat already held."""
@@ -586,7 +773,9 @@ def seat_join(*, match_id: int, user: object, token: str | None = None, seat_ind
             return held
         if match.status != Match.Status.WAITING:
             raise GameError(SEAT_TAKEN, sentence("match_full"))
-        free = Seat.objects.filter(match=match, kind=Seat.Kind.HUMAN, user__isnull=True).order_by("index")
+        free = Seat.objects.filter(match=match, kind=Seat.Kind.HUMAN, user__isnull=True).order_by(
+            "index"
+        )
         if seat_index is not None:
             free = free.filter(index=seat_index)
         seat = free.first()
@@ -603,8 +792,15 @@ def seat_join(*, match_id: int, user: object, token: str | None = None, seat_ind
 # ---------------------------------------------------------------- playing
 
 
-def action_submit(*, match_id: int, user: object, seat: int, action: dict[str, Any], expected_version: int,
-                  request_id: str) -> Result:
+def action_submit(
+    *,
+    match_id: int,
+    user: object,
+    seat: int,
+    action: dict[str, Any],
+    expected_version: int,
+    request_id: str,
+) -> Result:
     """Play one action (engine, play, draw, pass, end) for a seat the user controls."""
     with transaction.atomic():
         match, seen_read, rnd = _lock_for_action(match_id, request_id)
@@ -616,16 +812,26 @@ def action_submit(*, match_id: int, user: object, seat: int, action: dict[str, A
         state = _started(match)
         parsed = _parse(action, seat)
         if state.turn is not None and state.turn != seat:
-            raise GameError(NOT_YOUR_TURN, refusal("not_your_turn", {"seat": state.turn},
-                                                   names=[s.display_name for s in _seats(match)]),
-                            rule="R7", reason="not_your_turn")
+            raise GameError(
+                NOT_YOUR_TURN,
+                refusal(
+                    "not_your_turn",
+                    {"seat": state.turn},
+                    names=[s.display_name for s in _seats(match)],
+                ),
+                rule="R7",
+                reason="not_your_turn",
+            )
         if rnd is None:
             raise Round.DoesNotExist(f"match {match.pk} has no round {match.round_number}")
-        return _play_commit(match, rnd, state, parsed, match.version + 1, user=user, request_id=request_id)
+        return _play_commit(
+            match, rnd, state, parsed, match.version + 1, user=user, request_id=request_id
+        )
 
 
-def _may_undo(match: Match, user: object, request_id: object, expected_version: object,
-              empty: str) -> tuple[Result | None, list[int], Round | None]:
+def _may_undo(
+    match: Match, user: object, request_id: object, expected_version: object, empty: str
+) -> tuple[Result | None, list[int], Round | None]:
     """The checks Undo and Redo share; the seats the user controls and the current round."""
     seats = _seats(match)
     permissions.require(user, Can.UNDO, match, seats=seats)
@@ -656,7 +862,9 @@ def match_undo(*, match_id: int, user: object, expected_version: int, request_id
         if seen is not None:
             return seen
         assert rnd is not None
-        found = _undo_count(rnd, mine)  # something to take back, or no_undo before anything is asked
+        found = _undo_count(
+            rnd, mine
+        )  # something to take back, or no_undo before anything is asked
         if permissions.needs_consent(match, user):
             return _ask(match, rnd, user, consent.UNDO.name, request_id)
         version = match.version + 1
@@ -672,14 +880,17 @@ def _undo_count(rnd: Round, mine: list[int]) -> tuple[log.Folded[LogEntry], int]
     return folded, count
 
 
-def _undo(match: Match, rnd: Round, version: int, user: object,
-          found: tuple[log.Folded[LogEntry], int]) -> None:
+def _undo(
+    match: Match, rnd: Round, version: int, user: object, found: tuple[log.Folded[LogEntry], int]
+) -> None:
     """Take back `found` (`_undo_count`): the state before it comes from its undo point."""
     folded, count = found
     target = folded.effective[-count]
     before = state_from_json(UndoPoint.objects.get(entry=target).state)
     if match.state and match.state["start"].get("final") and not before.start.final:
-        before = before._replace(start=replace(before.start, final=True))  # R32 stands through an undo
+        before = before._replace(
+            start=replace(before.start, final=True)
+        )  # R32 stands through an undo
     _append(rnd, kind=log.UNDO, version=version, action={"count": count}, user=user)
     _store(match, rnd, before)
 
@@ -762,13 +973,16 @@ def requests_expire() -> list[int]:
     every board watching drops its Accept and Decline and says that nobody answered in
     time. The computer worker calls this every `games.worker.REQUESTS_EVERY` seconds
     (`_open_request` still closes one it meets first). The ids of the matches."""
-    due = ChangeRequest.objects.filter(status=ChangeRequest.Status.OPEN, expires_at__lte=timezone.now())
+    due = ChangeRequest.objects.filter(
+        status=ChangeRequest.Status.OPEN, expires_at__lte=timezone.now()
+    )
     closed = []
     for match_id in due.values_list("match_id", flat=True):
         with transaction.atomic():
             match = _lock(match_id)
-            ask = ChangeRequest.objects.filter(match=match, status=ChangeRequest.Status.OPEN,
-                                               expires_at__lte=timezone.now()).first()
+            ask = ChangeRequest.objects.filter(
+                match=match, status=ChangeRequest.Status.OPEN, expires_at__lte=timezone.now()
+            ).first()
             if ask is None:  # answered meanwhile
                 continue
             try:
@@ -782,33 +996,68 @@ def requests_expire() -> list[int]:
     return closed
 
 
-def _close(match: Match, ask: ChangeRequest, status: str, step: str, rnd: Round | None, *, version: int,
-           user: object = None) -> None:
+def _close(
+    match: Match,
+    ask: ChangeRequest,
+    status: str,
+    step: str,
+    rnd: Round | None,
+    *,
+    version: int,
+    user: object = None,
+) -> None:
     ask.status = status
     ask.closed_at = timezone.now()
     ask.save(update_fields=["status", "closed_at"])
     if rnd is not None and rnd.number == ask.round_number:
-        _append(rnd, kind=log.CONSENT, version=version, action={"change": ask.change, "step": step}, user=user)
+        _append(
+            rnd,
+            kind=log.CONSENT,
+            version=version,
+            action={"change": ask.change, "step": step},
+            user=user,
+        )
 
 
-def _ask(match: Match, rnd: Round, user: object, change: str, request_id: str, value: str = "") -> Result:
+def _ask(
+    match: Match, rnd: Round, user: object, change: str, request_id: str, value: str = ""
+) -> Result:
     """Open a request for `change` (a games.consent kind; `value`: what it sets, for a kind that
     carries one) — one at a time per match —, logged in the round."""
     if _open_request(match, rnd) is not None:
         raise GameError(REQUEST_OPEN, sentence("request_waiting"))
     version = match.version + 1
-    ChangeRequest.objects.create(match=match, change=consent.kind(change).name, value=value, asked_by=user,
-                                 request_id=request_id, round_number=rnd.number, version=match.version,
-                                 expires_at=timezone.now() + REQUEST_LIFETIME)
-    _append(rnd, kind=log.CONSENT, version=version, action={"change": change, "step": "ask"}, user=user)
+    ChangeRequest.objects.create(
+        match=match,
+        change=consent.kind(change).name,
+        value=value,
+        asked_by=user,
+        request_id=request_id,
+        round_number=rnd.number,
+        version=match.version,
+        expires_at=timezone.now() + REQUEST_LIFETIME,
+    )
+    _append(
+        rnd, kind=log.CONSENT, version=version, action={"change": change, "step": "ask"}, user=user
+    )
     result = _commit(match, version, user=user, request_id=request_id)
-    return Result(result.match_id, result.version, asked=True, request=str(ChangeRequest.Status.OPEN))
+    return Result(
+        result.match_id, result.version, asked=True, request=str(ChangeRequest.Status.OPEN)
+    )
 
 
-def asked_or_done(*, match_id: int, user: object, request_id: str, action: Can, change: str,
-                  check: Callable[[Match, RoundState], None],
-                  make: Callable[[consent.Pending], None], value: str = "",
-                  expected_version: int | None = None) -> Result:
+def asked_or_done(
+    *,
+    match_id: int,
+    user: object,
+    request_id: str,
+    action: Can,
+    change: str,
+    check: Callable[[Match, RoundState], None],
+    make: Callable[[consent.Pending], None],
+    value: str = "",
+    expected_version: int | None = None,
+) -> Result:
     """A change of games.consent kind `change` by `user` (allowed `action`, games.permissions).
     ``check(match, state)`` refuses it with a GameError while it could not be made; then at a
     table shared with other people it is asked of them (`_ask`; `value`: what it sets), and
@@ -829,12 +1078,23 @@ def asked_or_done(*, match_id: int, user: object, request_id: str, action: Can, 
         if permissions.needs_consent(match, user, seats=seats):
             return _ask(match, rnd, user, change, request_id, value)
         version = match.version + 1
-        make(consent.Pending(match=match, round=rnd, state=state, version=version, asker=user, request=None,
-                             seats=seats))
+        make(
+            consent.Pending(
+                match=match,
+                round=rnd,
+                state=state,
+                version=version,
+                asker=user,
+                request=None,
+                seats=seats,
+            )
+        )
         return _commit(match, version, user=user, request_id=request_id)
 
 
-def change_answer(*, match_id: int, user: object, ask: object, accept: bool, request_id: str) -> Result:
+def change_answer(
+    *, match_id: int, user: object, ask: object, accept: bool, request_id: str
+) -> Result:
     """Accept or decline the open request `ask` (its id, as the board showed it; its kind is a
     games.consent `Kind`). One decline closes it (the asker is told who declined); once every
     other person accepted, the kind's change is made for the asker, if it still can be (else
@@ -849,7 +1109,12 @@ def change_answer(*, match_id: int, user: object, ask: object, accept: bool, req
         state = _started(match)
         rnd = _current_round(match)
         current = _open_request(match, rnd)
-        if isinstance(ask, bool) or not isinstance(ask, int) or current is None or current.pk != ask:
+        if (
+            isinstance(ask, bool)
+            or not isinstance(ask, int)
+            or current is None
+            or current.pk != ask
+        ):
             raise GameError(NO_REQUEST, sentence("request_closed"))
         permissions.require(user, Can.ANSWER, match, seats=seats, request=current)
         uid = permissions.user_id(user)
@@ -857,27 +1122,57 @@ def change_answer(*, match_id: int, user: object, ask: object, accept: bool, req
         if not accept:
             current.declined_by_id = uid
             current.save(update_fields=["declined_by"])
-            _close(match, current, ChangeRequest.Status.DECLINED, "decline", rnd, version=version, user=user)
+            _close(
+                match,
+                current,
+                ChangeRequest.Status.DECLINED,
+                "decline",
+                rnd,
+                version=version,
+                user=user,
+            )
             return _commit(match, version, user=user, request_id=request_id)
         current.accepted = sorted({*current.accepted, uid})
         current.save(update_fields=["accepted"])
         if permissions.others(match, current.asked_by, seats=seats) - set(current.accepted):
-            _append(rnd, kind=log.CONSENT, version=version, action={"change": current.change, "step": "accept"},
-                    user=user)
+            _append(
+                rnd,
+                kind=log.CONSENT,
+                version=version,
+                action={"change": current.change, "step": "accept"},
+                user=user,
+            )
             return _commit(match, version, user=user, request_id=request_id)
-        pending = consent.Pending(match=match, round=rnd, state=state, version=version, asker=current.asked_by,
-                                  request=current, seats=seats)
+        pending = consent.Pending(
+            match=match,
+            round=rnd,
+            state=state,
+            version=version,
+            asker=current.asked_by,
+            request=current,
+            seats=seats,
+        )
         kept = (rnd.last_seq, match.state, match.status, match.finished_at, match.round_number)
         try:  # still possible? (another person played since, the round or the match ended: void)
             if current.round_number != rnd.number or match.status != Match.Status.PLAYING:
                 raise GameError(NO_REQUEST, sentence("request_closed"))
             with transaction.atomic():  # a change refused half-way leaves nothing behind
-                _close(match, current, ChangeRequest.Status.DONE, "accept", rnd, version=version, user=user)
+                _close(
+                    match,
+                    current,
+                    ChangeRequest.Status.DONE,
+                    "accept",
+                    rnd,
+                    version=version,
+                    user=user,
+                )
                 consent.kind(current.change).accept(pending)
         except GameError:
             rnd.last_seq, match.state, match.status, match.finished_at, match.round_number = kept
             current.refresh_from_db()
-            _close(match, current, ChangeRequest.Status.VOID, "void", rnd, version=version, user=user)
+            _close(
+                match, current, ChangeRequest.Status.VOID, "void", rnd, version=version, user=user
+            )
         return _commit(match, version, user=user, request_id=request_id)
 
 
@@ -927,18 +1222,27 @@ def table_new_match(*, match_id: int, user: object, request_id: str) -> Match:
     with transaction.atomic():
         old = _lock(match_id)
         permissions.require(user, Can.NEW_MATCH, old)
-        following = Match.objects.filter(table_id=old.table_id, number__gt=old.number).order_by("number")
+        following = Match.objects.filter(table_id=old.table_id, number__gt=old.number).order_by(
+            "number"
+        )
         if _seen(old, user, request_id) is not None:
             return following.get(number=old.number + 1)
         if old.status != Match.Status.FINISHED:
-            raise GameError(ILLEGAL, sentence("new_match_after"),
-                            rule="R29")
+            raise GameError(ILLEGAL, sentence("new_match_after"), rule="R29")
         new = following.first()
         if new is None:
             rows = [(s.kind, s.user, s.name, s.level) for s in _seats(old)]
-            new = _new_match(table=old.table, number=old.number + 1, creator=user, seats=rows,
-                             seed=_new_seed(None), listed=old.listed, pace=old.pace,
-                             away_limit=old.away_limit, rounds=old.length)
+            new = _new_match(
+                table=old.table,
+                number=old.number + 1,
+                creator=user,
+                seats=rows,
+                seed=_new_seed(None),
+                listed=old.listed,
+                pace=old.pace,
+                away_limit=old.away_limit,
+                rounds=old.length,
+            )
         # The old match's table page learns of the new one through its own version.
         _commit(old, old.version + 1, user=user, request_id=request_id)
         return new
@@ -981,21 +1285,36 @@ def computer_step(*, match_id: int) -> Result | None:
         version = match.version + 1
         new = _play(match, _current_round(match), state, action, version, by_computer=True)
         if new.turn is None or not seats[new.turn].computer_plays:
-            match.hurry = False  # "skip to my turn" is done: a person is to act (or the round is over)
+            match.hurry = (
+                False  # "skip to my turn" is done: a person is to act (or the round is over)
+            )
         return _commit(match, version)
 
 
 def pace_set(*, match_id: int, user: object, pace: object, request_id: str) -> Result:
     """A seated person sets how fast the computers of the match move (Match.Pace); everyone
     at the table sees the new pace with the new version. Spectators and strangers cannot."""
-    return setting_set(match_id=match_id, user=user, request_id=request_id, field="pace", value=pace,
-                       unknown=_pace_unknown(),
-                       over=sentence("computers_stopped"),
-                       same=sentence("same_pace"))
+    return setting_set(
+        match_id=match_id,
+        user=user,
+        request_id=request_id,
+        field="pace",
+        value=pace,
+        unknown=_pace_unknown(),
+        over=sentence("computers_stopped"),
+        same=sentence("same_pace"),
+    )
 
 
-def seated_change(*, match_id: int, user: object, request_id: str, action: Can,
-                  change: Callable[[Match, list[Seat]], None], seat: int | None = None) -> Result:
+def seated_change(
+    *,
+    match_id: int,
+    user: object,
+    request_id: str,
+    action: Can,
+    change: Callable[[Match, list[Seat]], None],
+    seat: int | None = None,
+) -> Result:
     """A change of the table made by a person at it (a setting, a computer standing in for a
     seat), in one transaction: the match locked, `action` allowed to `user` (for `seat`:
     games.permissions), a repeated request id answered with its result, then
@@ -1010,11 +1329,22 @@ def seated_change(*, match_id: int, user: object, request_id: str, action: Can,
         if seen is not None:
             return seen
         change(match, seats)
-        return _commit(match, match.version + 1, user=user, request_id=request_id, hurry=match.hurry)
+        return _commit(
+            match, match.version + 1, user=user, request_id=request_id, hurry=match.hurry
+        )
 
 
-def setting_set(*, match_id: int, user: object, request_id: str, field: TableSetting, value: object,
-                unknown: str, over: str, same: str) -> Result:
+def setting_set(
+    *,
+    match_id: int,
+    user: object,
+    request_id: str,
+    field: TableSetting,
+    value: object,
+    unknown: str,
+    over: str,
+    same: str,
+) -> Result:
     """A seated person (games.permissions PACE) sets one of the table's settings, `field`
     (a column of Match with choices: `pace_set`, `standin.away_limit_set`), to `value`.
     Refused, changing nothing, in the caller's words: a value not among the field's
@@ -1032,23 +1362,31 @@ def setting_set(*, match_id: int, user: object, request_id: str, field: TableSet
         setattr(match, field, value)
         Match.objects.filter(pk=match.pk).update(**{field: value})
 
-    return seated_change(match_id=match_id, user=user, request_id=request_id, action=Can.PACE, change=change)
+    return seated_change(
+        match_id=match_id, user=user, request_id=request_id, action=Can.PACE, change=change
+    )
 
 
 def hurry_start(*, match_id: int, user: object, request_id: str) -> Result:
-    """"Skip to my turn": a seated person has the computers play at once, with no wait
+    """ "Skip to my turn": a seated person has the computers play at once, with no wait
     between their moves, until a person of the table is to act again (`computer_step`
     then returns the match to its pace). Only while a computer is to act."""
+
     def change(match: Match, seats: list[Seat]) -> None:
         state = _started(match)
-        if match.status == Match.Status.FINISHED or state.turn is None \
-                or not seats[state.turn].computer_plays:
+        if (
+            match.status == Match.Status.FINISHED
+            or state.turn is None
+            or not seats[state.turn].computer_plays
+        ):
             raise GameError(ILLEGAL, sentence("no_computer_due"))
         if match.hurry:
             raise GameError(BAD_REQUEST, sentence("hurrying_already"))
         match.hurry = True  # committed with the next version (`seated_change` keeps match.hurry)
 
-    return seated_change(match_id=match_id, user=user, request_id=request_id, action=Can.PACE, change=change)
+    return seated_change(
+        match_id=match_id, user=user, request_id=request_id, action=Can.PACE, change=change
+    )
 
 
 def autodraw_set(*, match_id: int, user: object, on: bool) -> bool:
@@ -1083,7 +1421,10 @@ def pause_open(*, match_id: int, user: object, channel: str) -> bool:
     now = timezone.now()
     user_pk = getattr(user, "pk", None)
     if user_pk is not None and Pause.objects.filter(
-            match_id=match_id, channel=channel, user_id=user_pk, alive_at__gte=now - PAUSE_TIMEOUT,
+        match_id=match_id,
+        channel=channel,
+        user_id=user_pk,
+        alive_at__gte=now - PAUSE_TIMEOUT,
     ).update(alive_at=now):
         return False  # a renewal of this connection's live pause: no lock, no notice
     with transaction.atomic():
@@ -1116,14 +1457,20 @@ def pauses_expire(*, everything: bool = False) -> list[int]:
     connection yet) and tell each table whose computers may play again. The computer
     worker calls this at start-up and now and then. The ids of the matches resumed."""
     with transaction.atomic():
-        stale = Pause.objects.all() if everything else Pause.objects.filter(
-            alive_at__lt=timezone.now() - PAUSE_TIMEOUT)
+        stale = (
+            Pause.objects.all()
+            if everything
+            else Pause.objects.filter(alive_at__lt=timezone.now() - PAUSE_TIMEOUT)
+        )
         matches = set(stale.values_list("match_id", flat=True))
         if not matches:
             return []
         stale.filter(match_id__in=matches).delete()
-        live = set(Pause.objects.filter(match_id__in=matches, alive_at__gte=timezone.now() - PAUSE_TIMEOUT)
-                   .values_list("match_id", flat=True))
+        live = set(
+            Pause.objects.filter(
+                match_id__in=matches, alive_at__gte=timezone.now() - PAUSE_TIMEOUT
+            ).values_list("match_id", flat=True)
+        )
         resumed = sorted(matches - live)
         for pk in resumed:
             transaction.on_commit(lambda pk=pk: notify.match_paused(pk, False))

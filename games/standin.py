@@ -63,7 +63,9 @@ def away_since(match: Match, seat: Seat, seen: dict[int, tuple[bool, datetime]])
     return None if there else last
 
 
-def hand_over_from(match: Match, seat: Seat, seen: dict[int, tuple[bool, datetime]]) -> datetime | None:
+def hand_over_from(
+    match: Match, seat: Seat, seen: dict[int, tuple[bool, datetime]]
+) -> datetime | None:
     """From when the others may let a computer play `seat` (None: not while things stay as
     they are — the table allows none, its owner is there, a computer plays it already)."""
     limit = AWAY_SECONDS.get(match.away_limit)
@@ -73,7 +75,9 @@ def hand_over_from(match: Match, seat: Seat, seen: dict[int, tuple[bool, datetim
     return None if since is None else since + timedelta(seconds=limit)
 
 
-def may_hand_over(match: Match, seat: Seat, seen: dict[int, tuple[bool, datetime]], now: datetime) -> bool:
+def may_hand_over(
+    match: Match, seat: Seat, seen: dict[int, tuple[bool, datetime]], now: datetime
+) -> bool:
     """Whether `seat` has been away longer than the table's limit now."""
     when = hand_over_from(match, seat, seen)
     return when is not None and when <= now
@@ -104,15 +108,32 @@ def standin_start(*, match_id: int, user: object, seat: object, request_id: str)
         if away_since(match, target, at) is None:
             raise GameError(ILLEGAL, sentence("at_the_table", name=target.display_name))
         if not may_hand_over(match, target, at, now):
-            raise GameError(ILLEGAL, sentence("away_less_than", name=target.display_name,
-                                                      limit=_limit_words(match.away_limit)))
+            raise GameError(
+                ILLEGAL,
+                sentence(
+                    "away_less_than", name=target.display_name, limit=_limit_words(match.away_limit)
+                ),
+            )
         target.standin = LEVEL
         target.save(update_fields=["standin"])
-        StandIn.objects.create(match=match, seat=target.index, level=LEVEL, handed_by=user,
-                               round_number=match.round_number, version=match.version + 1, started_at=now)
+        StandIn.objects.create(
+            match=match,
+            seat=target.index,
+            level=LEVEL,
+            handed_by=user,
+            round_number=match.round_number,
+            version=match.version + 1,
+            started_at=now,
+        )
 
-    return services.seated_change(match_id=match_id, user=user, request_id=request_id, action=Can.STAND_IN,
-                                  seat=index, change=hand_over)
+    return services.seated_change(
+        match_id=match_id,
+        user=user,
+        request_id=request_id,
+        action=Can.STAND_IN,
+        seat=index,
+        change=hand_over,
+    )
 
 
 def standin_end(*, match_id: int, user: object, seat: object, request_id: str) -> Result:
@@ -126,10 +147,17 @@ def standin_end(*, match_id: int, user: object, seat: object, request_id: str) -
         target.standin = ""
         target.save(update_fields=["standin"])
         StandIn.objects.filter(match=match, seat=target.index, ended_at__isnull=True).update(
-            ended_at=timezone.now(), ended_by=user)
+            ended_at=timezone.now(), ended_by=user
+        )
 
-    return services.seated_change(match_id=match_id, user=user, request_id=request_id, action=Can.TAKE_BACK,
-                                  seat=index, change=take_back)
+    return services.seated_change(
+        match_id=match_id,
+        user=user,
+        request_id=request_id,
+        action=Can.TAKE_BACK,
+        seat=index,
+        change=take_back,
+    )
 
 
 def away_limit_set(*, match_id: int, user: object, limit: object, request_id: str) -> Result:
@@ -138,6 +166,7 @@ def away_limit_set(*, match_id: int, user: object, limit: object, request_id: st
     shared with other people it is asked of them (games.consent ``away_limit``, issue 22:
     one person could otherwise shorten it, wait, hand the other's seat to a computer and
     then change the round without anyone's consent)."""
+
     def check(match: Match, state: object) -> None:
         if not isinstance(limit, str) or limit not in Match.AwayLimit.values:
             raise GameError(BAD_REQUEST, sentence("away_limits"))
@@ -151,9 +180,16 @@ def away_limit_set(*, match_id: int, user: object, limit: object, request_id: st
         p.match.away_limit = str(limit)
         Match.objects.filter(pk=p.match.pk).update(away_limit=str(limit))
 
-    return services.asked_or_done(match_id=match_id, user=user, request_id=request_id, action=Can.PACE,
-                                  change=consent.AWAY_LIMIT.name, check=check, make=make,
-                                  value=limit if isinstance(limit, str) else "")
+    return services.asked_or_done(
+        match_id=match_id,
+        user=user,
+        request_id=request_id,
+        action=Can.PACE,
+        change=consent.AWAY_LIMIT.name,
+        check=check,
+        make=make,
+        value=limit if isinstance(limit, str) else "",
+    )
 
 
 def consent_away_limit(p: consent.Pending) -> None:
@@ -182,14 +218,22 @@ def announce_due(*, since: datetime, now: datetime) -> list[int]:
     changes its version then): its pages read their boards again and offer the hand-over.
     The computer worker calls this now and then. The ids of the matches told."""
     # Only tables with two people or more: alone with computers, nobody could hand a seat over.
-    matches = list(Match.objects.filter(status=Match.Status.PLAYING).exclude(away_limit=Match.AwayLimit.NEVER)
-                   .annotate(people=Count("seats__user", filter=~Q(seats__kind=Seat.Kind.COMPUTER), distinct=True))
-                   .filter(people__gte=2).prefetch_related("seats").order_by("pk"))
+    matches = list(
+        Match.objects.filter(status=Match.Status.PLAYING)
+        .exclude(away_limit=Match.AwayLimit.NEVER)
+        .annotate(
+            people=Count("seats__user", filter=~Q(seats__kind=Seat.Kind.COMPUTER), distinct=True)
+        )
+        .filter(people__gte=2)
+        .prefetch_related("seats")
+        .order_by("pk")
+    )
     if not matches:
         return []
     seen: dict[int, dict[int, tuple[bool, datetime]]] = {m.pk: {} for m in matches}
-    for match_id, uid, was_closed, alive in (Presence.objects.filter(match_id__in=list(seen))
-                                             .values_list("match_id", "user_id", "closed", "alive_at")):
+    for match_id, uid, was_closed, alive in Presence.objects.filter(
+        match_id__in=list(seen)
+    ).values_list("match_id", "user_id", "closed", "alive_at"):
         live = not was_closed and alive >= now - presence.TIMEOUT
         there, last = seen[match_id].get(uid, (False, alive))
         seen[match_id][uid] = (there or live, max(last, alive))

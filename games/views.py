@@ -40,9 +40,11 @@ def _links(request: HttpRequest, match: Match) -> dict[str, str]:
     """The invitation and spectator links of a match, absolute so they can be shared."""
     return {
         "invite_url": request.build_absolute_uri(
-            reverse("games:join", args=[match.pk, match.invite_token])),
+            reverse("games:join", args=[match.pk, match.invite_token])
+        ),
         "watch_url": request.build_absolute_uri(
-            reverse("games:watch", args=[match.pk, match.watch_token])),
+            reverse("games:watch", args=[match.pk, match.watch_token])
+        ),
     }
 
 
@@ -54,16 +56,23 @@ def _links(request: HttpRequest, match: Match) -> dict[str, str]:
 def my_matches(request: HttpRequest) -> HttpResponse:
     """The signed-in user's matches in progress and finished, each resumable in one click."""
     mine = _with_seats(selectors.my_matches(request.user))
-    in_progress = [match_summary(m, request.user) for m in mine.exclude(status=Match.Status.FINISHED)]
+    in_progress = [
+        match_summary(m, request.user) for m in mine.exclude(status=Match.Status.FINISHED)
+    ]
     in_progress.sort(key=lambda s: not s.your_turn)  # the matches waiting for you first (stable)
-    finished_page = Paginator(mine.filter(status=Match.Status.FINISHED), FINISHED_PER_PAGE).get_page(
-        request.GET.get("page"))
+    finished_page = Paginator(
+        mine.filter(status=Match.Status.FINISHED), FINISHED_PER_PAGE
+    ).get_page(request.GET.get("page"))
     finished = [match_summary(m, request.user) for m in finished_page.object_list]
-    return render(request, "games/my_matches.html", {
-        "in_progress": in_progress,
-        "finished": finished,
-        "finished_page": finished_page,
-    })
+    return render(
+        request,
+        "games/my_matches.html",
+        {
+            "in_progress": in_progress,
+            "finished": finished,
+            "finished_page": finished_page,
+        },
+    )
 
 
 # ------------------------------------------------------------------ lobby
@@ -74,8 +83,12 @@ LIVE_SHOWN = 20
 
 
 def _form(request: HttpRequest, data: object = None) -> MatchCreateForm:
-    return MatchCreateForm(data, creator_name=request.user.get_username(), creator_pk=request.user.pk,
-                           guest=guests.is_guest(request.user))
+    return MatchCreateForm(
+        data,
+        creator_name=request.user.get_username(),
+        creator_pk=request.user.pk,
+        guest=guests.is_guest(request.user),
+    )
 
 
 @require_safe
@@ -85,8 +98,16 @@ def lobby(request: HttpRequest) -> HttpResponse:
     form = _form(request) if request.user.is_authenticated else None
     open_matches = [match_summary(m, request.user) for m in _with_seats(selectors.open_matches())]
     live = [match_summary(m, request.user) for m in _with_seats(quick.live_matches())[:LIVE_SHOWN]]
-    return render(request, "games/lobby.html", {"form": form, "open_matches": open_matches, "live": live,
-                                                "only_private": not live and quick.private_playing()})
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "form": form,
+            "open_matches": open_matches,
+            "live": live,
+            "only_private": not live and quick.private_playing(),
+        },
+    )
 
 
 @login_required
@@ -184,11 +205,15 @@ def join(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
         except ValueError:
             seat_index = None
         try:
-            seat = services.seat_join(match_id=match.pk, user=request.user, token=token, seat_index=seat_index)
+            seat = services.seat_join(
+                match_id=match.pk, user=request.user, token=token, seat_index=seat_index
+            )
         except GameError as e:
             if e.code == NOT_FOUND:
                 raise Http404 from None
-            match = get_object_or_404(_with_seats(Match.objects.select_related("created_by")), pk=match_id)
+            match = get_object_or_404(
+                _with_seats(Match.objects.select_related("created_by")), pk=match_id
+            )
             if e.code != SEAT_TAKEN:
                 error = e.message
             elif _free_seats(match):
@@ -199,26 +224,39 @@ def join(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
             messages.success(request, sentence("joined", id=match.pk, number=seat.index + 1))
             return redirect("games:table", match.pk)
     free = _free_seats(match)
-    return render(request, "games/join.html", {
-        "summary": match_summary(match, request.user),
-        "free_seats": free,
-        "already": already,
-        "error": error,
-        # shown once: as the error after a refused POST, as a notice on a GET
-        "full": not free and not already and not error,
-    }, status=409 if error else 200)
+    return render(
+        request,
+        "games/join.html",
+        {
+            "summary": match_summary(match, request.user),
+            "free_seats": free,
+            "already": already,
+            "error": error,
+            # shown once: as the error after a refused POST, as a notice on a GET
+            "full": not free and not already and not error,
+        },
+        status=409 if error else 200,
+    )
 
 
 def _held_seat(match: Match, user: object) -> Seat | None:
     pk = getattr(user, "pk", None)
     if pk is None:
         return None
-    return next((s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN and s.user_id == pk), None)
+    return next(
+        (s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN and s.user_id == pk), None
+    )
 
 
 def _free_seats(match: Match) -> list[Seat]:
-    return sorted((s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN and s.user_id is None and not s.name),
-                  key=lambda s: s.index)
+    return sorted(
+        (
+            s
+            for s in match.seats.all()
+            if s.kind == Seat.Kind.HUMAN and s.user_id is None and not s.name
+        ),
+        key=lambda s: s.index,
+    )
 
 
 @require_safe
@@ -227,4 +265,6 @@ def watch(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id)
     if not permissions.may(request.user, Can.WATCH_LINK, match, token=token):
         raise Http404
-    return HttpResponseRedirect(f"{reverse('games:table', args=[match.pk])}?{urlencode({'watch': token})}")
+    return HttpResponseRedirect(
+        f"{reverse('games:table', args=[match.pk])}?{urlencode({'watch': token})}"
+    )

@@ -69,8 +69,15 @@ def seat_name(seat: object, names: Sequence[str] | None) -> str:
     return _("another player")
 
 
-def _on_train(train: object, me: int | None, mexican: Callable[[], str], mine: Callable[[], str],
-              other: Callable[[], str], names: Sequence[str] | None, words: dict[str, object]) -> str:
+def _on_train(
+    train: object,
+    me: int | None,
+    mexican: Callable[[], str],
+    mine: Callable[[], str],
+    other: Callable[[], str],
+    names: Sequence[str] | None,
+    words: dict[str, object],
+) -> str:
     """One of three sentences, by whose train it is about (a train's name declines differently
     in Spanish and German, so each case is a sentence of its own)."""
     if train == MEXICAN:
@@ -80,11 +87,19 @@ def _on_train(train: object, me: int | None, mexican: Callable[[], str], mine: C
     return other() % {**words, "name": seat_name(train, names)}
 
 
-def refusal(code: str, params: dict[str, object] | None = None, *, names: Sequence[str] | None = None,
-            me: int | None = None) -> str:
+def refusal(
+    code: str,
+    params: dict[str, object] | None = None,
+    *,
+    names: Sequence[str] | None = None,
+    me: int | None = None,
+) -> str:
     """The sentence for a refusal `code` with its `params`, for the player at seat `me`."""
     p = dict(params or {})
-    words: dict[str, object] = {"tile": p.get("tile", "?"), "number": p.get("end", p.get("number", "?"))}
+    words: dict[str, object] = {
+        "tile": p.get("tile", "?"),
+        "number": p.get("end", p.get("number", "?")),
+    }
     train = p.get("train")
     if code == "match_over":
         return _("The match is over.")
@@ -97,7 +112,9 @@ def refusal(code: str, params: dict[str, object] | None = None, *, names: Sequen
     if code == "not_your_turn":
         if p.get("seat") is None:
             return _("Wait for your turn.")
-        return _("Wait for your turn: it is %(name)s's turn.") % {"name": seat_name(p["seat"], names)}
+        return _("Wait for your turn: it is %(name)s's turn.") % {
+            "name": seat_name(p["seat"], names)
+        }
     if code == "wait":
         return _("Wait for your turn.")
     if code == "engine_holder_only":
@@ -135,24 +152,39 @@ def refusal(code: str, params: dict[str, object] | None = None, *, names: Sequen
     if code == "first_turn_mexican":
         return _("During the first turns nobody plays on the Mexican train.")
     if code == "first_turn_own_train":
-        return _("On your first turn you play only on your own train, which ends in %(number)s.") % words
+        return (
+            _("On your first turn you play only on your own train, which ends in %(number)s.")
+            % words
+        )
     if code == "cannot_start":
         return _("None of your tiles matches %(number)s: pass, and your train opens.") % words
     if code == "drawn_tile_only":
         return _("After drawing, only the drawn tile may be played.")
     if code == "no_match":
-        return _on_train(train, me, lambda: _("%(tile)s does not match the end of the Mexican train (%(number)s)."),
-                         lambda: _("%(tile)s does not match the end of your train (%(number)s)."),
-                         lambda: _("%(tile)s does not match the end of %(name)s's train (%(number)s)."),
-                         names, words)
+        return _on_train(
+            train,
+            me,
+            lambda: _("%(tile)s does not match the end of the Mexican train (%(number)s)."),
+            lambda: _("%(tile)s does not match the end of your train (%(number)s)."),
+            lambda: _("%(tile)s does not match the end of %(name)s's train (%(number)s)."),
+            names,
+            words,
+        )
     if code == "open_double_first":
-        return _on_train(train, me, lambda: _("The open double %(tile)s on the Mexican train must be satisfied first."),
-                         lambda: _("The open double %(tile)s on your train must be satisfied first."),
-                         lambda: _("The open double %(tile)s on %(name)s's train must be satisfied first."),
-                         names, words)
+        return _on_train(
+            train,
+            me,
+            lambda: _("The open double %(tile)s on the Mexican train must be satisfied first."),
+            lambda: _("The open double %(tile)s on your train must be satisfied first."),
+            lambda: _("The open double %(tile)s on %(name)s's train must be satisfied first."),
+            names,
+            words,
+        )
     if code == "train_not_open":
         return _("%(name)s's train ends in %(number)s but is not open to you.") % {
-            **words, "name": seat_name(train, names)}
+            **words,
+            "name": seat_name(train, names),
+        }
     if code == "last_already":
         return _("This round is already the match's last.")
     if code == "fits_nowhere":
@@ -197,7 +229,9 @@ SITE: dict[str, Callable[[], str]] = {
     "request_id_needed": lambda: _("A change needs a request id of 1 to 64 characters."),
     "request_id_used": lambda: _("This request id was already used."),
     "version_needed": lambda: _("A change needs the version of the match you saw."),
-    "stale": lambda: _("The match has changed since you last saw it. Refresh the page to see it as it is now."),
+    "stale": lambda: _(
+        "The match has changed since you last saw it. Refresh the page to see it as it is now."
+    ),
     "not_started": lambda: _("The match has not started: it is waiting for players."),
     "not_an_action_because": lambda: _("That is not an action of this game: %(why)s"),
     "next_round_by_button": lambda: _("The next round is started with the Next round button."),
@@ -210,7 +244,9 @@ SITE: dict[str, Callable[[], str]] = {
     "unknown_seat_kind": lambda: _("Unknown kind of seat."),
     "computer_levels": lambda: _("A computer player is a beginner, casual or expert."),
     "level_for_computers": lambda: _("Only a computer player has a level."),
-    "name_lookalike": lambda: _("This name looks too much like another player's name. Choose another."),
+    "name_lookalike": lambda: _(
+        "This name looks too much like another player's name. Choose another."
+    ),
     "name_length": lambda: _("A name has at most 40 characters."),
     "paces": lambda: _("The computers' pace is relaxed, normal, fast or instant."),
     "seed_range": lambda: _("A seed is a whole number from 0 to 2⁶³ − 1."),
@@ -222,8 +258,10 @@ SITE: dict[str, Callable[[], str]] = {
     "match_full": lambda: _("Every seat of this match is taken."),
     "seat_taken": lambda: _("This seat is taken."),
     "hands_shown": lambda: _("The round is over and every hand has been shown: its moves stand."),
-    "nothing_to_undo": lambda: _("There is nothing of yours to take back: someone else has played "
-        "since, or you have not played in this round."),
+    "nothing_to_undo": lambda: _(
+        "There is nothing of yours to take back: someone else has played "
+        "since, or you have not played in this round."
+    ),
     "nothing_to_redo": lambda: _("There is nothing to redo."),
     "request_waiting": lambda: _("A request is already waiting for an answer at this table."),
     "own_request": lambda: _("The others answer your request, not you."),
@@ -242,7 +280,9 @@ SITE: dict[str, Callable[[], str]] = {
     "seat_is_yours": lambda: _("No computer plays this seat: it is yours."),
     "same_setting": lambda: _("That is the table's setting already."),
     # the match pages' notices (games/views.py)
-    "match_ready": lambda: _("Match %(id)s is ready. Share the invitation link to fill the free seats."),
+    "match_ready": lambda: _(
+        "Match %(id)s is ready. Share the invitation link to fill the free seats."
+    ),
     "match_started": lambda: _("Match %(id)s has started. Good luck!"),
     "seat_held": lambda: _("You already have seat %(number)s at this match."),
     "seat_just_taken": lambda: _("Someone took that seat a moment ago. Choose another free seat."),

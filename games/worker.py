@@ -143,8 +143,11 @@ def _ended_sql() -> tuple[str, tuple[Any, ...]]:
     """The statement of the computers-only matches whose round is over, built by the ORM once
     (as `selectors.matches_awaiting_computer`'s: building it cost more than running it, on
     every pass)."""
-    query = (Match.objects.filter(status=Match.Status.PLAYING, state__phase="round_over")
-             .exclude(seats__kind__in=[Seat.Kind.HUMAN, Seat.Kind.LOCAL]).values_list("pk", flat=True)).query
+    query = (
+        Match.objects.filter(status=Match.Status.PLAYING, state__phase="round_over")
+        .exclude(seats__kind__in=[Seat.Kind.HUMAN, Seat.Kind.LOCAL])
+        .values_list("pk", flat=True)
+    ).query
     return query.sql_with_params()
 
 
@@ -153,8 +156,12 @@ def paused_until(match_ids: list[int], now: Any) -> dict[int, Any]:
     of its live pauses plus `selectors.PAUSE_TIMEOUT` (and a millisecond: the pause counts
     up to and including that instant)."""
     timeout = selectors.PAUSE_TIMEOUT + timedelta(milliseconds=1)
-    rows = (Pause.objects.filter(match_id__in=match_ids, alive_at__gte=now - selectors.PAUSE_TIMEOUT)
-            .values("match_id").annotate(last=Max("alive_at")).values_list("match_id", "last"))
+    rows = (
+        Pause.objects.filter(match_id__in=match_ids, alive_at__gte=now - selectors.PAUSE_TIMEOUT)
+        .values("match_id")
+        .annotate(last=Max("alive_at"))
+        .values_list("match_id", "last")
+    )
     return {pk: last + timeout for pk, last in rows}
 
 
@@ -166,8 +173,12 @@ def step_when_due(match_id: int, *, delay: float) -> services.Result | None:
     skipped (None)."""
     cutoff = timezone.now() - timedelta(seconds=delay)
     with transaction.atomic():
-        due = (Match.objects.select_for_update(skip_locked=True)
-               .filter(pk=match_id, updated_at__lte=cutoff).values_list("pk", flat=True).first())
+        due = (
+            Match.objects.select_for_update(skip_locked=True)
+            .filter(pk=match_id, updated_at__lte=cutoff)
+            .values_list("pk", flat=True)
+            .first()
+        )
         if due is None:
             return None
         # computer_step locks the same row again: a transaction does not wait for its own lock.
@@ -185,8 +196,13 @@ THREAD_NAME = "computers"
 class ComputerWorker:
     """The loop; `run_once` is one pass (what the tests and ``run_computers --once`` call)."""
 
-    def __init__(self, *, delay: float | None = None, poll: float = DEFAULT_POLL,
-                 clear_all_pauses: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        delay: float | None = None,
+        poll: float = DEFAULT_POLL,
+        clear_all_pauses: bool = False,
+    ) -> None:
         self.delay = delay
         self.poll = poll
         #: at start-up, end every pause, not only the expired ones (a single server process)
@@ -232,7 +248,9 @@ class ComputerWorker:
             except (OperationalError, InterfaceError):
                 raise  # the database, not this match: `_pass` reconnects and the next pass tries again
             except Exception:
-                logger.exception("computer player failed in match %s; retrying in %ss", pk, FAILURE_BACKOFF)
+                logger.exception(
+                    "computer player failed in match %s; retrying in %ss", pk, FAILURE_BACKOFF
+                )
                 self.failed[pk] = time.monotonic() + FAILURE_BACKOFF
                 continue
             if result is not None:
@@ -255,7 +273,9 @@ class ComputerWorker:
             logger.info("computer players: expired pauses ended in matches %s", resumed)
         presence.expire(everything=first and self.clear_all_pauses)
         now_at = timezone.now()
-        since = self.seats_at if self.seats_at is not None else now_at - timedelta(seconds=EXPIRE_EVERY)
+        since = (
+            self.seats_at if self.seats_at is not None else now_at - timedelta(seconds=EXPIRE_EVERY)
+        )
         self.seats_at = now_at
         standin.announce_due(since=since, now=now_at)
 
@@ -275,7 +295,9 @@ class ComputerWorker:
         try:
             self.expire_pauses()
             self.expire_requests()
-            signals.worker_pass.send_robust(sender=ComputerWorker)  # e.g. turn e-mails (games.history)
+            signals.worker_pass.send_robust(
+                sender=ComputerWorker
+            )  # e.g. turn e-mails (games.history)
             return self.run_once()
         except Exception:
             logger.exception("computer players: a pass failed")
@@ -319,7 +341,9 @@ class ComputerWorker:
                     if gap > 0 and not self._stop.is_set():
                         await asyncio.sleep(gap)  # woken early: not more often than `POKED_GAP`
         finally:
-            await sync_to_async(_close_connection, thread_sensitive=False, executor=self._executor)()
+            await sync_to_async(
+                _close_connection, thread_sensitive=False, executor=self._executor
+            )()
             self._executor.shutdown(wait=False)
 
     def stop(self) -> None:
@@ -339,25 +363,34 @@ LOCK_KEY = (0x6D657874, 1)
 #: PostgreSQL ends its session, and the lock, once it sees the connection closed)
 LOCK_WAIT = 10.0
 #: the one line a second server without a shared layer logs before it exits
-REFUSED_ALONE = ("another server already runs on this database without REDIS_URL (PostgreSQL advisory lock "
-                 "%s held by backend pid %s): this one refuses to start, since its pages would not hear the "
-                 "other's moves; set REDIS_URL on every server to run several")
+REFUSED_ALONE = (
+    "another server already runs on this database without REDIS_URL (PostgreSQL advisory lock "
+    "%s held by backend pid %s): this one refuses to start, since its pages would not hear the "
+    "other's moves; set REDIS_URL on every server to run several"
+)
 #: the one line a second server with a shared layer logs (it serves, without computers)
-REFUSED_SHARED = ("computer players: another process already runs them in process on this database "
-                  "(PostgreSQL advisory lock %s held by backend pid %s): this one does not")
+REFUSED_SHARED = (
+    "computer players: another process already runs them in process on this database "
+    "(PostgreSQL advisory lock %s held by backend pid %s): this one does not"
+)
 #: the lock's connection (a Django connection of its own, outside the request handlers')
 _lock: dict[str, Any] = {"pid": None, "connection": None, "wanted": False}
 #: the one line when the lock's connection died and another process took the lock meanwhile
-LOST = ("computer players: this process lost the PostgreSQL advisory lock %s with its database connection and "
-        "backend pid %s holds it now: two processes run the computers%s")
+LOST = (
+    "computer players: this process lost the PostgreSQL advisory lock %s with its database connection and "
+    "backend pid %s holds it now: two processes run the computers%s"
+)
 
 
 def lock_holder() -> int | None:
     """The PostgreSQL backend pid holding `LOCK_KEY` on this database, if any."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND objid = %s "
-                       "AND objsubid = 2 AND granted AND database = (SELECT oid FROM pg_database "
-                       "WHERE datname = current_database())", LOCK_KEY)
+        cursor.execute(
+            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND objid = %s "
+            "AND objsubid = 2 AND granted AND database = (SELECT oid FROM pg_database "
+            "WHERE datname = current_database())",
+            LOCK_KEY,
+        )
         row = cursor.fetchone()
     connection.close()  # the calling thread's: at start-up or in a worker pass, which reconnects when it asks
     return int(row[0]) if row else None
@@ -371,7 +404,9 @@ def claim(wait: float | None = None) -> bool:
 
     if _lock["pid"] == os.getpid() and _lock["connection"] is not None:
         return True
-    held = connections.create_connection("default")  # not the thread's: never closed between requests
+    held = connections.create_connection(
+        "default"
+    )  # not the thread's: never closed between requests
     held.inc_thread_sharing()  # taken at start-up, looked at by the worker's thread, closed from another
     deadline = time.monotonic() + (LOCK_WAIT if wait is None else wait)
     try:
@@ -404,15 +439,22 @@ def keep_claim() -> None:
     release(keep_wanting=True)
     try:
         if claim(wait=0):
-            logger.warning("computer players: the PostgreSQL advisory lock %s/%s was lost with its connection; "
-                           "taken again", *LOCK_KEY)
+            logger.warning(
+                "computer players: the PostgreSQL advisory lock %s/%s was lost with its connection; "
+                "taken again",
+                *LOCK_KEY,
+            )
             return
         holder = lock_holder()
     except Exception:
         return  # the database is down: the next beat asks again
     _lock["wanted"] = False
-    logger.critical(LOST, f"{LOCK_KEY[0]}/{LOCK_KEY[1]}", holder,
-                    "" if shared_layer() else " and, without REDIS_URL, their pages stall: stop one of them")
+    logger.critical(
+        LOST,
+        f"{LOCK_KEY[0]}/{LOCK_KEY[1]}",
+        holder,
+        "" if shared_layer() else " and, without REDIS_URL, their pages stall: stop one of them",
+    )
 
 
 def release(*, keep_wanting: bool = False) -> None:
@@ -437,7 +479,9 @@ def claim_at_start() -> bool:
             return True
         holder = lock_holder()
     except Exception as e:  # the database is not up yet: the worker's passes wait for it
-        logger.warning("computer players: could not ask the database whether another server runs them (%s)", e)
+        logger.warning(
+            "computer players: could not ask the database whether another server runs them (%s)", e
+        )
         return True
     key = f"{LOCK_KEY[0]}/{LOCK_KEY[1]}"
     if shared_layer():
@@ -480,8 +524,10 @@ def start_in_process(*, server_start: bool = False) -> bool:
     if not enabled() or _running["refused"] == pid:
         return False
     # With the in-memory layer this process makes every change, and each wakes the loop (`poke`).
-    worker = ComputerWorker(clear_all_pauses=server_start and not shared_layer(),
-                            poll=DEFAULT_POLL if shared_layer() else IDLE_POLL)
+    worker = ComputerWorker(
+        clear_all_pauses=server_start and not shared_layer(),
+        poll=DEFAULT_POLL if shared_layer() else IDLE_POLL,
+    )
     _running.update(pid=pid, worker=worker, task=loop.create_task(worker.run()))
     logger.info("computer players: worker started in process %s", pid)
     return True
@@ -530,7 +576,12 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
         message = await receive()
         if message["type"] == "lifespan.startup":
             if not await sync_to_async(claim_at_start, thread_sensitive=False)():
-                await send({"type": "lifespan.startup.failed", "message": "another server runs on this database"})
+                await send(
+                    {
+                        "type": "lifespan.startup.failed",
+                        "message": "another server runs on this database",
+                    }
+                )
                 return
             start_in_process(server_start=True)
             await send({"type": "lifespan.startup.complete"})
@@ -548,8 +599,10 @@ def run_by_daphne() -> bool:
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
     name = getattr(spec, "name", "") or ""
-    return name in ("tablesite.server", "daphne", "daphne.__main__", "daphne.cli") or \
-        Path(sys.argv[0] if sys.argv else "").name == "daphne"
+    return (
+        name in ("tablesite.server", "daphne", "daphne.__main__", "daphne.cli")
+        or Path(sys.argv[0] if sys.argv else "").name == "daphne"
+    )
 
 
 def start_with_daphne() -> bool:
@@ -563,7 +616,9 @@ def start_with_daphne() -> bool:
         return False  # not loaded by daphne (tests, manage.py commands): importing the reactor would install one
     from twisted.internet import reactor
 
-    if run_by_daphne() and not claim_at_start():  # before daphne listens: a refused server never answers
+    if (
+        run_by_daphne() and not claim_at_start()
+    ):  # before daphne listens: a refused server never answers
         raise SystemExit(3)
 
     def start() -> None:

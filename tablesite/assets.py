@@ -124,6 +124,9 @@ register = template.Library()
 @register.simple_tag
 def scripts(bundle: str) -> SafeString:
     """The deferred <script> tags of `bundle`: one file in production, each file in development."""
-    files = [f"bundles/{bundle}.js"] if getattr(staticfiles_storage, "bundles", False) else BUNDLES[bundle]
+    files = (
+        [f"bundles/{bundle}.js"]
+        if getattr(staticfiles_storage, "bundles", False)
+        else BUNDLES[bundle]
+    )
     return format_html_join("\n", '<script src="{}" defer></script>', ((static(f),) for f in files))
-

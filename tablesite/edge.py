@@ -55,8 +55,10 @@ def too_large_text() -> str:
     lines = []
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
-            lines.append(_("This request is too large for the server (at most %(mb).1f MB).")
-                         % {"mb": body_limit() / 1_000_000})
+            lines.append(
+                _("This request is too large for the server (at most %(mb).1f MB).")
+                % {"mb": body_limit() / 1_000_000}
+            )
     return "\n".join(dict.fromkeys(lines)) + "\n"
 
 
@@ -71,12 +73,22 @@ def content_length(scope: Scope) -> int | None:
     return None
 
 
-async def answer(send: Send, status: int, text: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:
+async def answer(
+    send: Send, status: int, text: str, extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
     body = text.encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                            (b"content-length", str(len(body)).encode()),
-                            (b"cache-control", b"no-store"), *(extra or [])]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                (b"cache-control", b"no-store"),
+                *(extra or []),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -87,7 +99,11 @@ class Health:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> Any:
-        if scope["type"] == "http" and scope.get("path") == HEALTH_PATH and scope.get("method") in ("GET", "HEAD"):
+        if (
+            scope["type"] == "http"
+            and scope.get("path") == HEALTH_PATH
+            and scope.get("method") in ("GET", "HEAD")
+        ):
             await answer(send, 200, "ok\n", [(b"x-served-by", served_by().encode())])
             return None
         return await self.app(scope, receive, send)

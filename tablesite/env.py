@@ -88,9 +88,17 @@ def channel_layers(redis_url: str | None) -> dict[str, Any]:
         return {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": REDIS_SOCKET_TIMEOUT,
-                                       "max_connections": REDIS_MAX_CONNECTIONS, "retry": redis_retry()}],
-                           "capacity": REDIS_CAPACITY},
+                "CONFIG": {
+                    "hosts": [
+                        {
+                            "address": redis_url,
+                            "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                            "max_connections": REDIS_MAX_CONNECTIONS,
+                            "retry": redis_retry(),
+                        }
+                    ],
+                    "capacity": REDIS_CAPACITY,
+                },
             }
         }
     return {"default": {"BACKEND": "tablesite.layers.SweepingInMemoryChannelLayer"}}
@@ -138,5 +146,7 @@ def email(env: Mapping[str, str], *, debug: bool) -> dict[str, Any]:
         }
     if config.get("EMAIL_USE_TLS") and config.get("EMAIL_USE_SSL"):
         raise ValueError("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be on (choose one)")
-    config.setdefault("EMAIL_TIMEOUT", 20)  # a mail server that hangs must not hold a worker for ever
+    config.setdefault(
+        "EMAIL_TIMEOUT", 20
+    )  # a mail server that hangs must not hold a worker for ever
     return config

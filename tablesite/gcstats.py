@@ -75,10 +75,19 @@ class GcStats:
             self.long.append((time.time(), gen, round(ms, 3), info["collected"], round(cpu_ms, 3)))
 
     def snapshot(self) -> dict[str, Any]:
-        return {"pid": os.getpid(), "time": time.time(), "collections": list(self.collections),
-                "seconds": list(self.seconds), "cpu_seconds": list(self.cpu_seconds), "max_ms": list(self.max_ms), "collected": self.collected,
-                "uncollectable": self.uncollectable, "long": list(self.long),
-                "thresholds": list(gc.get_threshold()), "frozen": self.frozen}
+        return {
+            "pid": os.getpid(),
+            "time": time.time(),
+            "collections": list(self.collections),
+            "seconds": list(self.seconds),
+            "cpu_seconds": list(self.cpu_seconds),
+            "max_ms": list(self.max_ms),
+            "collected": self.collected,
+            "uncollectable": self.uncollectable,
+            "long": list(self.long),
+            "thresholds": list(gc.get_threshold()),
+            "frozen": self.frozen,
+        }
 
     def write(self) -> None:
         tmp = self.path.with_name(self.path.name + ".tmp")

@@ -39,8 +39,16 @@ def haproxy_string(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
-def render(*, bind: str, servers: list[str], stats_socket: str, max_body: int | None = None,
-           too_large: str | None = None, log_level: str = "notice", maxconn: int | None = None) -> str:
+def render(
+    *,
+    bind: str,
+    servers: list[str],
+    stats_socket: str,
+    max_body: int | None = None,
+    too_large: str | None = None,
+    log_level: str = "notice",
+    maxconn: int | None = None,
+) -> str:
     """The configuration for `servers` (host:port each) behind `bind` (host:port). `maxconn`
     defaults to what this machine's open-file limit allows (HAProxy needs two descriptors
     per connection: client and server), at most `MAXCONN`."""
@@ -55,14 +63,22 @@ def render(*, bind: str, servers: list[str], stats_socket: str, max_body: int | 
         too_large = too_large_text() if too_large is None else too_large
     lines = "\n".join(f"    server d{i} {address}" for i, address in enumerate(servers, start=1))
     return TEMPLATE.read_text().format(
-        bind=bind, servers=lines, stats_socket=stats_socket, max_body=max_body,
-        too_large=haproxy_string(too_large), log_level=log_level, maxconn=maxconn)
+        bind=bind,
+        servers=lines,
+        stats_socket=stats_socket,
+        max_body=max_body,
+        too_large=haproxy_string(too_large),
+        log_level=log_level,
+        maxconn=maxconn,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--bind", default="127.0.0.1:8000", help="address the proxy listens on")
-    p.add_argument("--stats-socket", default=None, help="the admin socket (default: beside the output)")
+    p.add_argument(
+        "--stats-socket", default=None, help="the admin socket (default: beside the output)"
+    )
     p.add_argument("--log-level", default="notice", help="info logs every request")
     p.add_argument("servers", nargs="+", help="the daphnes, host:port each")
     args = p.parse_args(argv)
@@ -71,8 +87,11 @@ def main(argv: list[str] | None = None) -> int:
 
     django.setup()
     socket_path = args.stats_socket or f"/tmp/mextrain-haproxy-{os.getpid()}.sock"
-    sys.stdout.write(render(bind=args.bind, servers=args.servers, stats_socket=socket_path,
-                            log_level=args.log_level))
+    sys.stdout.write(
+        render(
+            bind=args.bind, servers=args.servers, stats_socket=socket_path, log_level=args.log_level
+        )
+    )
     return 0
 
 

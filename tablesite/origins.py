@@ -30,7 +30,9 @@ DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def _headers(scope: dict[str, Any], name: bytes) -> list[str]:
-    return [value.decode("latin-1") for key, value in scope.get("headers") or [] if key.lower() == name]
+    return [
+        value.decode("latin-1") for key, value in scope.get("headers") or [] if key.lower() == name
+    ]
 
 
 def own_scheme(scope: dict[str, Any]) -> str:

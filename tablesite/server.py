@@ -77,7 +77,9 @@ class TableWebSocketProtocol(WebSocketProtocol):
         total = self.message_data_total_length
         if self.limit and not self.failedByMe and total > self.limit:
             # Autobahn's own hook for a message over its limit: fails the connection (1009)
-            self._max_message_size_exceeded(total, self.limit, f"message of {total} bytes, over {self.limit}")
+            self._max_message_size_exceeded(
+                total, self.limit, f"message of {total} bytes, over {self.limit}"
+            )
 
 
 class BodyLimitedRequest(WebRequest):
@@ -111,12 +113,19 @@ class BodyLimitedRequest(WebRequest):
     def refuse(self, length: int | None) -> None:
         """Answer 413 now, read no more, close (no application instance is made)."""
         self.refused = True
-        size = f"{length} bytes" if length is not None else f"more than {self.limit} bytes (chunked)"
+        size = (
+            f"{length} bytes" if length is not None else f"more than {self.limit} bytes (chunked)"
+        )
         # The request line is the channel's until the body is read (Request.requestReceived).
         method = getattr(self.channel, "_command", b"") or b"?"
         path = getattr(self.channel, "_path", b"") or b"?"
-        logger.warning("413: %s %s with a body of %s, over the limit of %s", method.decode("latin-1"),
-                       path.decode("latin-1")[:200], size, self.limit)
+        logger.warning(
+            "413: %s %s with a body of %s, over the limit of %s",
+            method.decode("latin-1"),
+            path.decode("latin-1")[:200],
+            size,
+            self.limit,
+        )
         self.channel.transport.write(self.refusal)
         self.channel.loseConnection()  # stops reading; closes once the answer is written
 
@@ -131,8 +140,10 @@ def refusal_bytes() -> bytes:
     from tablesite.edge import too_large_text
 
     body = too_large_text().encode()
-    head = ("HTTP/1.1 413 Content Too Large\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n")
+    head = (
+        "HTTP/1.1 413 Content Too Large\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n"
+    )
     return head.encode() + body
 
 
@@ -149,7 +160,11 @@ class SiteServer(Server):
         """daphne's access log, without the proxy's health checks (one a second per server)."""
         from tablesite.edge import HEALTH_PATH
 
-        if protocol == "http" and details.get("path") == HEALTH_PATH and details.get("status") == 200:
+        if (
+            protocol == "http"
+            and details.get("path") == HEALTH_PATH
+            and details.get("status") == 200
+        ):
             return
         super().log_action(protocol, action, details)
 
@@ -174,7 +189,9 @@ class SiteServer(Server):
         self.ws_factory.protocol = TableWebSocketProtocol
         # allowNullOrigin: Autobahn's setProtocolOptions resets it to False unless given, and
         # daphne sets True, leaving origins to the application (tablesite/origins.py: 403).
-        self.ws_factory.setProtocolOptions(maxFramePayloadSize=limit, failByDrop=False, allowNullOrigin=True)
+        self.ws_factory.setProtocolOptions(
+            maxFramePayloadSize=limit, failByDrop=False, allowNullOrigin=True
+        )
 
 
 class SiteCommandLine(CommandLineInterface):

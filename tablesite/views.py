@@ -13,7 +13,9 @@ FAVICON = Path(settings.BASE_DIR) / "static" / "img" / "favicon.ico"
 
 def home(request: HttpRequest) -> HttpResponse:
     # Right after sign-up the greeting is "Welcome", not "Welcome back" (accounts.views).
-    new_account = bool(request.session.pop("new_account", False)) if request.user.is_authenticated else False
+    new_account = (
+        bool(request.session.pop("new_account", False)) if request.user.is_authenticated else False
+    )
     return render(request, "home.html", {**home_context(), "new_account": new_account})
 
 

@@ -20,7 +20,12 @@ def frame_texts(frame: dict[str, Any]) -> list[str]:
     """Every text an update `frame` sends: its parts, the text of its edits, its attributes
     and its events (what a secrecy check reads)."""
     out = [*frame["parts"].values()]
-    out.extend(change[2] for diff in (frame.get("edits") or {}).values() for change in diff if len(change) > 2)
+    out.extend(
+        change[2]
+        for diff in (frame.get("edits") or {}).values()
+        for change in diff
+        if len(change) > 2
+    )
     out.extend(v for v in (frame.get("board") or {}).values() if v is not None)
     out.append(json.dumps(frame["events"]))
     return out
@@ -48,7 +53,7 @@ def apply(html: str, frame: dict[str, Any]) -> str:
             else:
                 held[name] = escape(value)
         tag = "".join(f' {name}="{value}"' for name, value in held.items())
-        html = html[:root.start()] + f"<div{tag}>" + html[root.end():]
+        html = html[: root.start()] + f"<div{tag}>" + html[root.end() :]
     return html
 
 
@@ -62,11 +67,19 @@ def as_board(board: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, A
     shows after applying it); the frame is kept under ``"update"``. Raises ValueError when
     the frame is not based on that board's version (the page would ask for a sync)."""
     if board is None or frame["base"] != board["version"]:
-        raise ValueError(f"update {frame['base']} -> {frame['v']} does not follow board "
-                         f"{None if board is None else board['version']}")
+        raise ValueError(
+            f"update {frame['base']} -> {frame['v']} does not follow board "
+            f"{None if board is None else board['version']}"
+        )
     html = apply(board["html"], frame)
     attrs = frame.get("board") or {}
-    return {"type": "board", "version": frame["v"], "html": html,
-            "title": attrs.get("data-title", board.get("title")),
-            "your_turn": attrs["data-your-turn"] == "true" if "data-your-turn" in attrs else board.get("your_turn"),
-            "update": frame}
+    return {
+        "type": "board",
+        "version": frame["v"],
+        "html": html,
+        "title": attrs.get("data-title", board.get("title")),
+        "your_turn": attrs["data-your-turn"] == "true"
+        if "data-your-turn" in attrs
+        else board.get("your_turn"),
+        "update": frame,
+    }

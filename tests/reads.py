@@ -45,8 +45,13 @@ def _folded(match: Match) -> log.Folded[LogEntry] | None:
     if match.state is None or match.status != Match.Status.PLAYING:
         return None
     # The current round's log in one query (through the round's (match, number) index).
-    return log.fold(list(LogEntry.objects.filter(round__match=match, round__number=match.round_number)
-                         .order_by("seq")))
+    return log.fold(
+        list(
+            LogEntry.objects.filter(round__match=match, round__number=match.round_number).order_by(
+                "seq"
+            )
+        )
+    )
 
 
 def undo_redo_available(match: Match, user: object) -> tuple[bool, bool]:
@@ -80,5 +85,8 @@ def match_log(match: Match) -> list[LogEntry]:
     """Every log entry of the match, round by round, in order (undo/redo/restart included).
 
     Actions hold only public information: a draw does not say which tile was drawn."""
-    return list(LogEntry.objects.filter(round__match=match).select_related("round", "user")
-                .order_by("round__number", "seq"))
+    return list(
+        LogEntry.objects.filter(round__match=match)
+        .select_related("round", "user")
+        .order_by("round__number", "seq")
+    )

@@ -247,15 +247,28 @@ class Computers(_Process):
         with open(self.log_path, "ab") as log:
             log.write(f"\n{marker}\n".encode())
             log.flush()
-            self.process = subprocess.Popen(self.command(), cwd=REPO_ROOT, env=self.environment(), stdout=log,
-                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(
+                self.command(),
+                cwd=REPO_ROOT,
+                env=self.environment(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + timeout
-        while "waiting for turns" not in self.log_path.read_text(errors="replace").rsplit(marker, 1)[-1]:
+        while (
+            "waiting for turns"
+            not in self.log_path.read_text(errors="replace").rsplit(marker, 1)[-1]
+        ):
             if self.process.poll() is not None:
-                raise RuntimeError(f"run_computers exited with {self.process.returncode}:\n{tail(self.log_path)}")
+                raise RuntimeError(
+                    f"run_computers exited with {self.process.returncode}:\n{tail(self.log_path)}"
+                )
             if time.monotonic() > deadline:
-                raise RuntimeError(f"run_computers did not start within {timeout}s:\n{tail(self.log_path)}")
+                raise RuntimeError(
+                    f"run_computers did not start within {timeout}s:\n{tail(self.log_path)}"
+                )
             time.sleep(0.05)
 
 
@@ -294,7 +307,9 @@ class Proxy(_Process):
 
     name = "haproxy"
 
-    def __init__(self, servers: list[Daphne], port: int | None = None, log_dir: Path | None = None) -> None:
+    def __init__(
+        self, servers: list[Daphne], port: int | None = None, log_dir: Path | None = None
+    ) -> None:
         super().__init__(port, log_dir)
         self.servers = servers
 
@@ -312,9 +327,14 @@ class Proxy(_Process):
     def start(self, timeout: float = START_TIMEOUT) -> None:
         from tablesite.haproxy import render
 
-        self.config_path.write_text(render(
-            bind=f"127.0.0.1:{self.port}", servers=[f"127.0.0.1:{s.port}" for s in self.servers],
-            stats_socket=str(self.stats_socket), log_level="info"))
+        self.config_path.write_text(
+            render(
+                bind=f"127.0.0.1:{self.port}",
+                servers=[f"127.0.0.1:{s.port}" for s in self.servers],
+                stats_socket=str(self.stats_socket),
+                log_level="info",
+            )
+        )
         super().start(timeout)
 
     def server_named(self, name: str) -> Daphne:
@@ -332,7 +352,11 @@ class Proxy(_Process):
         out = {}
         for line in data.decode().splitlines():
             fields = line.split(",")
-            if len(fields) > 17 and fields[0] == "daphnes" and fields[1] not in ("BACKEND", "FRONTEND"):
+            if (
+                len(fields) > 17
+                and fields[0] == "daphnes"
+                and fields[1] not in ("BACKEND", "FRONTEND")
+            ):
                 out[fields[1]] = fields[17].startswith("UP")
         return out
 

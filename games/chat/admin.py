@@ -30,7 +30,9 @@ def _words(message: Message) -> str:
 
 def around(message: Message, count: int = AROUND) -> list[Message]:
     """The lines of the message's room just before it, it, and just after it (hidden ones too)."""
-    room = Message.objects.filter(match_id=message.match_id, room=message.room).select_related("author")
+    room = Message.objects.filter(match_id=message.match_id, room=message.room).select_related(
+        "author"
+    )
     before = list(room.filter(id__lt=message.pk).order_by("-id")[:count])
     after = list(room.filter(id__gt=message.pk).order_by("id")[:count])
     return [*reversed(before), message, *after]
@@ -52,14 +54,22 @@ class ReadOnly(AllowListedLookups, admin.ModelAdmin):
 
 def _hide(request: HttpRequest, messages_: QuerySet[Message] | list[Message]) -> None:
     count = services.hide(messages_, by=request.user)
-    messages.success(request, ngettext("%(count)d message hidden.", "%(count)d messages hidden.", count)
-                     % {"count": count})
+    messages.success(
+        request,
+        ngettext("%(count)d message hidden.", "%(count)d messages hidden.", count)
+        % {"count": count},
+    )
 
 
 def _block(request: HttpRequest, user_ids: list[int]) -> None:
     count = services.block([uid for uid in user_ids if uid is not None], by=request.user)
-    messages.success(request, ngettext("%(count)d account blocked from chat.", "%(count)d accounts blocked from chat.",
-                                       count) % {"count": count})
+    messages.success(
+        request,
+        ngettext(
+            "%(count)d account blocked from chat.", "%(count)d accounts blocked from chat.", count
+        )
+        % {"count": count},
+    )
 
 
 @admin.register(Report)
@@ -90,11 +100,25 @@ class ReportAdmin(ReadOnly):
     @admin.display(description=gettext_lazy("The lines around it"))
     def lines_around(self, report: Report) -> str:
         rows = around(report.message)
-        return format_html('<ol class="chat-around">{}</ol>', format_html_join(
-            "", '<li{}><time>{}</time> <bdi><b>{}</b></bdi>: <bdi>{}</bdi>{}</li>',
-            ((' style="font-weight:bold;background:#fff3c4"' if m.pk == report.message_id else "",
-              m.created_at.strftime("%Y-%m-%d %H:%M:%S"), m.name, _words(m),
-              format_html(" <em>({})</em>", _("hidden")) if m.hidden else "") for m in rows)))
+        return format_html(
+            '<ol class="chat-around">{}</ol>',
+            format_html_join(
+                "",
+                "<li{}><time>{}</time> <bdi><b>{}</b></bdi>: <bdi>{}</bdi>{}</li>",
+                (
+                    (
+                        ' style="font-weight:bold;background:#fff3c4"'
+                        if m.pk == report.message_id
+                        else "",
+                        m.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+                        m.name,
+                        _words(m),
+                        format_html(" <em>({})</em>", _("hidden")) if m.hidden else "",
+                    )
+                    for m in rows
+                ),
+            ),
+        )
 
     @admin.action(description=gettext_lazy("Hide the reported messages"), permissions=["change"])
     def hide_messages(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
@@ -104,11 +128,16 @@ class ReportAdmin(ReadOnly):
     def block_senders(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
         _block(request, list(queryset.values_list("message__author_id", flat=True)))
 
-    @admin.action(description=gettext_lazy("Dismiss the reports (nothing wrong)"), permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Dismiss the reports (nothing wrong)"), permissions=["change"]
+    )
     def dismiss(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
         count = queryset.update(handled=True)
-        messages.success(request, ngettext("%(count)d report dismissed.", "%(count)d reports dismissed.", count)
-                         % {"count": count})
+        messages.success(
+            request,
+            ngettext("%(count)d report dismissed.", "%(count)d reports dismissed.", count)
+            % {"count": count},
+        )
 
 
 @admin.register(Message)
@@ -143,8 +172,11 @@ class BlockAdmin(ReadOnly):
     @admin.action(description=gettext_lazy("Let them write in chats again"), permissions=["change"])
     def unblock(self, request: HttpRequest, queryset: QuerySet[Block]) -> None:
         count = services.unblock(list(queryset.values_list("user_id", flat=True)), by=request.user)
-        messages.success(request, ngettext("%(count)d account unblocked.", "%(count)d accounts unblocked.", count)
-                         % {"count": count})
+        messages.success(
+            request,
+            ngettext("%(count)d account unblocked.", "%(count)d accounts unblocked.", count)
+            % {"count": count},
+        )
 
 
 @admin.register(Action)

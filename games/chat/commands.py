@@ -37,15 +37,31 @@ async def chat_join(t: Any, c: Any) -> None:
 
 async def chat_say(t: Any, c: Any) -> None:
     async def run() -> None:
-        await t.call(services.say, match_id=t.match_id, user=t.user, room=c.room, code=c.say, token=t.chat.token)
+        await t.call(
+            services.say,
+            match_id=t.match_id,
+            user=t.user,
+            room=c.room,
+            code=c.say,
+            token=t.chat.token,
+        )
         await t.send_json({"type": "chat", "event": "ack", "request_id": c.request_id})
+
     await _guarded(t, c, run)
 
 
 async def chat_text(t: Any, c: Any) -> None:
     async def run() -> None:
-        await t.call(services.say, match_id=t.match_id, user=t.user, room=c.room, words=c.text, token=t.chat.token)
+        await t.call(
+            services.say,
+            match_id=t.match_id,
+            user=t.user,
+            room=c.room,
+            words=c.text,
+            token=t.chat.token,
+        )
         await t.send_json({"type": "chat", "event": "ack", "request_id": c.request_id})
+
     await _guarded(t, c, run)
 
 
@@ -60,10 +76,12 @@ async def _notice(t: Any, message: str) -> None:
 
 async def chat_mute(t: Any, c: Any) -> None:
     async def run() -> None:
-        uid, name = await t.call(services.mute, match_id=t.match_id, user=t.user, message_id=c.ref,
-                                 token=t.chat.token)
+        uid, name = await t.call(
+            services.mute, match_id=t.match_id, user=t.user, message_id=c.ref, token=t.chat.token
+        )
         t.chat.muted.add(uid)
         await _notice(t, t.words(lambda: notice_muted(name)))
+
     await _guarded(t, c, run)
 
 
@@ -72,15 +90,21 @@ async def chat_unmute(t: Any, c: Any) -> None:
         uid, name = await t.call(services.unmute, match_id=t.match_id, user=t.user, mute_id=c.ref)
         t.chat.muted.discard(uid)
         await _notice(t, t.words(lambda: notice_unmuted(name)))
+
     await _guarded(t, c, run)
 
 
 async def chat_switch(t: Any, c: Any) -> None:
-    await _guarded(t, c, lambda: t.call(services.switch, match_id=t.match_id, user=t.user, on=bool(c.on)))
+    await _guarded(
+        t, c, lambda: t.call(services.switch, match_id=t.match_id, user=t.user, on=bool(c.on))
+    )
 
 
 async def chat_report(t: Any, c: Any) -> None:
     async def run() -> None:
-        await t.call(services.report, match_id=t.match_id, user=t.user, message_id=c.ref, token=t.chat.token)
+        await t.call(
+            services.report, match_id=t.match_id, user=t.user, message_id=c.ref, token=t.chat.token
+        )
         await t.send_json({"type": "chat", "event": "notice", "message": t.words(notice_reported)})
+
     await _guarded(t, c, run)

@@ -45,10 +45,16 @@ class Chat:
 def line(event: dict[str, Any], me: int | None) -> dict[str, Any]:
     """A stored message as one reader sees it, in the active language."""
     free = event["k"] == "text"
-    return {"id": event["id"], "room": event["room"], "name": event["name"],
-            "text": event["text"] if free else phrases.words(event["code"]),
-            "label": "" if free else phrases.label(event["code"]), "free": free,
-            "mine": me is not None and event["author"] == me, "at": event["at"]}
+    return {
+        "id": event["id"],
+        "room": event["room"],
+        "name": event["name"],
+        "text": event["text"] if free else phrases.words(event["code"]),
+        "label": "" if free else phrases.label(event["code"]),
+        "free": free,
+        "mine": me is not None and event["author"] == me,
+        "at": event["at"],
+    }
 
 
 def _opening(match_id: int, user: Any, token: str, language: str) -> tuple[Chat, dict[str, Any]]:
@@ -70,17 +76,30 @@ def _history_frame(match: Any, user: Any, chat: Chat, language: str) -> dict[str
     own = Room.PLAYERS.value if Room.PLAYERS.value in chat.rooms else Room.SPECTATORS.value
     with translation.override(language):
         return {
-            "type": "chat", "event": "history",
-            "rooms": {room: [line(e, me) for e in services.history(match.pk, room, muted=chat.muted)]
-                      for room in sorted(chat.rooms)},
+            "type": "chat",
+            "event": "history",
+            "rooms": {
+                room: [line(e, me) for e in services.history(match.pk, room, muted=chat.muted)]
+                for room in sorted(chat.rooms)
+            },
             "own": own,
             "on": on,
             "may": {
-                "post": permissions.chat_may(user, Talk.POST, match, room=own, token=chat.token, seats=seats,
-                                             chat_on=True, blocked=barred),
+                "post": permissions.chat_may(
+                    user,
+                    Talk.POST,
+                    match,
+                    room=own,
+                    token=chat.token,
+                    seats=seats,
+                    chat_on=True,
+                    blocked=barred,
+                ),
                 "free_text": me is not None and permissions.chat_may(user, Talk.FREE_TEXT, match),
                 "switch": permissions.chat_may(user, Talk.SWITCH, match, seats=seats),
-                "open_spectators": permissions.chat_may(user, Talk.OPEN_SPECTATORS, match, seats=seats),
+                "open_spectators": permissions.chat_may(
+                    user, Talk.OPEN_SPECTATORS, match, seats=seats
+                ),
                 "report": me is not None,
             },
             "menu": phrases.menu(),
@@ -92,8 +111,9 @@ def _history_frame(match: Any, user: Any, chat: Chat, language: str) -> dict[str
 async def start(t: Any) -> None:
     """The page's chat joins: this connection's rooms, mutes, and the history frame. Until
     then (and for a connection that never joins) `deliver` passes nothing on."""
-    t.chat, frame = await t.call(_opening, match_id=t.match_id, user=t.user, token=t.chat.token,
-                                 language=t.language)
+    t.chat, frame = await t.call(
+        _opening, match_id=t.match_id, user=t.user, token=t.chat.token, language=t.language
+    )
     if frame:
         await t.send_json(frame)
 
@@ -122,8 +142,15 @@ async def deliver(t: Any, message: dict[str, Any]) -> None:
 
 
 async def refused(t: Any, e: Refused, request_id: str | None) -> None:
-    await t.send_json({"type": "chat", "event": "error", "code": e.code, "message": t.words(lambda: sentence(e)),
-                       "request_id": request_id})
+    await t.send_json(
+        {
+            "type": "chat",
+            "event": "error",
+            "code": e.code,
+            "message": t.words(lambda: sentence(e)),
+            "request_id": request_id,
+        }
+    )
 
 
 async def open_spectators(t: Any, on: bool) -> None:

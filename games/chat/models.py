@@ -28,12 +28,22 @@ class Message(models.Model):
         REACTION = "reaction", _("Reaction")
         TEXT = "text", _("Text")
 
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="chat_messages",
-                              verbose_name=_("match"))
+    match = models.ForeignKey(
+        "games.Match",
+        on_delete=models.CASCADE,
+        related_name="chat_messages",
+        verbose_name=_("match"),
+    )
     room = models.CharField(_("room"), max_length=10, choices=Room.choices)
     #: empty once the account was removed (a guest unused for 30 days); `name` stays
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                               related_name="chat_messages", verbose_name=_("author"))
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="chat_messages",
+        verbose_name=_("author"),
+    )
     #: the author's name as it was when they spoke
     name = models.CharField(_("name"), max_length=150)
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
@@ -60,10 +70,18 @@ class Message(models.Model):
 class Mute(models.Model):
     """`user` does not read `muted` (at any table) until they unmute them."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes",
-                             verbose_name=_("user"))
-    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
-                              verbose_name=_("muted"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="chat_mutes",
+        verbose_name=_("user"),
+    )
+    muted = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("muted"),
+    )
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 
     class Meta:
@@ -78,8 +96,13 @@ class Mute(models.Model):
 class TableChat(models.Model):
     """A match's chat as its creator set it (no row: on)."""
 
-    match = models.OneToOneField("games.Match", on_delete=models.CASCADE, primary_key=True,
-                                 related_name="chat", verbose_name=_("match"))
+    match = models.OneToOneField(
+        "games.Match",
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="chat",
+        verbose_name=_("match"),
+    )
     on = models.BooleanField(_("chat on"), default=True)
 
     class Meta:
@@ -93,10 +116,17 @@ class TableChat(models.Model):
 class Report(models.Model):
     """A message a reader reported to staff (the admin shows it with the lines around it)."""
 
-    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="reports",
-                                verbose_name=_("message"))
-    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                 related_name="+", verbose_name=_("reported by"))
+    message = models.ForeignKey(
+        Message, on_delete=models.CASCADE, related_name="reports", verbose_name=_("message")
+    )
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("reported by"),
+    )
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
     #: set when staff hid the message or blocked its sender, or dismissed the report
     handled = models.BooleanField(_("handled"), default=False)
@@ -104,7 +134,9 @@ class Report(models.Model):
     class Meta:
         verbose_name = _("chat report")
         verbose_name_plural = _("chat reports")
-        constraints = [models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once")
+        ]
 
     def __str__(self) -> str:
         return f"#{self.message_id}"
@@ -113,10 +145,21 @@ class Report(models.Model):
 class Block(models.Model):
     """An account staff barred from chat (it reads, it does not post)."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
-                                related_name="chat_block", verbose_name=_("user"))
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                           related_name="+", verbose_name=_("blocked by"))
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="chat_block",
+        verbose_name=_("user"),
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("blocked by"),
+    )
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 
     class Meta:
@@ -141,14 +184,38 @@ class Action(models.Model):
         UNBLOCK = "unblock", _("Unblock")
 
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                              related_name="+", verbose_name=_("by"))
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, null=True, blank=True,
-                              related_name="+", verbose_name=_("match"))
-    message = models.ForeignKey(Message, on_delete=models.CASCADE, null=True, blank=True,
-                                related_name="+", verbose_name=_("message"))
-    target = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                               related_name="+", verbose_name=_("about"))
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    match = models.ForeignKey(
+        "games.Match",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("match"),
+    )
+    message = models.ForeignKey(
+        Message,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("message"),
+    )
+    target = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("about"),
+    )
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 
     class Meta:

@@ -87,6 +87,8 @@ def menu() -> dict[str, list[dict[str, str]]]:
     """The phrases and reactions for the table's chat menu, in the active language."""
     return {
         "phrases": [{"code": code, "text": str(text)} for code, text in PHRASES.items()],
-        "reactions": [{"code": code, "text": symbol, "label": str(name)}
-                      for code, (symbol, name) in REACTIONS.items()],
+        "reactions": [
+            {"code": code, "text": symbol, "label": str(name)}
+            for code, (symbol, name) in REACTIONS.items()
+        ],
     }

@@ -52,9 +52,12 @@ _LOCK_SPACE = 0x7A1C
 
 
 def load_match(match_id: int) -> Match | None:
-    return (Match.objects.select_related("created_by")
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-            .filter(pk=match_id).first())
+    return (
+        Match.objects.select_related("created_by")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .filter(pk=match_id)
+        .first()
+    )
 
 
 def _match(match_id: int) -> Match:
@@ -90,18 +93,35 @@ def mutes_of(user: Any) -> list[dict[str, Any]]:
     uid = _uid(user)
     if uid is None:
         return []
-    return [{"id": m.pk, "name": m.muted.get_username()}
-            for m in Mute.objects.filter(user_id=uid).select_related("muted").order_by("created_at")]
+    return [
+        {"id": m.pk, "name": m.muted.get_username()}
+        for m in Mute.objects.filter(user_id=uid).select_related("muted").order_by("created_at")
+    ]
 
 
 def event_of(message: Message) -> dict[str, Any]:
-    return {"kind": "message", "id": message.pk, "room": message.room, "author": message.author_id,
-            "name": message.name, "k": message.kind, "code": message.code, "text": message.text,
-            "at": message.created_at.isoformat()}
+    return {
+        "kind": "message",
+        "id": message.pk,
+        "room": message.room,
+        "author": message.author_id,
+        "name": message.name,
+        "k": message.kind,
+        "code": message.code,
+        "text": message.text,
+        "at": message.created_at.isoformat(),
+    }
 
 
-def say(*, match_id: int, user: Any, room: str, code: str | None = None, words: str | None = None,
-        token: str = "") -> Message:
+def say(
+    *,
+    match_id: int,
+    user: Any,
+    room: str,
+    code: str | None = None,
+    words: str | None = None,
+    token: str = "",
+) -> Message:
     """Say a phrase or reaction (`code`) or free text (`words`) in `room` of the match's table.
 
     Refused (nothing stored) when the sender may not write there (not signed in, not of that
@@ -113,8 +133,9 @@ def say(*, match_id: int, user: Any, room: str, code: str | None = None, words: 
     if uid is None:
         raise Refused(NOT_SIGNED_IN)
     on, barred = chat_on(match_id), blocked(user)
-    if not permissions.chat_may(user, Talk.POST, match, room=room, token=token, seats=seats,
-                                chat_on=on, blocked=barred):
+    if not permissions.chat_may(
+        user, Talk.POST, match, room=room, token=token, seats=seats, chat_on=on, blocked=barred
+    ):
         if not permissions.chat_may(user, Talk.READ, match, room=room, token=token, seats=seats):
             raise Refused(NO_ROOM)
         raise Refused(BLOCKED if barred else CHAT_OFF if not on else NO_ROOM)
@@ -135,8 +156,15 @@ def say(*, match_id: int, user: Any, room: str, code: str | None = None, words: 
         since = timezone.now() - FLOOD_WINDOW
         if Message.objects.filter(author_id=uid, created_at__gte=since).count() >= FLOOD_COUNT:
             raise Refused(FLOOD, count=FLOOD_COUNT, seconds=int(FLOOD_WINDOW.total_seconds()))
-        message = Message.objects.create(match=match, room=room, author_id=uid, name=user.get_username(),
-                                         kind=kind, code=code, text=said)
+        message = Message.objects.create(
+            match=match,
+            room=room,
+            author_id=uid,
+            name=user.get_username(),
+            kind=kind,
+            code=code,
+            text=said,
+        )
         event = event_of(message)
         transaction.on_commit(lambda: push(match_id, event, room))
     return message
@@ -159,10 +187,15 @@ def may_open_spectators(*, match_id: int, user: Any) -> None:
         raise Refused(NOT_PLAYER)
 
 
-def history(match_id: int, room: str, *, muted: Iterable[int] = (), limit: int = HISTORY) -> list[dict[str, Any]]:
+def history(
+    match_id: int, room: str, *, muted: Iterable[int] = (), limit: int = HISTORY
+) -> list[dict[str, Any]]:
     """The last `limit` shown lines of a room (oldest first), without muted authors' lines."""
-    rows = (Message.objects.filter(match_id=match_id, room=room, hidden=False)
-            .exclude(author_id__in=list(muted)).order_by("-id")[:limit])
+    rows = (
+        Message.objects.filter(match_id=match_id, room=room, hidden=False)
+        .exclude(author_id__in=list(muted))
+        .order_by("-id")[:limit]
+    )
     return [event_of(m) for m in reversed(rows)]
 
 
@@ -188,8 +221,13 @@ def mute(*, match_id: int, user: Any, message_id: int, token: str = "") -> tuple
         raise Refused(OWN_MESSAGE)
     with transaction.atomic():
         Mute.objects.get_or_create(user_id=user.pk, muted_id=message.author_id)
-        Action.objects.create(kind=Action.Kind.MUTE, actor_id=user.pk, match_id=match_id, message=message,
-                              target_id=message.author_id)
+        Action.objects.create(
+            kind=Action.Kind.MUTE,
+            actor_id=user.pk,
+            match_id=match_id,
+            message=message,
+            target_id=message.author_id,
+        )
         event = {"kind": "mute", "by": user.pk, "user": message.author_id, "on": True}
         transaction.on_commit(lambda: push(match_id, event, EVERYONE))
     return message.author_id, message.name
@@ -198,12 +236,18 @@ def mute(*, match_id: int, user: Any, message_id: int, token: str = "") -> tuple
 def unmute(*, match_id: int, user: Any, mute_id: int) -> tuple[int, str]:
     """Read a muted account again (`mute_id`: one of `mutes_of(user)`)."""
     uid = _uid(user)
-    row = Mute.objects.filter(pk=mute_id, user_id=uid).select_related("muted").first() if uid else None
+    row = (
+        Mute.objects.filter(pk=mute_id, user_id=uid).select_related("muted").first()
+        if uid
+        else None
+    )
     if row is None:
         raise Refused(NO_MESSAGE)
     with transaction.atomic():
         row.delete()
-        Action.objects.create(kind=Action.Kind.UNMUTE, actor_id=uid, match_id=match_id, target_id=row.muted_id)
+        Action.objects.create(
+            kind=Action.Kind.UNMUTE, actor_id=uid, match_id=match_id, target_id=row.muted_id
+        )
         event = {"kind": "mute", "by": uid, "user": row.muted_id, "on": False}
         transaction.on_commit(lambda: push(match_id, event, EVERYONE))
     return row.muted_id, row.muted.get_username()
@@ -216,8 +260,11 @@ def switch(*, match_id: int, user: Any, on: bool) -> bool:
         raise Refused(NOT_CREATOR)
     with transaction.atomic():
         TableChat.objects.update_or_create(match_id=match_id, defaults={"on": on})
-        Action.objects.create(kind=Action.Kind.CHAT_ON if on else Action.Kind.CHAT_OFF, actor_id=user.pk,
-                              match_id=match_id)
+        Action.objects.create(
+            kind=Action.Kind.CHAT_ON if on else Action.Kind.CHAT_OFF,
+            actor_id=user.pk,
+            match_id=match_id,
+        )
         transaction.on_commit(lambda: push(match_id, {"kind": "state", "on": on}, EVERYONE))
     return on
 
@@ -232,8 +279,13 @@ def report(*, match_id: int, user: Any, message_id: int, token: str = "") -> Rep
         raise Refused(OWN_MESSAGE)
     with transaction.atomic():
         row, _created = Report.objects.get_or_create(message=message, reporter_id=user.pk)
-        Action.objects.create(kind=Action.Kind.REPORT, actor_id=user.pk, match_id=match_id, message=message,
-                              target_id=message.author_id)
+        Action.objects.create(
+            kind=Action.Kind.REPORT,
+            actor_id=user.pk,
+            match_id=match_id,
+            message=message,
+            target_id=message.author_id,
+        )
     return row
 
 
@@ -246,8 +298,13 @@ def hide(messages: Iterable[Message], *, by: Any) -> int:
                 continue
             Message.objects.filter(pk=message.pk).update(hidden=True)
             Report.objects.filter(message_id=message.pk).update(handled=True)
-            Action.objects.create(kind=Action.Kind.HIDE, actor_id=by.pk, match_id=message.match_id,
-                                  message_id=message.pk, target_id=message.author_id)
+            Action.objects.create(
+                kind=Action.Kind.HIDE,
+                actor_id=by.pk,
+                match_id=message.match_id,
+                message_id=message.pk,
+                target_id=message.author_id,
+            )
             event, match_id = {"kind": "hidden", "id": message.pk}, message.match_id
             transaction.on_commit(lambda m=match_id, e=event: push(m, e, EVERYONE))
             count += 1
@@ -269,9 +326,13 @@ def block(user_ids: Iterable[int], *, by: Any) -> int:
 
 def unblock(user_ids: Iterable[int], *, by: Any) -> int:
     with transaction.atomic():
-        ids = list(Block.objects.filter(user_id__in=set(user_ids)).values_list("user_id", flat=True))
+        ids = list(
+            Block.objects.filter(user_id__in=set(user_ids)).values_list("user_id", flat=True)
+        )
         Block.objects.filter(user_id__in=ids).delete()
-        Action.objects.bulk_create([Action(kind=Action.Kind.UNBLOCK, actor_id=by.pk, target_id=uid) for uid in ids])
+        Action.objects.bulk_create(
+            [Action(kind=Action.Kind.UNBLOCK, actor_id=by.pk, target_id=uid) for uid in ids]
+        )
     return len(ids)
 
 
@@ -293,8 +354,19 @@ def look_back(match: Match, user: Any) -> list[Line] | None:
     hidden lines are left out."""
     if not permissions.chat_may(user, Talk.LOOK_BACK, match):
         return None
-    rows = (Message.objects.filter(match=match, hidden=False).exclude(author_id__in=list(muted_by(user)))
-            .order_by("id"))
-    return [Line(room=m.room, name=m.name, words=m.text if m.kind == Message.Kind.TEXT else phrases.words(m.code),
-                 label="" if m.kind == Message.Kind.TEXT else phrases.label(m.code),
-                 free=m.kind == Message.Kind.TEXT, at=m.created_at) for m in rows]
+    rows = (
+        Message.objects.filter(match=match, hidden=False)
+        .exclude(author_id__in=list(muted_by(user)))
+        .order_by("id")
+    )
+    return [
+        Line(
+            room=m.room,
+            name=m.name,
+            words=m.text if m.kind == Message.Kind.TEXT else phrases.words(m.code),
+            label="" if m.kind == Message.Kind.TEXT else phrases.label(m.code),
+            free=m.kind == Message.Kind.TEXT,
+            at=m.created_at,
+        )
+        for m in rows
+    ]

@@ -40,18 +40,34 @@ class Refused(Exception):
 
 _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     CHAT_OFF: lambda p: _("The table's creator has turned the chat off."),
-    BLOCKED: lambda p: _("You can no longer write in table chats. Staff blocked your account from them."),
-    FLOOD: lambda p: ngettext(
-        "You are writing too fast: at most %(count)d messages in %(seconds)d seconds. "
-        "Wait a moment and try again.",
-        "You are writing too fast: at most %(count)d messages in %(seconds)d seconds. "
-        "Wait a moment and try again.", p["count"]) % p,
-    TOO_LONG: lambda p: ngettext(
-        "A message is at most %(limit)d character long.",
-        "A message is at most %(limit)d characters long.", p["limit"]) % p,
+    BLOCKED: lambda p: _(
+        "You can no longer write in table chats. Staff blocked your account from them."
+    ),
+    FLOOD: lambda p: (
+        ngettext(
+            "You are writing too fast: at most %(count)d messages in %(seconds)d seconds. "
+            "Wait a moment and try again.",
+            "You are writing too fast: at most %(count)d messages in %(seconds)d seconds. "
+            "Wait a moment and try again.",
+            p["count"],
+        )
+        % p
+    ),
+    TOO_LONG: lambda p: (
+        ngettext(
+            "A message is at most %(limit)d character long.",
+            "A message is at most %(limit)d characters long.",
+            p["limit"],
+        )
+        % p
+    ),
     EMPTY: lambda p: _("Write something first."),
-    INVISIBLE: lambda p: _("A message cannot contain invisible or control characters (such as U+%(code)04X).") % p,
-    GUEST_TEXT: lambda p: _("Guests can send the table phrases. Create an account to write your own words."),
+    INVISIBLE: lambda p: (
+        _("A message cannot contain invisible or control characters (such as U+%(code)04X).") % p
+    ),
+    GUEST_TEXT: lambda p: _(
+        "Guests can send the table phrases. Create an account to write your own words."
+    ),
     NO_ROOM: lambda p: _("You cannot write in this room."),
     NOT_SIGNED_IN: lambda p: _("Sign in or play as a guest to talk at this table."),
     UNKNOWN_PHRASE: lambda p: _("This phrase does not exist."),
@@ -68,7 +84,9 @@ def sentence(refused: Refused) -> str:
 
 
 def notice_muted(name: str) -> str:
-    return _("You no longer read %(name)s at any table. Unmute them from the chat's menu.") % {"name": name}
+    return _("You no longer read %(name)s at any table. Unmute them from the chat's menu.") % {
+        "name": name
+    }
 
 
 def notice_unmuted(name: str) -> str:

@@ -47,7 +47,10 @@ def export_filename(match: Match) -> str:
     without opening it. The name every export link gives the file (its ``download``) and
     the name the export serves it under (`export_view`), so they cannot differ."""
     # Translators: a file's name after the game's "mexican-train-": lower case, hyphens, no spaces.
-    words = pgettext("file name", "match-%(id)s-seed-%(seed)s") % {"id": match.pk, "seed": match.seed}
+    words = pgettext("file name", "match-%(id)s-seed-%(seed)s") % {
+        "id": match.pk,
+        "seed": match.seed,
+    }
     return f"mexican-train-{words}.json"
 
 
@@ -73,8 +76,13 @@ class HasComputerFilter(admin.SimpleListFilter):
 
 
 class HistoryMatchAdmin(MatchAdmin):
-    list_filter: tuple[Any, ...] = ("status", "players", HasComputerFilter, *MatchAdmin.list_filter[2:],
-                                    "finished_at")
+    list_filter: tuple[Any, ...] = (
+        "status",
+        "players",
+        HasComputerFilter,
+        *MatchAdmin.list_filter[2:],
+        "finished_at",
+    )
     search_help_text = gettext_lazy("A match id or seed, or a player's user name or seat name.")
     fields = (*MatchAdmin.fields, "replay_links")
     readonly_fields = (*MatchAdmin.readonly_fields, "replay_links")
@@ -82,10 +90,16 @@ class HistoryMatchAdmin(MatchAdmin):
     def get_urls(self) -> list[Any]:
         info = self.opts.app_label, self.opts.model_name
         return [
-            path("<path:object_id>/replay/", self.admin_site.admin_view(self.replay_view),
-                 name=f"{info[0]}_{info[1]}_replay"),
-            path("<path:object_id>/export/", self.admin_site.admin_view(self.export_view),
-                 name=f"{info[0]}_{info[1]}_export"),
+            path(
+                "<path:object_id>/replay/",
+                self.admin_site.admin_view(self.replay_view),
+                name=f"{info[0]}_{info[1]}_replay",
+            ),
+            path(
+                "<path:object_id>/export/",
+                self.admin_site.admin_view(self.export_view),
+                name=f"{info[0]}_{info[1]}_export",
+            ),
             *super().get_urls(),
         ]
 
@@ -96,22 +110,36 @@ class HistoryMatchAdmin(MatchAdmin):
         if match is None:
             raise Http404(_("There is no match %(id)s.") % {"id": object_id})
         if not self.has_view_permission(request, match) or not permissions.may(
-                request.user, Can.EXPORT if export else Can.LOOK_BACK, match):
+            request.user, Can.EXPORT if export else Can.LOOK_BACK, match
+        ):
             raise PermissionDenied
         return match
 
     @admin.display(description=gettext_lazy("replay"))
     def replay_links(self, match: Match) -> str:
         if permissions.seed_secret(match):  # the export holds the seed: only once the match is over
-            return format_html('<a href="{}">{}</a>', reverse("admin:games_match_replay", args=[match.pk]),
-                               _("Replay and check"))
-        return format_html('<a href="{}">{}</a> · <a href="{}" download="{}">{}</a>',
-                           reverse("admin:games_match_replay", args=[match.pk]), _("Replay and check"),
-                           reverse("admin:games_match_export", args=[match.pk]), export_filename(match),
-                           _("Export replay"))
+            return format_html(
+                '<a href="{}">{}</a>',
+                reverse("admin:games_match_replay", args=[match.pk]),
+                _("Replay and check"),
+            )
+        return format_html(
+            '<a href="{}">{}</a> · <a href="{}" download="{}">{}</a>',
+            reverse("admin:games_match_replay", args=[match.pk]),
+            _("Replay and check"),
+            reverse("admin:games_match_export", args=[match.pk]),
+            export_filename(match),
+            _("Export replay"),
+        )
 
-    def render_change_form(self, request: HttpRequest, context: dict[str, Any], *args: Any,
-                           obj: Match | None = None, **kwargs: Any) -> HttpResponse:
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        *args: Any,
+        obj: Match | None = None,
+        **kwargs: Any,
+    ) -> HttpResponse:
         # The match page's export link (templates/admin/games/match/change_form.html).
         context["export_name"] = _exportable_name(request, obj) if obj is not None else ""
         return super().render_change_form(request, context, *args, obj=obj, **kwargs)
@@ -119,7 +147,11 @@ class HistoryMatchAdmin(MatchAdmin):
     def replay_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """The players' viewer (?round=R&step=K), the seed, the export and the import check."""
         match = self._viewable(request, object_id)
-        match = Match.objects.prefetch_related("seats__user").select_related("created_by").get(pk=match.pk)
+        match = (
+            Match.objects.prefetch_related("seats__user")
+            .select_related("created_by")
+            .get(pk=match.pk)
+        )
         context: dict[str, Any] = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
@@ -152,35 +184,51 @@ class HistoryMatchAdmin(MatchAdmin):
             return {"error": _("That file is not a replay: %(reason)s") % {"reason": e}}
         doc, held = checks.from_bulk(doc, match.pk)  # "Export selected" writes several in a list
         if doc is None:
-            return {"error": _("That file holds the replays of other matches (%(ids)s), not of match %(id)s.")
-                    % {"ids": ", ".join(map(str, held)) or "—", "id": match.pk}}
+            return {
+                "error": _(
+                    "That file holds the replays of other matches (%(ids)s), not of match %(id)s."
+                )
+                % {"ids": ", ".join(map(str, held)) or "—", "id": match.pk}
+            }
         result = checks.first_divergence(selectors.match_replay_doc(match), doc)
         out: dict[str, Any] = {"result": result, "name": upload.name}
-        if result.round is not None and result.step is not None and Round.objects.filter(
-                match=match, number=result.round).exclude(ended_by="").exists():
+        if (
+            result.round is not None
+            and result.step is not None
+            and Round.objects.filter(match=match, number=result.round).exclude(ended_by="").exists()
+        ):
             out["url"] = position_url(match.pk, result.round, result.step)
         return out
 
     def export_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         match = self._viewable(request, object_id, export=True)
-        response = HttpResponse(replay_json(selectors.match_replay_doc(match)),
-                                content_type="application/json; charset=utf-8")
+        response = HttpResponse(
+            replay_json(selectors.match_replay_doc(match)),
+            content_type="application/json; charset=utf-8",
+        )
         response["Content-Disposition"] = content_disposition_header(True, export_filename(match))
         return response
 
     actions = ("export_selected", "check_selected")
 
-    @admin.action(description=gettext_lazy("Check that the selected matches' replays reproduce them"))
+    @admin.action(
+        description=gettext_lazy("Check that the selected matches' replays reproduce them")
+    )
     def check_selected(self, request: HttpRequest, queryset: Any) -> None:
         for match in queryset.order_by("pk")[:200]:
             differences = replay_differences(match)
             if differences is None:
                 messages.info(request, _("Match %(id)s has not started.") % {"id": match.pk})
             elif differences:
-                messages.error(request, _("Match %(id)s: the replay does not reproduce it (%(first)s).") % {
-                    "id": match.pk, "first": differences[0]})
+                messages.error(
+                    request,
+                    _("Match %(id)s: the replay does not reproduce it (%(first)s).")
+                    % {"id": match.pk, "first": differences[0]},
+                )
             else:
-                messages.success(request, _("Match %(id)s: the replay reproduces it.") % {"id": match.pk})
+                messages.success(
+                    request, _("Match %(id)s: the replay reproduces it.") % {"id": match.pk}
+                )
 
     @admin.action(description=gettext_lazy("Export the selected matches' replays (one JSON list)"))
     def export_selected(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
@@ -190,20 +238,38 @@ class HistoryMatchAdmin(MatchAdmin):
         chosen = list(queryset.order_by("pk")[:200])
         live = [m.pk for m in chosen if not permissions.may(request.user, Can.EXPORT, m)]
         if live and len(live) == len(chosen):
-            messages.error(request, _("Nothing was exported: only finished matches can be exported (a match's "
-                                      "seed is its deals). Still being played: %(ids)s.")
-                           % {"ids": ", ".join(map(str, live))})
+            messages.error(
+                request,
+                _(
+                    "Nothing was exported: only finished matches can be exported (a match's "
+                    "seed is its deals). Still being played: %(ids)s."
+                )
+                % {"ids": ", ".join(map(str, live))},
+            )
             return None
         if live:
-            messages.warning(request, _("Matches still being played are not exported (their seed is their "
-                                        "deals): %(ids)s.") % {"ids": ", ".join(map(str, live))})
-        docs = [{"match": m.pk, **selectors.match_replay_doc(m)} for m in chosen if m.pk not in live]
+            messages.warning(
+                request,
+                _(
+                    "Matches still being played are not exported (their seed is their "
+                    "deals): %(ids)s."
+                )
+                % {"ids": ", ".join(map(str, live))},
+            )
+        docs = [
+            {"match": m.pk, **selectors.match_replay_doc(m)} for m in chosen if m.pk not in live
+        ]
         if queryset.count() > 200:
             messages.warning(request, _("Only the first 200 matches were exported."))
-        response = HttpResponse(json.dumps(docs, indent=2, ensure_ascii=False) + "\n", content_type="application/json; charset=utf-8")
+        response = HttpResponse(
+            json.dumps(docs, indent=2, ensure_ascii=False) + "\n",
+            content_type="application/json; charset=utf-8",
+        )
         # Translators: a file's name after the game's "mexican-train-": lower case, hyphens, no spaces.
         words = pgettext("file name", "replays")
-        response["Content-Disposition"] = content_disposition_header(True, f"mexican-train-{words}.json")
+        response["Content-Disposition"] = content_disposition_header(
+            True, f"mexican-train-{words}.json"
+        )
         return response
 
 
@@ -230,7 +296,8 @@ class NumberedLogInline(LogEntryInline):
             length = self._lengths.get(entry.round_id)
             if length is None:  # R31: the match's length sets the round's engine double
                 length = self._lengths[entry.round_id] = Match.objects.values_list(
-                    "length", flat=True).get(pk=entry.round.match_id)
+                    "length", flat=True
+                ).get(pk=entry.round.match_id)
             engine = engine_value(entry.round.number, length)
         return describe_entry(entry.kind, entry.action, names, None, actor=actor, engine=engine)
 
@@ -241,21 +308,30 @@ class NumberedLogInline(LogEntryInline):
 
     @staticmethod
     def _seat_names(entry: LogEntry) -> list[str]:
-        seats = Seat.objects.filter(match_id=entry.round.match_id).select_related("user").order_by("index")
+        seats = (
+            Seat.objects.filter(match_id=entry.round.match_id)
+            .select_related("user")
+            .order_by("index")
+        )
         return [seat_label(s.display_name, s.index) for s in seats]
 
 
 def _seat_names(rnd: Round) -> list[str]:
     """The seats' names as players see them at the table, in seat order (prefetched)."""
-    return [s.display_name or _("free") for s in sorted(rnd.match.seats.all(), key=lambda s: s.index)]
+    return [
+        s.display_name or _("free") for s in sorted(rnd.match.seats.all(), key=lambda s: s.index)
+    ]
 
 
 def _by_seat(values: Any, names: list[str]) -> str:
     """`[32, 53, 0]` as "1. ana: 32 · 2. Computer 2: 53 · …" (seats from 1, names isolated)."""
     if not values:
         return "—"
-    return format_html_join(" · ", "{}. <bdi>{}</bdi>: {}", (
-        (i + 1, names[i] if i < len(names) else "", v) for i, v in enumerate(values)))
+    return format_html_join(
+        " · ",
+        "{}. <bdi>{}</bdi>: {}",
+        ((i + 1, names[i] if i < len(names) else "", v) for i, v in enumerate(values)),
+    )
 
 
 class HistoryRoundAdmin(RoundAdmin):
@@ -263,14 +339,37 @@ class HistoryRoundAdmin(RoundAdmin):
     its replay (once the round has ended, R24); the log below in words too."""
 
     inlines = (NumberedLogInline,)
-    list_display = ("match", "number", "ended_by", "restarts", "totals_shown", "started_at", "ended_at")
-    fields = ("match", "number", "ended_by", "points_shown", "totals_shown", "restarts", "started_at",
-              "ended_at", "replay_link")
+    list_display = (
+        "match",
+        "number",
+        "ended_by",
+        "restarts",
+        "totals_shown",
+        "started_at",
+        "ended_at",
+    )
+    fields = (
+        "match",
+        "number",
+        "ended_by",
+        "points_shown",
+        "totals_shown",
+        "restarts",
+        "started_at",
+        "ended_at",
+        "replay_link",
+    )
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> Any:
-        return super().get_queryset(request).select_related("match").prefetch_related(
-            Prefetch("match__seats", queryset=Seat.objects.select_related("user")))
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("match")
+            .prefetch_related(
+                Prefetch("match__seats", queryset=Seat.objects.select_related("user"))
+            )
+        )
 
     @admin.display(description=gettext_lazy("penalty points"))
     def points_shown(self, rnd: Round) -> str:
@@ -284,8 +383,14 @@ class HistoryRoundAdmin(RoundAdmin):
     def replay_link(self, rnd: Round) -> str:
         if not rnd.ended_by:
             return _("This round is being played: it can be replayed once it is over.")
-        url = reverse("admin:games_match_replay", args=[rnd.match_id]) + "?" + urlencode({"round": rnd.number})
-        return format_html('<a href="{}">{}</a>', url, _("Replay round %(number)s") % {"number": rnd.number})
+        url = (
+            reverse("admin:games_match_replay", args=[rnd.match_id])
+            + "?"
+            + urlencode({"round": rnd.number})
+        )
+        return format_html(
+            '<a href="{}">{}</a>', url, _("Replay round %(number)s") % {"number": rnd.number}
+        )
 
 
 admin.site.unregister(Match)

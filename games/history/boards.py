@@ -38,12 +38,26 @@ def step_html(replay: RoundReplay, k: int, *, hands: bool = True) -> SafeString:
     if state.over and state.round_points is not None:
         history = (*history, tuple(state.round_points))
     entry = step.entry if step.entry is not None else replay.before
-    last = log_line(entry, [s.name for s in seats], None, engine=view.engine) if entry is not None else ""
+    last = (
+        log_line(entry, [s.name for s in seats], None, engine=view.engine)
+        if entry is not None
+        else ""
+    )
     played = entry.action if entry is not None and entry.kind == "action" else None
-    last_train = str(played.get("train", "")) if isinstance(played, dict) and played.get("act") == "play" else ""
+    last_train = (
+        str(played.get("train", ""))
+        if isinstance(played, dict) and played.get("act") == "play"
+        else ""
+    )
     # the match's own pace, not the default "normal": an Instant match's replay says Instant (issue 19)
-    flags = Flags(match_id=replay.match.pk, version=step.version, history=history, last_event=last,
-                  last_train=last_train, pace=replay.match.pace)
+    flags = Flags(
+        match_id=replay.match.pk,
+        version=step.version,
+        history=history,
+        last_event=last,
+        last_train=last_train,
+        pace=replay.match.pace,
+    )
     board = present(view, seats, viewer=Viewer(), flags=flags)
     board.charted = False  # the viewer's page draws the whole match's chart once, under the board
     if hands:

@@ -91,7 +91,9 @@ def first_divergence(stored: dict[str, Any], uploaded: Any) -> Check:
         except BadReplay as e:
             return Check(k, "bad_file", str(e), round=number, step=in_round, file_action=raw)
         if action.to_json() != mine[k]:
-            return Check(k, "differs", round=number, step=in_round, file_action=raw, stored_action=mine[k])
+            return Check(
+                k, "differs", round=number, step=in_round, file_action=raw, stored_action=mine[k]
+            )
         try:
             state = apply(state, action)
         except IllegalAction as e:

@@ -49,16 +49,26 @@ def due_turns(now: datetime) -> list[tuple[Match, Seat, TurnMail]]:
     """(match, seat on turn, its account's setting) for every turn an e-mail is due for."""
     # A seat a computer stands in for (games.standin) waits for nobody.
     # Only to a confirmed address (accounts.emails): an unconfirmed one may be anybody's.
-    on_turn = Seat.objects.filter(match=OuterRef("pk"), kind=Seat.Kind.HUMAN, index=OuterRef("turn"),
-                                  standin="", user__turn_mail__enabled=True,
-                                  user__email_address__verified_at__isnull=False)
-    matches = (Match.objects.filter(status=Match.Status.PLAYING, state__isnull=False)
-               .annotate(turn=Cast(KeyTextTransform("turn", "state"), IntegerField()))
-               .filter(Exists(on_turn)))
+    on_turn = Seat.objects.filter(
+        match=OuterRef("pk"),
+        kind=Seat.Kind.HUMAN,
+        index=OuterRef("turn"),
+        standin="",
+        user__turn_mail__enabled=True,
+        user__email_address__verified_at__isnull=False,
+    )
+    matches = (
+        Match.objects.filter(status=Match.Status.PLAYING, state__isnull=False)
+        .annotate(turn=Cast(KeyTextTransform("turn", "state"), IntegerField()))
+        .filter(Exists(on_turn))
+    )
     out = []
     for match in matches:
-        seat = (Seat.objects.filter(match=match, index=match.turn).select_related("user", "user__turn_mail")
-                .first())
+        seat = (
+            Seat.objects.filter(match=match, index=match.turn)
+            .select_related("user", "user__turn_mail")
+            .first()
+        )
         if seat is None or seat.user is None or emails.verified_address(seat.user) is None:
             continue
         setting = seat.user.turn_mail
@@ -88,11 +98,18 @@ def _send(match: Match, seat: Seat, setting: TurnMail, base_url: str) -> bool:
         table = base_url + reverse("games:table", args=[match.pk])
         unsubscribe = base_url + reverse("history:unsubscribe", args=[setting.token])
         subject = _("Your turn in match %(id)s") % {"id": match.pk}
-        body = _("Hello %(name)s,\n\nit is your turn in match %(id)s (round %(round)s of %(rounds)s).\n"
-                 "Play on: %(table)s\n\nYou get this e-mail because you asked for one when it is your turn "
-                 "and you are away.\nNo more of these e-mails: %(unsubscribe)s\n") % {
-            "name": seat.user.get_username(), "id": match.pk, "round": match.round_number, "rounds": match.length,
-            "table": table, "unsubscribe": unsubscribe}
+        body = _(
+            "Hello %(name)s,\n\nit is your turn in match %(id)s (round %(round)s of %(rounds)s).\n"
+            "Play on: %(table)s\n\nYou get this e-mail because you asked for one when it is your turn "
+            "and you are away.\nNo more of these e-mails: %(unsubscribe)s\n"
+        ) % {
+            "name": seat.user.get_username(),
+            "id": match.pk,
+            "round": match.round_number,
+            "rounds": match.length,
+            "table": table,
+            "unsubscribe": unsubscribe,
+        }
     send_mail(subject, body, None, [address])
     return True
 

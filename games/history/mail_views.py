@@ -14,12 +14,20 @@ from accounts import emails
 from games.history import words
 from games.history.models import TurnMail
 
-MINUTES = [(15, gettext_lazy("15 minutes")), (30, gettext_lazy("30 minutes")), (60, gettext_lazy("1 hour")),
-           (180, gettext_lazy("3 hours")), (720, gettext_lazy("12 hours")), (1440, gettext_lazy("1 day"))]
+MINUTES = [
+    (15, gettext_lazy("15 minutes")),
+    (30, gettext_lazy("30 minutes")),
+    (60, gettext_lazy("1 hour")),
+    (180, gettext_lazy("3 hours")),
+    (720, gettext_lazy("12 hours")),
+    (1440, gettext_lazy("1 day")),
+]
 
 
 class TurnMailForm(forms.ModelForm):
-    after_minutes = forms.TypedChoiceField(choices=MINUTES, coerce=int, label=gettext_lazy("after I have been away for"))
+    after_minutes = forms.TypedChoiceField(
+        choices=MINUTES, coerce=int, label=gettext_lazy("after I have been away for")
+    )
 
     class Meta:
         model = TurnMail
@@ -36,8 +44,15 @@ def turn_mail(request: HttpRequest) -> HttpResponse:
         messages.success(request, words.saved())
         return redirect("history:turn_mail")
     row = emails.row_of(request.user)
-    return render(request, "history/turn_mail.html", {
-        "form": form, "address": row.address if row else "", "verified": emails.verified_address(request.user)})
+    return render(
+        request,
+        "history/turn_mail.html",
+        {
+            "form": form,
+            "address": row.address if row else "",
+            "verified": emails.verified_address(request.user),
+        },
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -49,4 +64,6 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         TurnMail.objects.filter(pk=setting.pk).update(enabled=False)
         done = True
-    return render(request, "history/unsubscribe.html", {"done": done, "enabled": setting.enabled and not done})
+    return render(
+        request, "history/unsubscribe.html", {"done": done, "enabled": setting.enabled and not done}
+    )

@@ -25,8 +25,13 @@ def _token() -> str:
 class PlayerStats(models.Model):
     """One account's record over finished matches where it held a player's seat."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
-                                related_name="history_stats", verbose_name=_("user"))
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="history_stats",
+        verbose_name=_("user"),
+    )
     matches = models.PositiveIntegerField(_("matches"), default=0)
     #: R22: the lowest total alone
     wins = models.PositiveIntegerField(_("wins"), default=0)
@@ -67,8 +72,9 @@ class PlayerStats(models.Model):
 class CountedMatch(models.Model):
     """A finished match already added to its players' stats (counted once, in this order)."""
 
-    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="+",
-                                 verbose_name=_("match"))
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="+", verbose_name=_("match")
+    )
     counted_at = models.DateTimeField(_("counted"), auto_now_add=True)
 
     class Meta:
@@ -83,8 +89,13 @@ class TurnMail(models.Model):
     """An account's choice about e-mails when it is their turn (opt-in), and its unsubscribe key.
     Whether the account is at a table, and since when it is not, is `games.presence`'s."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
-                                related_name="turn_mail", verbose_name=_("user"))
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="turn_mail",
+        verbose_name=_("user"),
+    )
     enabled = models.BooleanField(_("e-mail me when it is my turn"), default=False)
     #: minutes without the table open before an e-mail goes
     after_minutes = models.PositiveIntegerField(_("after minutes away"), default=30)
@@ -93,8 +104,12 @@ class TurnMail(models.Model):
     class Meta:
         verbose_name = _("turn e-mail setting")
         verbose_name_plural = _("turn e-mail settings")
-        constraints = [models.CheckConstraint(condition=Q(after_minutes__gte=1) & Q(after_minutes__lte=10080),
-                                              name="history_turnmail_minutes_range")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(after_minutes__gte=1) & Q(after_minutes__lte=10080),
+                name="history_turnmail_minutes_range",
+            )
+        ]
 
     def __str__(self) -> str:
         return str(self.user)
@@ -103,17 +118,23 @@ class TurnMail(models.Model):
 class TurnMailSent(models.Model):
     """One e-mail per turn at most: a turn is (match, round, the log's length at its start)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
-                             verbose_name=_("user"))
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+", verbose_name=_("match"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="+", verbose_name=_("match")
+    )
     turn_key = models.CharField(_("turn"), max_length=64)
     sent_at = models.DateTimeField(_("sent"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("turn e-mail sent")
         verbose_name_plural = _("turn e-mails sent")
-        constraints = [models.UniqueConstraint(fields=["user", "match", "turn_key"],
-                                               name="history_one_mail_per_turn")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "match", "turn_key"], name="history_one_mail_per_turn"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.match_id} {self.turn_key}"

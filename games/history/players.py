@@ -36,8 +36,12 @@ class HistoryRow:
 
 
 def _kind_label(kind: str) -> str:
-    return {"people": _("against people"), "beginner": _("against beginner computers"),
-            "casual": _("against casual computers"), "expert": _("against expert computers")}[kind]
+    return {
+        "people": _("against people"),
+        "beginner": _("against beginner computers"),
+        "casual": _("against casual computers"),
+        "expert": _("against expert computers"),
+    }[kind]
 
 
 def history_rows(user: Any, matches: list[Match]) -> list[HistoryRow]:
@@ -58,11 +62,26 @@ def history_rows(user: Any, matches: list[Match]) -> list[HistoryRow]:
         else:
             result, text = "lost", _("Lost")
         place = 1 + sum(1 for t in totals if t is not None and total is not None and t < total)
-        rows.append(HistoryRow(
-            match=m, result=result, result_text=text, total=total, place=place if mine else None,
-            length_label="" if length.is_standard(m.length) else length.label(m.length),
-            seats=[{"number": s.index + 1, "name": s.display_name, "total": totals[s.index],
-                    "me": s is mine, "computer": s.kind == Seat.Kind.COMPUTER} for s in seats]))
+        rows.append(
+            HistoryRow(
+                match=m,
+                result=result,
+                result_text=text,
+                total=total,
+                place=place if mine else None,
+                length_label="" if length.is_standard(m.length) else length.label(m.length),
+                seats=[
+                    {
+                        "number": s.index + 1,
+                        "name": s.display_name,
+                        "total": totals[s.index],
+                        "me": s is mine,
+                        "computer": s.kind == Seat.Kind.COMPUTER,
+                    }
+                    for s in seats
+                ],
+            )
+        )
     return rows
 
 
@@ -74,10 +93,15 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     games.permissions; the stats count every match, naming none)."""
     who = get_object_or_404(get_user_model(), username=username)
     stats = PlayerStats.objects.filter(user=who).first()
-    finished = (Match.objects.filter(status=Match.Status.FINISHED, seats__user=who, seats__kind=Seat.Kind.HUMAN)
-                .filter(permissions.may_look_back_q(request.user))
-                .distinct().order_by("-finished_at", "-pk")
-                .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))))
+    finished = (
+        Match.objects.filter(
+            status=Match.Status.FINISHED, seats__user=who, seats__kind=Seat.Kind.HUMAN
+        )
+        .filter(permissions.may_look_back_q(request.user))
+        .distinct()
+        .order_by("-finished_at", "-pk")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    )
     page = Paginator(finished, PER_PAGE).get_page(request.GET.get("page"))
     by_kind = []
     if stats is not None:
@@ -85,16 +109,25 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
             row = stats.by_opponents.get(kind)
             if row:
                 by_kind.append({"label": _kind_label(kind), **row})
-    return render(request, "history/player.html", {
-        "who": who, "stats": stats, "by_kind": by_kind, "page": page,
-        "rows": history_rows(who, list(page.object_list)),
-        "leaderboard_min": LEADERBOARD_MIN,
-        "own": who.pk == request.user.pk,
-    })
+    return render(
+        request,
+        "history/player.html",
+        {
+            "who": who,
+            "stats": stats,
+            "by_kind": by_kind,
+            "page": page,
+            "rows": history_rows(who, list(page.object_list)),
+            "leaderboard_min": LEADERBOARD_MIN,
+            "own": who.pk == request.user.pk,
+        },
+    )
 
 
 @require_safe
 @login_required
 def players(request: HttpRequest) -> HttpResponse:
     """The leaderboard: players with enough rated matches (among people), by rating."""
-    return render(request, "history/leaderboard.html", {"rows": leaderboard(), "minimum": LEADERBOARD_MIN})
+    return render(
+        request, "history/leaderboard.html", {"rows": leaderboard(), "minimum": LEADERBOARD_MIN}
+    )

@@ -63,9 +63,14 @@ class RoundReplay:
 
 def load_match(match_id: int) -> Match | None:
     """A match with its seats (and their users) for the viewer."""
-    return (Match.objects.filter(pk=match_id).select_related("created_by")
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
-            .first())
+    return (
+        Match.objects.filter(pk=match_id)
+        .select_related("created_by")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+        )
+        .first()
+    )
 
 
 def ended_rounds(match: Match) -> list[Round]:
@@ -99,24 +104,38 @@ def round_replay(match: Match, number: int | None) -> RoundReplay:
     rnd = by_number.get(number)
     if rnd is None:
         raise NotReplayable(f"round {number} has not ended")
-    entries = list(log.fold(list(LogEntry.objects.filter(round=rnd).select_related("user")
-                                 .order_by("seq"))).effective)
+    entries = list(
+        log.fold(
+            list(LogEntry.objects.filter(round=rnd).select_related("user").order_by("seq"))
+        ).effective
+    )
     steps = round_steps(rnd, entries)
     if not steps[-1].state.over:
         # The stored result says ended, the log says otherwise: show nothing rather than a live hand.
         raise NotReplayable(f"round {number}'s log does not reach its end")
     before = None
     if number > 1:
-        before = (LogEntry.objects.filter(round__match=match, round__number=number - 1)
-                  .select_related("user").order_by("-seq").first())
+        before = (
+            LogEntry.objects.filter(round__match=match, round__number=number - 1)
+            .select_related("user")
+            .order_by("-seq")
+            .first()
+        )
     earlier = tuple(tuple(r.points or ()) for r in ended if r.number < number)
-    return RoundReplay(match=match, round=rnd, steps=steps, ended=[r.number for r in ended],
-                       earlier_points=earlier, before=before)
+    return RoundReplay(
+        match=match,
+        round=rnd,
+        steps=steps,
+        ended=[r.number for r in ended],
+        earlier_points=earlier,
+        before=before,
+    )
 
 
 def parse_position(raw_round: Any, raw_step: Any) -> tuple[int | None, int]:
     """`?round=5&step=42` read leniently: a missing or malformed value means the default
     (the latest ended round, step 0); out-of-range steps are clamped by `RoundReplay.step`."""
+
     def number(raw: Any) -> int | None:
         if not isinstance(raw, str) or not raw.isdigit() or len(raw) > 6:
             return None

@@ -53,8 +53,11 @@ def match_facts(match: Match) -> MatchFacts:
     """The results of a finished match, replayed from its rounds' deals and logs."""
     rounds = list(Round.objects.filter(match=match).order_by("number"))
     entries: dict[int, list[LogEntry]] = {r.pk: [] for r in rounds}
-    for e in LogEntry.objects.filter(round__match=match).order_by("round_id", "seq").only(
-            "round_id", "kind", "action"):
+    for e in (
+        LogEntry.objects.filter(round__match=match)
+        .order_by("round_id", "seq")
+        .only("round_id", "kind", "action")
+    ):
         entries[e.round_id].append(e)
     points: list[tuple[int, ...]] = []
     out: list[int | None] = []
@@ -66,16 +69,24 @@ def match_facts(match: Match) -> MatchFacts:
         if not state.over or state.round_points is None:
             raise ValueError(f"round {rnd.number} of match {match.pk} has not ended")
         points.append(tuple(state.round_points))
-        out.append(next((s for s, h in enumerate(state.hands) if not h), None)
-                   if state.ended_by == "out" else None)
+        out.append(
+            next((s for s, h in enumerate(state.hands) if not h), None)
+            if state.ended_by == "out"
+            else None
+        )
     if state is None or state.winners() is None:
         raise ValueError(f"match {match.pk} is not over")
-    return MatchFacts(players=match.players, points=tuple(points), out=tuple(out),
-                      totals=tuple(state.totals), winners=tuple(state.winners() or ()))
+    return MatchFacts(
+        players=match.players,
+        points=tuple(points),
+        out=tuple(out),
+        totals=tuple(state.totals),
+        winners=tuple(state.winners() or ()),
+    )
 
 
 def opponents_kind(seats: Iterable[Seat], me: int) -> str:
-    """"people", or the strongest computer level among the other seats."""
+    """ "people", or the strongest computer level among the other seats."""
     levels = {s.level for s in seats if s.index != me and s.kind == Seat.Kind.COMPUTER}
     for level in reversed(Seat.Level):  # the strongest first
         if level in levels:
@@ -97,8 +108,10 @@ def count_match(match: Match) -> bool:
     facts = match_facts(match)
     seats = list(Seat.objects.filter(match=match).order_by("index"))
     players = [s for s in seats if s.kind == Seat.Kind.HUMAN and s.user_id is not None]
-    stats = {s.user_id: PlayerStats.objects.select_for_update().get_or_create(user_id=s.user_id)[0]
-             for s in players}
+    stats = {
+        s.user_id: PlayerStats.objects.select_for_update().get_or_create(user_id=s.user_id)[0]
+        for s in players
+    }
     shared = len(facts.winners) > 1
     for seat in players:
         st = stats[seat.user_id]
@@ -130,8 +143,13 @@ def _rate(facts: MatchFacts, players: list[Seat], stats: dict[int, PlayerStats])
     teams = []
     for seat in players:
         st = stats[seat.user_id]
-        teams.append([model.rating(mu=st.rating_mu, sigma=st.rating_sigma) if st.rating_mu is not None
-                      else model.rating()])
+        teams.append(
+            [
+                model.rating(mu=st.rating_mu, sigma=st.rating_sigma)
+                if st.rating_mu is not None
+                else model.rating()
+            ]
+        )
     ranks = [facts.totals[s.index] for s in players]
     for seat, team in zip(players, model.rate(teams, ranks=ranks), strict=True):
         st = stats[seat.user_id]
@@ -155,13 +173,17 @@ def rebuild() -> int:
         PlayerStats.objects.all().delete()
         CountedMatch.objects.all().delete()
         n = 0
-        for match in Match.objects.filter(status=Match.Status.FINISHED).order_by(F("finished_at").asc(), "pk"):
+        for match in Match.objects.filter(status=Match.Status.FINISHED).order_by(
+            F("finished_at").asc(), "pk"
+        ):
             n += count_match(match)
         return n
 
 
 def leaderboard(limit: int = 50) -> list[PlayerStats]:
     """Players with at least `LEADERBOARD_MIN` rated matches, best rating (mean − 3σ) first."""
-    rows = list(PlayerStats.objects.filter(rated_matches__gte=LEADERBOARD_MIN).select_related("user"))
+    rows = list(
+        PlayerStats.objects.filter(rated_matches__gte=LEADERBOARD_MIN).select_related("user")
+    )
     rows.sort(key=lambda s: (-(s.rating_low or 0.0), s.user.get_username()))
     return rows[:limit]

@@ -33,7 +33,11 @@ from games.permissions import Action as Can
 
 
 def position_url(match_id: int, number: int, step: int) -> str:
-    return reverse("history:replay", args=[match_id]) + "?" + urlencode({"round": number, "step": step})
+    return (
+        reverse("history:replay", args=[match_id])
+        + "?"
+        + urlencode({"round": number, "step": step})
+    )
 
 
 def _viewable(request: HttpRequest, match_id: int) -> Match:
@@ -60,12 +64,15 @@ def viewer_context(replay: RoundReplay, k: int) -> dict[str, Any]:
         "board_html": boards.step_html(replay, step.index),
         "lines": words.log_lines(replay, names),
         "outcome": words.outcome_line(replay.steps[-1].state, names),
-        "rounds": [{"number": n, "url": position_url(match.pk, n, 0), "current": n == replay.round.number}
-                   for n in replay.ended],
+        "rounds": [
+            {"number": n, "url": position_url(match.pk, n, 0), "current": n == replay.round.number}
+            for n in replay.ended
+        ],
         "step_url": reverse("history:replay_step", args=[match.pk]),
         "page_url": reverse("history:replay", args=[match.pk]),
-        "chart": scores.chart_svg(names, colours, rows, shapes=[p for _c, _s, p in styles],
-                                  rounds=match.length),  # R31: the x axis is the match's length
+        "chart": scores.chart_svg(
+            names, colours, rows, shapes=[p for _c, _s, p in styles], rounds=match.length
+        ),  # R31: the x axis is the match's length
         "round_rows": rows,
         "names": names,
         "legend": scores.legend(names, styles),
@@ -83,11 +90,18 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         rep = round_replay(match, number)
     except NotReplayable:
         if number is None:
-            return render(request, "history/replay.html", {"match": match, "nothing": True,
-                                                           "chat": chat.look_back(match, request.user)})
+            return render(
+                request,
+                "history/replay.html",
+                {"match": match, "nothing": True, "chat": chat.look_back(match, request.user)},
+            )
         raise Http404(words.round_not_ended()) from None
     # The table talk: for the match's participants only, not staff (games.permissions Talk.LOOK_BACK).
-    return render(request, "history/replay.html", {**viewer_context(rep, k), "chat": chat.look_back(match, request.user)})
+    return render(
+        request,
+        "history/replay.html",
+        {**viewer_context(rep, k), "chat": chat.look_back(match, request.user)},
+    )
 
 
 @require_safe
@@ -101,9 +115,13 @@ def replay_step(request: HttpRequest, match_id: int) -> JsonResponse:
         return JsonResponse({"error": words.round_not_ended()}, status=404)
     step = rep.step(k)
     names = boards.names(rep)
-    return JsonResponse({
-        "round": rep.round.number, "step": step.index, "last": rep.last,
-        "html": str(boards.step_html(rep, step.index)),
-        "line": words.step_line(step, names),
-        "url": position_url(match.pk, rep.round.number, step.index),
-    })
+    return JsonResponse(
+        {
+            "round": rep.round.number,
+            "step": step.index,
+            "last": rep.last,
+            "html": str(boards.step_html(rep, step.index)),
+            "line": words.step_line(step, names),
+            "url": position_url(match.pk, rep.round.number, step.index),
+        }
+    )

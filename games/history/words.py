@@ -16,14 +16,17 @@ from games.history.replays import RoundReplay, Step
 
 
 def seat_label(names: Sequence[str], seat: int) -> str:
-    """"ana (seat 2)": the seat's number counts from 1, as on the table."""
+    """ "ana (seat 2)": the seat's number counts from 1, as on the table."""
     return words.seat_label(names[seat] if 0 <= seat < len(names) else "", seat)
 
 
 def dealt_line(state: RoundState, names: Sequence[str]) -> str:
     tile = tile_str((state.engine, state.engine))
     return _("Round %(round)s dealt: %(holder)s holds the engine %(tile)s.") % {
-        "round": state.round, "holder": seat_label(names, state.holder), "tile": tile}
+        "round": state.round,
+        "holder": seat_label(names, state.holder),
+        "tile": tile,
+    }
 
 
 def step_line(step: Step, names: Sequence[str]) -> str:
@@ -35,7 +38,9 @@ def step_line(step: Step, names: Sequence[str]) -> str:
     action = step.action
     if action.act == "draw" and action.seat is not None and state.hands[action.seat]:
         return _("%(seat)s drew %(tile)s from the boneyard") % {
-            "seat": labels[action.seat], "tile": tile_str(state.hands[action.seat][-1])}
+            "seat": labels[action.seat],
+            "tile": tile_str(state.hands[action.seat][-1]),
+        }
     return logtext.describe(action.to_json(), labels, None, engine=state.engine)
 
 
@@ -45,7 +50,10 @@ def outcome_line(state: RoundState, names: Sequence[str]) -> str:
         return ""
     if state.ended_by == "out":
         out = [seat_label(names, s) for s, hand in enumerate(state.hands) if not hand]
-        return _("Round %(round)s is over: %(seat)s went out.") % {"round": state.round, "seat": ", ".join(out)}
+        return _("Round %(round)s is over: %(seat)s went out.") % {
+            "round": state.round,
+            "seat": ", ".join(out),
+        }
     return _("Round %(round)s is over: nobody could play (blocked).") % {"round": state.round}
 
 
@@ -54,8 +62,13 @@ def log_lines(replay: RoundReplay, names: Sequence[str]) -> list[dict[str, objec
     out: list[dict[str, object]] = []
     for step in replay.steps:
         seat = step.action.seat if step.action is not None else None
-        out.append({"step": step.index, "seat": seat + 1 if seat is not None else None,
-                    "text": step_line(step, names)})
+        out.append(
+            {
+                "step": step.index,
+                "seat": seat + 1 if seat is not None else None,
+                "text": step_line(step, names),
+            }
+        )
     return out
 
 

@@ -48,13 +48,21 @@ def standin_name(name: str) -> str:
 def for_viewer(match: Match, user: Any, names: list[str], reads: Any = None) -> Away | None:
     """The viewer's `Away` (None when there is nothing to show: a watcher, a match not
     being played); `names`: the seats' names as the board shows them."""
-    if match.status != Match.Status.PLAYING or user is None or not getattr(user, "is_authenticated", False):
+    if (
+        match.status != Match.Status.PLAYING
+        or user is None
+        or not getattr(user, "is_authenticated", False)
+    ):
         return None
     from games import selectors
 
     seats = selectors.match_seats(match)
     # The seats a computer plays for the viewer, which they may take back (games.standin)
-    back = [s for s in seats if s.standin and permissions.may(user, Can.TAKE_BACK, match, seat=s.index, seats=seats)]
+    back = [
+        s
+        for s in seats
+        if s.standin and permissions.may(user, Can.TAKE_BACK, match, seat=s.index, seats=seats)
+    ]
     plays = permissions.may(user, Can.ACT, match, seats=seats)  # a seat the viewer plays themselves
     if not plays and not back:
         return None
@@ -62,7 +70,11 @@ def for_viewer(match: Match, user: Any, names: list[str], reads: Any = None) -> 
 
     def once(key: Any, make: Any) -> Any:
         # What every viewer of this version shares is worked out for the first one only.
-        return reads.once(key, make) if reads is not None and getattr(reads, "match", None) is match else make()
+        return (
+            reads.once(key, make)
+            if reads is not None and getattr(reads, "match", None) is match
+            else make()
+        )
 
     def due() -> tuple[int, ...]:
         """The seats away longer than the table's limit now (any viewer's candidates)."""
@@ -72,7 +84,11 @@ def for_viewer(match: Match, user: Any, names: list[str], reads: Any = None) -> 
         now = timezone.now()
         return tuple(s.index for s in seats if standin.may_hand_over(match, s, seen, now))
 
-    hand = [i for i in once("away", due) if permissions.may(user, Can.STAND_IN, match, seat=i, seats=seats)]
+    hand = [
+        i
+        for i in once("away", due)
+        if permissions.may(user, Can.STAND_IN, match, seat=i, seats=seats)
+    ]
     limits: tuple[tuple[str, str, bool], ...] = ()
     if len(people) >= 2 and permissions.may(user, Can.PACE, match, seats=seats):
         # the limit (a table setting, as the pace: standin.away_limit_set) matters only where
@@ -80,8 +96,16 @@ def for_viewer(match: Match, user: Any, names: list[str], reads: Any = None) -> 
         words = limit_words()
         limits = tuple((value, words[value], value == match.away_limit) for value in AWAY_SECONDS)
     return Away(
-        hand_over=tuple((i, _("Let a computer play for %(name)s") % {"name": names[i]}) for i in hand),
-        take_back=tuple((s.index, _("While you were away, a computer has been playing %(name)s's seat.")
-                         % {"name": s.display_name}) for s in back),
+        hand_over=tuple(
+            (i, _("Let a computer play for %(name)s") % {"name": names[i]}) for i in hand
+        ),
+        take_back=tuple(
+            (
+                s.index,
+                _("While you were away, a computer has been playing %(name)s's seat.")
+                % {"name": s.display_name},
+            )
+            for s in back
+        ),
         limits=limits,
     )

@@ -166,8 +166,11 @@ def seat_infos(match: Any, *, with_presence: bool = False) -> list[SeatInfo]:
     for s in selectors.match_seats(match):
         name = s.display_name
         if not name:
-            name = (_("Computer %(number)s") % {"number": s.index + 1} if s.kind == "computer"
-                    else seat_number(s.index))
+            name = (
+                _("Computer %(number)s") % {"number": s.index + 1}
+                if s.kind == "computer"
+                else seat_number(s.index)
+            )
         kind = s.kind
         if s.standin:  # a computer plays it while its owner is away (games.standin): said plainly
             name, kind = away.standin_name(name), "computer"
@@ -176,8 +179,16 @@ def seat_infos(match: Any, *, with_presence: bool = False) -> list[SeatInfo]:
         if seen is not None and s.kind != "computer" and s.user_id is not None:
             there, last = seen.get(s.user_id, (False, None))
             here, since = ("here", None) if there else ("away", last)
-        out.append(SeatInfo(index=s.index, name=isolated(name), kind=kind, level=str(level),
-                            presence=here, away_since=since))
+        out.append(
+            SeatInfo(
+                index=s.index,
+                name=isolated(name),
+                kind=kind,
+                level=str(level),
+                presence=here,
+                away_since=since,
+            )
+        )
     return out
 
 
@@ -188,8 +199,13 @@ def isolated(name: str) -> str:
     return f"\u2068{name}\u2069"
 
 
-def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
-                seats: Sequence[SeatInfo] | None = None) -> Flags:
+def match_flags(
+    match: Any,
+    viewer: Viewer,
+    view: SeatView,
+    reads: Any = None,
+    seats: Sequence[SeatInfo] | None = None,
+) -> Flags:
     """What the presenter needs beyond the view: offers, pause, history, last line.
 
     From `reads` (a `games.table.board_reads.BoardReads` of this match, which every viewer
@@ -210,7 +226,9 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     signed_in = user is not None and getattr(user, "is_authenticated", False)
     mine = selectors.seats_controlled(match, user) if signed_in else []
     # R27, R24: no undo once the round is over: every hand has been shown, so its moves stand.
-    undo, redo = selectors.undo_redo_in(reads.folded, mine) if signed_in and not over else (False, False)
+    undo, redo = (
+        selectors.undo_redo_in(reads.folded, mine) if signed_in and not over else (False, False)
+    )
     names = [s.name for s in (seats if seats is not None else seat_infos(match))]
     undo_text = ""
     if undo:
@@ -220,21 +238,34 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
     ask = ask_for(match, reads.ask, user if signed_in else None)
     seats_away = away.for_viewer(match, user if signed_in else None, names, reads)
     waiting = ask is not None  # one request at a time: no other undo or restart meanwhile
-    answered = answer_for(match, reads, user if signed_in else None) if signed_in and not waiting else None
+    answered = (
+        answer_for(match, reads, user if signed_in else None) if signed_in and not waiting else None
+    )
     from games.table import commands
 
-    offered = commands.offers(commands.OfferContext(match=match, user=user if signed_in else None, view=view,
-                                                    mine=tuple(mine), waiting=waiting))
+    offered = commands.offers(
+        commands.OfferContext(
+            match=match,
+            user=user if signed_in else None,
+            view=view,
+            mine=tuple(mine),
+            waiting=waiting,
+        )
+    )
     return Flags(
-        match_id=match.pk, version=match.version,
-        undo=undo and not waiting, redo=redo,
+        match_id=match.pk,
+        version=match.version,
+        undo=undo and not waiting,
+        redo=redo,
         restart=signed_in and not waiting and selectors.restart_available(match, user),
         next_round=signed_in and selectors.next_round_available(match, user),
         new_match=signed_in and following is None and selectors.new_match_available(match, user),
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
         paused=reads.paused,
-        pace=getattr(match, "pace", "normal"), hurry=bool(getattr(match, "hurry", False)),
-        may_pace=match.status == "playing" and permissions.may(user, permissions.Action.PACE, match),
+        pace=getattr(match, "pace", "normal"),
+        hurry=bool(getattr(match, "hurry", False)),
+        may_pace=match.status == "playing"
+        and permissions.may(user, permissions.Action.PACE, match),
         ask=ask,
         answered=answered,
         offers=offered,
@@ -242,8 +273,7 @@ def match_flags(match: Any, viewer: Viewer, view: SeatView, reads: Any = None,
         away=seats_away,
         history=history,
         undo_text=undo_text,
-        last_event=log_line(last, names, view.seat, engine=view.engine)
-        if last is not None else "",
+        last_event=log_line(last, names, view.seat, engine=view.engine) if last is not None else "",
         last_train=_last_train(reads),
     )
 
@@ -268,8 +298,11 @@ def answer_for(match: Any, reads: Any, user: Any) -> str:
     from games import consent, permissions, selectors
 
     uid = permissions.user_id(user)
-    closed = reads.once("answered", lambda: selectors.last_closed_request(match.pk)) \
-        if getattr(reads, "match", None) is match else selectors.last_closed_request(match.pk)
+    closed = (
+        reads.once("answered", lambda: selectors.last_closed_request(match.pk))
+        if getattr(reads, "match", None) is match
+        else selectors.last_closed_request(match.pk)
+    )
     if closed is None or uid != closed.asked_by_id or closed.round_number != match.round_number:
         return ""
     kind = consent.KINDS.get(closed.change)
@@ -294,14 +327,28 @@ def ask_for(match: Any, ask: Any, user: Any) -> Ask | None:
         text = str(kind.mine)
     else:
         text = str(kind.theirs) % {"name": isolated(ask.asked_by.get_username())}
-    answer = (uid is not None and uid not in ask.accepted
-              and permissions.may(user, permissions.Action.ANSWER, match, request=ask))
+    answer = (
+        uid is not None
+        and uid not in ask.accepted
+        and permissions.may(user, permissions.Action.ANSWER, match, request=ask)
+    )
     expires = ask.expires_at.isoformat()
     # When it closes: a clock time the page shows in the viewer's own time zone (table.js).
-    clock = format_html('<time datetime="{}" data-ask-time>{}</time>', expires,
-                        ask.expires_at.astimezone(UTC).strftime("%H:%M:%S UTC"))
+    clock = format_html(
+        '<time datetime="{}" data-ask-time>{}</time>',
+        expires,
+        ask.expires_at.astimezone(UTC).strftime("%H:%M:%S UTC"),
+    )
     until = mark_safe(conditional_escape(_("Answers close at %(time)s.")) % {"time": clock})
-    return Ask(id=ask.pk, change=ask.change, text=text, mine=mine, answer=answer, expires=expires, until=until)
+    return Ask(
+        id=ask.pk,
+        change=ask.change,
+        text=text,
+        mine=mine,
+        answer=answer,
+        expires=expires,
+        until=until,
+    )
 
 
 def _render(name: str, context: dict[str, Any]) -> SafeString:
@@ -342,18 +389,23 @@ def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:
     view = public if seat is None else view_of(state, seat)
     # computers' names are translated; who is at the table is read with them (issue 19)
     seats = once(("seats", language()), lambda: seat_infos(match, with_presence=True))
-    return present(view, seats, viewer=viewer, flags=match_flags(match, viewer, view, reads, seats=seats))
+    return present(
+        view, seats, viewer=viewer, flags=match_flags(match, viewer, view, reads, seats=seats)
+    )
 
 
-def match_page(*, match: Any, viewer: Viewer, reads: Any = None,
-               kept: dict[str, Any] | None = None) -> parts.Page:
+def match_page(
+    *, match: Any, viewer: Viewer, reads: Any = None, kept: dict[str, Any] | None = None
+) -> parts.Page:
     """One viewer's board of a started match as parts: the shared parts made once per version
     and language for every viewer (kept on `reads`), the viewer's own ones now (`kept`: the
     connection's own parts as last rendered, ``parts.Sent.kept``; those unchanged are reused)."""
     with fixed_language():  # the board's words, looked up in this language only once
         board = board_context(match=match, viewer=viewer, reads=reads)
         if reads is not None and reads.match is match:
-            shared = reads.once(("shared", language()), lambda: shared_of(board, reads.shared.get("rows")))
+            shared = reads.once(
+                ("shared", language()), lambda: shared_of(board, reads.shared.get("rows"))
+            )
         else:
             shared = shared_of(board)
         return parts.page(board, shared, kept)
@@ -365,7 +417,11 @@ def events_since(reads: Any, base: int) -> list[dict[str, Any]]:
     is known (the version just before). Public only (R24): a draw names no tile."""
     from engine import events
 
-    out = [events.from_log(line.kind, line.seat, line.action) for line in reads.lines if line.version > base]
+    out = [
+        events.from_log(line.kind, line.seat, line.action)
+        for line in reads.lines
+        if line.version > base
+    ]
     before = reads.shared.get("before")
     after = reads.shared.get("public")
     if before is not None and before[0] == base and after is not None:
@@ -387,12 +443,18 @@ def render_log(*, match: Any, viewer_seat: int | None) -> SafeString:
 
     names = [s.name for s in seat_infos(match)]
     rounds: dict[int, list[str]] = {}
-    entries = (LogEntry.objects.filter(round__match=match).select_related("user", "round")
-               .order_by("round__number", "seq"))
+    entries = (
+        LogEntry.objects.filter(round__match=match)
+        .select_related("user", "round")
+        .order_by("round__number", "seq")
+    )
     for entry in entries:
         number = entry.round.number
         rounds.setdefault(number, []).append(
-            log_line(entry, names, viewer_seat, engine=engine_value(number, match.length)))
-    groups = [{"title": _("Round %(round)s") % {"round": n}, "lines": lines[::-1]}  # newest first
-              for n, lines in sorted(rounds.items(), reverse=True)]
+            log_line(entry, names, viewer_seat, engine=engine_value(number, match.length))
+        )
+    groups = [
+        {"title": _("Round %(round)s") % {"round": n}, "lines": lines[::-1]}  # newest first
+        for n, lines in sorted(rounds.items(), reverse=True)
+    ]
     return _render("games/board/log.html", {"groups": groups})

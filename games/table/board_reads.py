@@ -133,19 +133,23 @@ def _columns(alias: str, fields: Any) -> str:
 def _statements() -> dict[str, str]:
     """The SQL of the reads (built once: the user model is known once the apps are loaded)."""
     user = get_user_model()
-    users, pk, name = user._meta.db_table, user._meta.pk.column, user._meta.get_field(user.USERNAME_FIELD).column
+    users, pk, name = (
+        user._meta.db_table,
+        user._meta.pk.column,
+        user._meta.get_field(user.USERNAME_FIELD).column,
+    )
     line = f'{_columns("l", _ENTRY)}, u."{name}" FROM games_logentry l LEFT JOIN "{users}" u ON u."{pk}" = l.user_id'
     return {
         "match": f"SELECT {_columns('m', _MATCH)}, EXISTS (SELECT 1 FROM games_pause p"
-                 " WHERE p.match_id = m.id AND p.alive_at >= %s),"
-                 " EXISTS (SELECT 1 FROM games_changerequest r WHERE r.match_id = m.id AND r.status = 'open'"
-                 " AND r.expires_at > %s) FROM games_match m WHERE m.id = %s",
-        "seats": f'SELECT {_columns("s", _SEAT)}, {_columns("u", user._meta.concrete_fields)} FROM games_seat s'
-                 f' LEFT JOIN "{users}" u ON u."{pk}" = s.user_id WHERE s.match_id = %s ORDER BY s."index"',
+        " WHERE p.match_id = m.id AND p.alive_at >= %s),"
+        " EXISTS (SELECT 1 FROM games_changerequest r WHERE r.match_id = m.id AND r.status = 'open'"
+        " AND r.expires_at > %s) FROM games_match m WHERE m.id = %s",
+        "seats": f"SELECT {_columns('s', _SEAT)}, {_columns('u', user._meta.concrete_fields)} FROM games_seat s"
+        f' LEFT JOIN "{users}" u ON u."{pk}" = s.user_id WHERE s.match_id = %s ORDER BY s."index"',
         "rounds": "SELECT number, points, id FROM games_round WHERE match_id = %s ORDER BY number",
         "log": f"SELECT {line} WHERE l.round_id = %s ORDER BY l.seq",
         "latest": f"SELECT {line} JOIN games_round r ON r.id = l.round_id WHERE r.match_id = %s"
-                  " ORDER BY r.number DESC, l.seq DESC LIMIT 1",
+        " ORDER BY r.number DESC, l.seq DESC LIMIT 1",
     }
 
 
@@ -159,20 +163,28 @@ def _lines(name: str, params: list[Any]) -> list[Line]:
     """Log entries as `Line`s: a few columns each, no model instances (a round's log is read
     on every version and may hold a hundred entries)."""
     action = Line._fields.index("action")
-    return [Line._make(row[:action] + (_ACTION.from_db_value(row[action], None, connection),) + row[action + 1:])
-            for row in _rows(name, params)]
+    return [
+        Line._make(
+            row[:action]
+            + (_ACTION.from_db_value(row[action], None, connection),)
+            + row[action + 1 :]
+        )
+        for row in _rows(name, params)
+    ]
 
 
 def _entry(line: Line) -> LogEntry:
     """The LogEntry of `line`, with its user as far as read (the name); what it did not read,
     such as the time, is loaded if asked for."""
     db = router.db_for_read(LogEntry)
-    entry = LogEntry.from_db(db, [f.attname for f in _ENTRY], line[:len(_ENTRY)])
+    entry = LogEntry.from_db(db, [f.attname for f in _ENTRY], line[: len(_ENTRY)])
     if line.user_id is None:
         entry.user = None
     else:
         user = get_user_model()
-        entry.user = user.from_db(db, [user._meta.pk.attname, user.USERNAME_FIELD], [line.user_id, line.username])
+        entry.user = user.from_db(
+            db, [user._meta.pk.attname, user.USERNAME_FIELD], [line.user_id, line.username]
+        )
     return entry
 
 
@@ -182,8 +194,11 @@ def read(match: Match, *, paused: bool | None = None) -> BoardReads:
     if paused is None:
         paused = getattr(match, "paused_now", None)
     rounds = _rows("rounds", [match.pk])
-    history = tuple((number, tuple(_POINTS.from_db_value(points, None, connection)))
-                    for number, points, _id in rounds if points is not None)
+    history = tuple(
+        (number, tuple(_POINTS.from_db_value(points, None, connection)))
+        for number, points, _id in rounds
+        if points is not None
+    )
     current = next((pk for number, _points, pk in rounds if number == match.round_number), None)
     lines: list[Line] = []
     if match.state is not None and current is not None:
@@ -203,7 +218,9 @@ def read(match: Match, *, paused: bool | None = None) -> BoardReads:
         folded=log.fold(lines) if playing else None,
         following=selectors.next_match(match) if over else None,
         # read only when the match row said one is open (`_load`), or when it was not asked
-        ask=selectors.open_request(match.pk) if playing and getattr(match, "asking_now", True) else None,
+        ask=selectors.open_request(match.pk)
+        if playing and getattr(match, "asking_now", True)
+        else None,
         lines=tuple(lines),
     )
 
@@ -235,8 +252,12 @@ def _load(match_id: int) -> Match | None:
     user = get_user_model()
     seats = []
     for row in _rows("seats", [match_id]):
-        seat = from_row(Seat, _SEAT, row[:len(_SEAT)])
-        seat.user = None if seat.user_id is None else from_row(user, user._meta.concrete_fields, row[len(_SEAT):])
+        seat = from_row(Seat, _SEAT, row[: len(_SEAT)])
+        seat.user = (
+            None
+            if seat.user_id is None
+            else from_row(user, user._meta.concrete_fields, row[len(_SEAT) :])
+        )
         seats.append(seat)
     # No reference from the seats back to the match (a cycle would leave every version's
     # reads, the parsed snapshot with them, to the cycle collector: tests/bench/test_gc.py).
@@ -261,8 +282,11 @@ def current(match_id: int, *, at_least: int | None) -> BoardReads | None:
         if at_least is not None:
             with _lock:
                 kept = _kept.get(match_id)
-            if (kept is not None and kept.version >= at_least
-                    and time.monotonic() - kept.read_at < KEEP_SECONDS):
+            if (
+                kept is not None
+                and kept.version >= at_least
+                and time.monotonic() - kept.read_at < KEEP_SECONDS
+            ):
                 return kept
         with snapshot():
             match = _load(match_id)
@@ -306,9 +330,16 @@ def advance(reads: BoardReads, notice: dict[str, Any]) -> BoardReads | None:
 
     raw = notice.get("entries")
     match = reads.match
-    if (not raw or not isinstance(raw, list) or reads.folded is None or reads.ask is not None
-            or getattr(match, "asking_now", False) or match.state is None
-            or match.status != Match.Status.PLAYING or notice.get("version") != reads.version + len(raw)):
+    if (
+        not raw
+        or not isinstance(raw, list)
+        or reads.folded is None
+        or reads.ask is not None
+        or getattr(match, "asking_now", False)
+        or match.state is None
+        or match.status != Match.Status.PLAYING
+        or notice.get("version") != reads.version + len(raw)
+    ):
         return None
     try:
         lines = [Line(*entry) for entry in raw]
@@ -318,8 +349,12 @@ def advance(reads: BoardReads, notice: dict[str, Any]) -> BoardReads | None:
     round_id = reads.lines[-1].round_id if reads.lines else None
     state = reads.once("state", lambda: selectors.match_state(match))
     for n, line in enumerate(lines, start=1):
-        if (line.kind != log.ACTION or line.seq != seq + n or line.version != reads.version + n
-                or (round_id is not None and line.round_id != round_id)):
+        if (
+            line.kind != log.ACTION
+            or line.seq != seq + n
+            or line.version != reads.version + n
+            or (round_id is not None and line.round_id != round_id)
+        ):
             return None
         try:
             state = apply(state, parse_action(line.action, len(state.hands)))
@@ -332,8 +367,16 @@ def advance(reads: BoardReads, notice: dict[str, Any]) -> BoardReads | None:
     if isinstance(notice.get("hurry"), bool):
         after.hurry = notice["hurry"]
     every = (*reads.lines, *lines)
-    derived = BoardReads(match=after, paused=reads.paused, history=reads.history, last=_entry(every[-1]),
-                         folded=log.fold(every), following=None, ask=None, lines=every)
+    derived = BoardReads(
+        match=after,
+        paused=reads.paused,
+        history=reads.history,
+        last=_entry(every[-1]),
+        folded=log.fold(every),
+        following=None,
+        ask=None,
+        lines=every,
+    )
     derived.shared["state"] = state
     derived.shared["rows"] = reads.shared.get("rows", {})
     if "public" in reads.shared:

@@ -103,21 +103,28 @@ class SessionEnded(Exception):
 def scope_language(scope: dict[str, Any]) -> str:
     """The connection's language, chosen as LocaleMiddleware chose the page's (cookie, then Accept-Language)."""
     headers = dict(scope.get("headers") or [])
-    request = SimpleNamespace(COOKIES=scope.get("cookies") or {},
-                              META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")})
+    request = SimpleNamespace(
+        COOKIES=scope.get("cookies") or {},
+        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
+    )
     return translation.get_language_from_request(request)
 
 
 def load_match(match_id: int) -> Match | None:
-    return (Match.objects.select_related("created_by")
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-            .filter(pk=match_id).first())
+    return (
+        Match.objects.select_related("created_by")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .filter(pk=match_id)
+        .first()
+    )
 
 
 def may_watch(match: Match | None, user: Any, token: str) -> bool:
     """Whether this user (or token holder) may see the match's table at all (games.permissions;
     a staff member's watch is logged)."""
-    return match is not None and permissions.may(user, Can.WATCH, match, token=token, log_watch=True)
+    return match is not None and permissions.may(
+        user, Can.WATCH, match, token=token, log_watch=True
+    )
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -151,8 +158,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             await super().__call__(scope, metered.receive, send)
         except LAYER_LOST as e:
-            logger.warning("table %s: channel layer lost (%s); closing with %s so the browser reconnects",
-                           scope.get("url_route", {}).get("kwargs", {}).get("match_id"), e, LAYER_RESTART)
+            logger.warning(
+                "table %s: channel layer lost (%s); closing with %s so the browser reconnects",
+                scope.get("url_route", {}).get("kwargs", {}).get("match_id"),
+                e,
+                LAYER_RESTART,
+            )
             try:
                 await send({"type": "websocket.close", "code": LAYER_RESTART})
             except Exception:  # the client may be gone already
@@ -182,17 +193,27 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.language = language
         self.revealed: int | None = None  # R24: the relay seat shown on this device
         self.pausing = False  # R26: this connection's rules/log panel is open
-        self.autodraw = False  # the user's "draw and pass for me" (read once allowed in, then kept here)
+        self.autodraw = (
+            False  # the user's "draw and pass for me" (read once allowed in, then kept here)
+        )
         self.sent_version = -1
         self.sent = parts.Sent()  # what this connection was last sent, part by part
-        self.chat = chat.Chat()  # table talk: the rooms this connection reads, its mutes (games.chat.live)
+        self.chat = (
+            chat.Chat()
+        )  # table talk: the rooms this connection reads, its mutes (games.chat.live)
 
     async def connect(self) -> None:
-        self.start(self.scope["url_route"]["kwargs"]["match_id"], self.scope.get("user"), scope_language(self.scope))
+        self.start(
+            self.scope["url_route"]["kwargs"]["match_id"],
+            self.scope.get("user"),
+            scope_language(self.scope),
+        )
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = query.get("watch", [""])[0]
         try:
-            allowed = await self.call(lambda: may_watch(load_match(self.match_id), self.user, token))
+            allowed = await self.call(
+                lambda: may_watch(load_match(self.match_id), self.user, token)
+            )
         except Exception:  # the database is unreachable for a moment: the page tries again
             logger.exception("table %s: could not check a new connection", self.match_id)
             await self.accept()
@@ -206,21 +227,29 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group = match_group(self.match_id)
         # games.presence: no turn e-mail while here, no computer standing in (renewed by `heartbeat`)
         back = await self.call(presence.came_back, match_id=self.match_id, user=self.user)
-        if await self.call(presence.opened, match_id=self.match_id, user=self.user, channel=self.channel_name):
+        if await self.call(
+            presence.opened, match_id=self.match_id, user=self.user, channel=self.channel_name
+        ):
             self.beating = asyncio.create_task(self.heartbeat())
         # One membership of the match's group per process: the hub's (games.table.hub).
         self.hub = await hubs.station().join(self)
         groups: list[str] = []
         if getattr(self.user, "is_authenticated", False):
             # Told when a session of this user ends (logout, password change, deactivation).
-            self.session = sessions.SessionCheck(getattr(self.scope.get("session"), "session_key", None) or "")
+            self.session = sessions.SessionCheck(
+                getattr(self.scope.get("session"), "session_key", None) or ""
+            )
             self.user_group = sessions.user_group(self.user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
             groups.append(self.user_group)
         if groups:
             self.renewing = asyncio.create_task(self.renew_groups(groups))
-        self.chat.token = token  # table talk, once the page asks for it (``chat_join``, games.chat.live)
-        await self.send_board(whole=True)  # a (re)connecting client always starts from the current board
+        self.chat.token = (
+            token  # table talk, once the page asks for it (``chat_join``, games.chat.live)
+        )
+        await self.send_board(
+            whole=True
+        )  # a (re)connecting client always starts from the current board
         if back:  # the others see this person here again at once, not with the next move
             await self.tell_presence()
 
@@ -245,8 +274,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 logger.warning("table %s: could not leave the hub", self.match_id, exc_info=True)
         if self.group is not None:
             try:
-                if await self.call(presence.closed, match_id=self.match_id, channel=self.channel_name) \
-                        and not await self.call(presence.here, match_id=self.match_id, user=self.user):
+                if await self.call(
+                    presence.closed, match_id=self.match_id, channel=self.channel_name
+                ) and not await self.call(presence.here, match_id=self.match_id, user=self.user):
                     await self.tell_presence()
             except Exception:
                 logger.warning("table %s: could not record leaving", self.match_id, exc_info=True)
@@ -262,7 +292,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.pausing:
             self.pausing = False
             try:
-                await self.call(services.pause_close, match_id=self.match_id, channel=self.channel_name)
+                await self.call(
+                    services.pause_close, match_id=self.match_id, channel=self.channel_name
+                )
             except Exception:  # the pause expires by itself (selectors.PAUSE_TIMEOUT)
                 logger.warning("table %s: could not end a pause", self.match_id, exc_info=True)
 
@@ -273,8 +305,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             for group in groups:
                 try:
                     await self.channel_layer.group_add(group, self.channel_name)
-                except LAYER_LOST as e:  # Redis is down: the next renewal (or a reconnect) joins again
-                    logger.warning("table %s: could not renew the group membership (%s)", self.match_id, e)
+                except (
+                    LAYER_LOST
+                ) as e:  # Redis is down: the next renewal (or a reconnect) joins again
+                    logger.warning(
+                        "table %s: could not renew the group membership (%s)", self.match_id, e
+                    )
 
     async def heartbeat(self) -> None:
         """Renew this connection's presence every `presence.RENEW` while it is open: a server
@@ -284,7 +320,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             try:
                 await self.call(presence.renew, match_id=self.match_id, channel=self.channel_name)
             except Exception:  # the database is away for a moment: the next beat renews it
-                logger.warning("table %s: could not renew the presence", self.match_id, exc_info=True)
+                logger.warning(
+                    "table %s: could not renew the presence", self.match_id, exc_info=True
+                )
 
     # ------------------------------------------------------------ frames from the browser
 
@@ -317,7 +355,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.end_session()
         except GameError as e:
             await self.send_json({**self.words(e.to_json), "request_id": command.request_id})
-            await self.told(self.send_board())  # whatever the client believed, here is the table as it is
+            await self.told(
+                self.send_board()
+            )  # whatever the client believed, here is the table as it is
         except LAYER_LOST:
             raise  # __call__ closes with LAYER_RESTART
         except Exception:
@@ -331,17 +371,31 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         verdict = budget.Verdict(event["verdict"])
         if verdict is budget.Verdict.WARN:
-            await self.send_json({"type": "error", "code": budget.TOO_MANY,
-                                  "message": self.words(table_words.too_many_frames), "request_id": None})
+            await self.send_json(
+                {
+                    "type": "error",
+                    "code": budget.TOO_MANY,
+                    "message": self.words(table_words.too_many_frames),
+                    "request_id": None,
+                }
+            )
         elif verdict is budget.Verdict.CLOSE:
-            logger.warning("table %s: closing a connection that kept sending past its budget", self.match_id)
+            logger.warning(
+                "table %s: closing a connection that kept sending past its budget", self.match_id
+            )
             self.ended = True  # the frames still queued behind this one are not acted on
             await self.close(code=budget.CLOSE_CODE)
 
     async def send_server_error(self, request_id: str | None) -> None:
         message = self.words(lambda: sentence("server_error"))
-        await self.send_json({"type": "error", "code": protocol.SERVER_ERROR, "message": message,
-                              "request_id": request_id})
+        await self.send_json(
+            {
+                "type": "error",
+                "code": protocol.SERVER_ERROR,
+                "message": message,
+                "request_id": request_id,
+            }
+        )
 
     async def session_holds(self) -> bool:
         """A signed-in user's connection acts only while the session it was opened with
@@ -422,9 +476,16 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------ helpers
 
     async def ack(self, c: protocol.Command, result: services.Result) -> None:
-        await self.send_json({"type": "ack", "request_id": c.request_id, "version": result.version,
-                              "duplicate": result.duplicate, "asked": result.asked,
-                              **({"request": result.request} if result.request else {})})
+        await self.send_json(
+            {
+                "type": "ack",
+                "request_id": c.request_id,
+                "version": result.version,
+                "duplicate": result.duplicate,
+                "asked": result.asked,
+                **({"request": result.request} if result.request else {}),
+            }
+        )
         key = trace.key(self.match_id, result.version)
         if key is not None and not result.duplicate:
             trace.span(key, "receive+service", getattr(self, "received_at", time.perf_counter()))
@@ -432,8 +493,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         # every board of it, this one's included; asked here too in case that notice was lost.
         await self.send_board(newer_than=self.sent_version, version=result.version)
 
-    async def send_board(self, *, newer_than: int | None = None, version: int | None = None,
-                         whole: bool = False) -> None:
+    async def send_board(
+        self, *, newer_than: int | None = None, version: int | None = None, whole: bool = False
+    ) -> None:
         """Send this connection's board as an update of what it was sent last (`whole`: the
         whole board); skipped when it already has `version` or later."""
         if newer_than is not None and isinstance(version, int) and version <= newer_than:
@@ -441,19 +503,31 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.check_session:
             await self.call(lambda: None)  # the command's session check (raises SessionEnded)
         if self.hub is None or self.ended:
-            message = await self.call(self.made_board, newer_than=newer_than, version=version, whole=whole)
+            message = await self.call(
+                self.made_board, newer_than=newer_than, version=version, whole=whole
+            )
             if message is not None:
                 await self.send_json(message)
             return
         # Made in the hub's next database hop, in order with the table's other boards.
         await self.hub.board(self, newer_than=newer_than, version=version, whole=whole)
 
-    def made_board(self, *, newer_than: int | None = None, version: int | None = None,
-                   at_least: int | None = None, whole: bool = False) -> dict[str, Any] | None:
+    def made_board(
+        self,
+        *,
+        newer_than: int | None = None,
+        version: int | None = None,
+        at_least: int | None = None,
+        whole: bool = False,
+    ) -> dict[str, Any] | None:
         """In a database thread: this connection's board message (`send_board`'s arguments;
         `at_least`: the version the reads must be at), this connection's `sent` moved on;
         None when it has `version` already (the hub may have sent it since it was asked)."""
-        if newer_than is not None and isinstance(version, int) and version <= max(newer_than, self.sent_version):
+        if (
+            newer_than is not None
+            and isinstance(version, int)
+            and version <= max(newer_than, self.sent_version)
+        ):
             return None
         if at_least is None and newer_than is not None and isinstance(version, int):
             # Told of a version (a notice, an ack): the reads of that version another connection
@@ -488,14 +562,18 @@ class TableConsumer(AsyncWebsocketConsumer):
                 # left open past CONN_MAX_AGE would keep its database busy.
                 close_old_connections()
 
-        result, told = await database_sync_to_async(run, thread_sensitive=False, executor=DATABASE_THREADS)()
+        result, told = await database_sync_to_async(
+            run, thread_sensitive=False, executor=DATABASE_THREADS
+        )()
         if told:
             # The changes this call committed, told to this process's hubs now: their boards
             # are made in their next hop, after whatever this connection answers first (its ack).
             hubs.deliver(told)
         return result
 
-    def in_database(self, fn: Any, /, *, session: sessions.SessionCheck | None = None, **kwargs: Any) -> Any:
+    def in_database(
+        self, fn: Any, /, *, session: sessions.SessionCheck | None = None, **kwargs: Any
+    ) -> Any:
         """`fn(**kwargs)`, in a database thread (`call`, or a hub's hop, games.table.hub), in this
         connection's language, after checking `session` if given."""
         language = self.language
@@ -513,7 +591,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             # connection cut; psycopg learns it on the next query), or broke a deadlock:
             # once more, on a new connection if need be. Safe: the changes are idempotent
             # by request id (R29) and the rest are reads or set a state (pause, reveal).
-            logger.warning("table %s: a database error; trying once more", self.match_id, exc_info=True)
+            logger.warning(
+                "table %s: a database error; trying once more", self.match_id, exc_info=True
+            )
             if not connection.is_usable():
                 connection.close()
             return attempt()
@@ -527,9 +607,13 @@ class TableConsumer(AsyncWebsocketConsumer):
     def viewer(self, match: Match) -> board.Viewer:
         user = self.user if getattr(self.user, "is_authenticated", False) else None
         controlled = tuple(permissions.seats_controlled(match, user))
-        return board.Viewer(user=user, controlled=controlled, revealed=self.revealed, autodraw=self.autodraw)
+        return board.Viewer(
+            user=user, controlled=controlled, revealed=self.revealed, autodraw=self.autodraw
+        )
 
-    def board_message(self, *, at_least: int | None = None, whole: bool = False) -> dict[str, Any] | None:
+    def board_message(
+        self, *, at_least: int | None = None, whole: bool = False
+    ) -> dict[str, Any] | None:
         """An update frame carrying what changed since this connection's last board, or the
         whole board (`whole`, nothing sent yet, a new round); games/table/parts.py."""
         reads = board_reads.current(self.match_id, at_least=at_least)
@@ -541,23 +625,27 @@ class TableConsumer(AsyncWebsocketConsumer):
             return self.watched(reads, viewer, whole=whole)
         return self.made(reads, viewer, whole=whole)[0]
 
-    def made(self, reads: board_reads.BoardReads, viewer: board.Viewer, *,
-             whole: bool) -> tuple[dict[str, Any] | None, parts.Page, tuple[str, ...] | None]:
+    def made(
+        self, reads: board_reads.BoardReads, viewer: board.Viewer, *, whole: bool
+    ) -> tuple[dict[str, Any] | None, parts.Page, tuple[str, ...] | None]:
         """This connection's frame of `reads` (None: it has a newer board), the page it shows
         and the parts the frame carries (None: the whole board); `sent` moved on."""
         page = board.match_page(match=reads.match, viewer=viewer, reads=reads, kept=self.sent.kept)
         if not whole and not self.sent.whole():
             if page.version < self.sent.version:
                 return None, page, ()  # overtaken: this connection has a newer board already
-            frame = parts.update_frame(page, self.sent, board.events_since(reads, self.sent.version))
+            frame = parts.update_frame(
+                page, self.sent, board.events_since(reads, self.sent.version)
+            )
             if frame is not None:
                 return frame, page, (*frame["parts"], *frame.get("edits", ()))
         self.sent = parts.Sent(kept=self.sent.kept)
         self.sent.took(page)
         return page.message(), page, None
 
-    def watched(self, reads: board_reads.BoardReads, viewer: board.Viewer, *,
-                whole: bool) -> dict[str, Any] | None:
+    def watched(
+        self, reads: board_reads.BoardReads, viewer: board.Viewer, *, whole: bool
+    ) -> dict[str, Any] | None:
         """A spectator's frame (issue 18: a spectator costs its send): made once per version for
         every spectator in this language (and, signed in, this user: the creator may restart)
         that holds the same board, and given to the others as it is (R24: a spectator's board
@@ -584,8 +672,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         match = self.started_match()
         viewer = self.viewer(match)
         public = selectors.seat_view(match, None)
-        permissions.require_look(viewer.controlled, viewer.shown_seat(public.turn, public.phase in (
-            "round_over", "match_over")), seat)
+        permissions.require_look(
+            viewer.controlled,
+            viewer.shown_seat(public.turn, public.phase in ("round_over", "match_over")),
+            seat,
+        )
         return board.hint_message(selectors.seat_view(match, seat))
 
     def check_reveal(self, *, seat: int) -> None:
@@ -593,8 +684,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         match = self.started_match()
         viewer = self.viewer(match)
         public = selectors.seat_view(match, None)
-        permissions.require_look(viewer.controlled, viewer.cover_seat(public.turn, public.phase in (
-            "round_over", "match_over")), seat, reveal=True)
+        permissions.require_look(
+            viewer.controlled,
+            viewer.cover_seat(public.turn, public.phase in ("round_over", "match_over")),
+            seat,
+            reveal=True,
+        )
 
     def pause_open(self) -> bool:
         match = self.started_match()

@@ -78,8 +78,14 @@ AUDIENCES = ("all", "players", "spectators")
 class Outbox:
     """One connection's frames, sent in order by a task of its own (`send`: the socket's)."""
 
-    def __init__(self, send: Callable[[str], Awaitable[None]], *, on_resync: Callable[[], None],
-                 on_dead: Callable[[], Awaitable[None]], limit: int = OUTBOX_LIMIT) -> None:
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        *,
+        on_resync: Callable[[], None],
+        on_dead: Callable[[], Awaitable[None]],
+        limit: int = OUTBOX_LIMIT,
+    ) -> None:
         self._send = send
         self._on_resync = on_resync
         self._on_dead = on_dead
@@ -87,7 +93,9 @@ class Outbox:
         #: (text, is it a board frame (droppable on a resync), trace key)
         self._queue: deque[tuple[str, bool, Any]] = deque()
         self._ready = asyncio.Event()
-        self._task: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(self._drain())
+        self._task: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(
+            self._drain()
+        )
         self.resyncs = 0
         self.closed = False
 
@@ -201,7 +209,11 @@ class Hub:
     def notice(self, message: dict[str, Any]) -> None:
         """A ``match.changed`` / ``match.paused`` / ``match.seats`` notice: every connection's board."""
         version = message.get("version")
-        if message.get("type") == "match.changed" and isinstance(version, int) and version <= self.version:
+        if (
+            message.get("type") == "match.changed"
+            and isinstance(version, int)
+            and version <= self.version
+        ):
             return  # told already (the change was made here, or a notice repeated)
         self._jobs.append(_Job(notice=message))
         self._wake.set()
@@ -232,8 +244,9 @@ class Hub:
             if not jobs:
                 continue
             try:
-                results = await database_sync_to_async(self._work, thread_sensitive=False,
-                                                       executor=DATABASE_THREADS)(jobs)
+                results = await database_sync_to_async(
+                    self._work, thread_sensitive=False, executor=DATABASE_THREADS
+                )(jobs)
             except asyncio.CancelledError:
                 _cancel(jobs)  # the hub is closing: nobody is left waiting
                 raise
@@ -255,7 +268,9 @@ class Hub:
                     else:
                         job.done.set_result(None)
 
-    def _work(self, jobs: list[_Job]) -> list[tuple[Any, Any, Any, BaseException | None, _Job | None]]:
+    def _work(
+        self, jobs: list[_Job]
+    ) -> list[tuple[Any, Any, Any, BaseException | None, _Job | None]]:
         """In a database thread: the boards the jobs ask for, in their order."""
         out: list[tuple[Any, Any, Any, BaseException | None, _Job | None]] = []
         try:
@@ -281,7 +296,9 @@ class Hub:
             close_old_connections()  # as TableConsumer.call does
         return out
 
-    def _told(self, notice: dict[str, Any]) -> list[tuple[Any, Any, Any, BaseException | None, None]]:
+    def _told(
+        self, notice: dict[str, Any]
+    ) -> list[tuple[Any, Any, Any, BaseException | None, None]]:
         """Every connection's board after `notice`: of its version (derived from the reads
         held when the notice allows, else read once for all of them); for a pause or a
         seat's limit, the same version read again once."""
@@ -316,7 +333,9 @@ class Hub:
                 whole = bool(getattr(conn, "needs_whole", False))
                 conn.needs_whole = False
                 if changed and not whole:
-                    message = conn.made_board(newer_than=conn.sent_version, version=version, at_least=at_least)
+                    message = conn.made_board(
+                        newer_than=conn.sent_version, version=version, at_least=at_least
+                    )
                 else:
                     message = conn.made_board(at_least=at_least, whole=whole)
                     if _says_nothing(message):
@@ -350,9 +369,15 @@ class Hub:
 def _says_nothing(message: dict[str, Any] | None) -> bool:
     """An update of a board to its own version that changes no part (a seat's dot that was
     already right on this board, e.g. the connection that told the table it came back)."""
-    return (message is not None and message.get("type") == "update" and message.get("v") == message.get("base")
-            and not message.get("parts") and not message.get("edits") and not message.get("board")
-            and not message.get("events"))
+    return (
+        message is not None
+        and message.get("type") == "update"
+        and message.get("v") == message.get("base")
+        and not message.get("parts")
+        and not message.get("edits")
+        and not message.get("board")
+        and not message.get("events")
+    )
 
 
 def _cancel(jobs: list[_Job]) -> None:
@@ -463,9 +488,13 @@ class Station:
         # the layer's connections retry through a Redis restart (tablesite.env.redis_retry), so
         # no error says that the restarted, empty Redis forgot them; a notice lost meanwhile is
         # caught up by the page's own `check`.
-        shared = self.layer is not None and not type(self.layer).__name__.endswith("InMemoryChannelLayer")
+        shared = self.layer is not None and not type(self.layer).__name__.endswith(
+            "InMemoryChannelLayer"
+        )
         while True:
-            await asyncio.sleep(min(GROUP_RENEW_SECONDS, REDIS_REJOIN_SECONDS) if shared else GROUP_RENEW_SECONDS)
+            await asyncio.sleep(
+                min(GROUP_RENEW_SECONDS, REDIS_REJOIN_SECONDS) if shared else GROUP_RENEW_SECONDS
+            )
             await self._rejoin()
 
 

@@ -108,8 +108,14 @@ def _ngettext(singular: str, plural: str, number: int) -> Markup:
 
 
 @lru_cache(maxsize=4096)
-def _drawn(language: str | None, value: tuple[int, int], vertical: bool, label: str | None, decorative: bool,
-           css: str) -> Markup:
+def _drawn(
+    language: str | None,
+    value: tuple[int, int],
+    vertical: bool,
+    label: str | None,
+    decorative: bool,
+    css: str,
+) -> Markup:
     """tiles.tile as Jinja's markup: a board draws dozens of tiles, and Jinja escapes a
     Django safe string (``__html__``) through Python calls each time it is output, but
     takes its own `Markup` as it is. `language` is the active one: a tile's default label
@@ -117,19 +123,30 @@ def _drawn(language: str | None, value: tuple[int, int], vertical: bool, label: 
     return Markup(tiles.tile(value, vertical, label, decorative, css))
 
 
-def tile(value: Any, vertical: bool = False, label: str | None = None, decorative: bool = False,
-         css: str = "") -> Markup:
+def tile(
+    value: Any,
+    vertical: bool = False,
+    label: str | None = None,
+    decorative: bool = False,
+    css: str = "",
+) -> Markup:
     """``{% tile %}`` of games/templatetags/tiles.py, for the board's Jinja2 templates."""
     if decorative:
         label = ""  # hidden from screen readers: no accessible name is worked out
     if not isinstance(value, tuple):
         return Markup(tiles.tile(value, vertical, label, decorative, css))
-    return _drawn(active_language() if label is None else None, value, vertical, label, decorative, css)
+    return _drawn(
+        active_language() if label is None else None, value, vertical, label, decorative, css
+    )
 
 
 @lru_cache(maxsize=256)
-def _reversed(prefix: str, urlconf: Any, name: str, args: tuple[Any, ...], kwargs: tuple[Any, ...]) -> str:
-    return reverse(name, args=args or None, kwargs=dict(kwargs) or None)  # for this prefix and urlconf
+def _reversed(
+    prefix: str, urlconf: Any, name: str, args: tuple[Any, ...], kwargs: tuple[Any, ...]
+) -> str:
+    return reverse(
+        name, args=args or None, kwargs=dict(kwargs) or None
+    )  # for this prefix and urlconf
 
 
 def url(name: str, *args: Any, **kwargs: Any) -> str:

@@ -64,7 +64,9 @@ def train_id(key: object) -> str:
     return f"{TRAIN}{key}"
 
 
-def shared_parts(public: Any, kept: dict[Any, tuple[Any, Markup]] | None = None) -> dict[str, Markup]:
+def shared_parts(
+    public: Any, kept: dict[Any, tuple[Any, Markup]] | None = None
+) -> dict[str, Markup]:
     """The shared parts of a board presented from the spectator view (`public`: a
     ``games.table.board.Board`` with no seat). `kept`: the match's train rows as last
     rendered, by language and id, with all their template was given (a train context
@@ -73,7 +75,10 @@ def shared_parts(public: Any, kept: dict[Any, tuple[Any, Markup]] | None = None)
         raise PermissionError("shared parts are rendered from the spectator view only (R24)")
     from games.table.jinja_env import active_language
 
-    out = {part: render("games/board/status.html", b=public, part=part) for part in ("status", "turn", "badges")}
+    out = {
+        part: render("games/board/status.html", b=public, part=part)
+        for part in ("status", "turn", "badges")
+    }
     language = active_language()
     for index, train in enumerate(public.trains):
         part, key = train_id(train.key), (train, index == 0)
@@ -98,9 +103,27 @@ def _tools_shows(b: Any) -> tuple[Any, ...]:
     fits = None
     if cando and b.your_turn and b.hand is not None:
         fits = (b.hand, tuple(t.label for t in b.trains))
-    return (b.actions, b.skip, b.skip_shown, b.autodraw, b.undo, b.undo_text, b.redo, b.restart, b.spectator,
-            b.pace_options, cando, b.your_turn, fits, b.next_round, b.new_match,
-            b.away.limits if b.away is not None else (), b.round_over, b.match_over, b.offers)
+    return (
+        b.actions,
+        b.skip,
+        b.skip_shown,
+        b.autodraw,
+        b.undo,
+        b.undo_text,
+        b.redo,
+        b.restart,
+        b.spectator,
+        b.pace_options,
+        cando,
+        b.your_turn,
+        fits,
+        b.next_round,
+        b.new_match,
+        b.away.limits if b.away is not None else (),
+        b.round_over,
+        b.match_over,
+        b.offers,
+    )
 
 
 #: each private part: its template and what of the board it shows (its key: the part is
@@ -109,14 +132,37 @@ def _tools_shows(b: Any) -> tuple[Any, ...]:
 _PRIVATE: dict[str, tuple[str, Any]] = {
     "tools": ("games/board/tools.html", _tools_shows),
     "banner": ("games/parts/banner.html", lambda b: (b.spectator, b.ask, b.answered, b.away)),
-    "hub": ("games/board/hub.html", lambda b: (b.engine_placed, b.engine, b.engine_label,
-                                               b.engine_preview_label, b.engine_hint, b.actions.engine,
-                                               b.actions.seat, b.engine_then)),
+    "hub": (
+        "games/board/hub.html",
+        lambda b: (
+            b.engine_placed,
+            b.engine,
+            b.engine_label,
+            b.engine_preview_label,
+            b.engine_hint,
+            b.actions.engine,
+            b.actions.seat,
+            b.engine_then,
+        ),
+    ),
     "result": ("games/parts/result.html", lambda b: None if b.round_over or b.match_over else ()),
-    "hand": ("games/parts/hand.html", lambda b: (b.hand, b.your_turn, b.actions, b.status if b.your_turn else "",
-                                                b.round_over, b.match_over, b.cover is None, b.spectator)),
-    "cover": ("games/parts/cover.html", lambda b: (b.cover.index if b.cover else None, b.cover_title,
-                                                  b.cover_button)),
+    "hand": (
+        "games/parts/hand.html",
+        lambda b: (
+            b.hand,
+            b.your_turn,
+            b.actions,
+            b.status if b.your_turn else "",
+            b.round_over,
+            b.match_over,
+            b.cover is None,
+            b.spectator,
+        ),
+    ),
+    "cover": (
+        "games/parts/cover.html",
+        lambda b: (b.cover.index if b.cover else None, b.cover_title, b.cover_button),
+    ),
 }
 
 
@@ -125,7 +171,9 @@ def shows(part: str, board: Any) -> Any:
     return (_PRIVATE[part][1])(board)
 
 
-def private_parts(board: Any, kept: dict[str, tuple[Any, Markup]] | None = None) -> dict[str, Markup]:
+def private_parts(
+    board: Any, kept: dict[str, tuple[Any, Markup]] | None = None
+) -> dict[str, Markup]:
     """The parts of one viewer's board. `kept`: this viewer's parts as last rendered, with
     what they showed (a connection's `Sent.kept`): a part whose inputs are unchanged is
     not rendered again (most of a seat's parts stay the same while others play)."""
@@ -159,12 +207,16 @@ def board_attrs(b: Any) -> dict[str, str]:
         classes.append("board--over")
     attrs = {
         "class": " ".join(classes),
-        "data-match": str(b.match_id), "data-version": str(b.version), "data-round": str(b.round),
+        "data-match": str(b.match_id),
+        "data-version": str(b.version),
+        "data-round": str(b.round),
         "data-phase": b.phase,
         "data-seat": str(b.me.index) if b.me else "",
         "data-turn": str(b.turn_seat.index) if b.turn_seat else "",
         "data-your-turn": "true" if b.your_turn else "false",
-        "data-title": b.title, "data-status": b.status, "data-last-event": b.last_event,
+        "data-title": b.title,
+        "data-status": b.status,
+        "data-last-event": b.last_event,
         "data-paused": "true" if b.paused else "false",
         "data-only": b.actions.only,
         "data-draw-pass": "on" if b.autodraw else "off",
@@ -191,18 +243,31 @@ class Page:
 
     def message(self) -> dict[str, Any]:
         """The whole ``{"type": "board", …}`` message."""
-        return {"type": "board", "version": self.version, "html": str(self.html()),
-                "title": self.title, "your_turn": self.your_turn}
+        return {
+            "type": "board",
+            "version": self.version,
+            "html": str(self.html()),
+            "title": self.title,
+            "your_turn": self.your_turn,
+        }
 
 
-def page(board: Any, shared: dict[str, Markup], kept: dict[str, tuple[Any, Markup]] | None = None) -> Page:
+def page(
+    board: Any, shared: dict[str, Markup], kept: dict[str, tuple[Any, Markup]] | None = None
+) -> Page:
     """A viewer's page from its presented `board` and the version's `shared` parts (`kept`:
     see `private_parts`)."""
     parts = dict(shared)
     parts.update(private_parts(board, kept))
-    return Page(version=board.version, round=board.round, title=board.title, your_turn=board.your_turn,
-                attrs=board_attrs(board), parts=parts,
-                trains=tuple(train_id(t.key) for t in board.trains))
+    return Page(
+        version=board.version,
+        round=board.round,
+        title=board.title,
+        your_turn=board.your_turn,
+        attrs=board_attrs(board),
+        parts=parts,
+        trains=tuple(train_id(t.key) for t in board.trains),
+    )
 
 
 @dataclass
@@ -222,7 +287,7 @@ class Sent:
     def took(self, p: Page, parts: Iterable[str] | None = None) -> None:
         """`p` was sent (all of it, or the `parts` named and its attributes)."""
         self.version, self.round, self.trains, self.attrs = p.version, p.round, p.trains, p.attrs
-        for key in (p.parts if parts is None else parts):
+        for key in p.parts if parts is None else parts:
             self.texts[key] = p.parts[key]
 
     def whole(self) -> bool:
@@ -320,7 +385,7 @@ def apply_edits(old: str, changes: Iterable[Edit]) -> str:
     """`old` with the line `edits` applied (what static/js/table.js does with a frame's "edits")."""
     lines = old.split("\n")
     for change in sorted(changes, key=lambda e: e[0], reverse=True):
-        lines[change[0]:change[1]] = change[2].split("\n") if len(change) > 2 else []
+        lines[change[0] : change[1]] = change[2].split("\n") if len(change) > 2 else []
     return "\n".join(lines)
 
 
@@ -346,8 +411,13 @@ def update_frame(p: Page, sent: Sent, events: list[dict[str, Any]]) -> dict[str,
             whole[key] = str(html)
         else:
             changed[key] = diff
-    frame: dict[str, Any] = {"type": "update", "v": p.version, "base": sent.version, "events": events,
-                             "parts": whole}
+    frame: dict[str, Any] = {
+        "type": "update",
+        "v": p.version,
+        "base": sent.version,
+        "events": events,
+        "parts": whole,
+    }
     if changed:
         frame["edits"] = changed
     if p.attrs != sent.attrs:

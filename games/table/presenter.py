@@ -57,8 +57,16 @@ COMPACT_FROM = 7
 #: Seat colours (Okabe–Ito based, told apart by colour-blind players) and, because
 #: colour alone is not enough, a shape per seat. Paths are in a 20 × 20 box.
 SEAT_COLOURS: tuple[str, ...] = (
-    "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00",
-    "#56b4e9", "#7a4eab", "#8c6d1f", "#6b6b6b", "#b8a200",
+    "#0072b2",
+    "#d55e00",
+    "#009e73",
+    "#cc79a7",
+    "#e69f00",
+    "#56b4e9",
+    "#7a4eab",
+    "#8c6d1f",
+    "#6b6b6b",
+    "#b8a200",
 )
 SEAT_SHAPES: tuple[tuple[str, str], ...] = (
     ("circle", "M2 10a8 8 0 1 0 16 0a8 8 0 1 0-16 0Z"),
@@ -68,7 +76,10 @@ SEAT_SHAPES: tuple[tuple[str, str], ...] = (
     ("star", "M10 1.5l2.6 5.4 5.9.8-4.3 4.1 1 5.9L10 14.9l-5.2 2.8 1-5.9L1.5 7.7l5.9-.8Z"),
     ("hexagon", "M5.5 2.2h9L19 10l-4.5 7.8h-9L1 10Z"),
     ("plus", "M7 2h6v5h5v6h-5v5H7v-5H2V7h5Z"),
-    ("cross", "M4.2 1.4 10 7.2l5.8-5.8 2.8 2.8-5.8 5.8 5.8 5.8-2.8 2.8-5.8-5.8-5.8 5.8-2.8-2.8L7.2 10 1.4 4.2Z"),
+    (
+        "cross",
+        "M4.2 1.4 10 7.2l5.8-5.8 2.8 2.8-5.8 5.8 5.8 5.8-2.8 2.8-5.8-5.8-5.8 5.8-2.8-2.8L7.2 10 1.4 4.2Z",
+    ),
     ("pentagon", "M10 1.5l8.5 6.2-3.2 10H4.7l-3.2-10Z"),
     ("triangle-down", "M1.5 3h17L10 18Z"),
 )
@@ -353,7 +364,9 @@ class Board:
     #: draw the running-totals chart in the scores (`chart`); a replay's board does not (its page has its own)
     charted: bool = True
     #: what it was presented from (view, seats, flags), for its shared parts (`shared_of`)
-    source: tuple[SeatView, Sequence[SeatInfo], Flags] | None = field(default=None, repr=False, compare=False)
+    source: tuple[SeatView, Sequence[SeatInfo], Flags] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     @property
     def ranking(self) -> list[SeatCtx]:
@@ -367,8 +380,12 @@ class Board:
         if not self.history or not self.charted:
             return None
         points = [[cell["points"] for cell in row["cells"]] for row in self.history]
-        return charts.totals_chart([s.name for s in self.seats], [(s.colour, s.shape_path) for s in self.seats],
-                                   charts.running_totals(points), rounds=self.rounds)
+        return charts.totals_chart(
+            [s.name for s in self.seats],
+            [(s.colour, s.shape_path) for s in self.seats],
+            charts.running_totals(points),
+            rounds=self.rounds,
+        )
 
 
 # ---------------------------------------------------------------- the presenter
@@ -380,7 +397,9 @@ def seat_style(index: int) -> tuple[str, str, str]:
     return SEAT_COLOURS[index % len(SEAT_COLOURS)], shape, path
 
 
-def _seats(view: SeatView, seats: Sequence[SeatInfo], me: int | None, controlled: Sequence[int]) -> list[SeatCtx]:
+def _seats(
+    view: SeatView, seats: Sequence[SeatInfo], me: int | None, controlled: Sequence[int]
+) -> list[SeatCtx]:
     out = []
     over = view.phase in ("round_over", "match_over")
     lowest = min(view.round_points) if over and view.round_points else None
@@ -388,26 +407,49 @@ def _seats(view: SeatView, seats: Sequence[SeatInfo], me: int | None, controlled
         i = info.index
         colour, shape, path = seat_style(i)
         pts = view.round_points[i] if over and view.round_points is not None else None
-        out.append(SeatCtx(
-            index=i, number=i + 1, name=info.name, kind=info.kind, colour=colour, shape=shape, shape_path=path,
-            level=info.level, presence=info.presence, presence_text=presence_words(info),
-            hand_size=view.hand_sizes[i],
-            hand_size_text=ngettext("%(count)s in hand", "%(count)s in hand", view.hand_sizes[i]) % {
-                "count": view.hand_sizes[i]},
-            total=view.totals[i], is_turn=view.turn == i, is_me=me == i, controlled=i in controlled,
-            points=pts, points_text=points_text(pts) if pts is not None else "",
-            lowest=pts is not None and pts == lowest,
-            winner=view.winners is not None and i in view.winners,
-            # R21, R24: hands are face up only once the round is over.
-            revealed=view.revealed[i] if over and view.revealed is not None else None,
-            hand_label=_("Your hand") if me == i else _("%(name)s's hand") % {"name": info.name},
-            total_text=_("total %(total)s") % {"total": view.totals[i]} if over else "",
-        ))
+        out.append(
+            SeatCtx(
+                index=i,
+                number=i + 1,
+                name=info.name,
+                kind=info.kind,
+                colour=colour,
+                shape=shape,
+                shape_path=path,
+                level=info.level,
+                presence=info.presence,
+                presence_text=presence_words(info),
+                hand_size=view.hand_sizes[i],
+                hand_size_text=ngettext(
+                    "%(count)s in hand", "%(count)s in hand", view.hand_sizes[i]
+                )
+                % {"count": view.hand_sizes[i]},
+                total=view.totals[i],
+                is_turn=view.turn == i,
+                is_me=me == i,
+                controlled=i in controlled,
+                points=pts,
+                points_text=points_text(pts) if pts is not None else "",
+                lowest=pts is not None and pts == lowest,
+                winner=view.winners is not None and i in view.winners,
+                # R21, R24: hands are face up only once the round is over.
+                revealed=view.revealed[i] if over and view.revealed is not None else None,
+                hand_label=_("Your hand")
+                if me == i
+                else _("%(name)s's hand") % {"name": info.name},
+                total_text=_("total %(total)s") % {"total": view.totals[i]} if over else "",
+            )
+        )
     return out
 
 
-def _trains(view: SeatView, seats: Sequence[SeatInfo], seat_ctx: list[SeatCtx], me: int | None,
-            last_train: str = "") -> list[TrainCtx]:
+def _trains(
+    view: SeatView,
+    seats: Sequence[SeatInfo],
+    seat_ctx: list[SeatCtx],
+    me: int | None,
+    last_train: str = "",
+) -> list[TrainCtx]:
     badges: dict[str, tuple[Tile, int]] = {}  # train key -> (its open double, order: 1 first, R19)
     for order, (tile, on) in enumerate(view.open_doubles, start=1):
         badges[str(on)] = (tile, order)
@@ -427,24 +469,47 @@ def _trains(view: SeatView, seats: Sequence[SeatInfo], seat_ctx: list[SeatCtx], 
             b = badge[1] if badge is not None and position == n - 1 and is_double(t) else None
             tile_label = ""
             if b is not None:
-                tile_label = _("Tile %(tile)s, open double number %(order)s") % {"tile": spoken(t), "order": b}
-            tiles.append(TrainTileCtx(tile=t, double=is_double(t), badge=b, far=position < n - SHOWN_NARROW,
-                                      label=tile_label, last_move=position == n - 1 and key == last_train))
+                tile_label = _("Tile %(tile)s, open double number %(order)s") % {
+                    "tile": spoken(t),
+                    "order": b,
+                }
+            tiles.append(
+                TrainTileCtx(
+                    tile=t,
+                    double=is_double(t),
+                    badge=b,
+                    far=position < n - SHOWN_NARROW,
+                    label=tile_label,
+                    last_move=position == n - 1 and key == last_train,
+                )
+            )
         folded_wide = first_shown
         folded_narrow = max(0, n - SHOWN_NARROW)
-        out.append(TrainCtx(
-            key=key, index=index, mexican=mexican,
-            owner=seat_ctx[train.owner] if train.owner is not None else None,
-            label=label, short=label if train.owner is None or train.owner == me else seats[train.owner].name,
-            aria_label=train_aria(label, train, badge is not None),
-            tiles=tiles,
-            folded_wide=folded_wide, folded_narrow=folded_narrow,
-            folded_wide_text=fold_text(folded_wide), folded_narrow_text=fold_text(folded_narrow),
-            marker=train.marker, end=train.end, started=bool(train.tiles),
-            mine=me is not None and train.owner == me,
-            open_to_me=open_to_me and any(a.act == "play" and str(a.train) == key for a in view.legal),
-            open_double=badge is not None,
-        ))
+        out.append(
+            TrainCtx(
+                key=key,
+                index=index,
+                mexican=mexican,
+                owner=seat_ctx[train.owner] if train.owner is not None else None,
+                label=label,
+                short=label
+                if train.owner is None or train.owner == me
+                else seats[train.owner].name,
+                aria_label=train_aria(label, train, badge is not None),
+                tiles=tiles,
+                folded_wide=folded_wide,
+                folded_narrow=folded_narrow,
+                folded_wide_text=fold_text(folded_wide),
+                folded_narrow_text=fold_text(folded_narrow),
+                marker=train.marker,
+                end=train.end,
+                started=bool(train.tiles),
+                mine=me is not None and train.owner == me,
+                open_to_me=open_to_me
+                and any(a.act == "play" and str(a.train) == key for a in view.legal),
+                open_double=badge is not None,
+            )
+        )
     return out
 
 
@@ -454,7 +519,9 @@ class _Why:
     url: str
 
 
-def _why(view: SeatView, tile: Tile, names: list[str], said: dict[Any, _Why] | None = None) -> _Why | None:
+def _why(
+    view: SeatView, tile: Tile, names: list[str], said: dict[Any, _Why] | None = None
+) -> _Why | None:
     """Why `tile` may not be played, in words (`said`: the words of the hand's reasons so far,
     by reason: while others play every tile of a hand has the same one)."""
     reason = why_not(view, tile)
@@ -482,21 +549,36 @@ def _hand(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx | None:
         why = None if targets else _why(view, t, names, said)
         if targets:
             playable += 1
-        tiles.append(HandTileCtx(
-            tile=(max(t), min(t)), data=spoken(t), label=_("Tile %(tile)s") % {"tile": spoken(t)},
-            targets=targets, targets_attr=" ".join(targets),
-            why=why.words if why is not None else "", why_url=why.url if why is not None else "",
-            drawn=view.drawn_tile is not None and t == view.drawn_tile,
-            double=is_double(t), points=points(t),
-            after_engine=str(view.seat) if placing and view.engine in t and t != (view.engine, view.engine) else "",
-        ))
+        tiles.append(
+            HandTileCtx(
+                tile=(max(t), min(t)),
+                data=spoken(t),
+                label=_("Tile %(tile)s") % {"tile": spoken(t)},
+                targets=targets,
+                targets_attr=" ".join(targets),
+                why=why.words if why is not None else "",
+                why_url=why.url if why is not None else "",
+                drawn=view.drawn_tile is not None and t == view.drawn_tile,
+                double=is_double(t),
+                points=points(t),
+                after_engine=str(view.seat)
+                if placing and view.engine in t and t != (view.engine, view.engine)
+                else "",
+            )
+        )
     total = sum(points(t) for t in view.hand)
-    return HandCtx(seat=view.seat, tiles=tiles, count_text=tiles_text(len(view.hand)),
-                   points_text=points_text(total), playable=playable, columns=phone_columns(len(view.hand)))
+    return HandCtx(
+        seat=view.seat,
+        tiles=tiles,
+        count_text=tiles_text(len(view.hand)),
+        points_text=points_text(total),
+        playable=playable,
+        columns=phone_columns(len(view.hand)),
+    )
 
 
 def presence_words(info: SeatInfo) -> str:
-    """"At the table", "Away since 14:05 UTC" or "Not at the table yet" (issue 19), for the dot by
+    """ "At the table", "Away since 14:05 UTC" or "Not at the table yet" (issue 19), for the dot by
     a person's name; "" for a computer's seat or a board with no presence (replays)."""
     if info.presence == "here":
         return _("At the table")
@@ -507,7 +589,9 @@ def presence_words(info: SeatInfo) -> str:
     from django.utils import timezone
     from django.utils.dateformat import time_format
 
-    return _("Away since %(time)s") % {"time": time_format(timezone.localtime(info.away_since), "H:i T")}
+    return _("Away since %(time)s") % {
+        "time": time_format(timezone.localtime(info.away_since), "H:i T")
+    }
 
 
 def phone_columns(count: int) -> int:
@@ -526,19 +610,30 @@ def _actions(view: SeatView) -> ActionsCtx:
     if view.seat is None or not view.my_turn:
         return ActionsCtx(seat=view.seat)
     acts = {a.act for a in view.legal}
-    out = ActionsCtx(seat=view.seat, engine="engine" in acts, draw="draw" in acts, pass_="pass" in acts,
-                     end="end" in acts, hint=bool(view.legal))
+    out = ActionsCtx(
+        seat=view.seat,
+        engine="engine" in acts,
+        draw="draw" in acts,
+        pass_="pass" in acts,
+        end="end" in acts,
+        hint=bool(view.legal),
+    )
     if len(view.legal) == 1 and view.legal[0].act in ("draw", "pass"):
         out.only = view.legal[0].act
     preview = end_preview(view)
     if preview is not None:
         # R9, R11: show what ending leaves behind before it is confirmed.
-        chain = ngettext("You placed %(count)s tile on your train.", "You placed %(count)s tiles on your train.",
-                         preview.placed) % {"count": preview.placed}
+        chain = ngettext(
+            "You placed %(count)s tile on your train.",
+            "You placed %(count)s tiles on your train.",
+            preview.placed,
+        ) % {"count": preview.placed}
         if preview.open_double is not None:
             out.end_double = preview.open_double
-            chain += " " + _("The double %(tile)s stays open at its end; it must be satisfied once the first "
-                             "turns are over.") % {"tile": spoken(preview.open_double)}
+            chain += " " + _(
+                "The double %(tile)s stays open at its end; it must be satisfied once the first "
+                "turns are over."
+            ) % {"tile": spoken(preview.open_double)}
         out.end_text = chain
     return out
 
@@ -551,8 +646,13 @@ def _history(flags: Flags) -> list[dict[str, Any]]:
     return rows
 
 
-def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None = None,
-            flags: Flags | None = None) -> Board:
+def present(
+    view: SeatView,
+    seats: Sequence[SeatInfo],
+    *,
+    viewer: Viewer | None = None,
+    flags: Flags | None = None,
+) -> Board:
     """The board context for `view`, as seen by `viewer` (default: the view's own seat)."""
     flags = flags or Flags()
     if len(seats) != view.players:
@@ -586,37 +686,56 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         title = round_words + " · " + _("Mexican Train")
     seated = bool(viewer.controlled)
     board = Board(
-        match_id=flags.match_id, version=flags.version, round=view.round,
-        rounds=view.round if flags.final else view.rounds, phase=view.phase,
-        players=view.players, engine=(view.engine, view.engine), engine_placed=view.phase != "engine",
-        boneyard=view.boneyard, boneyard_text=tiles_text(view.boneyard),
-        seats=seat_ctx, me=seat_ctx[me] if me is not None else None,
+        match_id=flags.match_id,
+        version=flags.version,
+        round=view.round,
+        rounds=view.round if flags.final else view.rounds,
+        phase=view.phase,
+        players=view.players,
+        engine=(view.engine, view.engine),
+        engine_placed=view.phase != "engine",
+        boneyard=view.boneyard,
+        boneyard_text=tiles_text(view.boneyard),
+        seats=seat_ctx,
+        me=seat_ctx[me] if me is not None else None,
         turn_seat=seat_ctx[view.turn] if view.turn is not None else None,
-        your_turn=your_turn, status=status, turn_text=turn_text, title=title,
+        your_turn=your_turn,
+        status=status,
+        turn_text=turn_text,
+        title=title,
         trains=_trains(view, seats, seat_ctx, me, flags.last_train),
         # Once the round is over every hand lies face up on its row instead (R21).
         hand=_hand(view, seats) if cover is None and not over else None,
         actions=_actions(view) if cover is None else ActionsCtx(),
-        undo=flags.undo, redo=flags.redo,
+        undo=flags.undo,
+        redo=flags.redo,
         restart=flags.restart and not over,
         next_round=flags.next_round and view.phase == "round_over",
         new_match=flags.new_match and view.phase == "match_over",
-        paused=flags.paused, spectator=not seated, autodraw=seated and viewer.autodraw,
-        cover=seat_ctx[cover] if cover is not None else None, relay=viewer.relay,
-        round_over=view.phase == "round_over", match_over=view.phase == "match_over",
+        paused=flags.paused,
+        spectator=not seated,
+        autodraw=seated and viewer.autodraw,
+        cover=seat_ctx[cover] if cover is not None else None,
+        relay=viewer.relay,
+        round_over=view.phase == "round_over",
+        match_over=view.phase == "match_over",
         result_text=result_text(view, seats) if over else "",
         winners_text=winners_text(view, seats),
         history=_history(flags),
         compact=view.players >= COMPACT_FROM,
-        last_event=flags.last_event, next_match_url=flags.next_match_url,
+        last_event=flags.last_event,
+        next_match_url=flags.next_match_url,
         ask=flags.ask if not over else None,
         answered=flags.answered if not over else "",
         offers=flags.offers if not over else (),
         away=flags.away,
     )
     e = spoken((view.engine, view.engine))
-    board.round_text = (_("Round %(round)s, the match's last") % {"round": view.round} if flags.final
-                        else _("Round %(round)s of %(rounds)s") % {"round": view.round, "rounds": view.rounds})
+    board.round_text = (
+        _("Round %(round)s, the match's last") % {"round": view.round}
+        if flags.final
+        else _("Round %(round)s of %(rounds)s") % {"round": view.round, "rounds": view.rounds}
+    )
     board.engine_label = _("Engine double %(tile)s") % {"tile": e}
     board.engine_preview_label = _("Engine double %(tile)s, not placed yet") % {"tile": e}
     starters = board.hand is not None and any(h.after_engine for h in board.hand.tiles)
@@ -626,26 +745,36 @@ def present(view: SeatView, seats: Sequence[SeatInfo], *, viewer: Viewer | None 
         board.engine_hint = Markup(escape(_("Place %(tile)s in the centre?"))) % {"tile": e_whole}
         # The hand's line says what a tap does while the engine waits for its holder (hand.js).
         if starters:  # a lit tile confirms the engine (R7) and starts the train (R8)
-            board.status = _("Your turn: confirm the engine double, or tap a lit tile: "
-                             "that places it and starts your train.")
+            board.status = _(
+                "Your turn: confirm the engine double, or tap a lit tile: "
+                "that places it and starts your train."
+            )
         elif board.hand is not None:  # no tile starts the train: the first turn is a pass (R10)
-            board.status = _("Your turn: none of your tiles can start your train, so confirming "
-                             "the engine double also passes.")
+            board.status = _(
+                "Your turn: none of your tiles can start your train, so confirming "
+                "the engine double also passes."
+            )
             board.engine_then = "pass"
     else:
-        board.engine_hint = Markup(escape(_("%(name)s holds %(tile)s"))) % {"name": seats[view.holder].name,
-                                                                            "tile": e_whole}
+        board.engine_hint = Markup(escape(_("%(name)s holds %(tile)s"))) % {
+            "name": seats[view.holder].name,
+            "tile": e_whole,
+        }
     if board.cover is not None:
         board.cover_title = _("Pass the device to %(name)s") % {"name": board.cover.name}
         board.cover_button = _("%(name)s: show my tiles") % {"name": board.cover.name}
     if board.round_over:
         board.round_over_title = _("Round %(round)s is over") % {"round": view.round}
-        board.next_round_text = _("Next round (%(next)s / %(rounds)s)") % {"next": view.round + 1, "rounds": view.rounds}
+        board.next_round_text = _("Next round (%(next)s / %(rounds)s)") % {
+            "next": view.round + 1,
+            "rounds": view.rounds,
+        }
     board.undo_text = flags.undo_text if flags.undo else ""
     _pace(board, view, seats, flags, over)
     if view.open_doubles and not over:
-        board.open_doubles_text = ngettext("%(count)s open double", "%(count)s open doubles",
-                                           len(view.open_doubles)) % {"count": len(view.open_doubles)}
+        board.open_doubles_text = ngettext(
+            "%(count)s open double", "%(count)s open doubles", len(view.open_doubles)
+        ) % {"count": len(view.open_doubles)}
     board.source = (view, seats, flags)
     return board
 
@@ -657,7 +786,9 @@ def pace_words() -> dict[str, str]:
     return {value: str(label) for value, label in Match.Pace.choices}
 
 
-def _pace(board: Board, view: SeatView, seats: Sequence[SeatInfo], flags: Flags, over: bool) -> None:
+def _pace(
+    board: Board, view: SeatView, seats: Sequence[SeatInfo], flags: Flags, over: bool
+) -> None:
     """The computers' pace for everyone; the choice of pace and "Skip to my turn" for the seated."""
     board.has_computers = any(s.kind == "computer" for s in seats)
     if not board.has_computers:
@@ -666,8 +797,10 @@ def _pace(board: Board, view: SeatView, seats: Sequence[SeatInfo], flags: Flags,
     board.pace, board.hurry = flags.pace, flags.hurry
     board.pace_text = _("Computers: %(pace)s") % {"pace": words.get(flags.pace, flags.pace)}
     if flags.may_pace and view.phase != "match_over":
-        board.pace_options = [{"value": value, "label": label, "current": value == flags.pace}
-                              for value, label in words.items()]
+        board.pace_options = [
+            {"value": value, "label": label, "current": value == flags.pace}
+            for value, label in words.items()
+        ]
     computer_turn = view.turn is not None and seats[view.turn].kind == "computer"
     board.skip = flags.may_pace and computer_turn and not over and not flags.hurry
     board.skip_shown = flags.may_pace and not over
@@ -675,9 +808,17 @@ def _pace(board: Board, view: SeatView, seats: Sequence[SeatInfo], flags: Flags,
 
 def public_flags(flags: Flags) -> Flags:
     """The flags every viewer shares (no offers, no requests: those are a viewer's own)."""
-    return Flags(match_id=flags.match_id, version=flags.version, paused=flags.paused, history=flags.history,
-                 next_match_url=flags.next_match_url, pace=flags.pace, hurry=flags.hurry,
-                 last_train=flags.last_train, final=flags.final)
+    return Flags(
+        match_id=flags.match_id,
+        version=flags.version,
+        paused=flags.paused,
+        history=flags.history,
+        next_match_url=flags.next_match_url,
+        pace=flags.pace,
+        hurry=flags.hurry,
+        last_train=flags.last_train,
+        final=flags.final,
+    )
 
 
 def present_public(view: SeatView, seats: Sequence[SeatInfo], flags: Flags) -> Board:

@@ -111,8 +111,12 @@ class ProtocolError(ValueError):
         self.request_id = request_id
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "error", "code": BAD_REQUEST, "message": str(self.message),
-                "request_id": self.request_id}
+        return {
+            "type": "error",
+            "code": BAD_REQUEST,
+            "message": str(self.message),
+            "request_id": self.request_id,
+        }
 
 
 class FrameTooBig(ProtocolError):
@@ -153,15 +157,20 @@ def _action(value: object, request_id: str | None) -> dict[str, Any]:
     """A small object of the replay format's action fields with scalar values; its
     meaning is checked by engine.replay.parse_action inside the service."""
     if not isinstance(value, dict) or not value or set(value) - ACTION_FIELDS:
-        raise ProtocolError(_("An action is an object with the fields act, seat, tile and train."),
-                            request_id)
+        raise ProtocolError(
+            _("An action is an object with the fields act, seat, tile and train."), request_id
+        )
     for key, item in value.items():
         text = isinstance(item, str) and len(item) <= MAX_ACTION_TEXT
         number = _is_int(item) and 0 <= item <= MAX_SEAT
         if not (text or number or (item is None and key != "act")):
-            raise ProtocolError(_("An action's %(field)s is not valid.") % {"field": key}, request_id)
+            raise ProtocolError(
+                _("An action's %(field)s is not valid.") % {"field": key}, request_id
+            )
     if not isinstance(value.get("act"), str):
-        raise ProtocolError(_("An action needs its act (engine, play, draw, pass or end)."), request_id)
+        raise ProtocolError(
+            _("An action needs its act (engine, play, draw, pass or end)."), request_id
+        )
     return dict(value)
 
 
@@ -213,7 +222,8 @@ def check_frame(frame: object) -> str:
     if not isinstance(frame, str):
         raise ProtocolError(_("Send commands as JSON text."))
     if len(frame) > MAX_FRAME or (  # a character is 1 to 4 bytes: count bytes only when needed
-            not frame.isascii() and len(frame.encode("utf-8", "surrogatepass")) > MAX_FRAME):
+        not frame.isascii() and len(frame.encode("utf-8", "surrogatepass")) > MAX_FRAME
+    ):
         raise FrameTooBig(_("That message is too long."))
     if nesting_depth(frame) > MAX_DEPTH:
         raise ProtocolError(_("That message is nested too deeply."))
@@ -226,7 +236,10 @@ def parse(frame: str | bytes | None) -> Command:
     text = check_frame(frame)
     try:
         data = json.loads(text)
-    except (ValueError, RecursionError):  # the depth check makes the second unreachable; kept as a wall
+    except (
+        ValueError,
+        RecursionError,
+    ):  # the depth check makes the second unreachable; kept as a wall
         raise ProtocolError(_("That message is not valid JSON.")) from None
     if not isinstance(data, dict):
         raise ProtocolError(_("A command is a JSON object with a type."))
@@ -238,11 +251,16 @@ def parse(frame: str | bytes | None) -> Command:
     given = set(data) - {"type"}
     wanted = FIELDS[kind]
     if given - wanted:
-        raise ProtocolError(_("This command does not take the field %(field)s.")
-                            % {"field": sorted(given - wanted)[0]}, request_id)
+        raise ProtocolError(
+            _("This command does not take the field %(field)s.")
+            % {"field": sorted(given - wanted)[0]},
+            request_id,
+        )
     if wanted - given:
-        raise ProtocolError(_("This command needs the field %(field)s.")
-                            % {"field": sorted(wanted - given)[0]}, request_id)
+        raise ProtocolError(
+            _("This command needs the field %(field)s.") % {"field": sorted(wanted - given)[0]},
+            request_id,
+        )
     out: dict[str, Any] = {}
     if "request_id" in wanted:
         if request_id is None:
@@ -289,7 +307,9 @@ def parse(frame: str | bytes | None) -> Command:
     if "text" in wanted:
         if not isinstance(data["text"], str):
             raise ProtocolError(_("A message is text."), request_id)
-        out["text"] = data["text"]  # its length and characters: games.chat.text, with words for the writer
+        out["text"] = data[
+            "text"
+        ]  # its length and characters: games.chat.text, with words for the writer
     if "ref" in wanted:
         ref = data["ref"]
         if not _is_int(ref) or not 1 <= ref <= MAX_ASK:

@@ -33,14 +33,21 @@ def _access(request: HttpRequest, match_id: int) -> tuple[Match, tuple[int, ...]
     Raises Http404 for anyone who may not watch it (games.permissions), signed in or not,
     exactly as for a match that does not exist: nobody learns which ids exist.
     """
-    match = (Match.objects.select_related("created_by")
-             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-             .filter(pk=match_id).first())
+    match = (
+        Match.objects.select_related("created_by")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .filter(pk=match_id)
+        .first()
+    )
     token = request.GET.get("watch", "")
     user = request.user
     if match is None or not permissions.may(user, Can.WATCH, match, token=token, log_watch=True):
         raise Http404
-    return match, tuple(permissions.seats_controlled(match, user)), permissions.token_ok(match, token)
+    return (
+        match,
+        tuple(permissions.seats_controlled(match, user)),
+        permissions.token_ok(match, token),
+    )
 
 
 @require_safe
@@ -59,19 +66,26 @@ def _table(request: HttpRequest, match_id: int) -> HttpResponse:
         detail = reverse("games:detail", args=[match.pk])
         return redirect(f"{detail}?{urlencode({'watch': token})}" if watching else detail)
     signed_in = user if user.is_authenticated else None
-    viewer = board.Viewer(user=signed_in, controlled=controlled,
-                          autodraw=bool(controlled) and services.autodraw_of(signed_in))
+    viewer = board.Viewer(
+        user=signed_in,
+        controlled=controlled,
+        autodraw=bool(controlled) and services.autodraw_of(signed_in),
+    )
     b = board.board_context(match=match, viewer=viewer)
     ws_path = reverse("games:table", args=[match.pk]).replace("/m/", "/ws/m/", 1)
-    return render(request, "games/table.html", {
-        "b": b,
-        "board_html": board.board_html(b),  # a Jinja2 template (games/jinja_env.py)
-        "match": match,
-        "ws_path": ws_path,
-        "watch_token": match.watch_token if not controlled and watching else "",
-        "strings": words.script_words(),
-        "log_url": reverse("games:table_log", args=[match.pk]),
-    })
+    return render(
+        request,
+        "games/table.html",
+        {
+            "b": b,
+            "board_html": board.board_html(b),  # a Jinja2 template (games/jinja_env.py)
+            "match": match,
+            "ws_path": ws_path,
+            "watch_token": match.watch_token if not controlled and watching else "",
+            "strings": words.script_words(),
+            "log_url": reverse("games:table_log", args=[match.pk]),
+        },
+    )
 
 
 @require_safe
@@ -85,7 +99,9 @@ def table_log(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     """R1–R30 in plain words, from `games.rules_text` (the one source)."""
-    return render(request, "games/rules.html", {"rules": rules_text.sections(), "keys": rules_text.KEYS})
+    return render(
+        request, "games/rules.html", {"rules": rules_text.sections(), "keys": rules_text.KEYS}
+    )
 
 
 @require_safe
@@ -94,5 +110,13 @@ def rules(request: HttpRequest) -> HttpResponse:
 def rules_panel(request: HttpRequest) -> HttpResponse:
     """The rules as the table's drawer shows them (fetched when it first opens): the same
     list as the rules page, its anchors prefixed so they do not clash with the table's ids."""
-    return render(request, "games/rules_list.html", {
-        "rules": rules_text.sections(), "keys": rules_text.KEYS, "level": 3, "id_prefix": "panel-"})
+    return render(
+        request,
+        "games/rules_list.html",
+        {
+            "rules": rules_text.sections(),
+            "keys": rules_text.KEYS,
+            "level": 3,
+            "id_prefix": "panel-",
+        },
+    )

@@ -32,7 +32,9 @@ if TYPE_CHECKING:
 
 def too_many_frames() -> str:
     """The error a page is sent when it sends frames faster than its budget (games.table.budget)."""
-    return _("Your page is sending too many messages; some were ignored. Reload the page if the table looks wrong.")
+    return _(
+        "Your page is sending too many messages; some were ignored. Reload the page if the table looks wrong."
+    )
 
 
 def tiles_text(n: int) -> str:
@@ -92,8 +94,11 @@ def why_not(view: SeatView, tile: Tile) -> Reason | None:
     if view.open_doubles and not view.owes:
         double, where = view.open_doubles[0]
         return Reason("open_double_first", "R19", {"tile": spoken(double), "train": where})
-    closed = [t for t in view.trains if (t.end in tile) and t.owner is not None and t.owner != view.seat
-              and not t.marker]
+    closed = [
+        t
+        for t in view.trains
+        if (t.end in tile) and t.owner is not None and t.owner != view.seat and not t.marker
+    ]
     if closed:
         return Reason("train_not_open", "R13", {"train": closed[0].owner, "end": closed[0].end})
     return Reason("fits_nowhere", "R13", {"a": tile[1], "b": tile[0]})
@@ -123,8 +128,13 @@ def hint_message(view: SeatView) -> dict[str, Any]:
     """The server → client ``hint`` message for a seat's view (R23, R25): nothing is played."""
     choice = hint(view)
     if choice is None:
-        return {"type": "hint", "tile": None, "train": None, "act": None,
-                "reason": _("There is nothing to suggest: it is not your turn.")}
+        return {
+            "type": "hint",
+            "tile": None,
+            "train": None,
+            "act": None,
+            "reason": _("There is nothing to suggest: it is not your turn."),
+        }
     action = choice.action
     return {
         "type": "hint",
@@ -139,7 +149,9 @@ def fold_text(n: int) -> str:
     return ngettext("… %(count)s more", "… %(count)s more", n) % {"count": n} if n else ""
 
 
-def status_text(view: SeatView, seats: Sequence[SeatInfo], me: int | None, cover: int | None) -> str:
+def status_text(
+    view: SeatView, seats: Sequence[SeatInfo], me: int | None, cover: int | None
+) -> str:
     if view.phase == "match_over":
         return _("The match is over.")
     if view.phase == "round_over":
@@ -184,11 +196,16 @@ def status_text(view: SeatView, seats: Sequence[SeatInfo], me: int | None, cover
 
 def result_text(view: SeatView, seats: Sequence[SeatInfo]) -> str:
     if view.ended_by == "blocked":
-        return _("Round %(round)s is blocked: nobody can play and the boneyard is empty.") % {"round": view.round}
+        return _("Round %(round)s is blocked: nobody can play and the boneyard is empty.") % {
+            "round": view.round
+        }
     if view.ended_by == "out":
         out = [s.name for s in seats if view.hand_sizes[s.index] == 0]
         if len(out) == 1:
-            return _("%(name)s went out and ends round %(round)s.") % {"name": out[0], "round": view.round}
+            return _("%(name)s went out and ends round %(round)s.") % {
+                "name": out[0],
+                "round": view.round,
+            }
         return _("Round %(round)s is over.") % {"round": view.round}
     return ""
 
@@ -200,19 +217,29 @@ def winners_text(view: SeatView, seats: Sequence[SeatInfo]) -> str:
     if len(names) == 1:
         return _("%(name)s wins the match!") % {"name": names[0]}
     # R22: equal lowest totals win together.
-    return _("%(names)s and %(last)s win the match together!") % {"names": ", ".join(names[:-1]),
-                                                                   "last": names[-1]}
+    return _("%(names)s and %(last)s win the match together!") % {
+        "names": ", ".join(names[:-1]),
+        "last": names[-1],
+    }
 
 
-def log_line(entry: Any, names: Sequence[str], viewer_seat: int | None, *, engine: int | None = None) -> str:
+def log_line(
+    entry: Any, names: Sequence[str], viewer_seat: int | None, *, engine: int | None = None
+) -> str:
     """One LogEntry in words (see games.logtext)."""
     from games.logtext import describe_entry
 
     actor = ""
     if entry.user is not None:
         actor = entry.user.get_username()
-    return describe_entry(entry.kind, entry.action, names, viewer_seat, actor=actor,
-                          engine=engine if entry.kind == "action" else None)
+    return describe_entry(
+        entry.kind,
+        entry.action,
+        names,
+        viewer_seat,
+        actor=actor,
+        engine=engine if entry.kind == "action" else None,
+    )
 
 
 def script_words() -> dict[str, str]:
@@ -222,7 +249,9 @@ def script_words() -> dict[str, str]:
         "reconnecting": _("Connection lost. Reconnecting…"),
         "connected": _("Connected."),
         "selected": _("Tile {tile} selected. Choose a glowing train."),
-        "selected_one": _("Tile {tile} selected. It fits one train: press Enter or tap it again to play."),
+        "selected_one": _(
+            "Tile {tile} selected. It fits one train: press Enter or tap it again to play."
+        ),
         "deselected": _("Nothing selected."),
         "not_target": _("The selected tile does not fit this train."),
         "select_first": _("Select a tile first."),

@@ -38,9 +38,15 @@ register = template.Library()
 # Pip centres in a 100 × 100 half.
 _L, _M, _R = 26, 50, 74
 _GRID9 = {
-    "tl": (_L, _L), "tc": (_M, _L), "tr": (_R, _L),
-    "ml": (_L, _M), "c": (_M, _M), "mr": (_R, _M),
-    "bl": (_L, _R), "bc": (_M, _R), "br": (_R, _R),
+    "tl": (_L, _L),
+    "tc": (_M, _L),
+    "tr": (_R, _L),
+    "ml": (_L, _M),
+    "c": (_M, _M),
+    "mr": (_R, _M),
+    "bl": (_L, _R),
+    "bc": (_M, _R),
+    "br": (_R, _R),
 }
 _LAYOUT9: dict[int, tuple[str, ...]] = {
     0: (),
@@ -76,9 +82,9 @@ def pip_radius(n: int) -> float:
 #: a tile's face and its middle line, lying (h) and standing (v): drawn by every tile
 _FACES = {
     "h": '<rect class="tile__face" x="3" y="3" width="194" height="94" rx="14"/>'
-         '<line class="tile__line" x1="100" y1="14" x2="100" y2="86"/>',
+    '<line class="tile__line" x1="100" y1="14" x2="100" y2="86"/>',
     "v": '<rect class="tile__face" x="3" y="3" width="94" height="194" rx="14"/>'
-         '<line class="tile__line" x1="14" y1="100" x2="86" y2="100"/>',
+    '<line class="tile__line" x1="14" y1="100" x2="86" y2="100"/>',
 }
 
 
@@ -89,11 +95,15 @@ def _defs_svg() -> str:
     # visible: a highlighted face's wide edge is not clipped (on the pips too: a clip, even
     # one nothing reaches, changes their edges' antialiasing). Every page carries these: no
     # class the stylesheets do not use.
-    symbols = [f'<symbol id="mt-{k}" overflow="visible">{face}</symbol>' for k, face in _FACES.items()]
+    symbols = [
+        f'<symbol id="mt-{k}" overflow="visible">{face}</symbol>' for k, face in _FACES.items()
+    ]
     for n in range(HIGHEST + 1):
         r = pip_radius(n)
         circles = "".join(f'<circle cx="{x}" cy="{y}" r="{r}"/>' for x, y in pip_positions(n))
-        symbols.append(f'<symbol id="mt-pips-{n}" overflow="visible"><g style="fill:var(--pip-{n},var(--pip))">{circles}</g></symbol>')
+        symbols.append(
+            f'<symbol id="mt-pips-{n}" overflow="visible"><g style="fill:var(--pip-{n},var(--pip))">{circles}</g></symbol>'
+        )
     return (
         '<svg class="tile-defs" aria-hidden="true" focusable="false" width="0" height="0" '
         'style="position:absolute;width:0;height:0;overflow:hidden">'
@@ -137,8 +147,13 @@ def _tile_svg(a: int, b: int, vertical: bool, label: str, decorative: bool, css:
 
 
 @register.simple_tag
-def tile(value: object, vertical: bool = False, label: str | None = None, decorative: bool = False,
-         css: str = "") -> SafeString:
+def tile(
+    value: object,
+    vertical: bool = False,
+    label: str | None = None,
+    decorative: bool = False,
+    css: str = "",
+) -> SafeString:
     """One domino as inline SVG (see the module docstring)."""
     a, b = _as_tile(value)
     if label is None:
@@ -152,7 +167,11 @@ def tile_back(vertical: bool = False, label: str | None = None, css: str = "") -
     w, h = (100, 200) if vertical else (200, 100)
     name = label if label is not None else _("A face-down tile")
     classes = f"tile tile--back tile--{'v' if vertical else 'h'}" + (f" {css}" if css else "")
-    names = f'role="img" aria-label="{escape(name)}"' if name else 'aria-hidden="true" focusable="false"'
+    names = (
+        f'role="img" aria-label="{escape(name)}"'
+        if name
+        else 'aria-hidden="true" focusable="false"'
+    )
     return mark_safe(
         f'<svg class="{escape(classes)}" viewBox="0 0 {w} {h}" {names}>'
         f'<rect class="tile__back" x="3" y="3" width="{w - 6}" height="{h - 6}" rx="14"/>'

@@ -49,8 +49,12 @@ def players(django_user_model: Any) -> list[Any]:
 
 
 def started(players: list[Any], seed: int = 7) -> Match:
-    match = services.match_create(creator=players[0], seed=seed, listed=False,
-                                  seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("human")])
+    match = services.match_create(
+        creator=players[0],
+        seed=seed,
+        listed=False,
+        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("human")],
+    )
     for user in players[1:]:
         services.seat_join(match_id=match.pk, user=user, token=match.invite_token)
     match.refresh_from_db()
@@ -58,11 +62,16 @@ def started(players: list[Any], seed: int = 7) -> Match:
 
 
 def viewers(match: Match, players: list[Any]) -> list[board.Viewer]:
-    out = [board.Viewer(user=u, controlled=tuple(selectors.seats_controlled(match, u))) for u in players]
+    out = [
+        board.Viewer(user=u, controlled=tuple(selectors.seats_controlled(match, u)))
+        for u in players
+    ]
     return out + [board.Viewer()]  # and a spectator
 
 
-def boards(match_id: int, players: list[Any], reads: board_reads.BoardReads | None) -> list[dict[str, Any]]:
+def boards(
+    match_id: int, players: list[Any], reads: board_reads.BoardReads | None
+) -> list[dict[str, Any]]:
     """Every viewer's board message, from `reads` or (None) each read afresh as before."""
     out = []
     with translation.override("en"):
@@ -103,15 +112,23 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
 
     user = viewer.user
     over = view.phase in ("round_over", "match_over")
-    history = tuple(tuple(r.points) for r in Round.objects.filter(match=match, points__isnull=False)
-                    .order_by("number") if r.number < view.round or over)
-    last = (LogEntry.objects.filter(round__match=match).select_related("user")
-            .order_by("-round__number", "-seq").first())
+    history = tuple(
+        tuple(r.points)
+        for r in Round.objects.filter(match=match, points__isnull=False).order_by("number")
+        if r.number < view.round or over
+    )
+    last = (
+        LogEntry.objects.filter(round__match=match)
+        .select_related("user")
+        .order_by("-round__number", "-seq")
+        .first()
+    )
     following = selectors.next_match(match) if view.phase == "match_over" else None
     signed_in = user is not None
     ask = board.ask_for(match, selectors.open_request(match.pk), user)  # issue 13: a request waits
     return board.Flags(
-        match_id=match.pk, version=match.version,
+        match_id=match.pk,
+        version=match.version,
         undo=signed_in and ask is None and reads.undo_available(match, user),
         redo=signed_in and reads.redo_available(match, user),
         restart=signed_in and ask is None and selectors.restart_available(match, user),
@@ -119,21 +136,34 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
         next_round=signed_in and selectors.next_round_available(match, user),
         new_match=signed_in and following is None and selectors.new_match_available(match, user),
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
-        paused=selectors.paused(match), history=history,
-        pace=match.pace, hurry=match.hurry,
-        may_pace=signed_in and match.status == "playing" and bool(selectors.seats_controlled(match, user)),
+        paused=selectors.paused(match),
+        history=history,
+        pace=match.pace,
+        hurry=match.hurry,
+        may_pace=signed_in
+        and match.status == "playing"
+        and bool(selectors.seats_controlled(match, user)),
         undo_text=undo_text_read_one_by_one(match, user, view) if signed_in else "",
-        last_event=board.log_line(last, [s.name for s in board.seat_infos(match)], view.seat, engine=view.engine)
-        if last is not None else "",
+        last_event=board.log_line(
+            last, [s.name for s in board.seat_infos(match)], view.seat, engine=view.engine
+        )
+        if last is not None
+        else "",
         last_train=last_train_read_one_by_one(match, last),
         # seats whose owners are away (games.standin), their presence read now
         away=away.for_viewer(match, user, [s.name for s in board.seat_infos(match)]),
         # the asker told of a declined or expired request (issue 19), the commands the menu
         # offers (games.table.commands), whether this round is the match's last (R32)
         answered=board.answer_for(match, None, user) if signed_in and ask is None else None,
-        offers=commands.offers(commands.OfferContext(
-            match=match, user=user, view=view, mine=tuple(selectors.seats_controlled(match, user)),
-            waiting=ask is not None)),
+        offers=commands.offers(
+            commands.OfferContext(
+                match=match,
+                user=user,
+                view=view,
+                mine=tuple(selectors.seats_controlled(match, user)),
+                waiting=ask is not None,
+            )
+        ),
         final=bool((match.state or {}).get("start", {}).get("final")),
     )
 
@@ -145,14 +175,21 @@ def last_train_read_one_by_one(match: Match, last: Any) -> str:
     from games.models import LogEntry
 
     if match.state is not None and match.status == Match.Status.PLAYING:
-        entries = list(LogEntry.objects.filter(round__match=match, round__number=match.round_number)
-                       .order_by("seq"))
+        entries = list(
+            LogEntry.objects.filter(round__match=match, round__number=match.round_number).order_by(
+                "seq"
+            )
+        )
         effective = log.fold(entries).effective
         entry = effective[-1] if effective else None
     else:
         entry = last if last is not None and last.kind == "action" else None
     action = entry.action if entry is not None else None
-    return str(action.get("train", "")) if isinstance(action, dict) and action.get("act") == "play" else ""
+    return (
+        str(action.get("train", ""))
+        if isinstance(action, dict) and action.get("act") == "play"
+        else ""
+    )
 
 
 def test_shared_reads_give_every_viewer_the_board_a_fresh_read_gives(players: list[Any]) -> None:
@@ -173,47 +210,68 @@ def test_shared_reads_give_every_viewer_the_board_a_fresh_read_gives(players: li
                 public = selectors.seat_view(shared.match, None)
                 seat = viewer.shown_seat(public.turn, public.phase in ("round_over", "match_over"))
                 view = public if seat is None else selectors.seat_view(shared.match, seat)
-                assert (board.match_flags(shared.match, viewer, view, shared)
-                        == flags_read_one_by_one(shared.match, viewer, view))
+                assert board.match_flags(
+                    shared.match, viewer, view, shared
+                ) == flags_read_one_by_one(shared.match, viewer, view)
         if boundary or _step % 5 == 0 or state.over:
             assert boards(match.pk, players, shared) == boards(match.pk, players, None)
         boundary = state.over
         if row.round_number == 3:
             break  # round 3's first board, with two rounds of history, was compared
         if state.phase == "round_over":
-            services.round_next(match_id=match.pk, user=players[0], expected_version=row.version, request_id=rid())
+            services.round_next(
+                match_id=match.pk, user=players[0], expected_version=row.version, request_id=rid()
+            )
             continue
         mover = players[state.turn] if state.turn is not None else players[0]
         if rng.random() < 0.5 and reads.redo_available(row, mover):
-            services.match_redo(match_id=match.pk, user=mover, expected_version=row.version, request_id=rid())
+            services.match_redo(
+                match_id=match.pk, user=mover, expected_version=row.version, request_id=rid()
+            )
             redone += 1
         elif rng.random() < 0.08 and reads.undo_available(row, mover):
-            asked = services.match_undo(match_id=match.pk, user=mover, expected_version=row.version,
-                                        request_id=rid())
-            if asked.asked:  # a shared table: the others agree (issue 13); the boards of the wait compared
+            asked = services.match_undo(
+                match_id=match.pk, user=mover, expected_version=row.version, request_id=rid()
+            )
+            if (
+                asked.asked
+            ):  # a shared table: the others agree (issue 13); the boards of the wait compared
                 shared = board_reads.current(match.pk, at_least=asked.version)
                 assert shared is not None and shared.ask is not None
                 with translation.override("en"):
                     for viewer in viewers(shared.match, players):
                         public = selectors.seat_view(shared.match, None)
-                        assert (board.match_flags(shared.match, viewer, public, shared)
-                                == flags_read_one_by_one(shared.match, viewer, public))
+                        assert board.match_flags(
+                            shared.match, viewer, public, shared
+                        ) == flags_read_one_by_one(shared.match, viewer, public)
                 for other in players:
                     if other != mover and selectors.open_request(match.pk) is not None:
-                        services.change_answer(match_id=match.pk, user=other, ask=shared.ask.pk, accept=True,
-                                               request_id=rid())
+                        services.change_answer(
+                            match_id=match.pk,
+                            user=other,
+                            ask=shared.ask.pk,
+                            accept=True,
+                            request_id=rid(),
+                        )
             undone += 1
         else:
             action = legal_actions(state)[0]
             assert action.seat is not None
-            services.action_submit(match_id=match.pk, user=players[action.seat], seat=action.seat,
-                                   action=action.to_json(), expected_version=row.version, request_id=rid())
+            services.action_submit(
+                match_id=match.pk,
+                user=players[action.seat],
+                seat=action.seat,
+                action=action.to_json(),
+                expected_version=row.version,
+                request_id=rid(),
+            )
     assert Match.objects.get(pk=match.pk).round_number >= 3
     assert undone and redone  # the Undo and Redo offers were compared, not only plain moves
 
 
 def test_reads_serve_their_version_or_earlier_and_a_caller_without_one_reads_afresh(
-        players: list[Any], django_assert_num_queries: Any, django_assert_max_num_queries: Any) -> None:
+    players: list[Any], django_assert_num_queries: Any, django_assert_max_num_queries: Any
+) -> None:
     match = started(players)
     with django_assert_max_num_queries(5):
         first = board_reads.current(match.pk, at_least=None)
@@ -225,8 +283,14 @@ def test_reads_serve_their_version_or_earlier_and_a_caller_without_one_reads_afr
     state = state_from_json(first.match.state)
     action = legal_actions(state)[0]
     assert action.seat is not None
-    services.action_submit(match_id=match.pk, user=players[action.seat], seat=action.seat,
-                           action=action.to_json(), expected_version=first.version, request_id=rid())
+    services.action_submit(
+        match_id=match.pk,
+        user=players[action.seat],
+        seat=action.seat,
+        action=action.to_json(),
+        expected_version=first.version,
+        request_id=rid(),
+    )
     newer = board_reads.current(match.pk, at_least=first.version + 1)
     assert newer is not None and newer is not first and newer.version == first.version + 1
     assert newer.last is not None and newer.last.action == action.to_json()
@@ -240,12 +304,23 @@ def test_reads_serve_their_version_or_earlier_and_a_caller_without_one_reads_afr
     assert board_reads.current(10**9, at_least=None) is None
 
 
-def test_matches_awaiting_a_computer_in_one_query(players: list[Any], django_assert_num_queries: Any) -> None:
+def test_matches_awaiting_a_computer_in_one_query(
+    players: list[Any], django_assert_num_queries: Any
+) -> None:
     rng = random.Random(5)
-    kinds = [["me", "computer"], ["computer", "me"], ["me", "computer", "computer"], ["computer", "computer"],
-             ["me", "local", "computer"], ["me", "human"]]
+    kinds = [
+        ["me", "computer"],
+        ["computer", "me"],
+        ["me", "computer", "computer"],
+        ["computer", "computer"],
+        ["me", "local", "computer"],
+        ["me", "human"],
+    ]
     for seed in range(12):
-        seats = [SeatSpec(k, level="basic") if k == "computer" else SeatSpec(k) for k in rng.choice(kinds)]  # type: ignore[arg-type]
+        seats = [
+            SeatSpec(k, level="basic") if k == "computer" else SeatSpec(k)
+            for k in rng.choice(kinds)
+        ]  # type: ignore[arg-type]
         match = services.match_create(creator=players[0], seed=seed, seats=seats)
         for _step in range(rng.randrange(40)):
             row = Match.objects.get(pk=match.pk)
@@ -258,18 +333,31 @@ def test_matches_awaiting_a_computer_in_one_query(players: list[Any], django_ass
                 services.computer_step(match_id=match.pk)
                 continue
             action = legal_actions(state)[0]
-            services.action_submit(match_id=match.pk, user=players[0], seat=action.seat,  # type: ignore[arg-type]
-                                   action=action.to_json(), expected_version=row.version, request_id=rid())
-    expected = sorted(m.pk for m in Match.objects.filter(status=Match.Status.PLAYING)
-                      if reads.computer_to_act(m) is not None)
+            services.action_submit(
+                match_id=match.pk,
+                user=players[0],
+                seat=action.seat,  # type: ignore[arg-type]
+                action=action.to_json(),
+                expected_version=row.version,
+                request_id=rid(),
+            )
+    expected = sorted(
+        m.pk
+        for m in Match.objects.filter(status=Match.Status.PLAYING)
+        if reads.computer_to_act(m) is not None
+    )
     with django_assert_num_queries(1):
         awaiting = selectors.matches_awaiting_computer()
     assert awaiting == expected
     assert expected  # some match does wait for a computer
-    assert len(expected) < Match.objects.filter(status=Match.Status.PLAYING).count()  # and some does not
+    assert (
+        len(expected) < Match.objects.filter(status=Match.Status.PLAYING).count()
+    )  # and some does not
 
 
-def test_reads_past_their_time_are_read_again_and_not_kept(players: list[Any], monkeypatch: Any) -> None:
+def test_reads_past_their_time_are_read_again_and_not_kept(
+    players: list[Any], monkeypatch: Any
+) -> None:
     match = started(players)
     other = started(players, seed=8)
     first = board_reads.current(match.pk, at_least=None)
@@ -282,7 +370,8 @@ def test_reads_past_their_time_are_read_again_and_not_kept(players: list[Any], m
 
 
 def test_a_fresh_read_loads_what_the_orm_loads_in_four_statements(
-        players: list[Any], django_assert_num_queries: Any) -> None:
+    players: list[Any], django_assert_num_queries: Any
+) -> None:
     """The reads are written out in SQL (issue 5): the match, its seats and their users, the
     pause (R26) and the last line (with the name of who undid, R27) are what the ORM loads,
     and a board asks nothing more of the database for them."""
@@ -293,14 +382,24 @@ def test_a_fresh_read_loads_what_the_orm_loads_in_four_statements(
         row = Match.objects.get(pk=match.pk)
         action = legal_actions(state_from_json(row.state))[0]
         assert action.seat is not None
-        services.action_submit(match_id=match.pk, user=players[action.seat], seat=action.seat,
-                               action=action.to_json(), expected_version=row.version, request_id=rid())
+        services.action_submit(
+            match_id=match.pk,
+            user=players[action.seat],
+            seat=action.seat,
+            action=action.to_json(),
+            expected_version=row.version,
+            request_id=rid(),
+        )
     undoer = players[action.seat]
-    services.match_undo(match_id=match.pk, user=undoer, expected_version=row.version + 1, request_id=rid())
+    services.match_undo(
+        match_id=match.pk, user=undoer, expected_version=row.version + 1, request_id=rid()
+    )
     for other in players:  # a shared table: the others agree to the undo (issue 13)
         ask = selectors.open_request(match.pk)
         if other != undoer and ask is not None:
-            services.change_answer(match_id=match.pk, user=other, ask=ask.pk, accept=True, request_id=rid())
+            services.change_answer(
+                match_id=match.pk, user=other, ask=ask.pk, accept=True, request_id=rid()
+            )
     services.pause_open(match_id=match.pk, user=players[1], channel="panel-1")
 
     with django_assert_num_queries(4):  # match and pause, seats and users, rounds, the round's log
@@ -321,14 +420,22 @@ def test_a_fresh_read_loads_what_the_orm_loads_in_four_statements(
     user_fields = [f.attname for f in type(players[0])._meta.concrete_fields]
     for mine, theirs in zip(seats, orm.seats.all(), strict=True):
         assert [getattr(mine, f) for f in seat_fields] == [getattr(theirs, f) for f in seat_fields]
-        assert [getattr(mine.user, f) for f in user_fields] == [getattr(theirs.user, f) for f in user_fields]
+        assert [getattr(mine.user, f) for f in user_fields] == [
+            getattr(theirs.user, f) for f in user_fields
+        ]
         # The match by id only: a reference back to it would make every version's reads a
         # cycle that only the garbage collector frees (tests/bench/test_gc.py).
         assert mine.match_id == reads.match.pk
-    entry = LogEntry.objects.select_related("user").filter(round__match=match).latest("round__number", "seq")
+    entry = (
+        LogEntry.objects.select_related("user")
+        .filter(round__match=match)
+        .latest("round__number", "seq")
+    )
     entry_fields = [f.attname for f in LogEntry._meta.concrete_fields]
     assert entry.kind == "undo"
-    assert [getattr(reads.last, f) for f in entry_fields] == [getattr(entry, f) for f in entry_fields]
+    assert [getattr(reads.last, f) for f in entry_fields] == [
+        getattr(entry, f) for f in entry_fields
+    ]
 
 
 def test_what_the_boards_of_a_version_share_is_kept_per_language(players: list[Any]) -> None:
@@ -336,8 +443,12 @@ def test_what_the_boards_of_a_version_share_is_kept_per_language(players: list[A
     snapshot, the public view, the seats' names, the shared parts): boards in English, Spanish and German
     from one shared read equal boards read afresh in that language, a computer's name
     included ("Computer 3" is translated), and the words of each board are its own."""
-    match = services.match_create(creator=players[0], seed=11, listed=False,
-                                  seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="basic")])
+    match = services.match_create(
+        creator=players[0],
+        seed=11,
+        listed=False,
+        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="basic")],
+    )
     services.seat_join(match_id=match.pk, user=players[1], token=match.invite_token)
     shared = board_reads.current(match.pk, at_least=None)
     assert shared is not None
@@ -350,13 +461,24 @@ def test_what_the_boards_of_a_version_share_is_kept_per_language(players: list[A
                 mine = tuple(selectors.seats_controlled(shared.match, user)) if user else ()
                 viewer = board.Viewer(user=user, controlled=mine)
                 kept = board.board_message(match=shared.match, viewer=viewer, reads=shared)
-                assert kept == board.board_message(match=fresh, viewer=board.Viewer(user=user, controlled=mine))
+                assert kept == board.board_message(
+                    match=fresh, viewer=board.Viewer(user=user, controlled=mine)
+                )
             htmls[language] = kept["html"]
             assert translation.gettext("Computer %(number)s") % {"number": 3} in kept["html"]
     assert len(set(htmls.values())) == 3
     # The parts every viewer sees alike are rendered once per language (games/table/parts.py);
     # "rows": the train rows as last rendered, by language, carried on to the next version;
     # "answered": the latest closed request (issue 19), read once per version for every viewer.
-    assert {key for key in shared.shared
-            if key not in ("state", "public", "before", "away", "rows", "answered")} == {
-        ("seats", "en"), ("seats", "es"), ("seats", "de"), ("shared", "en"), ("shared", "es"), ("shared", "de")}
+    assert {
+        key
+        for key in shared.shared
+        if key not in ("state", "public", "before", "away", "rows", "answered")
+    } == {
+        ("seats", "en"),
+        ("seats", "es"),
+        ("seats", "de"),
+        ("shared", "en"),
+        ("shared", "es"),
+        ("shared", "de"),
+    }

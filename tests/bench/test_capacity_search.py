@@ -28,7 +28,9 @@ def test_a_run_lasts_long_enough_for_the_samples_asked() -> None:
     assert load.run_seconds(args("--min-samples", "0"), 20) == 20
 
 
-def test_the_figure_is_the_median_of_the_searches_with_their_spread(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_figure_is_the_median_of_the_searches_with_their_spread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     capacities = iter([40, 22, 31])  # what the server holds in search 1, 2, 3
     current: dict[str, int] = {}
     calls: list[tuple[int, str]] = []
@@ -36,9 +38,19 @@ def test_the_figure_is_the_median_of_the_searches_with_their_spread(monkeypatch:
     def fake_run(a: Any, db: Any, *, tables: int, run_tag: str, mode: str) -> dict[str, Any]:
         calls.append((tables, mode))
         ok = tables <= current["limit"]
-        return {"errors": 0, "p99_ms": 50.0 if ok else 500.0, "actions": 2100, "tables": tables,
-                "seconds": load.run_seconds(a, tables), "actions_per_second": tables * a.pace, "p50_ms": 10.0,
-                "server_cores": 0.1, "gc": {"max_pause_ms": 0.0}, "loadavg_before": "0", "loadavg_after": "0"}
+        return {
+            "errors": 0,
+            "p99_ms": 50.0 if ok else 500.0,
+            "actions": 2100,
+            "tables": tables,
+            "seconds": load.run_seconds(a, tables),
+            "actions_per_second": tables * a.pace,
+            "p50_ms": 10.0,
+            "server_cores": 0.1,
+            "gc": {"max_pause_ms": 0.0},
+            "loadavg_before": "0",
+            "loadavg_after": "0",
+        }
 
     def next_search(a: Any, db: Any, *, mode: str | None = None, tag: str = "") -> dict[str, Any]:
         current["limit"] = next(capacities)
@@ -61,6 +73,10 @@ def test_the_figure_is_the_median_of_the_searches_with_their_spread(monkeypatch:
 def test_modes() -> None:
     assert load.modes_of(load.parse_args([])) == ["one"]
     assert load.modes_of(load.parse_args(["--processes", "2"])) == ["split"]
-    assert load.modes_of(load.parse_args(["--mode", "one,proxy,split"])) == ["one", "proxy", "split"]
+    assert load.modes_of(load.parse_args(["--mode", "one,proxy,split"])) == [
+        "one",
+        "proxy",
+        "split",
+    ]
     with pytest.raises(SystemExit):
         load.modes_of(load.parse_args(["--mode", "three"]))

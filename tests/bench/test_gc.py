@@ -52,28 +52,40 @@ def step(match_id: int, users: list[Any], viewers: list[TableConsumer]) -> None:
     row = Match.objects.get(pk=match_id)
     state = state_from_json(row.state)
     if state.phase == "round_over":
-        services.round_next(match_id=match_id, user=users[0], expected_version=row.version,
-                            request_id=uuid.uuid4().hex)
+        services.round_next(
+            match_id=match_id,
+            user=users[0],
+            expected_version=row.version,
+            request_id=uuid.uuid4().hex,
+        )
         row = Match.objects.get(pk=match_id)
         state = state_from_json(row.state)
     action = legal_actions(state)[0]
     assert action.seat is not None
-    result = services.action_submit(match_id=match_id, user=users[action.seat], seat=action.seat,
-                                    action=action.to_json(), expected_version=row.version,
-                                    request_id=uuid.uuid4().hex)
+    result = services.action_submit(
+        match_id=match_id,
+        user=users[action.seat],
+        seat=action.seat,
+        action=action.to_json(),
+        expected_version=row.version,
+        request_id=uuid.uuid4().hex,
+    )
     first, *others = viewers
     assert first.board_message() is not None  # a fresh read, as after a connect or a sync
     for viewer in others:  # the reads of this version, shared, as after the notice
         assert viewer.board_message(at_least=result.version) is not None
 
 
-def unreachable_after(match_id: int, users: list[Any], viewers: list[TableConsumer]) -> Counter[str]:
+def unreachable_after(
+    match_id: int, users: list[Any], viewers: list[TableConsumer]
+) -> Counter[str]:
     gc.collect()
     gc.set_debug(gc.DEBUG_SAVEALL)  # keep what a collection finds, to name it
     try:
         step(match_id, users, viewers)
         gc.collect()
         import os
+
         if os.environ.get("GC_NAMES"):
             print([getattr(o, "__qualname__", None) for o in gc.garbage if callable(o)])
         return Counter(type(o).__name__ for o in gc.garbage)
@@ -84,11 +96,17 @@ def unreachable_after(match_id: int, users: list[Any], viewers: list[TableConsum
 
 def test_an_action_and_its_boards_leave_no_cyclic_garbage(django_user_model: Any) -> None:
     users = [django_user_model.objects.create_user(f"cycles{i}") for i in range(SEATS)]
-    match = services.match_create(creator=users[0], seed=11, listed=False,
-                                  seats=[SeatSpec("me")] + [SeatSpec("human")] * (SEATS - 1))
+    match = services.match_create(
+        creator=users[0],
+        seed=11,
+        listed=False,
+        seats=[SeatSpec("me")] + [SeatSpec("human")] * (SEATS - 1),
+    )
     for user in users[1:]:
         services.seat_join(match_id=match.pk, user=user, token=match.invite_token)
-    viewers = [table_consumer(match.pk, u) for u in users] + [table_consumer(match.pk, AnonymousUser())]
+    viewers = [table_consumer(match.pk, u) for u in users] + [
+        table_consumer(match.pk, AnonymousUser())
+    ]
     gc.disable()
     with translation.override("en"):
         for _ in range(20):  # warm-up: first renders, caches

@@ -56,10 +56,30 @@ def run_bench(tmp_path: Path, *extra: str) -> tuple[str, dict[str, Any], str]:
     out = tmp_path / "results.json"
     env = {**os.environ, "DATABASE_URL": server_url()}
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "load.py"), "--tables", "2", "--seconds", "3",
-         "--floor-seconds", "0.5", "--growth-after", "30", "--growth-window", "5",
-         "--database", database, "--json", str(out), *extra],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            str(ROOT / "bench" / "load.py"),
+            "--tables",
+            "2",
+            "--seconds",
+            "3",
+            "--floor-seconds",
+            "0.5",
+            "--growth-after",
+            "30",
+            "--growth-window",
+            "5",
+            "--database",
+            database,
+            "--json",
+            str(out),
+            *extra,
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc.stdout, json.loads(out.read_text()), database
@@ -73,11 +93,16 @@ def assert_left_nothing(database: str) -> None:
         except (psutil.Error, OSError):
             continue
         # a server of the site (tablesite/server.py or stock daphne) left on the bench's database
-        assert not (("tablesite.asgi:application" in cmdline or "run_computers" in cmdline)
-                    and database in environ.get("DATABASE_URL", "")), cmdline
+        assert not (
+            ("tablesite.asgi:application" in cmdline or "run_computers" in cmdline)
+            and database in environ.get("DATABASE_URL", "")
+        ), cmdline
     admin = server_url().rsplit("/", 1)[0] + "/postgres"
     with psycopg.connect(admin, autocommit=True) as conn:
-        assert conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (database,)).fetchone() is None
+        assert (
+            conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (database,)).fetchone()
+            is None
+        )
 
 
 def check(stdout: str, results: dict[str, Any]) -> None:
@@ -110,8 +135,9 @@ def test_one_server_process(tmp_path: Path) -> None:
 def test_two_server_processes_share_redis(tmp_path: Path) -> None:
     # Every table's seats are split over both processes: a move made on one process
     # reaches the seats on the other through Redis, or the latencies never complete.
-    stdout, results, database = run_bench(tmp_path, "--processes", "2", "--redis-url",
-                                           "redis://127.0.0.1:6379/12")
+    stdout, results, database = run_bench(
+        tmp_path, "--processes", "2", "--redis-url", "redis://127.0.0.1:6379/12"
+    )
     check(stdout, results)
     assert results["load"]["processes"] == 2 and results["load"]["channel_layer"] == "redis"
     assert len(results["load"]["server_peak_rss_mb"]) == 2
@@ -122,8 +148,9 @@ def test_open_loop_with_spectators(tmp_path: Path) -> None:
     # Two tables offering 2 actions/s each for 4 s, one anonymous spectator each (watch
     # token), every connection checking every second: the actions sent follow the tables'
     # schedules (not the server's speed), and every action reaches the spectators too.
-    stdout, results, database = run_bench(tmp_path, "--pace", "2", "--spectators", "1", "--check-every", "1",
-                                           "--seconds", "4")
+    stdout, results, database = run_bench(
+        tmp_path, "--pace", "2", "--spectators", "1", "--check-every", "1", "--seconds", "4"
+    )
     check(stdout, results)
     load = results["load"]
     assert "open loop at 2.0 actions/s per table (4.0/s offered)" in stdout
@@ -141,13 +168,24 @@ def test_open_loop_with_spectators(tmp_path: Path) -> None:
 def test_two_daphnes_behind_the_proxy_with_the_worker(tmp_path: Path) -> None:
     # --mode proxy: Redis, two daphnes, run_computers and HAProxy; every client connects to
     # the proxy, and the CPU of each process is reported apart.
-    stdout, results, database = run_bench(tmp_path, "--mode", "proxy", "--redis-url", "redis://127.0.0.1:6379/12",
-                                           "--pace", "2", "--spectators", "1")
+    stdout, results, database = run_bench(
+        tmp_path,
+        "--mode",
+        "proxy",
+        "--redis-url",
+        "redis://127.0.0.1:6379/12",
+        "--pace",
+        "2",
+        "--spectators",
+        "1",
+    )
     check(stdout, results)
     load = results["load"]
     assert load["mode"] == "proxy" and load["processes"] == 2 and load["channel_layer"] == "redis"
     assert "2 daphne processes behind HAProxy + run_computers" in stdout
     per = load["process_cpu_ms_per_action"]
     assert {"daphne 1", "daphne 2", "run_computers", "haproxy"} <= set(per)
-    assert re.search(r"CPU per action by process: daphne 1 [\d.]+ ms, daphne 2 [\d.]+ ms, run_computers", stdout)
+    assert re.search(
+        r"CPU per action by process: daphne 1 [\d.]+ ms, daphne 2 [\d.]+ ms, run_computers", stdout
+    )
     assert_left_nothing(database)

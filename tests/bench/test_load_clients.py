@@ -33,17 +33,27 @@ def test_a_part_is_replaced_whole_with_its_nested_elements() -> None:
 
 def test_void_and_missing_parts() -> None:
     assert replace_part(BOARD, "box", '<input id="box" value="1">').count('value="1"') == 1
-    assert replace_part(BOARD, "train-9", '<div id="train-9"></div>').endswith('<div id="train-9"></div>')
+    assert replace_part(BOARD, "train-9", '<div id="train-9"></div>').endswith(
+        '<div id="train-9"></div>'
+    )
 
 
 def test_an_update_makes_it_this_seats_turn() -> None:
     doc = Document()
     doc.apply({"type": "board", "version": 7, "html": BOARD, "your_turn": False})
     assert doc.version == 7 and not doc.your_turn
-    doc.apply({"type": "update", "v": 8, "events": [{"kind": "played"}],
-               "parts": {"hand": '<section id="hand" class="hand" data-seat="1">'
-                                 '<button data-tile="4-2" data-targets="m 1">4-2</button></section>'},
-               "board": {"data-your-turn": "true", "data-version": "8"}})
+    doc.apply(
+        {
+            "type": "update",
+            "v": 8,
+            "events": [{"kind": "played"}],
+            "parts": {
+                "hand": '<section id="hand" class="hand" data-seat="1">'
+                '<button data-tile="4-2" data-targets="m 1">4-2</button></section>'
+            },
+            "board": {"data-your-turn": "true", "data-version": "8"},
+        }
+    )
     assert doc.version == 8 and doc.your_turn
     assert 'data-version="8"' in doc.html and 'data-your-turn="true"' in doc.html
     assert choose(doc.html, 1) == {"act": "play", "seat": 1, "tile": "4-2", "train": "m"}

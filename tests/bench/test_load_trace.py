@@ -21,8 +21,11 @@ def test_the_slowest_actions_are_put_down_to_their_largest_part(tmp_path: Path) 
     for v in range(1, 201):  # 200 actions of match 7: quick ones, and two slow ones
         slow_boards = v == 50
         slow_notice = v == 120
-        spans += [(f"7:{v}", "receive+service", 2.0), (f"7:{v}", "notice", 40.0 if slow_notice else 0.5),
-                  (f"7:{v}", "hub update", 0.3)]
+        spans += [
+            (f"7:{v}", "receive+service", 2.0),
+            (f"7:{v}", "notice", 40.0 if slow_notice else 0.5),
+            (f"7:{v}", "hub update", 0.3),
+        ]
         spans += [(f"7:{v}", "board", 30.0 if slow_boards else 1.0) for _ in range(5)]
         spans += [(f"7:{v}", "send", 0.3 + (150.0 if slow_boards else 5.0) + 1.0) for _ in range(5)]
         latencies.append(0.2 if slow_boards or slow_notice else 0.01)

@@ -45,13 +45,17 @@ def test_idle_websockets_stay_open_and_hear_the_next_move(django_user_model: Any
     from websockets.typing import Origin
 
     players = [django_user_model.objects.create_user(f"idle{i}") for i in range(2)]
-    match = services.match_create(creator=players[0], seed=3, listed=False, seats=[SeatSpec("me"), SeatSpec("human")])
+    match = services.match_create(
+        creator=players[0], seed=3, listed=False, seats=[SeatSpec("me"), SeatSpec("human")]
+    )
     services.seat_join(match_id=match.pk, user=players[1], token=match.invite_token)
     cookies = [session_cookie(u) for u in players]
 
     params = connection.settings_dict  # the test database, which the server must use too
-    url = (f"postgres://{params['USER']}{':' + params['PASSWORD'] if params.get('PASSWORD') else ''}"
-           f"@{params['HOST'] or '127.0.0.1'}:{params['PORT'] or 5432}/{params['NAME']}")
+    url = (
+        f"postgres://{params['USER']}{':' + params['PASSWORD'] if params.get('PASSWORD') else ''}"
+        f"@{params['HOST'] or '127.0.0.1'}:{params['PORT'] or 5432}/{params['NAME']}"
+    )
     env = server_env(url, redis_url="redis://127.0.0.1:6379/14", conn_max_age=0)
     env.update(SECRET_KEY=settings.SECRET_KEY, COMPUTER_WORKER="off")
     servers = Servers(env=env, count=1)
@@ -60,16 +64,31 @@ def test_idle_websockets_stay_open_and_hear_the_next_move(django_user_model: Any
         port = servers.ports[0]
 
         async def play() -> None:
-            sockets = [await connect(f"ws://127.0.0.1:{port}/ws/m/{match.pk}/", origin=Origin(f"http://127.0.0.1:{port}"),
-                                     additional_headers={"Cookie": f"sessionid={c}"}, ping_interval=None)
-                       for c in cookies]
+            sockets = [
+                await connect(
+                    f"ws://127.0.0.1:{port}/ws/m/{match.pk}/",
+                    origin=Origin(f"http://127.0.0.1:{port}"),
+                    additional_headers={"Cookie": f"sessionid={c}"},
+                    ping_interval=None,
+                )
+                for c in cookies
+            ]
             boards = [await until_board(ws, 0) for ws in sockets]
             await asyncio.sleep(IDLE)  # nothing is said either way
             mover = next(i for i, b in enumerate(boards) if b["your_turn"])
             version = boards[mover]["version"]
             action = choose(boards[mover]["html"], mover)
-            await sockets[mover].send(json.dumps({"type": "act", "seat": mover, "action": action,
-                                                  "version": version, "request_id": uuid.uuid4().hex}))
+            await sockets[mover].send(
+                json.dumps(
+                    {
+                        "type": "act",
+                        "seat": mover,
+                        "action": action,
+                        "version": version,
+                        "request_id": uuid.uuid4().hex,
+                    }
+                )
+            )
             for ws in sockets:
                 assert (await until_board(ws, version + 1))["version"] == version + 1
             for ws in sockets:

@@ -43,6 +43,7 @@ COMPUTER_DELAY = 0.05
 #: longer than one pass of the server's computer worker (games.worker.DEFAULT_POLL and a step)
 WORKER_PASS = 0.5
 
+
 @pytest.fixture(scope="package")
 def table_server(chromium_path: str, django_db_setup: Any, artifacts_dir: Path) -> Iterator[str]:
     """daphne serving tablesite.asgi on a free port, against the test database
@@ -63,8 +64,9 @@ def live(table_server: str, transactional_db: Any) -> Iterator[str]:
     database is emptied: a computer step (a transaction locking several tables)
     running into the flush's TRUNCATE deadlocks it."""
     yield table_server
-    Match.objects.filter(status=Match.Status.PLAYING).update(status=Match.Status.FINISHED,
-                                                             finished_at=timezone.now())
+    Match.objects.filter(status=Match.Status.PLAYING).update(
+        status=Match.Status.FINISHED, finished_at=timezone.now()
+    )
     time.sleep(WORKER_PASS)  # a step already under way ends (it finds the match finished)
     # The server may still be writing when the flush comes (a closed page's presence and
     # pause clean-up, the worker's pass over presence and requests). Should that meet the
@@ -93,8 +95,13 @@ def context_for(live: str, new_context: Callable[..., Any]) -> Callable[..., Any
         client = Client()
         client.force_login(user)
         context = new_context(**options)
-        cookies = [{"name": settings.SESSION_COOKIE_NAME,
-                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value, "url": live}]
+        cookies = [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": live,
+            }
+        ]
         if lang:
             cookies.append({"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live})
         context.add_cookies(cookies)

@@ -77,7 +77,10 @@ class Table:
         if "/ws/m/" not in ws.url:
             return
         self.sockets.append(ws)
-        ws.on("framereceived", lambda payload: self.received.append((time.monotonic(), json.loads(payload))))
+        ws.on(
+            "framereceived",
+            lambda payload: self.received.append((time.monotonic(), json.loads(payload))),
+        )
         ws.on("framesent", lambda payload: self.sent.append(json.loads(payload)))
 
     def open(self, url: str) -> Table:
@@ -92,7 +95,9 @@ class Table:
             if time.monotonic() > deadline:
                 raise AssertionError(f"no board over the websocket; page errors: {self.errors}")
             self.page.wait_for_timeout(20)
-        self.page.wait_for_function(f"() => document.querySelector('{BOARD}') !== null")  # no eval under the CSP
+        self.page.wait_for_function(
+            f"() => document.querySelector('{BOARD}') !== null"
+        )  # no eval under the CSP
 
     # ------------------------------------------------------------ reading the board
 
@@ -121,8 +126,10 @@ class Table:
 
     def playable(self) -> dict[str, list[str]]:
         return self.page.eval_on_selector_all(
-            ".htile", "els => Object.fromEntries(els.filter(e => e.dataset.targets)"
-                      ".map(e => [e.dataset.tile, e.dataset.targets.split(' ')]))")
+            ".htile",
+            "els => Object.fromEntries(els.filter(e => e.dataset.targets)"
+            ".map(e => [e.dataset.tile, e.dataset.targets.split(' ')]))",
+        )
 
     def boards(self) -> list[dict[str, Any]]:
         """Every board this page had, in order: the whole ones sent, and the ones each update
@@ -154,15 +161,19 @@ class Table:
 
     def wait(self, condition: str, timeout: float = 15_000) -> None:
         """Wait until `condition` (JS, `b` is the board element) holds."""
-        self.page.wait_for_function(f"() => {{ const b = document.querySelector('{BOARD}'); return !!b && ({condition}); }}",
-                                    timeout=timeout)
+        self.page.wait_for_function(
+            f"() => {{ const b = document.querySelector('{BOARD}'); return !!b && ({condition}); }}",
+            timeout=timeout,
+        )
 
     def wait_version_above(self, version: int, timeout: float = 15_000) -> None:
         self.wait(f"parseInt(b.dataset.version, 10) > {version}", timeout)
 
     def wait_turn_or_over(self, timeout: float = 20_000) -> None:
-        self.wait("b.dataset.yourTurn === 'true' || b.dataset.phase === 'round_over' || b.dataset.phase === 'match_over'",
-                  timeout)
+        self.wait(
+            "b.dataset.yourTurn === 'true' || b.dataset.phase === 'round_over' || b.dataset.phase === 'match_over'",
+            timeout,
+        )
 
     def assert_no_errors(self) -> None:
         errors = [m for _, m in self.received if m["type"] == "error"]
@@ -194,9 +205,13 @@ class Table:
             return
         self.click_tile(tile)
         expected = sorted(self.playable()[tile])
-        glowing = self.page.eval_on_selector_all(".train.is-target", "els => els.map(e => e.dataset.train)")
+        glowing = self.page.eval_on_selector_all(
+            ".train.is-target", "els => els.map(e => e.dataset.train)"
+        )
         assert sorted(glowing) == expected, (tile, glowing, expected)
-        assert self.page.locator(f'.htile[data-tile="{tile}"]').get_attribute("aria-pressed") == "true"
+        assert (
+            self.page.locator(f'.htile[data-tile="{tile}"]').get_attribute("aria-pressed") == "true"
+        )
         self.page.click(f'.train.is-target[data-train="{train}"]')
         self._done(before)
 
@@ -210,7 +225,9 @@ class Table:
         self.page.click(button)
         self._done(before)
         if then:
-            self.wait(f"!b.querySelector('[data-act=\"{act}\"]') && !b.querySelector('.hand__actions [data-act=\"{then}\"]')")
+            self.wait(
+                f"!b.querySelector('[data-act=\"{act}\"]') && !b.querySelector('.hand__actions [data-act=\"{then}\"]')"
+            )
             self.assert_no_errors()
 
     def confirm(self, act: str) -> str:
@@ -311,8 +328,14 @@ def first_fit_policy(v: SeatView) -> Action:
     return next(a for a in v.legal if a.act != "play")
 
 
-def simulate(players: int, seed: int, me: Policy | Mapping[int, Policy], *, level: str = "basic",
-             limit: int = 400) -> list[tuple[str, Action]] | None:
+def simulate(
+    players: int,
+    seed: int,
+    me: Policy | Mapping[int, Policy],
+    *,
+    level: str = "basic",
+    limit: int = 400,
+) -> list[tuple[str, Action]] | None:
     """Round 1 of a match of `players` seats: seat 0 plays by `me` (or each seat in a
     {seat: policy} map by its policy), the others as computers of `level`. Returns
     (phase before, action) for every action, or None when it did not end within `limit`."""
@@ -332,8 +355,14 @@ def simulate(players: int, seed: int, me: Policy | Mapping[int, Policy], *, leve
     return None
 
 
-def pick_seed(players: int, me: Policy | Mapping[int, Policy], wanted: Callable[[list[tuple[str, Action]]], bool],
-              *, cost: Callable[[list[tuple[str, Action]]], int] = len, seeds: Iterable[int] = range(1, 300)) -> int:
+def pick_seed(
+    players: int,
+    me: Policy | Mapping[int, Policy],
+    wanted: Callable[[list[tuple[str, Action]]], bool],
+    *,
+    cost: Callable[[list[tuple[str, Action]]], int] = len,
+    seeds: Iterable[int] = range(1, 300),
+) -> int:
     """Among `seeds`, the cheapest (by `cost`, default: actions in the round) whose round 1, played
     by `me` and basic computers, shows what `wanted` asks: the test then runs as short as it can."""
     best: tuple[int, int] | None = None
@@ -364,5 +393,8 @@ def _engine_seed() -> int:
 def against_a_computer(user: Any) -> Any:
     """A match of `user` against a basic computer, dealt so that `user` holds the engine
     double (R7) and then has a tile to play: the table tests' usual start."""
-    return services.match_create(creator=user, seed=_engine_seed(),
-                                 seats=[SeatSpec("me"), SeatSpec("computer", level="basic")])
+    return services.match_create(
+        creator=user,
+        seed=_engine_seed(),
+        seats=[SeatSpec("me"), SeatSpec("computer", level="basic")],
+    )

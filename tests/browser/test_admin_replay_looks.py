@@ -37,7 +37,9 @@ def overlap(a: list[float], b: list[float]) -> bool:
     return min(ax + aw, bx + bw) - max(ax, bx) > 1 and min(ay + ah, by + bh) - max(ay, by) > 1
 
 
-def test_admin_replay_boxes_do_not_overlap(live: str, make_user: Any, context_for: Any, shots: Any) -> None:
+def test_admin_replay_boxes_do_not_overlap(
+    live: str, make_user: Any, context_for: Any, shots: Any
+) -> None:
     boss = make_user("boss", is_staff=True, is_superuser=True)
     ana = make_user("ana")
     match = finished_match([ana, "casual", "expert", "beginner"], seed=5151)
@@ -60,13 +62,23 @@ def test_admin_replay_boxes_do_not_overlap(live: str, make_user: Any, context_fo
         for a in named:
             for b in named:
                 if a < b:
-                    assert not overlap(named[a], named[b]), f"{width}: {a} {named[a]} overlaps {b} {named[b]}"
+                    assert not overlap(named[a], named[b]), (
+                        f"{width}: {a} {named[a]} overlaps {b} {named[b]}"
+                    )
         assert len(admin["rows"]) == 5  # four seats and the Mexican train
         for row in admin["rows"]:
-            assert not overlap(row, admin["side"]), f"{width}: a train {row} lies under the totals {admin['side']}"
+            assert not overlap(row, admin["side"]), (
+                f"{width}: a train {row} lies under the totals {admin['side']}"
+            )
             assert row[2] >= 320, f"{width}: a train row {row[2]:.0f} px wide"
         for tiles in admin["tiles"]:
             tops = {round(t[1] + t[3] / 2) for t in tiles}
-            assert max(tops, default=0) - min(tops, default=0) <= 2, f"{width}: a train's tiles on several lines"
+            assert max(tops, default=0) - min(tops, default=0) <= 2, (
+                f"{width}: a train's tiles on several lines"
+            )
         # as wide as the players' own page shows it (the admin keeps a little padding)
-        assert admin["board"][2] >= 0.9 * players["board"][2], (width, admin["board"], players["board"])
+        assert admin["board"][2] >= 0.9 * players["board"][2], (
+            width,
+            admin["board"],
+            players["board"],
+        )

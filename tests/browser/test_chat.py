@@ -36,8 +36,11 @@ UNCOVERED = """(selector) => {
 
 
 def duo(ana: Any, ben: Any) -> Any:
-    match = services.match_create(creator=ana, seed=7, seats=[SeatSpec("me"), SeatSpec("human"),
-                                                             SeatSpec("computer", level="basic")])
+    match = services.match_create(
+        creator=ana,
+        seed=7,
+        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="basic")],
+    )
     services.seat_join(match_id=match.pk, user=ben, token=match.invite_token)
     return match
 
@@ -49,7 +52,8 @@ def open_chat(page: Any) -> None:
 
 
 def test_a_spanish_and_a_german_player_talk_each_in_their_own_words(
-        live: str, make_user: Any, context_for: Any, shots: Path) -> None:
+    live: str, make_user: Any, context_for: Any, shots: Path
+) -> None:
     ana, ben = make_user("ana"), make_user("ben")
     match = duo(ana, ben)
     es = context_for(ana, lang="es", viewport=DESKTOP).new_page()
@@ -78,9 +82,11 @@ def test_a_spanish_and_a_german_player_talk_each_in_their_own_words(
     open_chat(de)
     de.locator(".chat__line", has_text="Guter Zug!").wait_for()
     assert de.locator("#chat-unread").is_hidden()
-    de.fill("#chat-text", '<img src=x onerror=alert(1)> https://example.com \u202eevil')
+    de.fill("#chat-text", "<img src=x onerror=alert(1)> https://example.com \u202eevil")
     de.press("#chat-text", "Enter")
-    de.locator("#chat-status", has_text="U+202E").wait_for()  # refused, in German words, nothing sent
+    de.locator(
+        "#chat-status", has_text="U+202E"
+    ).wait_for()  # refused, in German words, nothing sent
     de.fill("#chat-text", "<b>hola</b> https://example.com")
     de.press("#chat-text", "Enter")
     line = es.locator(".chat__line .chat__text", has_text="<b>hola</b>")
@@ -105,7 +111,8 @@ def test_a_spanish_and_a_german_player_talk_each_in_their_own_words(
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375x667", "1280x800"])
 def test_the_open_chat_leaves_the_hand_and_the_trains_in_view(
-        viewport: dict[str, int], live: str, make_user: Any, context_for: Any, shots: Path) -> None:
+    viewport: dict[str, int], live: str, make_user: Any, context_for: Any, shots: Path
+) -> None:
     ana, ben = make_user("ana"), make_user("ben")
     match = duo(ana, ben)
     page = context_for(ana, lang="en", viewport=viewport).new_page()
@@ -113,7 +120,9 @@ def test_the_open_chat_leaves_the_hand_and_the_trains_in_view(
     page.locator("#chat-toggle").wait_for(state="visible")
     # In the site's bar, or on a phone's table (whose site bar folds into the table's menu) on
     # its own line just above the table: over nothing of the board either way.
-    where = ".topbar #chat-toggle" if viewport == DESKTOP else "#chat-toggle.chat-toggle--page + #table"
+    where = (
+        ".topbar #chat-toggle" if viewport == DESKTOP else "#chat-toggle.chat-toggle--page + #table"
+    )
     assert page.locator(where).count() == 1
     page.screenshot(path=str(shots / f"chat-closed-{viewport['width']}.png"))
     open_chat(page)
@@ -121,13 +130,16 @@ def test_the_open_chat_leaves_the_hand_and_the_trains_in_view(
     page.locator(".chat__line").wait_for()
     page.screenshot(path=str(shots / f"chat-open-{viewport['width']}.png"))
     # On the phone the page scrolls the trains under the panel (its first ones show); the desktop shows them all.
-    wanted = ("#hand .htile", ".trains .train") + ((".trains .train:last-child",) if viewport == DESKTOP else ())
+    wanted = ("#hand .htile", ".trains .train") + (
+        (".trains .train:last-child",) if viewport == DESKTOP else ()
+    )
     for selector in wanted:
         page.wait_for_function(f"() => ({UNCOVERED})('{selector}') === 'ok'", timeout=5000)
 
 
 def test_a_spectator_talks_in_the_spectators_room_which_a_player_may_open(
-        live: str, make_user: Any, context_for: Any) -> None:
+    live: str, make_user: Any, context_for: Any
+) -> None:
     ana, ben, cleo = make_user("ana"), make_user("ben"), make_user("cleo")
     match = duo(ana, ben)
     player = context_for(ana, lang="en", viewport=DESKTOP).new_page()

@@ -23,7 +23,9 @@ from .table import Table
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_page_that_missed_a_notice_catches_up_by_itself(live: str, make_user: Any, context_for: Any) -> None:
+def test_a_page_that_missed_a_notice_catches_up_by_itself(
+    live: str, make_user: Any, context_for: Any
+) -> None:
     ana, bob = make_user("ana"), make_user("bob")
     match = services.match_create(creator=ana, seed=4, seats=[SeatSpec("me"), SeatSpec("human")])
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
@@ -36,8 +38,14 @@ def test_a_page_that_missed_a_notice_catches_up_by_itself(live: str, make_user: 
     row = Match.objects.get(pk=match.pk)
     action = legal_actions(state_from_json(row.state))[0]
     assert action.seat is not None
-    services.action_submit(match_id=match.pk, user=[ana, bob][action.seat], seat=action.seat,
-                           action=action.to_json(), expected_version=row.version, request_id=uuid.uuid4().hex)
+    services.action_submit(
+        match_id=match.pk,
+        user=[ana, bob][action.seat],
+        seat=action.seat,
+        action=action.to_json(),
+        expected_version=row.version,
+        request_id=uuid.uuid4().hex,
+    )
     table.wait_version_above(version, timeout=5_000)  # no notice reached the page: its check did
     assert table.version() == version + 1
     table.assert_no_errors()

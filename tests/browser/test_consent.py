@@ -30,12 +30,16 @@ def ana_asks_ben(live: str, signed_in: Any) -> tuple[Match, Table, Table]:
     """Ana and Ben (on a phone) at one table; Ana restarts the round, which asks Ben."""
     ana_context = signed_in("ana")
     ben_context = signed_in("ben", viewport=PHONE)
-    match = services.match_create(creator=ana_context.user, seats=[SeatSpec("me"), SeatSpec("human")], seed=7)
+    match = services.match_create(
+        creator=ana_context.user, seats=[SeatSpec("me"), SeatSpec("human")], seed=7
+    )
     services.seat_join(match_id=match.pk, user=ben_context.user, token=match.invite_token)
     ana = Table(ana_context.new_page()).open(f"{live}/m/{match.pk}/")
     ben = Table(ben_context.new_page()).open(f"{live}/m/{match.pk}/")
     ana.page.locator(".tmenu summary, details.tmenu > summary").first.click()
-    ana.page.locator('[data-dialog="restart-dialog"]').click()  # the in-page "Restart this round?" (R28)
+    ana.page.locator(
+        '[data-dialog="restart-dialog"]'
+    ).click()  # the in-page "Restart this round?" (R28)
     ana.page.locator('#restart-dialog [data-cmd="restart"]').click()
     return match, ana, ben
 
@@ -65,12 +69,16 @@ def test_a_request_nobody_answers_closes_on_time_on_both_boards(live: str, signe
     worker closes it), and their logs say nobody answered in time."""
     match, ana, ben = ana_asks_ben(live, signed_in)
     ben.page.wait_for_selector('.ask [data-cmd="accept"]')
-    ChangeRequest.objects.filter(match=match).update(expires_at=timezone.now() - timedelta(seconds=1))
+    ChangeRequest.objects.filter(match=match).update(
+        expires_at=timezone.now() - timedelta(seconds=1)
+    )
     for table in (ana, ben):
         table.page.wait_for_selector(".ask", state="detached", timeout=5000)
         # The log's lines are fetched by its drawer when it opens (static/js/panels.js): read them so.
-        log = table.page.evaluate("async () => (await fetch(document.querySelector('[data-log-url]')"
-                                  ".dataset.logUrl)).text()")
+        log = table.page.evaluate(
+            "async () => (await fetch(document.querySelector('[data-log-url]')"
+            ".dataset.logUrl)).text()"
+        )
         assert "Nobody answered the restart request in time" in log
     assert ChangeRequest.objects.get(match=match).status == ChangeRequest.Status.EXPIRED
     assert Match.objects.get(pk=match.pk).rounds.get().restarts == 0

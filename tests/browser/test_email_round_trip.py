@@ -20,8 +20,11 @@ from tests.site.test_email import Inbox, smtp_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-RUNS = [("en", {"width": 1280, "height": 800}), ("es", {"width": 375, "height": 667}),
-        ("de", {"width": 375, "height": 667})]
+RUNS = [
+    ("en", {"width": 1280, "height": 800}),
+    ("es", {"width": 375, "height": 667}),
+    ("de", {"width": 375, "height": 667}),
+]
 CONFIRMED = {"en": "is confirmed", "es": "está confirmada", "de": "ist bestätigt"}
 
 #: the form's fields and button: inside the card, inside the window, in the site's field style
@@ -42,8 +45,9 @@ def inbox(settings: Any) -> Iterator[Inbox]:
         yield box
 
 
-def test_sign_up_confirm_by_the_e_mailed_link_and_turn_mail_form(live_server: Any, new_context: Any, inbox: Inbox,
-                                                                 shots: Any) -> None:
+def test_sign_up_confirm_by_the_e_mailed_link_and_turn_mail_form(
+    live_server: Any, new_context: Any, inbox: Inbox, shots: Any
+) -> None:
     for k, (lang, viewport) in enumerate(RUNS):
         context = new_context(viewport=viewport)
         context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
@@ -66,16 +70,32 @@ def test_sign_up_confirm_by_the_e_mailed_link_and_turn_mail_form(live_server: An
         user = get_user_model().objects.get(username=name)
         assert EmailAddress.objects.get(user=user).verified
         got = page.evaluate(FORM, "form[action$='/accounts/email/'][novalidate]")
-        assert all(got["inside"]) and got["fields"] == 1 and got["scroll"] <= got["inner"], (lang, got)
+        assert all(got["inside"]) and got["fields"] == 1 and got["scroll"] <= got["inner"], (
+            lang,
+            got,
+        )
         page.screenshot(path=str(shots / f"email-page-{lang}.png"), full_page=True)
 
         page.goto(f"{live_server.url}/account/turn-mail/")
         got = page.evaluate(FORM, "form[action$='/account/turn-mail/']")
-        assert all(got["inside"]) and got["fields"] == 2 and got["scroll"] <= got["inner"], (lang, got)
-        assert got["button"] not in ("rgba(0, 0, 0, 0)", "rgb(239, 239, 239)"), got  # the site's button, not the browser's
+        assert all(got["inside"]) and got["fields"] == 2 and got["scroll"] <= got["inner"], (
+            lang,
+            got,
+        )
+        assert got["button"] not in ("rgba(0, 0, 0, 0)", "rgb(239, 239, 239)"), (
+            got
+        )  # the site's button, not the browser's
         # the checkbox on its label's line, before it
-        box, label = (page.locator("#id_enabled").bounding_box(), page.locator("label[for=id_enabled]").bounding_box())
-        assert box and label and box["x"] < label["x"] and abs((box["y"] + box["height"] / 2)
-                                                                 - (label["y"] + label["height"] / 2)) < label["height"]
+        box, label = (
+            page.locator("#id_enabled").bounding_box(),
+            page.locator("label[for=id_enabled]").bounding_box(),
+        )
+        assert (
+            box
+            and label
+            and box["x"] < label["x"]
+            and abs((box["y"] + box["height"] / 2) - (label["y"] + label["height"] / 2))
+            < label["height"]
+        )
         page.screenshot(path=str(shots / f"turn-mail-{lang}.png"), full_page=True)
         context.close()

@@ -36,8 +36,10 @@ def visitor(new_context: Any, live: str, lang: str, viewport: dict[str, int]) ->
 
 def tip_shown(page: Any) -> str:
     """The id of the tip on the screen, or ""."""
-    return page.evaluate("(() => { const t = document.getElementById('tip');"
-                         " return t && !t.hidden ? t.dataset.tip : ''; })()")
+    return page.evaluate(
+        "(() => { const t = document.getElementById('tip');"
+        " return t && !t.hidden ? t.dataset.tip : ''; })()"
+    )
 
 
 #: every click a person makes in this tab (mouse, touch, or Enter/Space on a button: trusted
@@ -54,8 +56,11 @@ def clicks(page: Any) -> int:
 
 
 def box(page: Any, selector: str) -> list[float]:
-    return page.eval_on_selector(selector, "el => { const r = el.getBoundingClientRect();"
-                                           " return [r.left, r.top, r.right, r.bottom]; }")
+    return page.eval_on_selector(
+        selector,
+        "el => { const r = el.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom]; }",
+    )
 
 
 def overlaps(a: list[float], b: list[float]) -> bool:
@@ -89,7 +94,8 @@ def first_move(page: Any, table: Table) -> str:
 @pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["1280x800", "375x667"])
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
 def test_a_visitor_plays_a_first_turn_learns_from_tips_and_keeps_the_account(
-        lang: str, viewport: dict[str, int], live: str, new_context: Any, shots: Path) -> None:
+    lang: str, viewport: dict[str, int], live: str, new_context: Any, shots: Path
+) -> None:
     context = visitor(new_context, live, lang, viewport)
     context.add_init_script(COUNT_CLICKS)
     page = context.new_page()
@@ -172,7 +178,9 @@ def test_a_visitor_plays_a_first_turn_learns_from_tips_and_keeps_the_account(
     Preferences.objects.filter(user=guest).update(tips_seen=[])  # every tip's moment may come again
     page.reload()
     table.wait_connected()
-    page.wait_for_function("() => !!document.getElementById('tip') && !document.getElementById('tip').hidden")
+    page.wait_for_function(
+        "() => !!document.getElementById('tip') && !document.getElementById('tip').hidden"
+    )
     if page.locator("#tip.tip--compact").count():  # a short phone: the title only, and "Read"
         page.click("#tip [data-tip-read]")  # the whole card, over the trains until dismissed
         assert page.locator("#tip .tip__text").is_visible()
@@ -203,10 +211,14 @@ def test_a_visitor_plays_a_first_turn_learns_from_tips_and_keeps_the_account(
     page.context.close()  # no page still asking the server while the database is emptied
 
 
-@pytest.mark.parametrize("lang, viewport", [("en", PHONE), ("es", WIDE), ("de", PHONE)],
-                         ids=["en-375x667", "es-1280x800", "de-375x667"])
-def test_a_friend_joins_by_the_invitation_link(lang: str, viewport: dict[str, int], live: str,
-                                               new_context: Any) -> None:
+@pytest.mark.parametrize(
+    "lang, viewport",
+    [("en", PHONE), ("es", WIDE), ("de", PHONE)],
+    ids=["en-375x667", "es-1280x800", "de-375x667"],
+)
+def test_a_friend_joins_by_the_invitation_link(
+    lang: str, viewport: dict[str, int], live: str, new_context: Any
+) -> None:
     host = visitor(new_context, live, lang, viewport).new_page()
     host.goto(live + "/")
     host.locator('form[action$="/play/friends/"] button[type="submit"]').click()

@@ -26,7 +26,8 @@ def drag(page: Any, source: str, to_x: float, to_y: float) -> None:
 
 
 def test_dragging_a_tile_moves_it_in_the_hand_or_plays_it_on_a_train(
-        live: str, make_user: Any, context_for: Any) -> None:
+    live: str, make_user: Any, context_for: Any
+) -> None:
     ana = make_user("ana")
     match = against_a_computer(ana)
     page = context_for(ana).new_page()
@@ -36,7 +37,12 @@ def test_dragging_a_tile_moves_it_in_the_hand_or_plays_it_on_a_train(
 
     hand, version = table.hand(), table.version()
     third = page.locator(f'.htile[data-tile="{hand[2]}"]').bounding_box()
-    drag(page, f'.htile[data-tile="{hand[0]}"]', third["x"] + third["width"] * 0.8, third["y"] + third["height"] / 2)
+    drag(
+        page,
+        f'.htile[data-tile="{hand[0]}"]',
+        third["x"] + third["width"] * 0.8,
+        third["y"] + third["height"] / 2,
+    )
     moved = [hand[1], hand[2], hand[0], *hand[3:]]
     assert table.hand() == moved
     page.wait_for_selector(f"#hand-say:has-text('Tile {hand[0]} moved in your hand.')")
@@ -54,7 +60,9 @@ def test_dragging_a_tile_moves_it_in_the_hand_or_plays_it_on_a_train(
     page.keyboard.press("Shift+ArrowRight")  # the keyboard's drag: one place to the right
     moved = [moved[1], moved[0], *moved[2:]]
     assert table.hand() == moved
-    assert page.evaluate("document.activeElement.dataset.tile") == moved[1]  # the tile keeps the focus
+    assert (
+        page.evaluate("document.activeElement.dataset.tile") == moved[1]
+    )  # the tile keeps the focus
     page.keyboard.press("Shift+ArrowLeft")
     moved = [moved[1], moved[0], *moved[2:]]
     assert table.hand() == moved
@@ -68,7 +76,12 @@ def test_dragging_a_tile_moves_it_in_the_hand_or_plays_it_on_a_train(
     tile, targets = next(iter(table.playable().items()))
     train = page.locator(f'.train[data-train="{targets[0]}"]').bounding_box()
     before = table.version()
-    drag(page, f'.htile[data-tile="{tile}"]', train["x"] + train["width"] / 2, train["y"] + train["height"] / 2)
+    drag(
+        page,
+        f'.htile[data-tile="{tile}"]',
+        train["x"] + train["width"] / 2,
+        train["y"] + train["height"] / 2,
+    )
     table.wait_version_above(before)
     assert tile not in table.hand()  # played where it was dropped (R23)
     table.assert_no_errors()

@@ -19,7 +19,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_hint_stays_through_a_board_of_the_same_version_and_goes_with_a_move(
-        live: str, make_user: Any, context_for: Any) -> None:
+    live: str, make_user: Any, context_for: Any
+) -> None:
     ana = make_user("ana")
     match = against_a_computer(ana)
     page = context_for(ana).new_page()
@@ -30,14 +31,20 @@ def test_a_hint_stays_through_a_board_of_the_same_version_and_goes_with_a_move(
     hint = table.ask_hint()
     said = page.locator("#hand-say.hand__say--hint").inner_text()
     assert hint["reason"] in said
-    marked = page.evaluate("Array.from(document.querySelectorAll('#board .is-hint')).map(e => e.outerHTML.slice(0, 80))")
+    marked = page.evaluate(
+        "Array.from(document.querySelectorAll('#board .is-hint')).map(e => e.outerHTML.slice(0, 80))"
+    )
     assert marked
 
     version = table.version()
     table.resync()  # the server sends the board again: the same version, swapped in whole
     assert table.version() == version
-    assert page.evaluate("Array.from(document.querySelectorAll('#board .is-hint')).map(e => e.outerHTML.slice(0, 80))") \
+    assert (
+        page.evaluate(
+            "Array.from(document.querySelectorAll('#board .is-hint')).map(e => e.outerHTML.slice(0, 80))"
+        )
         == marked
+    )
     assert page.locator("#hand-say.hand__say--hint").inner_text() == said
 
     table.act_first_fit()  # a move: the hint was for the position before it

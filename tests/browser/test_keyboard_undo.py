@@ -47,18 +47,31 @@ def computer_holds_then_chain_draw_pass(actions: list[tuple[str, Action]]) -> bo
     ours = mine(actions)
     first = [a.act for phase, a in ours if phase == "first"]
     later = [a.act for phase, a in ours if phase == "play"]
-    return (actions[0][1].seat == 1 and len(first) >= 3 and first[-1] == "end"
-            and set(first[:-1]) == {"play"} and later[:2] == ["draw", "pass"])
+    return (
+        actions[0][1].seat == 1
+        and len(first) >= 3
+        and first[-1] == "end"
+        and set(first[:-1]) == {"play"}
+        and later[:2] == ["draw", "pass"]
+    )
 
 
 def until_our_pass(actions: list[tuple[str, Action]]) -> int:
-    return next(n for n, (phase, a) in enumerate(actions) if a.seat == 0 and a.act == "pass" and phase == "play")
+    return next(
+        n
+        for n, (phase, a) in enumerate(actions)
+        if a.seat == 0 and a.act == "pass" and phase == "play"
+    )
 
 
-def test_one_turn_by_keyboard_alone(live: str, make_user: Any, context_for: Any, shots: Path) -> None:
+def test_one_turn_by_keyboard_alone(
+    live: str, make_user: Any, context_for: Any, shots: Path
+) -> None:
     seed = pick_seed(2, first_fit_policy, computer_holds_then_chain_draw_pass, cost=until_our_pass)
     ana = make_user("ana")
-    match = services.match_create(creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("computer", level="basic")])
+    match = services.match_create(
+        creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("computer", level="basic")]
+    )
     table = Table(context_for(ana).new_page()).open(f"{live}/m/{match.pk}/")
     page = table.page
     table.wait_turn_or_over()
@@ -124,7 +137,11 @@ def test_one_turn_by_keyboard_alone(live: str, make_user: Any, context_for: Any,
     table.wait_version_above(before)
     assert not table.your_turn() or table.version() > before + 1
     table.assert_no_errors()
-    log = [e.action for r in match.rounds.all() for e in r.log.filter(kind="action", seat=0).order_by("seq")]
+    log = [
+        e.action
+        for r in match.rounds.all()
+        for e in r.log.filter(kind="action", seat=0).order_by("seq")
+    ]
     assert [a["act"] for a in log] == ["play"] * chain + ["end", "draw", "pass"]
 
 
@@ -162,8 +179,10 @@ def summary(table: Table) -> dict[str, Any]:
         "hand": table.hand(),
         "playable": table.playable(),
         "trains": page.eval_on_selector_all(
-            ".train", "els => els.map(e => [e.dataset.train, e.className.includes('train--open'),"
-                      " [...e.querySelectorAll('svg[data-pips]')].map(s => s.dataset.pips)])"),
+            ".train",
+            "els => els.map(e => [e.dataset.train, e.className.includes('train--open'),"
+            " [...e.querySelectorAll('svg[data-pips]')].map(s => s.dataset.pips)])",
+        ),
         "counts": page.locator(".train__count").all_inner_texts(),
         "boneyard": page.locator(".tbar__boneyard").inner_text(),
         "status": table.data("status"),
@@ -173,18 +192,30 @@ def summary(table: Table) -> dict[str, Any]:
 
 
 def test_undo_after_the_computers_answered_restores_the_earlier_board(
-        live: str, make_user: Any, context_for: Any, shots: Path) -> None:
+    live: str, make_user: Any, context_for: Any, shots: Path
+) -> None:
     seed = pick_seed(3, first_fit_policy, ends_first_turn_after_playing, cost=until_we_play_again)
     ana = make_user("ana")
-    match = services.match_create(creator=ana, seed=seed, seats=[
-        SeatSpec("me"), SeatSpec("computer", level="basic"), SeatSpec("computer", level="basic")])
+    match = services.match_create(
+        creator=ana,
+        seed=seed,
+        seats=[
+            SeatSpec("me"),
+            SeatSpec("computer", level="basic"),
+            SeatSpec("computer", level="basic"),
+        ],
+    )
     table = Table(context_for(ana).new_page()).open(f"{live}/m/{match.pk}/")
     page = table.page
 
     # Our first turn, up to the moment it is ended.
     for _ in range(40):
         table.wait_turn_or_over()
-        if table.phase() == "first" and not table.playable() and page.locator('[data-act="end"]').count():
+        if (
+            table.phase() == "first"
+            and not table.playable()
+            and page.locator('[data-act="end"]').count()
+        ):
             break
         table.act_first_fit()
     else:
@@ -207,7 +238,9 @@ def test_undo_after_the_computers_answered_restores_the_earlier_board(
 
     # R27: Undo takes back our End with every computer move that answered it.
     version = table.version()
-    assert page.locator('[data-cmd="redo"][disabled]').count() == 1  # in its place, nothing to redo yet
+    assert (
+        page.locator('[data-cmd="redo"][disabled]').count() == 1
+    )  # in its place, nothing to redo yet
     page.click('[data-cmd="undo"]')
     table.wait_version_above(version)
     assert board_of(table.boards()[-1]["html"]) == before_html

@@ -21,9 +21,11 @@ from .table import Table, against_a_computer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+
 @pytest.mark.parametrize("lang", ["es", "de"])
-def test_pages_and_the_table_show_no_english(lang: str, live: str, make_user: Any, context_for: Any,
-                                            shots: Path) -> None:
+def test_pages_and_the_table_show_no_english(
+    lang: str, live: str, make_user: Any, context_for: Any, shots: Path
+) -> None:
     ana = make_user("ana")
     match = against_a_computer(ana)
     page = context_for(ana, lang=lang).new_page()
@@ -44,9 +46,13 @@ def test_pages_and_the_table_show_no_english(lang: str, live: str, make_user: An
     table.ask_hint()
     page.locator(".hand__say--hint").wait_for(state="visible")  # the hint reads on the hand's line
     page.click('[data-panel="log"]')
-    page.wait_for_function("() => document.querySelectorAll('#log-body li').length >= 2")  # a function: the page's CSP forbids eval
+    page.wait_for_function(
+        "() => document.querySelectorAll('#log-body li').length >= 2"
+    )  # a function: the page's CSP forbids eval
     page.wait_for_selector(".badge--paused")  # R26: the open log pauses the computers
-    assert english_leaks(page.content(), lang) == [], "the table with a hint, the log open, computers paused"
+    assert english_leaks(page.content(), lang) == [], (
+        "the table with a hint, the log open, computers paused"
+    )
     page.keyboard.press("?")  # the rules drawer: its text is fetched when it first opens
     page.locator("#rules-panel #panel-R19").wait_for()
     assert page.evaluate("() => document.activeElement.id") == "rules-panel-title"

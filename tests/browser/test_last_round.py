@@ -18,10 +18,14 @@ from .table import Table
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_declined_end_after_this_round_is_seen_by_the_asker(live: str, signed_in: Any, shots: Any) -> None:
+def test_a_declined_end_after_this_round_is_seen_by_the_asker(
+    live: str, signed_in: Any, shots: Any
+) -> None:
     ana_context = signed_in("ana", lang="es")
     ben_context = signed_in("ben", viewport=PHONE)
-    match = services.match_create(creator=ana_context.user, seats=[SeatSpec("me"), SeatSpec("human")], seed=7)
+    match = services.match_create(
+        creator=ana_context.user, seats=[SeatSpec("me"), SeatSpec("human")], seed=7
+    )
     services.seat_join(match_id=match.pk, user=ben_context.user, token=match.invite_token)
     ana = Table(ana_context.new_page()).open(f"{live}/m/{match.pk}/")
     ben = Table(ben_context.new_page()).open(f"{live}/m/{match.pk}/")
@@ -33,7 +37,10 @@ def test_a_declined_end_after_this_round_is_seen_by_the_asker(live: str, signed_
     ben.page.locator('.ask [data-cmd="decline"]').click()
     told = ana.page.locator("[data-answered]")
     told.wait_for()
-    assert told.inner_text() == "\u2068ben\u2069 rechazó tu petición de terminar la partida tras esta ronda."
+    assert (
+        told.inner_text()
+        == "\u2068ben\u2069 rechazó tu petición de terminar la partida tras esta ronda."
+    )
     ana.page.screenshot(path=str(shots / "last-round-declined-es.png"))
     assert ChangeRequest.objects.get(match=match).status == ChangeRequest.Status.DECLINED
     ana.assert_no_errors()

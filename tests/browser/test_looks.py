@@ -46,7 +46,9 @@ BOX = "el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.ri
 
 def a_double_on_a_train(actions: list[Any]) -> bool:
     """Someone plays a double on a train during the later turns, and we make a first-turn chain."""
-    later_double = any(phase == "play" and a.act == "play" and a.tile[0] == a.tile[1] for phase, a in actions)
+    later_double = any(
+        phase == "play" and a.act == "play" and a.tile[0] == a.tile[1] for phase, a in actions
+    )
     ours = [a for phase, a in actions if a.seat == 0 and phase == "first" and a.act == "play"]
     return later_double and len(ours) >= 1
 
@@ -64,46 +66,63 @@ def no_horizontal_scroll(page: Any) -> None:
 def in_viewport(page: Any, selector: str) -> bool:
     box = page.eval_on_selector(selector, BOX)
     size = page.viewport_size
-    return box[0] >= 0 and box[1] >= 0 and box[2] <= size["width"] + 0.5 and box[3] <= size["height"] + 0.5
+    return (
+        box[0] >= 0
+        and box[1] >= 0
+        and box[2] <= size["width"] + 0.5
+        and box[3] <= size["height"] + 0.5
+    )
 
 
 def phone_bar_and_taps(page: Any) -> None:
     """The phone's top bar is one row, and every control a thumb uses is 44 px or more."""
     bar = page.eval_on_selector(".tbar", BOX)
-    badges = page.eval_on_selector_all(".tbar .badge", f"els => els.map({BOX}).filter(b => b[4] > 0)")
+    badges = page.eval_on_selector_all(
+        ".tbar .badge", f"els => els.map({BOX}).filter(b => b[4] > 0)"
+    )
     # A paused or open-double badge takes a short line of its own under the row.
     assert bar[5] <= BAR_MAX + sum(b[5] + 2 for b in badges), (bar, badges)
     fold = page.eval_on_selector(".tbar__fold", BOX)
     assert fold[4] >= TAP and fold[5] >= TAP and fold[1] >= bar[1] and fold[3] <= bar[1] + BAR_MAX
     small = page.eval_on_selector_all(
         ".tbar button, .tbar summary, .train, .hand__actions .btn, .hand .chip",
-        f"els => els.map(e => [e.className, ...({BOX})(e)]).filter(b => b[5] > 0 && (b[5] < {TAP} || b[6] < {TAP}))")
+        f"els => els.map(e => [e.className, ...({BOX})(e)]).filter(b => b[5] > 0 && (b[5] < {TAP} || b[6] < {TAP}))",
+    )
     assert small == [], small
     # The hand's tiles wrap to rows and shrink to fit (issue 19): at least 24 px wide (WCAG 2.5.8), twice as tall.
-    tiny = page.eval_on_selector_all(".htile", f"els => els.map({BOX}).filter(b => b[4] > 0 && (b[4] < 24 || b[5] < 48))")
+    tiny = page.eval_on_selector_all(
+        ".htile", f"els => els.map({BOX}).filter(b => b[4] > 0 && (b[4] < 24 || b[5] < 48))"
+    )
     assert tiny == [], tiny
     # Names keep room: a seat's name is not cut, and no train's name is squeezed to nothing.
-    names = page.eval_on_selector_all(".train__name", "els => els.map(e => [e.innerText, e.clientWidth, "
-                                      "e.scrollWidth, !!e.closest('.train[data-owner]')])")
+    names = page.eval_on_selector_all(
+        ".train__name",
+        "els => els.map(e => [e.innerText, e.clientWidth, "
+        "e.scrollWidth, !!e.closest('.train[data-owner]')])",
+    )
     assert all(width >= 48 for _, width, _, _ in names), names
     assert all(full <= width + 1 for _, width, full, owned in names if owned), names
 
 
 def visible_text_has_no_rule_id(page: Any) -> None:
-    text = page.evaluate("document.querySelector('#board').innerText + ' ' + "
-                         "[...document.querySelectorAll('#board [title], #board [aria-label]')]"
-                         ".map(e => (e.title || '') + ' ' + (e.getAttribute('aria-label') || '')).join(' ')")
+    text = page.evaluate(
+        "document.querySelector('#board').innerText + ' ' + "
+        "[...document.querySelectorAll('#board [title], #board [aria-label]')]"
+        ".map(e => (e.title || '') + ' ' + (e.getAttribute('aria-label') || '')).join(' ')"
+    )
     assert not RULE_ID.search(text), RULE_ID.findall(text)
 
 
 @pytest.mark.parametrize("size", list(VIEWPORTS))
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
-def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_for: Any, make_user: Any,
-                                     shots: Path) -> None:
+def test_a_round_looks_like_the_game(
+    size: str, lang: str, live: str, context_for: Any, make_user: Any, shots: Path
+) -> None:
     seed = pick_seed(4, first_fit_policy, a_double_on_a_train)
     ana = make_user("ana")  # a new player: the first-time tips come (static/js/tips.js)
-    match = services.match_create(creator=ana, seats=[SeatSpec("me")] + [SeatSpec("computer", level="basic")] * 3,
-                                  seed=seed)
+    match = services.match_create(
+        creator=ana, seats=[SeatSpec("me")] + [SeatSpec("computer", level="basic")] * 3, seed=seed
+    )
     viewport = VIEWPORTS[size]
     page = context_for(ana, lang=lang, viewport=viewport).new_page()
     table = Table(page).open(f"{live}/m/{match.pk}/")
@@ -135,7 +154,9 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
         visible_text_has_no_rule_id(page)
         if size == "desktop":
             # Whose turn it is is never cut short ("Your tu…"): the badges and the tools' words give way.
-            cut = page.eval_on_selector(".tbar__status", "el => [el.scrollWidth, el.clientWidth, el.innerText]")
+            cut = page.eval_on_selector(
+                ".tbar__status", "el => [el.scrollWidth, el.clientWidth, el.innerText]"
+            )
             assert cut[0] <= cut[1] + 1, cut
         playable = table.playable()
         if playable and table.phase() != "engine":
@@ -146,20 +167,26 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
                 "() => { const el = document.querySelector('.htile--playable');"
                 " if (!el || !el.isConnected) return null; const cs = getComputedStyle(el);"
                 " return cs.opacity ? [cs.transform, cs.opacity, cs.filter] : null; }",
-                timeout=5000).json_value()
+                timeout=5000,
+            ).json_value()
             assert lit[0] not in ("none", "") and float(lit[1]) == 1.0, lit
             dull = page.locator(".htile:not(.htile--playable)")
             if dull.count():
                 # the others step back by a greyed face, their pips as dark as ever (issue 19)
-                assert dull.first.evaluate("el => getComputedStyle(el.querySelector('.tile'))"
-                                           ".getPropertyValue('--face-fill')").strip()
+                assert dull.first.evaluate(
+                    "el => getComputedStyle(el.querySelector('.tile'))"
+                    ".getPropertyValue('--face-fill')"
+                ).strip()
             if size == "desktop" and page.locator("#tip").is_visible():
                 # A tip open above the board pushes no train we may play on, nor the Mexican
                 # train, under the hand (which stays at the bottom): all in view without scrolling.
                 tips_seen.add(page.get_attribute("#tip", "data-tip"))
                 hand_top = page.eval_on_selector(".hand", BOX)[1]
-                for part in {".train--mexican"} | {f'.train[data-train="{key}"]' for targets in playable.values()
-                                                   for key in targets}:
+                for part in {".train--mexican"} | {
+                    f'.train[data-train="{key}"]'
+                    for targets in playable.values()
+                    for key in targets
+                }:
                     row = page.eval_on_selector(part, BOX)
                     assert row[3] <= hand_top + 1, (part, row, hand_top)
             if size != "desktop":
@@ -167,7 +194,9 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
                 # without leaving the hand, and a tip, left open, lies over none of them (it
                 # docks above the hand).
                 assert in_viewport(page, mine), page.eval_on_selector(mine, BOX)
-                assert in_viewport(page, ".train--mexican"), page.eval_on_selector(".train--mexican", BOX)
+                assert in_viewport(page, ".train--mexican"), page.eval_on_selector(
+                    ".train--mexican", BOX
+                )
                 assert in_viewport(page, ".hand__tiles")
                 for key in {t for targets in playable.values() for t in targets}:
                     assert in_viewport(page, f'.train[data-train="{key}"]'), key
@@ -180,14 +209,19 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
                         row = page.eval_on_selector(part, BOX)
                         assert not covers(tip, visible_part(row, hand_top)), (part, tip, row)
                 phone_bar_and_taps(page)
-                if not shot_menu and page.locator('.tbar [data-cmd="undo"]:not([disabled])').count():
+                if (
+                    not shot_menu
+                    and page.locator('.tbar [data-cmd="undo"]:not([disabled])').count()
+                ):
                     # The tools open from the one button; Undo's words are its label there.
                     page.click(".tbar__fold")
                     undo = page.locator('.tbar [data-cmd="undo"]')
                     assert undo.is_visible() and in_viewport(page, '.tbar [data-cmd="undo"]')
                     words = undo.inner_text().strip()
                     assert words and undo.get_attribute("title") == f"{words} (U)", words
-                    assert len(words.split()) >= 3, words  # "Undo your 6-4 and 3 computer moves", not "Undo"
+                    assert len(words.split()) >= 3, (
+                        words
+                    )  # "Undo your 6-4 and 3 computer moves", not "Undo"
                     page.screenshot(path=str(shots / f"{name}-menu.png"))
                     page.keyboard.press("Escape")
                     assert not undo.is_visible()
@@ -203,9 +237,18 @@ def test_a_round_looks_like_the_game(size: str, lang: str, live: str, context_fo
 
     # Doubles on the trains are drawn crosswise: taller than wide, where the others are wider.
     # (A phone shows the last three tiles of a train: the older ones take no room.)
-    doubles = [b for b in page.eval_on_selector_all(".ttile--double .tile", f"els => els.map({BOX})") if b[4]]
-    singles = [b for b in page.eval_on_selector_all(".ttile:not(.ttile--double) .tile", f"els => els.map({BOX})")
-               if b[4]]
+    doubles = [
+        b
+        for b in page.eval_on_selector_all(".ttile--double .tile", f"els => els.map({BOX})")
+        if b[4]
+    ]
+    singles = [
+        b
+        for b in page.eval_on_selector_all(
+            ".ttile:not(.ttile--double) .tile", f"els => els.map({BOX})"
+        )
+        if b[4]
+    ]
     assert singles and (doubles or size != "desktop")
     assert all(b[5] > b[4] for b in doubles), doubles
     assert all(b[4] > b[5] for b in singles[:5]), singles[:5]
@@ -225,9 +268,12 @@ def visible_part(row: list[float], hand_top: float) -> list[float]:
     return row[:3] + [min(row[3], hand_top)]
 
 
-@pytest.mark.parametrize("viewport", [PHONE, {"width": 390, "height": 844}], ids=["375x667", "390x844"])
+@pytest.mark.parametrize(
+    "viewport", [PHONE, {"width": 390, "height": 844}], ids=["375x667", "390x844"]
+)
 def test_on_a_phone_a_tip_docks_above_the_hand_moves_nothing_and_goes_with_escape(
-        viewport: dict[str, int], live: str, context_for: Any, make_user: Any, shots: Path) -> None:
+    viewport: dict[str, int], live: str, context_for: Any, make_user: Any, shots: Path
+) -> None:
     ana = make_user("ana")  # a new player: tips on
     match = against_a_computer(ana)  # ana holds the engine double (R7)
     page = context_for(ana, viewport=viewport).new_page()
@@ -290,12 +336,15 @@ def whole_name(page: Any, selector: str, name: str) -> None:
     assert len({round(line[1]) for line in found["lines"]}) == 1, found  # not broken over two lines
     for line in found["lines"]:
         assert box[0] - 0.5 <= line[0] and line[2] <= box[2] + 0.5, found
-        assert box[1] - 2 <= line[1] and line[3] <= box[3] + 2, found  # (a line's glyphs may pass its line box)
+        assert box[1] - 2 <= line[1] and line[3] <= box[3] + 2, (
+            found
+        )  # (a line's glyphs may pass its line box)
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
-def test_on_a_phone_whose_turn_it_is_shows_the_whole_name(lang: str, live: str, make_user: Any,
-                                                          new_context: Any, shots: Path) -> None:
+def test_on_a_phone_whose_turn_it_is_shows_the_whole_name(
+    lang: str, live: str, make_user: Any, new_context: Any, shots: Path
+) -> None:
     guest = make_user(GUEST_NAME)
     match = against_a_computer(guest)  # the guest holds the engine double (R7): the guest's turn
     context = new_context(viewport=PHONE)
@@ -311,8 +360,10 @@ def test_on_a_phone_whose_turn_it_is_shows_the_whole_name(lang: str, live: str, 
     # whole sentence with the whole name is the pill's title (hover, focus, screen readers).
     status = page.locator(".tbar__status")
     assert GUEST_NAME in (status.get_attribute("title") or "")
-    assert status.evaluate("e => { const p = e.closest('.tbar__turn').getBoundingClientRect(),"
-                           " r = e.getBoundingClientRect(); return r.right <= p.right + 1 && r.left >= p.left - 1; }")
+    assert status.evaluate(
+        "e => { const p = e.closest('.tbar__turn').getBoundingClientRect(),"
+        " r = e.getBoundingClientRect(); return r.right <= p.right + 1 && r.left >= p.left - 1; }"
+    )
     phone_bar_and_taps_of_a_spectator(page)
 
 
@@ -324,14 +375,23 @@ def phone_bar_and_taps_of_a_spectator(page: Any) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_rounds_result_shows_whole_names_on_a_laptop_and_a_phone(lang: str, live: str, make_user: Any,
-                                                                    context_for: Any, new_context: Any,
-                                                                    shots: Path) -> None:
+def test_the_rounds_result_shows_whole_names_on_a_laptop_and_a_phone(
+    lang: str, live: str, make_user: Any, context_for: Any, new_context: Any, shots: Path
+) -> None:
     seed = pick_seed(3, first_fit_policy, lambda actions: True)  # the shortest round
     guest = make_user(GUEST_NAME)
-    match = services.match_create(creator=guest, seed=seed, seats=[
-        SeatSpec("me"), SeatSpec("computer", level="basic"), SeatSpec("computer", level="basic")])
-    table = Table(context_for(guest, lang=lang, viewport=DESKTOP).new_page()).open(f"{live}/m/{match.pk}/")
+    match = services.match_create(
+        creator=guest,
+        seed=seed,
+        seats=[
+            SeatSpec("me"),
+            SeatSpec("computer", level="basic"),
+            SeatSpec("computer", level="basic"),
+        ],
+    )
+    table = Table(context_for(guest, lang=lang, viewport=DESKTOP).new_page()).open(
+        f"{live}/m/{match.pk}/"
+    )
     context = new_context(viewport=PHONE)
     context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live}])
     watcher = Table(context.new_page())
@@ -348,8 +408,12 @@ def test_the_rounds_result_shows_whole_names_on_a_laptop_and_a_phone(lang: str, 
         t.wait("b.dataset.phase === 'round_over'")
         t.page.wait_for_selector(".result__name")
         t.page.screenshot(path=str(shots / f"result-names-{who}-{lang}.png"))
-        names = [n.strip("\u2068\u2069") for n in  # (names come between Unicode isolates)
-                 t.page.eval_on_selector_all(".result__name", "els => els.map(e => e.textContent.trim())")]
+        names = [
+            n.strip("\u2068\u2069")
+            for n in t.page.eval_on_selector_all(  # (names come between Unicode isolates)
+                ".result__name", "els => els.map(e => e.textContent.trim())"
+            )
+        ]
         assert GUEST_NAME in names, names
         for i, name in enumerate(names):
             whole_name(t.page, f".result__seat:nth-child({i + 1}) .result__name", name)
@@ -358,14 +422,19 @@ def test_the_rounds_result_shows_whole_names_on_a_laptop_and_a_phone(lang: str, 
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
-def test_the_engine_doubles_name_under_the_hub_stays_on_one_line(lang: str, live: str, make_user: Any,
-                                                                 new_context: Any, shots: Path) -> None:
+def test_the_engine_doubles_name_under_the_hub_stays_on_one_line(
+    lang: str, live: str, make_user: Any, new_context: Any, shots: Path
+) -> None:
     guest = make_user(GUEST_NAME)
-    match = against_a_computer(guest)  # the guest holds the engine double (R7) and has not placed it
+    match = against_a_computer(
+        guest
+    )  # the guest holds the engine double (R7) and has not placed it
     context = new_context(viewport=DESKTOP)
     context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live}])
     page = context.new_page()
-    Table(page).open(f"{live}/m/{match.pk}/watch/{match.watch_token}/")  # listening before the socket opens
+    Table(page).open(
+        f"{live}/m/{match.pk}/watch/{match.watch_token}/"
+    )  # listening before the socket opens
     caption = page.locator(".hub__caption")  # "GentleFalcon999 holds 12-12", under the double
     assert caption.is_visible() and "12-12" in caption.inner_text()
     page.screenshot(path=str(shots / f"hub-caption-{lang}.png"))

@@ -25,14 +25,25 @@ from .table import Table
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_pace_from_the_menu_and_skip_to_my_turn(live: str, make_user: Any, context_for: Any,
-                                               shots: Any) -> None:
+def test_pace_from_the_menu_and_skip_to_my_turn(
+    live: str, make_user: Any, context_for: Any, shots: Any
+) -> None:
     ana, bob = make_user("ana"), make_user("bob")
-    match = services.match_create(creator=ana, seed=5, pace="relaxed", seats=[
-        SeatSpec("me"), SeatSpec("computer", level="beginner"), SeatSpec("computer", level="casual")])
+    match = services.match_create(
+        creator=ana,
+        seed=5,
+        pace="relaxed",
+        seats=[
+            SeatSpec("me"),
+            SeatSpec("computer", level="beginner"),
+            SeatSpec("computer", level="casual"),
+        ],
+    )
     page = context_for(ana).new_page()
     table = Table(page).open(f"{live}/m/{match.pk}/")
-    watcher = Table(context_for(bob).new_page()).open(f"{live}/m/{match.pk}/?watch={match.watch_token}")
+    watcher = Table(context_for(bob).new_page()).open(
+        f"{live}/m/{match.pk}/?watch={match.watch_token}"
+    )
     badge = page.locator("#board .badge--pace")
     assert badge.inner_text() == "Computers: Relaxed"
     assert watcher.page.locator("#board .badge--pace").inner_text() == "Computers: Relaxed"
@@ -63,7 +74,9 @@ def test_pace_from_the_menu_and_skip_to_my_turn(live: str, make_user: Any, conte
     table.wait_version_above(version)
     page.wait_for_selector("#board .badge--pace:has-text('Computers hurry to your turn')")
     assert page.locator("#board [data-skip]:not([disabled])").count() == 0
-    assert page.locator("#board [data-skip][disabled]").count() == 1  # in place, so no click lands elsewhere
+    assert (
+        page.locator("#board [data-skip][disabled]").count() == 1
+    )  # in place, so no click lands elsewhere
     assert Match.objects.get(pk=match.pk).hurry
 
     # Let go: the computers play at once to our turn, and the table is back at its pace.
@@ -76,12 +89,18 @@ def test_pace_from_the_menu_and_skip_to_my_turn(live: str, make_user: Any, conte
     watcher.assert_no_errors()
 
 
-def test_draw_and_pass_for_me_sends_only_the_listed_action(live: str, make_user: Any, context_for: Any) -> None:
+def test_draw_and_pass_for_me_sends_only_the_listed_action(
+    live: str, make_user: Any, context_for: Any
+) -> None:
     """The opt-in is kept on the account (a later page, another browser, shows it on); with it
     on, a board whose only legal action is to draw or pass gets that action sent, once."""
     ana = make_user("ana")
-    match = services.match_create(creator=ana, seed=5, pace="instant",
-                                  seats=[SeatSpec("me"), SeatSpec("computer", level="casual")])
+    match = services.match_create(
+        creator=ana,
+        seed=5,
+        pace="instant",
+        seats=[SeatSpec("me"), SeatSpec("computer", level="casual")],
+    )
     page = context_for(ana).new_page()
     table = Table(page).open(f"{live}/m/{match.pk}/")
     toggle = page.locator("#board [data-autodraw]")
@@ -95,15 +114,22 @@ def test_draw_and_pass_for_me_sends_only_the_listed_action(live: str, make_user:
             break
         except Exception:
             continue
-    page.wait_for_selector('#board [data-autodraw][aria-pressed="true"]', state="attached")  # the menu has closed
+    page.wait_for_selector(
+        '#board [data-autodraw][aria-pressed="true"]', state="attached"
+    )  # the menu has closed
     assert table.data("draw-pass") == "on" and Preferences.objects.get(user=ana).autodraw
-    other = Table(context_for(ana).new_page()).open(f"{live}/m/{match.pk}/")  # another browser of hers
+    other = Table(context_for(ana).new_page()).open(
+        f"{live}/m/{match.pk}/"
+    )  # another browser of hers
     assert other.data("draw-pass") == "on"
     other.page.close()
     # Play the round with the first fitting tile; draws and passes must come by themselves.
     for _ in range(400):
-        table.wait("b.dataset.yourTurn === 'true' || b.dataset.phase !== 'play' && b.dataset.phase !== 'first'"
-                   " && b.dataset.phase !== 'engine'", timeout=30_000)
+        table.wait(
+            "b.dataset.yourTurn === 'true' || b.dataset.phase !== 'play' && b.dataset.phase !== 'first'"
+            " && b.dataset.phase !== 'engine'",
+            timeout=30_000,
+        )
         if table.phase() in ("round_over", "match_over"):
             break
         only = table.data("only")

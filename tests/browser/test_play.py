@@ -38,9 +38,14 @@ def first_chain_then_draw_and_pass(actions: list[Any]) -> bool:
 
 
 def test_sign_up_create_against_three_computers_and_play_a_round(
-        live: str, new_context: Any, shots: Path) -> None:
-    seed = pick_seed(4, first_fit_policy, first_chain_then_draw_and_pass,
-                     cost=lambda actions: len(actions) + 3 * len(mine(actions)))
+    live: str, new_context: Any, shots: Path
+) -> None:
+    seed = pick_seed(
+        4,
+        first_fit_policy,
+        first_chain_then_draw_and_pass,
+        cost=lambda actions: len(actions) + 3 * len(mine(actions)),
+    )
     page = new_context(viewport=DESKTOP).new_page()
 
     # Sign up through the form.
@@ -90,7 +95,9 @@ def test_sign_up_create_against_three_computers_and_play_a_round(
             # R23: the hint marks a move on the board and plays nothing.
             msg = table.ask_hint()
             hints += 1
-            assert msg["act"] == act  # the same kind of move: a play when a tile fits, else the button
+            assert (
+                msg["act"] == act
+            )  # the same kind of move: a play when a tile fits, else the button
             if act == "play":
                 assert msg["tile"] in table.playable()
         if act == "play":
@@ -113,7 +120,10 @@ def test_sign_up_create_against_three_computers_and_play_a_round(
             # Its "drawn" flag sits on the tile's edge, clear of the first row of pips (8.5 % down).
             flag = page.locator(".htile--drawn .htile__flag").bounding_box()
             tile_box = page.locator(".htile--drawn svg").bounding_box()
-            assert flag["y"] + flag["height"] - tile_box["y"] <= 0.08 * tile_box["height"], (flag, tile_box)
+            assert flag["y"] + flag["height"] - tile_box["y"] <= 0.08 * tile_box["height"], (
+                flag,
+                tile_box,
+            )
         else:
             table.do(act)
         done[(phase, act)] += 1
@@ -134,8 +144,12 @@ def test_sign_up_create_against_three_computers_and_play_a_round(
     state = match_state_hands()
     for seat in range(4):
         row = page.locator(f'.trains__row:has(.train[data-train="{seat}"]) .reveal')
-        shown = [parse_tile(t) for t in row.locator("svg[data-pips]").evaluate_all(
-            "els => els.map(e => e.dataset.pips)")]
+        shown = [
+            parse_tile(t)
+            for t in row.locator("svg[data-pips]").evaluate_all(
+                "els => els.map(e => e.dataset.pips)"
+            )
+        ]
         assert sorted(shown) == sorted(state[seat]), seat
         penalty = int(row.locator(".reveal__points").get_attribute("data-count-up"))
         assert penalty == sum(points(t) for t in shown)  # R21
@@ -145,8 +159,9 @@ def test_sign_up_create_against_three_computers_and_play_a_round(
     dialog = page.locator("#scores-dialog")
     dialog.wait_for(state="visible")
     cells = dialog.locator("tbody tr").first.locator("td").all_inner_texts()
-    assert [int(c) for c in cells] == [int(r.locator(".reveal__points").get_attribute("data-count-up"))
-                                       for r in reveals.all()]
+    assert [int(c) for c in cells] == [
+        int(r.locator(".reveal__points").get_attribute("data-count-up")) for r in reveals.all()
+    ]
     dialog.locator("[data-close]").click()
     assert page.locator("[data-cmd='next_round']").count() == 1
 
@@ -160,4 +175,3 @@ def match_state_hands() -> tuple[tuple[Any, ...], ...]:
     state = selectors.match_state(Match.objects.get())
     assert state.phase == "round_over"
     return state.hands
-

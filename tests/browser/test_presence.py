@@ -21,8 +21,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pyte
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_dot_changes_when_the_other_players_page_closes(lang: str, live: str, context_for: Any,
-                                                            make_user: Any, shots: Path) -> None:
+def test_the_dot_changes_when_the_other_players_page_closes(
+    lang: str, live: str, context_for: Any, make_user: Any, shots: Path
+) -> None:
     ana, ben = make_user("ana"), make_user("ben")
     match = services.match_create(creator=ana, seats=[SeatSpec("me"), SeatSpec("human")], seed=7)
     services.seat_join(match_id=match.pk, user=ben)
@@ -34,7 +35,9 @@ def test_the_dot_changes_when_the_other_players_page_closes(lang: str, live: str
     page = mine.page
     page.wait_for_selector(f"{bens_dot}.presence--here")
     assert page.locator('#board .train[data-owner="0"] .presence--here').count() == 1  # ana herself
-    assert page.get_attribute(bens_dot, "aria-label") == {"en": "At the table", "de": "Am Tisch"}[lang]
+    assert (
+        page.get_attribute(bens_dot, "aria-label") == {"en": "At the table", "de": "Am Tisch"}[lang]
+    )
     page.screenshot(path=str(shots / f"presence-here-{lang}.png"))
     ben_page.close()
     page.wait_for_selector(f"{bens_dot}.presence--away", timeout=10_000)

@@ -16,8 +16,9 @@ from tests.history.fabricate import finished_match
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_history_replay_autoplay_log_jump_and_chart(live: str, make_user: Any, context_for: Any,
-                                                    shots: Any) -> None:
+def test_history_replay_autoplay_log_jump_and_chart(
+    live: str, make_user: Any, context_for: Any, shots: Any
+) -> None:
     ana = make_user("ana")
     match = finished_match([ana, "basic"], seed=5151)
     context = context_for(ana, viewport=PHONE)
@@ -39,8 +40,9 @@ def test_history_replay_autoplay_log_jump_and_chart(live: str, make_user: Any, c
     page.select_option("#replay-speed", "150")
     page.locator("#replay-play").click()
     assert page.locator("#replay-play").get_attribute("aria-pressed") == "true"
-    page.wait_for_function(f"() => document.getElementById('replay').dataset.step === '{replay.last}'",
-                           timeout=60_000)
+    page.wait_for_function(
+        f"() => document.getElementById('replay').dataset.step === '{replay.last}'", timeout=60_000
+    )
     assert page.locator("#replay-play").get_attribute("aria-pressed") == "false"  # stops at the end
     final = replay.steps[-1]
     assert page.locator(f'#replay-board .board[data-version="{final.version}"]').count() == 1
@@ -52,7 +54,9 @@ def test_history_replay_autoplay_log_jump_and_chart(live: str, make_user: Any, c
     page.locator(f'#replay-lines [data-step="{k}"]').click()
     page.wait_for_function(f"() => document.getElementById('replay').dataset.step === '{k}'")
     assert f"round=2&step={k}" in page.url
-    assert page.locator(f'#replay-board .board[data-version="{replay.steps[k].version}"]').count() == 1
+    assert (
+        page.locator(f'#replay-board .board[data-version="{replay.steps[k].version}"]').count() == 1
+    )
     assert page.locator(f'#replay-lines [data-step="{k}"]').get_attribute("aria-current") == "step"
 
     # keys: ← one back, Home to the deal, End to the end
@@ -61,5 +65,7 @@ def test_history_replay_autoplay_log_jump_and_chart(live: str, make_user: Any, c
     page.keyboard.press("Home")
     page.wait_for_function("() => document.getElementById('replay').dataset.step === '0'")
     page.keyboard.press("End")
-    page.wait_for_function(f"() => document.getElementById('replay').dataset.step === '{replay.last}'")
+    page.wait_for_function(
+        f"() => document.getElementById('replay').dataset.step === '{replay.last}'"
+    )
     context.close()

@@ -16,7 +16,12 @@ from tests.history.fabricate import finished_match
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 SIZES = {"1280": {"width": 1280, "height": 800}, "375": {"width": 375, "height": 667}}
-NAMES = ["Maximiliana_Quetzal1", "Bartholomew_Ziggurat", "Konstantinopel_Berta", "Xochiquetzal_Mendoza"]
+NAMES = [
+    "Maximiliana_Quetzal1",
+    "Bartholomew_Ziggurat",
+    "Konstantinopel_Berta",
+    "Xochiquetzal_Mendoza",
+]
 
 #: at the match's end: the chart's marks, the table's names (cut or not), numbers clipped, widths
 MEASURE = """() => {
@@ -37,7 +42,8 @@ MEASURE = """() => {
 
 
 def test_match_end_chart_and_table_at_1280_and_375_in_three_languages(
-        live: str, make_user: Any, context_for: Any, shots: Any) -> None:
+    live: str, make_user: Any, context_for: Any, shots: Any
+) -> None:
     users = [make_user(n) for n in NAMES]
     match = finished_match(users, seed=777)
     totals = {r.number: r.totals for r in Round.objects.filter(match=match)}
@@ -50,25 +56,36 @@ def test_match_end_chart_and_table_at_1280_and_375_in_three_languages(
             page.locator(".result--match svg.chart").wait_for()
             got = page.evaluate(MEASURE)
             page.screenshot(path=str(shots / f"match-end-{lang}-{size_name}.png"), full_page=True)
-            for _ in range(3):  # a board update (another page of the table closing) may morph it meanwhile
+            for _ in range(
+                3
+            ):  # a board update (another page of the table closing) may morph it meanwhile
                 try:
                     page.locator(".result--match .stable__chart").screenshot(
-                        path=str(shots / f"chart-{lang}-{size_name}.png"))
+                        path=str(shots / f"chart-{lang}-{size_name}.png")
+                    )
                     break
                 except Exception:
                     page.wait_for_timeout(200)
             where = f"{lang} {size_name}"
             assert sorted(map(tuple, got["marks"])) == expected, where
             # (the page's own width with long names elsewhere is the table layout's: people-a's part)
-            assert got["end"][0] >= 0 and sum(got["end"]) <= got["inner"] + 1, f"{where}: the match end overflows"
-            assert got["chart"][0] >= 0 and got["chart"][0] + got["chart"][1] <= got["inner"] + 1, where
+            assert got["end"][0] >= 0 and sum(got["end"]) <= got["inner"] + 1, (
+                f"{where}: the match end overflows"
+            )
+            assert got["chart"][0] >= 0 and got["chart"][0] + got["chart"][1] <= got["inner"] + 1, (
+                where
+            )
             assert got["clipped"] == [], f"{where}: numbers clipped {got['clipped']}"
             assert [n["text"] for n in got["names"]] == NAMES, where
             if size_name == "1280":
-                assert not any(n["cut"] for n in got["names"]), f"{where}: a name cut beside empty width"
+                assert not any(n["cut"] for n in got["names"]), (
+                    f"{where}: a name cut beside empty width"
+                )
                 assert got["wrapScroll"] <= got["wrap"], f"{where}: the table scrolls"
             elif any(n["cut"] for n in got["names"]):
-                assert got["table"] >= got["wrap"] - 2, f"{where}: a name cut though the table is narrower"
+                assert got["table"] >= got["wrap"] - 2, (
+                    f"{where}: a name cut though the table is narrower"
+                )
             # the scores dialog shows the same chart, inside the window
             # (opened again should a board update replace the part while it opens)
             page.wait_for_function("""() => { const d = document.getElementById('scores-dialog');

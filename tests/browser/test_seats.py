@@ -51,10 +51,17 @@ def frame_tiles(table: Table, upto: int | None = None, *, over: bool = False) ->
     round are left out unless `over`."""
     found: set[Tile] = set()
     for _, message in table.received[:upto]:
-        if message["type"] == "board" and not over and any(
-                f'data-phase="{p}"' in message["html"] for p in OVER):
+        if (
+            message["type"] == "board"
+            and not over
+            and any(f'data-phase="{p}"' in message["html"] for p in OVER)
+        ):
             continue
-        if message["type"] == "update" and not over and (message.get("board") or {}).get("data-phase") in OVER:
+        if (
+            message["type"] == "update"
+            and not over
+            and (message.get("board") or {}).get("data-phase") in OVER
+        ):
             continue  # the update that ends the round (games/table/parts.py): every hand face up
         found |= tiles_in("\n".join(str(v) for v in message.values()))
     return found
@@ -128,7 +135,8 @@ def test_two_players_each_see_only_their_own_hand(live: str, signed_in: Any, sho
             # The move appears on the other player's board, on the same train.
             a, b = tile.split("-")
             other.page.wait_for_selector(
-                f'.train[data-train="{train}"] :is(svg[data-pips="{a}-{b}"], svg[data-pips="{b}-{a}"])')
+                f'.train[data-train="{train}"] :is(svg[data-pips="{a}-{b}"], svg[data-pips="{b}-{a}"])'
+            )
         if state.phase == "play":
             moved_in_play.add(seat)
             if moved_in_play == {0, 1}:
@@ -162,13 +170,25 @@ def test_two_players_each_see_only_their_own_hand(live: str, signed_in: Any, sho
 # ---------------------------------------------------------------- a spectator
 
 
-def test_a_spectator_sees_no_hand_until_the_round_ends(live: str, make_user: Any, context_for: Any,
-                                                       new_context: Any, shots: Path) -> None:
-    seed = pick_seed(3, first_fit_policy, lambda actions: True,
-                     cost=lambda actions: len(actions) + 3 * len(mine(actions)))
+def test_a_spectator_sees_no_hand_until_the_round_ends(
+    live: str, make_user: Any, context_for: Any, new_context: Any, shots: Path
+) -> None:
+    seed = pick_seed(
+        3,
+        first_fit_policy,
+        lambda actions: True,
+        cost=lambda actions: len(actions) + 3 * len(mine(actions)),
+    )
     ana = make_user("ana")
-    match = services.match_create(creator=ana, seed=seed, seats=[
-        SeatSpec("me"), SeatSpec("computer", level="basic"), SeatSpec("computer", level="basic")])
+    match = services.match_create(
+        creator=ana,
+        seed=seed,
+        seats=[
+            SeatSpec("me"),
+            SeatSpec("computer", level="basic"),
+            SeatSpec("computer", level="basic"),
+        ],
+    )
 
     # The spectator comes through the watch link: the board, the banner, no hand.
     page = new_context(viewport=PHONE).new_page()
@@ -229,11 +249,14 @@ def holder_first_turn(actions: list[Any]) -> int:
 
 
 def test_pass_and_play_relay_hides_every_hand_until_show_my_tiles(
-        live: str, make_user: Any, context_for: Any, shots: Path) -> None:
+    live: str, make_user: Any, context_for: Any, shots: Path
+) -> None:
     policies = {0: first_fit_policy, 1: first_fit_policy}
     seed = pick_seed(2, policies, lambda actions: True, cost=holder_first_turn)
     ana = make_user("ana")
-    match = services.match_create(creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("local", name="Ben")])
+    match = services.match_create(
+        creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("local", name="Ben")]
+    )
     table = Table(context_for(ana, viewport=PHONE).new_page()).open(f"{live}/m/{match.pk}/")
     page = table.page
     names = {0: "\u2068ana\u2069", 1: "\u2068Ben\u2069"}  # isolated inside sentences (issue 13)
@@ -245,7 +268,9 @@ def test_pass_and_play_relay_hides_every_hand_until_show_my_tiles(
         assert f"Pass the device to {names[seat]}" in cover.inner_text()
         assert page.locator(".htile, .hand").count() == 0
         state = state_of(match)
-        hidden = secret(state, 0, 1) - {(state.engine, state.engine)}  # the engine double is public (R5)
+        hidden = secret(state, 0, 1) - {
+            (state.engine, state.engine)
+        }  # the engine double is public (R5)
         assert not tiles_in(table.html()) & hidden
         covered = [m for m in table.boards() if f'data-cover="{seat}"' in m["html"]]
         assert covered and not tiles_in(covered[-1]["html"]) & hidden

@@ -51,7 +51,8 @@ def play_until_our_turn_comes_back(table: Table) -> None:
 
 
 def test_the_turn_sound_is_off_until_chosen_then_chimes_when_the_turn_comes(
-        live: str, make_user: Any, context_for: Any) -> None:
+    live: str, make_user: Any, context_for: Any
+) -> None:
     ana = make_user("ana")
     match = against_a_computer(ana)
     context = context_for(ana)
@@ -67,27 +68,37 @@ def test_the_turn_sound_is_off_until_chosen_then_chimes_when_the_turn_comes(
     page.click("#board details.tmenu > summary")
     sound.click()
     # sound.js comes on first use (static/js/lazy.js): the first click waits for it, then counts
-    page.wait_for_selector('#board [data-sound][aria-pressed="true"]', state="attached", timeout=5000)
+    page.wait_for_selector(
+        '#board [data-sound][aria-pressed="true"]', state="attached", timeout=5000
+    )
     assert chimes(page) == 1  # turning it on plays it once
     assert page.evaluate("localStorage.getItem('mt-turn-sound')") == "on"
     page.wait_for_selector("#hand-say:has-text('A sound will say when it is your turn.')")
 
     play_until_our_turn_comes_back(table)
     assert chimes(page) == 2  # the turn came back: one chime
-    assert page.locator("#board [data-sound]").get_attribute("aria-pressed") == "true"  # kept across swaps
+    assert (
+        page.locator("#board [data-sound]").get_attribute("aria-pressed") == "true"
+    )  # kept across swaps
 
     page.reload()
     table.wait("b.dataset.yourTurn === 'true'")
-    page.wait_for_selector('#board [data-sound][aria-pressed="true"]', state="attached", timeout=5000)  # on: loaded at once
+    page.wait_for_selector(
+        '#board [data-sound][aria-pressed="true"]', state="attached", timeout=5000
+    )  # on: loaded at once
     page.wait_for_timeout(200)
     assert chimes(page) == 0  # a page opened on our turn stays quiet
-    assert page.locator("#board [data-sound]").get_attribute("aria-pressed") == "true"  # kept in this browser
+    assert (
+        page.locator("#board [data-sound]").get_attribute("aria-pressed") == "true"
+    )  # kept in this browser
     table.assert_no_errors()
 
 
 def test_spectators_have_no_turn_sound(live: str, make_user: Any, context_for: Any) -> None:
     ana, bob = make_user("ana"), make_user("bob")
-    match = services.match_create(creator=ana, seed=3, seats=[SeatSpec("me"), SeatSpec("computer", level="basic")])
+    match = services.match_create(
+        creator=ana, seed=3, seats=[SeatSpec("me"), SeatSpec("computer", level="basic")]
+    )
     page = context_for(bob).new_page()
     Table(page).open(f"{live}/m/{match.pk}/?watch={match.watch_token}")
     assert page.locator("#board .banner--watch").count() == 1

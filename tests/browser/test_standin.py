@@ -49,7 +49,9 @@ def named(words: str) -> re.Pattern[str]:
 
 
 def computer_moves_for_bob(match: Match) -> int:
-    return LogEntry.objects.filter(round__match=match, seat=1, by_computer=True, kind="action").count()
+    return LogEntry.objects.filter(
+        round__match=match, seat=1, by_computer=True, kind="action"
+    ).count()
 
 
 def play_until(ana: Table, done: Any, what: str, timeout: float = 60) -> None:
@@ -65,24 +67,34 @@ def play_until(ana: Table, done: Any, what: str, timeout: float = 60) -> None:
 
 
 @pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["1280x800", "375x667"])
-def test_a_computer_plays_for_away_bob_until_he_takes_his_seat_back(live: str, signed_in: Any, shots: Path,
-                                                                    viewport: dict[str, int]) -> None:
+def test_a_computer_plays_for_away_bob_until_he_takes_his_seat_back(
+    live: str, signed_in: Any, shots: Path, viewport: dict[str, int]
+) -> None:
     size = f"{viewport['width']}x{viewport['height']}"
     ana_context = signed_in("ana", viewport=viewport)
     bob_context = signed_in("bob", viewport=viewport)
-    match = services.match_create(creator=ana_context.user, seed=4242, away_limit="10m",
-                                  seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="basic")])
+    match = services.match_create(
+        creator=ana_context.user,
+        seed=4242,
+        away_limit="10m",
+        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="basic")],
+    )
     services.seat_join(match_id=match.pk, user=bob_context.user, token=match.invite_token)
     ana = Table(ana_context.new_page()).open(f"{live}/m/{match.pk}/")
-    assert ana.page.locator("[data-stand-in]").count() == 0  # bob has been away for less than 10 minutes
+    assert (
+        ana.page.locator("[data-stand-in]").count() == 0
+    )  # bob has been away for less than 10 minutes
 
     # Bob never came: he is away since the match was created, which now passes the limit
     # SOON from here; the worker's notice, not a reload, brings Ana the offer.
     Match.objects.filter(pk=match.pk).update(
-        created_at=timezone.now() - timedelta(seconds=600 - SOON))
+        created_at=timezone.now() - timedelta(seconds=600 - SOON)
+    )
     offer = ana.page.get_by_role("button", name=named("Let a computer play for bob"))
     offer.wait_for(timeout=(SOON + 5 + 3 * WORKER_PASS + 5) * 1000)
-    assert "bob has been away longer than this table allows." in plain(ana.page.locator(".away").inner_text())
+    assert "bob has been away longer than this table allows." in plain(
+        ana.page.locator(".away").inner_text()
+    )
     assert ana.page.get_by_role("button", name="Take my seat back").count() == 0
     ana.page.screenshot(path=str(shots / f"standin-offer-{size}.png"))
     offer.click()
@@ -93,7 +105,9 @@ def test_a_computer_plays_for_away_bob_until_he_takes_his_seat_back(live: str, s
     assert plain(bobs_name.inner_text()) == "bob (a computer plays)"
     # said where Ana looks at the table, not only in the (folded) scores
     shown = ana.page.get_by_text(COMPUTER_PLAYS)
-    assert any(shown.nth(i).is_visible() for i in range(shown.count())), plain(ana.page.inner_text("#board"))
+    assert any(shown.nth(i).is_visible() for i in range(shown.count())), plain(
+        ana.page.inner_text("#board")
+    )
     assert Seat.objects.get(match=match, index=1).standin == "casual"
     handed = StandIn.objects.get(match=match, seat=1)
     assert handed.handed_by == ana_context.user and handed.ended_at is None
@@ -106,13 +120,16 @@ def test_a_computer_plays_for_away_bob_until_he_takes_his_seat_back(live: str, s
     assert bob.hand() == []
     assert bob.page.locator(".hand__actions [data-act]").count() == 0
     banner = bob.page.locator(".away")
-    assert "While you were away, a computer has been playing bob's seat." in plain(banner.inner_text())
+    assert "While you were away, a computer has been playing bob's seat." in plain(
+        banner.inner_text()
+    )
     assert "Let a computer play" not in bob.html()
     # he is the seat's owner, not a spectator: told why he sees no hand and how to get it back
     assert "Watching" not in bob.page.inner_text("#board")
     assert "see no hands" not in bob.page.inner_text("#board")
     assert bob.page.locator(".hand__none").inner_text() == (
-        "A computer is playing your seat. Take it back to see your tiles.")
+        "A computer is playing your seat. Take it back to see your tiles."
+    )
     bob.page.screenshot(path=str(shots / f"standin-take-back-{size}.png"))
     take_back = bob.page.get_by_role("button", name="Take my seat back")
     take_back.click()
@@ -136,7 +153,9 @@ def test_a_computer_plays_for_away_bob_until_he_takes_his_seat_back(live: str, s
     _, played, _ = bob.act_first_fit()
     assert bob.version() > before
     assert computer_moves_for_bob(match) == moves_before
-    assert LogEntry.objects.filter(round__match=match, seat=1, by_computer=False, user=bob_context.user).exists()
+    assert LogEntry.objects.filter(
+        round__match=match, seat=1, by_computer=False, user=bob_context.user
+    ).exists()
 
     # No tile of Bob's hand ever reached Ana's page (what he holds now, and held before his move).
     held = {tuple(sorted(map(int, t.split("-")))) for t in bob_hand + bob.hand() if t != played}

@@ -26,8 +26,9 @@ def overlap(a: list[float], b: list[float]) -> bool:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_a_tip_moves_nothing_and_goes_when_its_moment_passes(lang: str, live: str, context_for: Any,
-                                                            make_user: Any, shots: Path) -> None:
+def test_a_tip_moves_nothing_and_goes_when_its_moment_passes(
+    lang: str, live: str, context_for: Any, make_user: Any, shots: Path
+) -> None:
     ana = make_user("ana")  # a new player: tips on
     match = against_a_computer(ana)  # ana holds the engine double (R7)
     page = context_for(ana, lang=lang, viewport={"width": 1280, "height": 800}).new_page()
@@ -51,8 +52,10 @@ def test_a_tip_moves_nothing_and_goes_when_its_moment_passes(lang: str, live: st
             break
         table.act_first_fit()
     assert table.phase() == "play"
-    page.wait_for_function("() => document.getElementById('tip').dataset.tip !== 'engine'"
-                           " || document.getElementById('tip').hidden")
+    page.wait_for_function(
+        "() => document.getElementById('tip').dataset.tip !== 'engine'"
+        " || document.getElementById('tip').hidden"
+    )
     prefs = Preferences.objects.filter(user=ana).first()
     assert prefs is None or "engine" not in prefs.tips_seen
     table.assert_no_errors()

@@ -33,7 +33,8 @@ def first_turn(table: Table) -> None:
 
 
 def test_a_move_slides_to_its_train_and_the_next_click_works_while_it_slides(
-        live: str, make_user: Any, context_for: Any) -> None:
+    live: str, make_user: Any, context_for: Any
+) -> None:
     ana = make_user("ana")
     match = against_a_computer(ana)
     page = context_for(ana).new_page()
@@ -56,9 +57,13 @@ def test_a_move_slides_to_its_train_and_the_next_click_works_while_it_slides(
     acts = len([m for m in table.sent if m["type"] == "act"])
     page.click(f'.htile[data-tile="{other}"]')
     page.wait_for_timeout(50)
-    assert len([m for m in table.sent if m["type"] == "act"]) == acts + 1 \
-        or page.locator("#hand-say").inner_text()  # a tile that fits nowhere says why instead
-    page.wait_for_function("() => document.querySelectorAll('.ttile--ghost').length === 0", timeout=8000)
+    assert (
+        len([m for m in table.sent if m["type"] == "act"]) == acts + 1
+        or page.locator("#hand-say").inner_text()
+    )  # a tile that fits nowhere says why instead
+    page.wait_for_function(
+        "() => document.querySelectorAll('.ttile--ghost').length === 0", timeout=8000
+    )
     assert page.locator(f'.train[data-train="{train}"] .ttile--last').is_visible()
     table.assert_no_errors()
 
@@ -75,13 +80,19 @@ def test_with_reduced_motion_nothing_moves(live: str, make_user: Any, context_fo
     table.play(tile, train)
     page.wait_for_timeout(150)
     assert page.evaluate("window.__slides") == []
-    assert page.evaluate("document.getAnimations().filter(a => a.effect && a.effect.target"
-                         " && a.effect.target.closest && a.effect.target.closest('.train')).length") == 0
+    assert (
+        page.evaluate(
+            "document.getAnimations().filter(a => a.effect && a.effect.target"
+            " && a.effect.target.closest && a.effect.target.closest('.train')).length"
+        )
+        == 0
+    )
     table.assert_no_errors()
 
 
 def test_a_refused_move_shows_pending_then_comes_back_with_its_message(
-        live: str, make_user: Any, context_for: Any) -> None:
+    live: str, make_user: Any, context_for: Any
+) -> None:
     ana = make_user("ana")
     match = against_a_computer(ana)
     page = context_for(ana).new_page()
@@ -93,26 +104,36 @@ def test_a_refused_move_shows_pending_then_comes_back_with_its_message(
     assert stuck, "every tile fits: choose another deal"
     tile = stuck[0]
     version = table.version()
-    page.evaluate("""(tile) => {
+    page.evaluate(
+        """(tile) => {
       const el = document.querySelector(`.htile[data-tile="${tile}"]`);
       el.dataset.targets = "0";
       el.removeAttribute("data-why");
       window.__pending = false;
       new MutationObserver(() => { if (el.classList.contains("is-pending")) window.__pending = true; })
         .observe(el, { attributes: true, attributeFilter: ["class"] });
-    }""", tile)
+    }""",
+        tile,
+    )
     table.click_tile(tile)  # our first turn: one tap lays a tile with one train (R8)
     page.wait_for_function("() => !document.getElementById('toast').hidden")
     assert page.evaluate("window.__pending")  # shown as pending at once
-    page.wait_for_function(f"() => !document.querySelector('.htile[data-tile=\"{tile}\"]').classList.contains('is-pending')")
+    page.wait_for_function(
+        f"() => !document.querySelector('.htile[data-tile=\"{tile}\"]').classList.contains('is-pending')"
+    )
     assert page.locator("#toast").inner_text().strip()
     assert tile in table.hand() and table.version() == version
     errors = [m for _, m in table.received if m["type"] == "error"]
-    assert errors and (errors[-1].get("explanation") or errors[-1]["message"]) in page.locator("#toast").inner_text()
+    assert (
+        errors
+        and (errors[-1].get("explanation") or errors[-1]["message"])
+        in page.locator("#toast").inner_text()
+    )
 
 
 def test_an_update_that_skips_a_version_makes_the_page_ask_for_the_board(
-        live: str, make_user: Any, context_for: Any) -> None:
+    live: str, make_user: Any, context_for: Any
+) -> None:
     ana = make_user("ana")
     match = against_a_computer(ana)
     page = context_for(ana).new_page()

@@ -29,7 +29,8 @@ def duo(ana: Any, ben: Any) -> Any:
 
 
 def test_participants_read_the_chat_under_the_replay_in_their_language_and_nobody_else(
-        ana: Any, ben: Any, ana_client: Client, admin_client_: Client, make_user: Any) -> None:
+    ana: Any, ben: Any, ana_client: Client, admin_client_: Client, make_user: Any
+) -> None:
     match = duo(ana, ben)
     chat.say(match_id=match.pk, user=ana, room="players", code="nice_double")
     chat.say(match_id=match.pk, user=ben, room="players", words="<script>alert(1)</script>")
@@ -53,7 +54,8 @@ def test_participants_read_the_chat_under_the_replay_in_their_language_and_nobod
 
 
 def test_staff_see_a_report_with_the_lines_around_it_and_hide_it_or_block_the_sender(
-        ana: Any, ben: Any, admin_client_: Client) -> None:
+    ana: Any, ben: Any, admin_client_: Client
+) -> None:
     match = duo(ana, ben)
     for n in range(7):
         chat.say(match_id=match.pk, user=ana, room="players", words=f"line {n}")
@@ -76,9 +78,14 @@ def test_staff_see_a_report_with_the_lines_around_it_and_hide_it_or_block_the_se
     with pytest.raises(Refused) as refused:
         chat.say(match_id=match.pk, user=ben, room="players", code="sorry")
     assert refused.value.code == "chat_blocked"
-    assert list(Action.objects.order_by("id").values_list("kind", flat=True)) == ["report", "hide", "block"]
-    admin_client_.post(reverse("admin:chat_block_changelist"),
-                       {"action": "unblock", "_selected_action": [ben.pk]})
+    assert list(Action.objects.order_by("id").values_list("kind", flat=True)) == [
+        "report",
+        "hide",
+        "block",
+    ]
+    admin_client_.post(
+        reverse("admin:chat_block_changelist"), {"action": "unblock", "_selected_action": [ben.pk]}
+    )
     assert chat.say(match_id=match.pk, user=ben, room="players", code="sorry").code == "sorry"
 
 
@@ -92,16 +99,28 @@ def test_who_may_talk(ana: Any, ben: Any, make_user: Any) -> None:
         return permissions.chat_may(user, action, match, room=room, **kw)
 
     assert may(ben, Talk.POST, "players") and may(ana, Talk.POST, "players")
-    assert not may(carol, Talk.READ, "players", token=token) and not may(carol, Talk.POST, "players", token=token)
-    assert may(carol, Talk.READ, "spectators", token=token) and may(carol, Talk.POST, "spectators", token=token)
-    assert not may(None, Talk.POST, "spectators", token=token) and may(None, Talk.READ, "spectators", token=token)
+    assert not may(carol, Talk.READ, "players", token=token) and not may(
+        carol, Talk.POST, "players", token=token
+    )
+    assert may(carol, Talk.READ, "spectators", token=token) and may(
+        carol, Talk.POST, "spectators", token=token
+    )
+    assert not may(None, Talk.POST, "spectators", token=token) and may(
+        None, Talk.READ, "spectators", token=token
+    )
     assert not may(carol, Talk.READ, "spectators")  # no token: not at this table at all
     assert not may(staff, Talk.READ, "players") and not may(staff, Talk.LOOK_BACK)
     assert may(ben, Talk.OPEN_SPECTATORS) and not may(carol, Talk.OPEN_SPECTATORS, token=token)
     assert may(ana, Talk.SWITCH) and not may(ben, Talk.SWITCH)
-    assert not may(ben, Talk.POST, "players", chat_on=False) and not may(ben, Talk.POST, "players", blocked=True)
+    assert not may(ben, Talk.POST, "players", chat_on=False) and not may(
+        ben, Talk.POST, "players", blocked=True
+    )
     assert may(ben, Talk.FREE_TEXT) and not may(guest, Talk.FREE_TEXT)
-    assert may(ana, Talk.LOOK_BACK) and may(ben, Talk.LOOK_BACK) and not may(carol, Talk.LOOK_BACK, token=token)
+    assert (
+        may(ana, Talk.LOOK_BACK)
+        and may(ben, Talk.LOOK_BACK)
+        and not may(carol, Talk.LOOK_BACK, token=token)
+    )
     # The creator's switch is kept on the match; off, nobody writes, and nothing is stored.
     chat.switch(match_id=match.pk, user=ana, on=False)
     assert TableChat.objects.get(match=match).on is False

@@ -47,11 +47,21 @@ def deal(*hands: str, boneyard: str = "") -> Deal:
     return Deal(tuple(hand(h) for h in hands), hand(boneyard))
 
 
-def table(*hands: str, boneyard: str = "", round: int = 1, totals: Iterable[int] | None = None,
-          seed: int | None = None) -> RoundState:
+def table(
+    *hands: str,
+    boneyard: str = "",
+    round: int = 1,
+    totals: Iterable[int] | None = None,
+    seed: int | None = None,
+) -> RoundState:
     """A round from a fixed deal: one string per seat, the boneyard top first."""
-    return fixed_round(len(hands), deal(*hands, boneyard=boneyard), round,
-                       tuple(totals) if totals is not None else None, seed)
+    return fixed_round(
+        len(hands),
+        deal(*hands, boneyard=boneyard),
+        round,
+        tuple(totals) if totals is not None else None,
+        seed,
+    )
 
 
 # ------------------------------------------------------------------ actions
@@ -170,7 +180,8 @@ def assert_accounted(state: RoundState, universe: Iterable[Tile] = FULL_SET) -> 
     assert not dup, f"tiles in two places: {dup}"
     assert set(c) == set(universe), (
         f"missing {sorted(map(tile_str, set(universe) - set(c)))}, "
-        f"extra {sorted(map(tile_str, set(c) - set(universe)))}")
+        f"extra {sorted(map(tile_str, set(c) - set(universe)))}"
+    )
 
 
 def deal_tiles(d: Deal) -> set[Tile]:
@@ -183,8 +194,14 @@ def deal_tiles(d: Deal) -> set[Tile]:
 def replay_cmd(doc: Any, raw: str | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``python -m engine replay -`` from the repository root on `doc` (or raw text)."""
     data = raw if raw is not None else json.dumps(doc)
-    return subprocess.run([sys.executable, "-m", "engine", "replay", "-"], input=data, cwd=REPO,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", "replay", "-"],
+        input=data,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def replay_out(doc: Any) -> dict[str, Any]:

@@ -29,9 +29,9 @@ class Reference:
     marked: set[int] = field(default_factory=set)
     doubles: list[tuple[Tile, Key]] = field(default_factory=list)  # open, oldest first
     first_turns_had: int = 0
-    placed: int = 0      # tiles placed in this (first) turn
-    drew: bool = False   # drew for the current required play
-    owe: bool = False    # a double was played this turn: play again
+    placed: int = 0  # tiles placed in this (first) turn
+    drew: bool = False  # drew for the current required play
+    owe: bool = False  # a double was played this turn: play again
     ended_by: str | None = None
     points: list[int] | None = None
 
@@ -66,7 +66,11 @@ class Reference:
         return t[-1][1] if t else self.engine  # R13: unstarted trains take the engine number
 
     def open_to(self, seat: int) -> list[Key]:
-        return [seat, *[s for s in range(self.players) if s != seat and s in self.marked], "mexican"]
+        return [
+            seat,
+            *[s for s in range(self.players) if s != seat and s in self.marked],
+            "mexican",
+        ]
 
     def plays(self) -> list[Move]:
         seat = self.turn

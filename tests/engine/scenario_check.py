@@ -42,14 +42,18 @@ def lookup(state: Any, path: str) -> Any:
 def same(path: str, want: Any, got: Any) -> bool:
     last = path.split(".")[-1]
     if path == "hands" and isinstance(got, list):
-        return [sorted(map(canon_tile, h)) for h in want] == [sorted(map(canon_tile, h)) for h in got]
+        return [sorted(map(canon_tile, h)) for h in want] == [
+            sorted(map(canon_tile, h)) for h in got
+        ]
     if path.startswith("hands.") and isinstance(got, list):
         return sorted(map(canon_tile, want)) == sorted(map(canon_tile, got))
     if last == "legal" and isinstance(got, list):
         return sorted(map(canon_action, want)) == sorted(map(canon_action, got))
     if last == "open_doubles" and isinstance(got, list):
+
         def norm(xs: list[dict[str, Any]]) -> list[tuple[str, str]]:
             return [(canon_tile(x["tile"]), str(x["train"])) for x in xs]
+
         return norm(want) == norm(got)
     return bool(want == got)
 
@@ -69,7 +73,9 @@ def mismatches(expect: dict[str, Any], state: dict[str, Any]) -> list[str]:
 
 def steps(scenario: dict[str, Any]) -> list[tuple[int | None, dict[str, Any]]]:
     """(number of actions to replay or None for all, expected values) for each check."""
-    out: list[tuple[int | None, dict[str, Any]]] = [(c["after"], c["expect"]) for c in scenario.get("checkpoints", [])]
+    out: list[tuple[int | None, dict[str, Any]]] = [
+        (c["after"], c["expect"]) for c in scenario.get("checkpoints", [])
+    ]
     out.append((None, scenario["expect"]))
     return out
 

@@ -28,8 +28,21 @@ from engine.views import SeatView, TrainView, view
 from .engine_helpers import action, board, do, table, train
 
 ENGINE_DIR = Path(bots.__file__).resolve().parent
-REASONS = {"engine", "draw", "pass", "end", "chain", "satisfy", "close_train", "double", "go_out",
-           "shed", "heaviest", "lightest", "whim"}
+REASONS = {
+    "engine",
+    "draw",
+    "pass",
+    "end",
+    "chain",
+    "satisfy",
+    "close_train",
+    "double",
+    "go_out",
+    "shed",
+    "heaviest",
+    "lightest",
+    "whim",
+}
 NEXT = Action("next_round")
 
 
@@ -83,9 +96,14 @@ def test_r24_r25_the_view_a_bot_gets_reaches_no_state_and_no_other_hand() -> Non
         v = view(s, s.turn)
         objects = list(reachable(v))
         assert not any(isinstance(o, RoundState | RoundStart | Deal) for o in objects)
-        assert all(type(o).__module__ in ("builtins", "engine.views", "engine.state") for o in objects)
-        tiles = {norm(o) for o in objects if isinstance(o, tuple) and len(o) == 2
-                 and all(type(x) is int for x in o)}
+        assert all(
+            type(o).__module__ in ("builtins", "engine.views", "engine.state") for o in objects
+        )
+        tiles = {
+            norm(o)
+            for o in objects
+            if isinstance(o, tuple) and len(o) == 2 and all(type(x) is int for x in o)
+        }
         for seat, hand in enumerate(s.hands):
             if seat != s.turn:
                 assert not tiles & set(hand), f"seat {seat}'s tiles are in seat {s.turn}'s view"
@@ -126,19 +144,46 @@ def test_r25_deciding_never_touches_the_rules_the_state_or_the_view_builder() ->
     # Nor does the module hold anything that could reach the state.
     names = vars(bots)
     assert "rules" not in names and "RoundState" not in names and "view" not in names
-    assert not any(getattr(obj, "__module__", None) in ("engine.rules", "engine.deal", "engine.replay")
-                   for obj in names.values())
+    assert not any(
+        getattr(obj, "__module__", None) in ("engine.rules", "engine.deal", "engine.replay")
+        for obj in names.values()
+    )
 
 
 def test_r25_a_view_made_by_hand_is_all_a_bot_needs() -> None:
     # No state anywhere: a SeatView written out field by field.
-    legal = (Action("play", 0, (3, 5), 0), Action("play", 0, (5, 9), 0), Action("play", 0, (1, 12), MEXICAN))
-    v = SeatView(seat=0, players=2, round=1, engine=12, phase="play", turn=0, holder=1,
-                 hand=((3, 5), (5, 9), (1, 12), (2, 2)), hand_sizes=(4, 6), boneyard=20,
-                 trains=(TrainView(0, 0, ((12, 5),), False, 5), TrainView(1, 1, ((12, 4),), False, 4),
-                         TrainView(MEXICAN, None, (), True, 12)),
-                 open_doubles=(), totals=(0, 0), round_points=None, ended_by=None, winners=None,
-                 revealed=None, legal=legal, placed=0, drawn_tile=None, owes=False)
+    legal = (
+        Action("play", 0, (3, 5), 0),
+        Action("play", 0, (5, 9), 0),
+        Action("play", 0, (1, 12), MEXICAN),
+    )
+    v = SeatView(
+        seat=0,
+        players=2,
+        round=1,
+        engine=12,
+        phase="play",
+        turn=0,
+        holder=1,
+        hand=((3, 5), (5, 9), (1, 12), (2, 2)),
+        hand_sizes=(4, 6),
+        boneyard=20,
+        trains=(
+            TrainView(0, 0, ((12, 5),), False, 5),
+            TrainView(1, 1, ((12, 4),), False, 4),
+            TrainView(MEXICAN, None, (), True, 12),
+        ),
+        open_doubles=(),
+        totals=(0, 0),
+        round_points=None,
+        ended_by=None,
+        winners=None,
+        revealed=None,
+        legal=legal,
+        placed=0,
+        drawn_tile=None,
+        owes=False,
+    )
     for level in LEVELS:
         assert choose(v, level) in legal
     assert choose(v, "basic") == Action("play", 0, (5, 9), 0)  # the heaviest tile
@@ -148,10 +193,15 @@ def test_r25_a_view_made_by_hand_is_all_a_bot_needs() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32), players=st.integers(2, 10), round_no=st.integers(1, 13),
-       levels=st.lists(st.sampled_from(LEVELS), min_size=1, max_size=3))
+@given(
+    seed=st.integers(0, 2**32),
+    players=st.integers(2, 10),
+    round_no=st.integers(1, 13),
+    levels=st.lists(st.sampled_from(LEVELS), min_size=1, max_size=3),
+)
 def test_r25_every_choice_is_legal_and_the_same_view_gives_the_same_choice(
-        seed: int, players: int, round_no: int, levels: list[Level]) -> None:
+    seed: int, players: int, round_no: int, levels: list[Level]
+) -> None:
     s = new_match_round(players, seed, round_no)
     for step in range(3000):
         if s.turn is None:
@@ -187,7 +237,7 @@ def brute_force_best(hand: list[Tile], end: int) -> tuple[int, int]:
         best = max(best, (length, weight))
         for i, (a, b) in enumerate(left):
             if at in (a, b):
-                walk(b if a == at else a, left[:i] + left[i + 1:], length + 1, weight + a + b)
+                walk(b if a == at else a, left[:i] + left[i + 1 :], length + 1, weight + a + b)
 
     walk(end, hand, 0, 0)
     return best
@@ -205,22 +255,29 @@ def assert_is_chain(chain: list[Tile], hand: list[Tile], end: int) -> None:
 #: the tiles touch each other often and there are many chains to compare
 small_hands = st.one_of(
     st.lists(st.sampled_from(FULL_SET), unique=True, max_size=8),
-    st.integers(2, 6).flatmap(lambda k: st.lists(
-        st.sampled_from([t for t in FULL_SET if t[1] <= k]), unique=True, max_size=8)),
+    st.integers(2, 6).flatmap(
+        lambda k: st.lists(
+            st.sampled_from([t for t in FULL_SET if t[1] <= k]), unique=True, max_size=8
+        )
+    ),
 )
 
 
 @settings(max_examples=300, deadline=None)
 @given(hand=small_hands, end=st.integers(0, 6))
-def test_r8_best_chain_is_the_longest_then_heaviest_on_small_hands(hand: list[Tile], end: int) -> None:
+def test_r8_best_chain_is_the_longest_then_heaviest_on_small_hands(
+    hand: list[Tile], end: int
+) -> None:
     chain = best_chain(tuple(hand), end)
     assert_is_chain(chain, hand, end)
     assert chain_key(chain) == brute_force_best(hand, end)
 
 
 @settings(max_examples=100, deadline=None)
-@given(hand=st.lists(st.sampled_from(FULL_SET), unique=True, min_size=9, max_size=24),
-       end=st.integers(0, 12))
+@given(
+    hand=st.lists(st.sampled_from(FULL_SET), unique=True, min_size=9, max_size=24),
+    end=st.integers(0, 12),
+)
 def test_r8_best_chain_on_big_hands_is_a_chain(hand: list[Tile], end: int) -> None:
     assert_is_chain(best_chain(tuple(hand), end), hand, end)
 
@@ -307,7 +364,9 @@ def test_r25_strong_scores_fewer_points_than_basic_over_twenty_seeded_matches() 
     played twice with the levels swapped, so neither gets the better seats."""
     points: dict[Level, list[float]] = {"strong": [], "basic": []}
     for m in range(20):
-        seats: tuple[Level, ...] = ("strong", "basic") * 2 if m % 2 == 0 else ("basic", "strong") * 2
+        seats: tuple[Level, ...] = (
+            ("strong", "basic") * 2 if m % 2 == 0 else ("basic", "strong") * 2
+        )
         s = play_match(1000 + m // 2, seats)
         for seat, level in enumerate(seats):
             points[level].append(s.totals[seat] / 13)
@@ -338,9 +397,13 @@ def test_r25_luck_is_a_fixed_function_of_seed_round_seat_and_step() -> None:
     # Written down once: a change here would change every beginner's past matches.
     assert bots.luck(7, 1, 0, 0) == bots.luck(7, 1, 0, 0)
     assert len({bots.luck(7, 1, 0, step) for step in range(100)}) == 100
-    assert len({bots.luck(seed, r, seat, 5) for seed in (1, 2) for r in (1, 2) for seat in (0, 1)}) == 8
+    assert (
+        len({bots.luck(seed, r, seat, 5) for seed in (1, 2) for r in (1, 2) for seat in (0, 1)})
+        == 8
+    )
     assert bots.luck(1, 2, 3, 4) == int.from_bytes(
-        __import__("hashlib").blake2b(b"1:2:3:4", digest_size=8).digest(), "big")
+        __import__("hashlib").blake2b(b"1:2:3:4", digest_size=8).digest(), "big"
+    )
 
 
 def beginner_turns(seeds: range) -> list[tuple[SeatView, bots.Choice]]:
@@ -362,17 +425,27 @@ def test_r9_r25_the_beginner_sometimes_ends_its_first_turn_although_it_could_go_
     turns = beginner_turns(range(10))
     early = [v for v, c in turns if c.action.act == "end" and any(a.act == "play" for a in v.legal)]
     assert early, "the beginner never left a playable tile in its first turn"
-    assert all(v.phase == "first" and v.placed > 0 for v in early)  # R9: never before its first tile
+    assert all(
+        v.phase == "first" and v.placed > 0 for v in early
+    )  # R9: never before its first tile
     # ...but not always: some first turns go on after the first tile.
     assert any(v.phase == "first" and v.placed > 0 and c.action.act == "play" for v, c in turns)
 
 
 def test_r25_the_beginner_often_keeps_its_heavy_tiles_for_later() -> None:
-    with_choice = [(v, c) for v, c in beginner_turns(range(10))
-                   if len({a.tile for a in v.legal if a.act == "play"}) > 1]
-    weights = [(c.action.tile[0] + c.action.tile[1],
-                max(a.tile[0] + a.tile[1] for a in v.legal if a.tile is not None))
-               for v, c in with_choice if c.action.tile is not None]
+    with_choice = [
+        (v, c)
+        for v, c in beginner_turns(range(10))
+        if len({a.tile for a in v.legal if a.act == "play"}) > 1
+    ]
+    weights = [
+        (
+            c.action.tile[0] + c.action.tile[1],
+            max(a.tile[0] + a.tile[1] for a in v.legal if a.tile is not None),
+        )
+        for v, c in with_choice
+        if c.action.tile is not None
+    ]
     lighter = sum(1 for w, heaviest in weights if w < heaviest)
     assert len(weights) > 50 and lighter > len(weights) / 2, (lighter, len(weights))
     assert {c.reason for _v, c in with_choice} >= {"lightest", "whim"}
@@ -384,7 +457,9 @@ def test_r25_the_beginner_depends_on_its_luck_and_on_nothing_else() -> None:
     for v, _c in turns:
         assert all(decide(v, "beginner", luck).action in v.legal for luck in range(20))
     # Another luck gives another choice somewhere; the same luck always the same one.
-    assert any(decide(v, "beginner", 1).action != decide(v, "beginner", 2).action for v, _c in turns)
+    assert any(
+        decide(v, "beginner", 1).action != decide(v, "beginner", 2).action for v, _c in turns
+    )
     v, _c = turns[0]
     assert decide(v, "beginner", 99) == decide(v, "beginner", 99)
 
@@ -393,13 +468,21 @@ def test_r25_casual_scores_fewer_points_than_the_beginner_over_twenty_seeded_mat
     """Deterministic (fixed seeds and luck): it cannot flake; the full ladder is the slow test below."""
     points: dict[str, list[float]] = {"casual": [], "beginner": []}
     for m in range(20):
-        seats: tuple[str, ...] = ("casual", "beginner") * 2 if m % 2 == 0 else ("beginner", "casual") * 2
+        seats: tuple[str, ...] = (
+            ("casual", "beginner") * 2 if m % 2 == 0 else ("beginner", "casual") * 2
+        )
         s = new_match_round(4, 2000 + m // 2)
         step = 0
         while s.phase != "match_over":
             step += 1
-            s = apply(s, NEXT if s.turn is None else choose(
-                view(s, s.turn), seats[s.turn], bots.luck(2000 + m // 2, s.round, s.turn, step)))
+            s = apply(
+                s,
+                NEXT
+                if s.turn is None
+                else choose(
+                    view(s, s.turn), seats[s.turn], bots.luck(2000 + m // 2, s.round, s.turn, step)
+                ),
+            )
         for seat, level in enumerate(seats):
             points[level].append(s.totals[seat] / 13)
     casual, beginner = statistics.fmean(points["casual"]), statistics.fmean(points["beginner"])
@@ -408,7 +491,8 @@ def test_r25_casual_scores_fewer_points_than_the_beginner_over_twenty_seeded_mat
 
 @pytest.mark.slow
 def test_r25_the_ladder_is_strictly_ordered_over_two_thousand_six_hundred_rounds(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """bench/bots.py --ladder: 200 seeded matches (2,600 rounds) per pair; each level's
     95% interval of points per round lies below the weaker level's (or the paired
     difference's interval excludes 0)."""

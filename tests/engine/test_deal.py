@@ -75,8 +75,9 @@ def test_r2_seats_are_numbered_0_to_n_minus_1(n: int) -> None:
 # ------------------------------------------------------------------ R3 hand sizes
 
 
-@pytest.mark.parametrize(("n", "size"), [(2, 15), (3, 15), (4, 15), (5, 12), (6, 12),
-                                         (7, 10), (8, 10), (9, 8), (10, 8)])
+@pytest.mark.parametrize(
+    ("n", "size"), [(2, 15), (3, 15), (4, 15), (5, 12), (6, 12), (7, 10), (8, 10), (9, 8), (10, 8)]
+)
 def test_r3_hand_size_for_each_player_count(n: int, size: int) -> None:
     assert hand_size(n) == size
     for seed in (0, 1, 99):
@@ -129,8 +130,9 @@ def test_r4_the_deal_is_the_shuffle_of_random_seeded_with_the_match_and_round() 
                 random.Random(f"mextrain/{seed}/{r}").shuffle(tiles)
                 size = hand_size(players)
                 assert seeded_deal(seed, r, players) == Deal(
-                    hands=tuple(tuple(tiles[i * size:(i + 1) * size]) for i in range(players)),
-                    boneyard=tuple(tiles[players * size:]))
+                    hands=tuple(tuple(tiles[i * size : (i + 1) * size]) for i in range(players)),
+                    boneyard=tuple(tiles[players * size :]),
+                )
 
 
 def test_r4_a_known_seed_gives_a_pinned_deal() -> None:
@@ -139,7 +141,9 @@ def test_r4_a_known_seed_gives_a_pinned_deal() -> None:
     If this fails, the shuffle changed and every stored seeded match would replay differently.
     """
     d = seeded_deal(12345, 1, 2)
-    assert d.hands[0] == hand("3-3 12-12 9-11 5-11 7-9 0-7 4-7 4-10 10-12 3-5 1-3 7-10 2-6 11-12 6-12")
+    assert d.hands[0] == hand(
+        "3-3 12-12 9-11 5-11 7-9 0-7 4-7 4-10 10-12 3-5 1-3 7-10 2-6 11-12 6-12"
+    )
     assert d.boneyard[:5] == hand("0-8 2-11 8-10 6-8 2-3")
 
 
@@ -176,18 +180,32 @@ def test_r6_holder_places_without_any_search() -> None:
     assert found.hands == d.hands and found.boneyard == d.boneyard
 
 
-@pytest.mark.parametrize(("r", "n", "start"), [
-    (1, 3, 0), (2, 3, 1), (3, 3, 2), (4, 3, 0), (5, 3, 1),   # wraps back to seat 1 (index 0)
-    (1, 4, 0), (4, 4, 3), (5, 4, 0), (13, 4, 0),
-    (13, 10, 2), (10, 10, 9), (11, 10, 0), (7, 2, 0), (8, 2, 1),
-])
+@pytest.mark.parametrize(
+    ("r", "n", "start"),
+    [
+        (1, 3, 0),
+        (2, 3, 1),
+        (3, 3, 2),
+        (4, 3, 0),
+        (5, 3, 1),  # wraps back to seat 1 (index 0)
+        (1, 4, 0),
+        (4, 4, 3),
+        (5, 4, 0),
+        (13, 4, 0),
+        (13, 10, 2),
+        (10, 10, 9),
+        (11, 10, 0),
+        (7, 2, 0),
+        (8, 2, 1),
+    ],
+)
 def test_r6_search_starts_at_seat_r_minus_1_mod_n_and_wraps(r: int, n: int, start: int) -> None:
     e = engine_value(r)
     engine = f"{e}-{e}"
     # Nobody holds the engine; it is the top of the boneyard.
     others = [t for t in FULL_SET if t != (e, e)]
     hands = [tile_str(others[i]) for i in range(n)]
-    rest = " ".join(tile_str(t) for t in others[n:n + 2 * n])
+    rest = " ".join(tile_str(t) for t in others[n : n + 2 * n])
     d = deal(*hands, boneyard=f"{engine} {rest}")
     found = search_engine(d, r)
     assert found.holder == start
@@ -272,7 +290,9 @@ def test_r6_seeded_search_batches_are_complete_and_end_with_the_engine(n: int) -
                 assert len(seats) % n == 0 or not found.boneyard  # complete batches only
                 where = [t for _, t in found.drawn].index(e)
                 assert where // n == (len(seats) - 1) // n  # the engine came in the last batch
-            assert sorted([t for h in found.hands for t in h] + list(found.boneyard)) == sorted(FULL_SET)
+            assert sorted([t for h in found.hands for t in h] + list(found.boneyard)) == sorted(
+                FULL_SET
+            )
 
 
 def test_r6_deal_type_is_hands_and_boneyard_top_first() -> None:

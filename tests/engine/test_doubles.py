@@ -167,8 +167,11 @@ def test_r19_the_next_seat_must_satisfy_an_open_double_even_on_a_private_train()
 
 
 def test_r19_who_cannot_satisfy_draws_once_and_plays_a_satisfying_drawn_tile() -> None:
-    s = do(board("5-5 12-11 0-1", h1="4-6 4-7", boneyard="5-8 9-9"), "0 play 5-5 0",
-           "0 play 12-11 mexican")
+    s = do(
+        board("5-5 12-11 0-1", h1="4-6 4-7", boneyard="5-8 9-9"),
+        "0 play 5-5 0",
+        "0 play 12-11 mexican",
+    )
     assert legal(s) == acts("1 draw")
     s = do(s, "1 draw")
     assert legal(s) == acts("1 play 5-8 0")
@@ -176,8 +179,11 @@ def test_r19_who_cannot_satisfy_draws_once_and_plays_a_satisfying_drawn_tile() -
 
 
 def test_r19_a_drawn_tile_that_does_not_satisfy_cannot_be_played_elsewhere() -> None:
-    s = do(board("5-5 12-11 0-1", h1="4-6 0-0", boneyard="4-9 9-9 10-10"), "0 play 5-5 0",
-           "0 play 12-11 mexican")
+    s = do(
+        board("5-5 12-11 0-1", h1="4-6 0-0", boneyard="4-9 9-9 10-10"),
+        "0 play 5-5 0",
+        "0 play 12-11 mexican",
+    )
     s = do(s, "1 draw")  # 4-9 fits the own train, but the double comes first
     assert legal(s) == acts("1 pass")
     refused(s, "1 play 4-9 1", "R19")
@@ -185,8 +191,13 @@ def test_r19_a_drawn_tile_that_does_not_satisfy_cannot_be_played_elsewhere() -> 
 
 
 def test_r19_failing_to_satisfy_marks_the_own_train_and_passes_the_duty_on() -> None:
-    s = do(board("5-5 12-11 0-1", h1="4-6 0-0", h2="1-1 5-7", boneyard="4-9 9-9 10-10"),
-           "0 play 5-5 0", "0 play 12-11 mexican", "1 draw", "1 pass")
+    s = do(
+        board("5-5 12-11 0-1", h1="4-6 0-0", h2="1-1 5-7", boneyard="4-9 9-9 10-10"),
+        "0 play 5-5 0",
+        "0 play 12-11 mexican",
+        "1 draw",
+        "1 pass",
+    )
     assert markers(s) == [False, True, True]
     assert s.turn == 2
     assert open_doubles(s) == [("5-5", 0)]
@@ -194,17 +205,36 @@ def test_r19_failing_to_satisfy_marks_the_own_train_and_passes_the_duty_on() -> 
 
 
 def test_r19_the_duty_comes_back_round_to_the_seat_that_left_the_double() -> None:
-    s = do(board("5-5 12-11 5-2 0-1", h1="4-6", h2="1-1", boneyard="9-9 10-10"),
-           "0 play 5-5 0", "0 play 12-11 mexican", "1 draw", "1 pass", "2 draw", "2 pass")
+    s = do(
+        board("5-5 12-11 5-2 0-1", h1="4-6", h2="1-1", boneyard="9-9 10-10"),
+        "0 play 5-5 0",
+        "0 play 12-11 mexican",
+        "1 draw",
+        "1 pass",
+        "2 draw",
+        "2 pass",
+    )
     assert s.turn == 0
     assert legal(s) == acts("0 play 5-2 0")
 
 
 def test_r19_oldest_open_double_first() -> None:
-    s = board("12-3 5-5 3-3 12-11 0-1", h1="4-8 5-9 3-10 0-0", h2="1-1",
-              boneyard="6-6 7-7 8-8 10-10 11-11")
-    s = do(s, "0 play 12-3 mexican", "1 play 4-8 1", "2 draw", "2 pass",
-           "0 play 5-5 0", "0 play 3-3 mexican", "0 play 12-11 2")
+    s = board(
+        "12-3 5-5 3-3 12-11 0-1",
+        h1="4-8 5-9 3-10 0-0",
+        h2="1-1",
+        boneyard="6-6 7-7 8-8 10-10 11-11",
+    )
+    s = do(
+        s,
+        "0 play 12-3 mexican",
+        "1 play 4-8 1",
+        "2 draw",
+        "2 pass",
+        "0 play 5-5 0",
+        "0 play 3-3 mexican",
+        "0 play 12-11 2",
+    )
     assert open_doubles(s) == [("5-5", 0), ("3-3", "mexican")]
     # Seat 1 could satisfy either; only the older, 5-5, is allowed.
     assert s.turn == 1

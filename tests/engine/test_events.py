@@ -29,8 +29,15 @@ def test_r16_a_seat_that_draws_and_passes_gets_a_marker_on_its_train() -> None:
 
 
 def test_r16_playing_on_ones_own_marked_train_takes_the_marker_up() -> None:
-    s = do(board("0-1", h1="9-9", boneyard="6-6 7-7 8-8 5-8"), "0 draw", "0 pass", "1 draw", "1 pass",
-           "2 draw", "2 pass")
+    s = do(
+        board("0-1", h1="9-9", boneyard="6-6 7-7 8-8 5-8"),
+        "0 draw",
+        "0 pass",
+        "1 draw",
+        "1 pass",
+        "2 draw",
+        "2 pass",
+    )
     assert s.turn == 0 and s.trains[0].marker
     assert events(s, "0 draw", "0 play 5-8 0") == [{"e": "marker_removed", "train": 0}]
 
@@ -45,7 +52,9 @@ def test_r19_satisfying_the_double_is_a_satisfied_double() -> None:
     assert events(s, "1 play 5-9 0") == [{"e": "double_satisfied", "tile": "5-5", "train": 0}]
 
 
-def test_r17_playing_on_ones_own_double_at_once_opens_and_closes_nothing_between_the_turns() -> None:
+def test_r17_playing_on_ones_own_double_at_once_opens_and_closes_nothing_between_the_turns() -> (
+    None
+):
     s = board("5-5 5-3 12-11 0-1")
     assert events(s, "0 play 5-5 0", "0 play 5-3 0") == []
 
@@ -64,6 +73,10 @@ def test_r24_events_are_worked_out_from_public_views_only() -> None:
 def test_r24_a_draw_names_no_tile_and_a_play_names_its_tile_and_train() -> None:
     assert from_log("action", 1, {"act": "draw", "tile": "6-6"}) == {"e": "draw", "seat": 1}
     assert from_log("action", 0, {"act": "play", "tile": "4-6", "train": "mexican"}) == {
-        "e": "play", "seat": 0, "tile": "6-4", "train": "mexican"}
+        "e": "play",
+        "seat": 0,
+        "tile": "6-4",
+        "train": "mexican",
+    }
     assert from_log("undo", None, {"count": 3}) == {"e": "undo", "count": 3}
     assert from_log("restart", None, None) == {"e": "restart"}

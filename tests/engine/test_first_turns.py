@@ -76,7 +76,9 @@ def test_r7_it_is_one_seats_turn_at_a_time() -> None:
 
 
 def first_turns_table() -> RoundState:
-    return do(table("12-12 12-5 5-3 3-3 9-9", "12-4 4-4 1-0", "6-7 8-9", boneyard="2-2 1-1"), "0 engine")
+    return do(
+        table("12-12 12-5 5-3 3-3 9-9", "12-4 4-4 1-0", "6-7 8-9", boneyard="2-2 1-1"), "0 engine"
+    )
 
 
 def test_r8_first_tile_matches_the_engine_number() -> None:
@@ -155,8 +157,12 @@ def test_r9_the_turn_must_be_ended_explicitly_even_when_nothing_fits() -> None:
 
 
 def test_r9_an_empty_hand_ends_the_first_turn() -> None:
-    s = do(table("12-12 12-5 5-3", "12-4 4-1", "12-6", boneyard="2-2"), "0 engine",
-           "0 play 12-5 0", "0 play 5-3 0")
+    s = do(
+        table("12-12 12-5 5-3", "12-4 4-1", "12-6", boneyard="2-2"),
+        "0 engine",
+        "0 play 12-5 0",
+        "0 play 5-3 0",
+    )
     assert held(s, 0) == set()
     assert (s.phase, s.turn) == ("first", 1)  # no "end" needed
     refused(s, "0 end", "R7")
@@ -209,8 +215,12 @@ def test_r10_the_holder_who_cannot_start_passes_too() -> None:
 
 
 def test_r11_a_double_inside_the_chain_is_simply_continued() -> None:
-    s = do(table("12-12 12-5 5-5 5-3", "12-4", boneyard="9-9"), "0 engine",
-           "0 play 12-5 0", "0 play 5-5 0")
+    s = do(
+        table("12-12 12-5 5-5 5-3", "12-4", boneyard="9-9"),
+        "0 engine",
+        "0 play 12-5 0",
+        "0 play 5-5 0",
+    )
     assert open_doubles(s) == [("5-5", 0)]
     assert s.turn == 0 and legal(s) == acts("0 play 5-3 0", "0 end")  # no extra play is owed
     s = do(s, "0 play 5-3 0")
@@ -218,9 +228,16 @@ def test_r11_a_double_inside_the_chain_is_simply_continued() -> None:
     assert train(s, 0) == ["12-5", "5-5", "5-3"]
 
 
-def test_r11_a_double_at_the_end_of_a_first_turn_has_no_effect_until_all_first_turns_are_done() -> None:
-    s = do(table("12-12 12-5 5-5 5-3", "12-4 4-3 3-5 0-2", "12-6 6-5 0-1", boneyard="9-9"), "0 engine",
-           "0 play 12-5 0", "0 play 5-5 0", "0 end")
+def test_r11_a_double_at_the_end_of_a_first_turn_has_no_effect_until_all_first_turns_are_done() -> (
+    None
+):
+    s = do(
+        table("12-12 12-5 5-5 5-3", "12-4 4-3 3-5 0-2", "12-6 6-5 0-1", boneyard="9-9"),
+        "0 engine",
+        "0 play 12-5 0",
+        "0 play 5-5 0",
+        "0 end",
+    )
     assert open_doubles(s) == [("5-5", 0)]
     # Seat 1 builds freely on its own train; it may not (and need not) satisfy 5-5.
     assert legal(s) == acts("1 play 12-4 1")
@@ -237,9 +254,19 @@ def test_r11_a_double_at_the_end_of_a_first_turn_has_no_effect_until_all_first_t
 def test_r11_first_turn_doubles_keep_the_real_order_in_which_they_were_played() -> None:
     # Holder is seat 1: the doubles come 3-3 (seat 1), 4-4 (seat 2), 2-2 (seat 0).
     s = table("12-2 2-2 2-9", "12-12 12-3 3-3 0-5", "12-4 4-4 4-9 0-6", boneyard="3-9 9-9 0-0")
-    s = do(s, "1 engine", "1 play 12-3 1", "1 play 3-3 1", "1 end",
-           "2 play 12-4 2", "2 play 4-4 2", "2 end",
-           "0 play 12-2 0", "0 play 2-2 0", "0 end")
+    s = do(
+        s,
+        "1 engine",
+        "1 play 12-3 1",
+        "1 play 3-3 1",
+        "1 end",
+        "2 play 12-4 2",
+        "2 play 4-4 2",
+        "2 end",
+        "0 play 12-2 0",
+        "0 play 2-2 0",
+        "0 end",
+    )
     assert open_doubles(s) == [("3-3", 1), ("4-4", 2), ("2-2", 0)]
     assert (s.phase, s.turn) == ("play", 1)
     # The holder satisfies the oldest first: they hold no 3, so they draw (R15, R19).
@@ -254,7 +281,12 @@ def test_r11_first_turn_doubles_keep_the_real_order_in_which_they_were_played() 
 
 
 def test_r11_ending_a_first_turn_on_a_double_owes_no_extra_play() -> None:
-    s = do(table("12-12 12-5 5-5 0-1", "12-4", boneyard="9-9"), "0 engine", "0 play 12-5 0", "0 play 5-5 0")
+    s = do(
+        table("12-12 12-5 5-5 0-1", "12-4", boneyard="9-9"),
+        "0 engine",
+        "0 play 12-5 0",
+        "0 play 5-5 0",
+    )
     assert legal(s) == acts("0 end")
     s = do(s, "0 end")
     assert s.turn == 1
@@ -277,8 +309,13 @@ def test_r12_out_in_the_holders_first_turn_waits_for_everyone_elses_first_turn()
 
 
 def test_r12_out_in_a_middle_seats_first_turn_also_waits() -> None:
-    s = do(table("12-12 12-1 1-9", "12-3", "12-5 5-6", boneyard="8-8"), "0 engine",
-           "0 play 12-1 0", "0 end", "1 play 12-3 1")
+    s = do(
+        table("12-12 12-1 1-9", "12-3", "12-5 5-6", boneyard="8-8"),
+        "0 engine",
+        "0 play 12-1 0",
+        "0 end",
+        "1 play 12-3 1",
+    )
     assert held(s, 1) == set()
     assert (s.phase, s.turn) == ("first", 2)
     s = do(s, "2 play 12-5 2", "2 end")
@@ -287,7 +324,9 @@ def test_r12_out_in_a_middle_seats_first_turn_also_waits() -> None:
 
 
 def test_r12_out_in_the_last_first_turn_ends_the_round_when_that_turn_ends() -> None:
-    s = do(table("12-12 12-1 1-9", "12-5 5-6"), "0 engine", "0 play 12-1 0", "0 end", "1 play 12-5 1")
+    s = do(
+        table("12-12 12-1 1-9", "12-5 5-6"), "0 engine", "0 play 12-1 0", "0 end", "1 play 12-5 1"
+    )
     assert s.turn == 1 and s.phase == "first"
     s = do(s, "1 play 5-6 1")
     assert (s.phase, s.ended_by, s.turn) == ("round_over", "out", None)
@@ -303,7 +342,12 @@ def test_r12_two_seats_out_in_first_turns_both_score_0() -> None:
 
 
 def test_r12_out_on_a_double_in_a_first_turn_owes_nothing_and_waits() -> None:
-    s = do(table("12-12 12-4 4-4", "12-3 0-2", boneyard="8-8"), "0 engine", "0 play 12-4 0", "0 play 4-4 0")
+    s = do(
+        table("12-12 12-4 4-4", "12-3 0-2", boneyard="8-8"),
+        "0 engine",
+        "0 play 12-4 0",
+        "0 play 4-4 0",
+    )
     assert held(s, 0) == set()
     assert (s.phase, s.turn) == ("first", 1)
     # Seat 1 is not bound by the open 4-4 during its first turn (R11).

@@ -53,8 +53,17 @@ def test_r13_there_is_one_mexican_train() -> None:
 
 def test_r13_no_branching_at_a_double_inside_a_train() -> None:
     s = table("12-12 12-5 5-5 5-3 5-9 0-1", "12-4 0-0", "1-1", boneyard="6-6 7-7")
-    s = do(s, "0 engine", "0 play 12-5 0", "0 play 5-5 0", "0 play 5-3 0", "0 end",
-           "1 play 12-4 1", "1 end", "2 pass")
+    s = do(
+        s,
+        "0 engine",
+        "0 play 12-5 0",
+        "0 play 5-5 0",
+        "0 play 5-3 0",
+        "0 end",
+        "1 play 12-4 1",
+        "1 end",
+        "2 pass",
+    )
     assert train(s, 0) == ["12-5", "5-5", "5-3"]
     # 5-9 would need the side of 5-5 or 5 at the open end: it fits nowhere.
     assert legal(s) == acts("0 draw")
@@ -202,8 +211,13 @@ def test_r16_starting_the_own_train_late_is_one_play_and_removes_the_marker() ->
 
 
 def test_r16_a_marker_stays_through_draws_and_passes() -> None:
-    s = do(board("0-1 2-3", h1="0-2", boneyard="6-6 7-7 8-8 9-10"), "0 draw", "0 pass", "1 draw",
-           "1 pass")
+    s = do(
+        board("0-1 2-3", h1="0-2", boneyard="6-6 7-7 8-8 9-10"),
+        "0 draw",
+        "0 pass",
+        "1 draw",
+        "1 pass",
+    )
     assert markers(s) == [True, True, True]
     s = do(s, "2 draw", "2 pass")
     assert markers(s) == [True, True, True]

@@ -50,7 +50,9 @@ def play_match(s: RoundState) -> list[RoundState]:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rounds=lengths, data=st.data())
-def test_r31_every_length_counts_its_engine_doubles_down_from_n_to_zero(rounds: int, data: st.DataObject) -> None:
+def test_r31_every_length_counts_its_engine_doubles_down_from_n_to_zero(
+    rounds: int, data: st.DataObject
+) -> None:
     doubles = [engine_value(r, rounds) for r in range(1, rounds + 1)]
     assert doubles == list(range(rounds - 1, -1, -1))  # n-n in round 1 ... 0-0 in the last
     r = data.draw(st.integers(min_value=1, max_value=rounds))
@@ -77,8 +79,9 @@ def test_r5_the_existing_calls_keep_their_meaning() -> None:
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, n=players, rounds=lengths, data=st.data())
-def test_r31_a_round_deals_what_the_standard_round_with_its_double_deals(seed: int, n: int, rounds: int,
-                                                                         data: st.DataObject) -> None:
+def test_r31_a_round_deals_what_the_standard_round_with_its_double_deals(
+    seed: int, n: int, rounds: int, data: st.DataObject
+) -> None:
     r = data.draw(st.integers(min_value=1, max_value=rounds))
     short = new_match_round(n, seed, r, rounds=rounds)
     e = rounds - r
@@ -92,7 +95,9 @@ def test_r31_a_round_deals_what_the_standard_round_with_its_double_deals(seed: i
     assert seats == [((r - 1) % n + i) % n for i in range(len(seats))]
 
 
-def test_r31_round_one_of_a_seven_round_match_deals_what_round_seven_of_a_standard_one_deals() -> None:
+def test_r31_round_one_of_a_seven_round_match_deals_what_round_seven_of_a_standard_one_deals() -> (
+    None
+):
     short, standard = new_match_round(4, 2026, 1, rounds=7), new_match_round(4, 2026, 7)
     assert short.engine == standard.engine == 6
     assert short.start.deal == standard.start.deal
@@ -125,7 +130,9 @@ def test_r28_r31_a_restarted_round_and_a_snapshot_keep_the_length() -> None:
     assert start_to_json(s.start)["rounds"] == 4
     assert start_from_json(start_to_json(s.start)) == s.start
     standard = new_match_round(3, 5)
-    assert "rounds" not in start_to_json(standard.start)  # stored starts of standard matches unchanged
+    assert "rounds" not in start_to_json(
+        standard.start
+    )  # stored starts of standard matches unchanged
     assert start_from_json(start_to_json(standard.start)).rounds == 13
 
 
@@ -148,13 +155,16 @@ def test_r31_replay_with_rounds_sets_the_engine_and_the_deal_and_reports_the_len
     assert out["hands"] == standard["hands"] and out["holder"] == standard["holder"]
 
 
-@pytest.mark.parametrize("doc", [
-    {"players": 2, "seed": 1, "rounds": 0},
-    {"players": 2, "seed": 1, "rounds": 14},
-    {"players": 2, "seed": 1, "rounds": "7"},
-    {"players": 2, "seed": 1, "rounds": True},
-    {"players": 2, "seed": 1, "rounds": 7, "round": 8},
-])
+@pytest.mark.parametrize(
+    "doc",
+    [
+        {"players": 2, "seed": 1, "rounds": 0},
+        {"players": 2, "seed": 1, "rounds": 14},
+        {"players": 2, "seed": 1, "rounds": "7"},
+        {"players": 2, "seed": 1, "rounds": True},
+        {"players": 2, "seed": 1, "rounds": 7, "round": 8},
+    ],
+)
 def test_r31_replay_refuses_a_length_that_is_none(doc: dict[str, object]) -> None:
     with pytest.raises(BadReplay):
         run_replay(doc)
@@ -173,15 +183,26 @@ def test_r31_a_replayed_seven_round_match_ends_after_round_seven() -> None:
         log.append(NEXT.to_json())
         s = apply(s, NEXT)
     out = run_replay({"players": 2, "seed": 31, "rounds": 7, "actions": log})
-    assert out["error"] is None and out["phase"] == "match_over" and out["round"] == 7 and out["rounds"] == 7
+    assert (
+        out["error"] is None
+        and out["phase"] == "match_over"
+        and out["round"] == 7
+        and out["rounds"] == 7
+    )
     assert out["totals"] == list(s.totals) and out["winners"] == list(s.winners() or ())
     # without its length the same log is a standard match: round 1 is then 12-12, not 6-6
     assert run_replay({"players": 2, "seed": 31, "actions": log})["error"] is not None
 
 
 def test_r31_a_fixed_deal_replay_takes_the_length_too() -> None:
-    out = run_replay({"players": 2, "rounds": 3, "round": 1,
-                      "deal": {"hands": [["2-2", "2-5"], ["5-3"]], "boneyard": []}})
+    out = run_replay(
+        {
+            "players": 2,
+            "rounds": 3,
+            "round": 1,
+            "deal": {"hands": [["2-2", "2-5"], ["5-3"]], "boneyard": []},
+        }
+    )
     assert out["engine"] == 2 and out["holder"] == 0 and out["rounds"] == 3
     fixed = fixed_round(2, new_match_round(2, 1).start.deal, 1, rounds=13)
     assert fixed.rounds == 13
@@ -190,10 +211,22 @@ def test_r31_a_fixed_deal_replay_takes_the_length_too() -> None:
 def test_r31_the_replay_command_reads_the_length_and_refuses_a_bad_one() -> None:
     repo = Path(__file__).resolve().parents[2]
     doc = {"players": 2, "seed": 8, "rounds": 4, "round": 4}
-    p = subprocess.run([sys.executable, "-m", "engine", "replay", "-"], cwd=repo, input=json.dumps(doc),
-                       capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", "-"],
+        cwd=repo,
+        input=json.dumps(doc),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert p.returncode == 0 and json.loads(p.stdout) == run_replay(doc)
     assert json.loads(p.stdout)["engine"] == 0 and json.loads(p.stdout)["rounds"] == 4
-    bad = subprocess.run([sys.executable, "-m", "engine", "replay", "-"], cwd=repo,
-                         input=json.dumps({**doc, "rounds": 14}), capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", "-"],
+        cwd=repo,
+        input=json.dumps({**doc, "rounds": 14}),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 2 and bad.stdout == "" and "rounds must be 1 to 13" in bad.stderr

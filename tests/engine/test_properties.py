@@ -55,6 +55,7 @@ def policy(style: str, rng: random.Random) -> Policy:
             plays = [a for a in options if a.act != "end"]
             return rng.choice(plays or options)
         return rng.choice(options)
+
     return pick
 
 
@@ -130,8 +131,9 @@ def check_step(prev: RoundState, a: Action, s: RoundState) -> None:
         assert prev.phase == "first" and prev.placed >= 1  # R9
     if not s.over and prev.phase != "engine":
         if s.turn != seat:
-            assert s.turn == (seat + 1) % n or (prev.phase == "first" and s.phase == "play"
-                                               and s.turn == prev.holder)
+            assert s.turn == (seat + 1) % n or (
+                prev.phase == "first" and s.phase == "play" and s.turn == prev.holder
+            )
         if prev.phase == "play" and a.act == "play" and not is_double(a.tile):  # type: ignore[arg-type]
             assert s.turn != seat  # R14: one play, unless a double was played (R17)
 
@@ -171,8 +173,9 @@ def probe(s: RoundState, rng: random.Random, k: int) -> None:
             raise AssertionError("next_round accepted before the round is over")
 
 
-def play_round(s: RoundState, pick: Policy, rng: random.Random, *, probes: int = 0,
-               every_legal: bool = False) -> tuple[RoundState, list[Action], list[RoundState]]:
+def play_round(
+    s: RoundState, pick: Policy, rng: random.Random, *, probes: int = 0, every_legal: bool = False
+) -> tuple[RoundState, list[Action], list[RoundState]]:
     log: list[Action] = []
     seen = [s]
     check_state(s)
@@ -220,14 +223,15 @@ def test_prop_r3_r4_r6_seeded_deal_and_search(seed: int, n: int, r: int) -> None
     assert len(seats) % n == 0 or not found.boneyard  # R6 complete batches
     if seats:
         assert not any((e, e) in h for h in d.hands)
-        last_batch = [t for _, t in found.drawn][(len(seats) - 1) // n * n:]
+        last_batch = [t for _, t in found.drawn][(len(seats) - 1) // n * n :]
         assert (e, e) in last_batch
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, n=players, r=rounds, style=styles, choice=st.integers(0, 2**32))
-def test_prop_random_round_keeps_every_invariant_and_replays(seed: int, n: int, r: int, style: str,
-                                                             choice: int) -> None:
+def test_prop_random_round_keeps_every_invariant_and_replays(
+    seed: int, n: int, r: int, style: str, choice: int
+) -> None:
     rng = random.Random(choice)
     start = new_match_round(n, seed, r, tuple(rng.randrange(0, 300) for _ in range(n)))
     end, log, seen = play_round(start, policy(style, rng), rng, probes=3, every_legal=True)
@@ -237,8 +241,13 @@ def test_prop_random_round_keeps_every_invariant_and_replays(seed: int, n: int, 
     k = rng.randrange(len(log) + 1)
     assert replay_log(start, log[:k]) == seen[k]
     # The replay format agrees with the live state.
-    doc = {"players": n, "seed": seed, "round": r, "totals": list(start.totals),
-           "actions": [a.to_json() for a in log]}
+    doc = {
+        "players": n,
+        "seed": seed,
+        "round": r,
+        "totals": list(start.totals),
+        "actions": [a.to_json() for a in log],
+    }
     assert run_replay(doc) == state_json(end)
     probe(end, rng, 20)
 

@@ -46,10 +46,16 @@ def same_state(s: RoundState, ref: Reference) -> None:
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**63 - 1), n=st.integers(2, 10), r=st.integers(1, 13),
-       choice=st.integers(0, 2**32), doubles_first=st.booleans())
-def test_engine_matches_an_independent_model_of_the_rules(seed: int, n: int, r: int, choice: int,
-                                                         doubles_first: bool) -> None:
+@given(
+    seed=st.integers(0, 2**63 - 1),
+    n=st.integers(2, 10),
+    r=st.integers(1, 13),
+    choice=st.integers(0, 2**32),
+    doubles_first=st.booleans(),
+)
+def test_engine_matches_an_independent_model_of_the_rules(
+    seed: int, n: int, r: int, choice: int, doubles_first: bool
+) -> None:
     rng = random.Random(choice)
     totals = tuple(rng.randrange(50) for _ in range(n))
     s = new_match_round(n, seed, r, totals)

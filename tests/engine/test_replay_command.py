@@ -22,13 +22,33 @@ from engine.state import Action
 
 from .engine_helpers import REPO, RULE_ID, play_out, replay_cmd, replay_out
 
-KEYS = ["players", "seed", "round", "engine", "holder", "phase", "turn", "hands", "boneyard", "trains",
-        "open_doubles", "legal", "ended_by", "round_points", "totals", "winners", "error"]
+KEYS = [
+    "players",
+    "seed",
+    "round",
+    "engine",
+    "holder",
+    "phase",
+    "turn",
+    "hands",
+    "boneyard",
+    "trains",
+    "open_doubles",
+    "legal",
+    "ended_by",
+    "round_points",
+    "totals",
+    "winners",
+    "error",
+]
 
 BASIC: dict[str, Any] = {
-    "players": 3, "round": 1,
-    "deal": {"hands": [["12-12", "12-5", "5-3"], ["12-4", "4-4", "1-0"], ["6-7", "8-9"]],
-             "boneyard": ["2-2", "1-1"]},
+    "players": 3,
+    "round": 1,
+    "deal": {
+        "hands": [["12-12", "12-5", "5-3"], ["12-4", "4-4", "1-0"], ["6-7", "8-9"]],
+        "boneyard": ["2-2", "1-1"],
+    },
     "actions": [
         {"seat": 0, "act": "engine"},
         {"seat": 0, "act": "play", "tile": "5-12", "train": 0},
@@ -93,7 +113,9 @@ def check_format(out: dict[str, Any]) -> None:
     assert out["ended_by"] in ((None,) if not over else ("out", "blocked"))
     assert (out["round_points"] is None) == (not over)
     if over:
-        assert len(out["round_points"]) == n and all(is_int(p) and p >= 0 for p in out["round_points"])
+        assert len(out["round_points"]) == n and all(
+            is_int(p) and p >= 0 for p in out["round_points"]
+        )
     assert len(out["totals"]) == n and all(is_int(t) for t in out["totals"])
     if out["phase"] == "match_over":
         assert out["winners"] and all(is_int(w) for w in out["winners"])
@@ -102,7 +124,11 @@ def check_format(out: dict[str, Any]) -> None:
     err = out["error"]
     if err is not None:
         assert list(err) == ["index", "action", "message"]
-        assert is_int(err["index"]) and isinstance(err["message"], str) and RULE_ID.search(err["message"])
+        assert (
+            is_int(err["index"])
+            and isinstance(err["message"], str)
+            and RULE_ID.search(err["message"])
+        )
 
 
 # ------------------------------------------------------------------ output
@@ -122,7 +148,13 @@ def test_replay_output_has_exactly_the_documented_keys_and_types() -> None:
 def test_replay_before_any_action_waits_for_the_engine() -> None:
     out = replay_out({**BASIC, "actions": []})
     check_format(out)
-    assert (out["phase"], out["turn"], out["holder"], out["engine"], out["boneyard"]) == ("engine", 0, 0, 12, 2)
+    assert (out["phase"], out["turn"], out["holder"], out["engine"], out["boneyard"]) == (
+        "engine",
+        0,
+        0,
+        12,
+        2,
+    )
     assert out["legal"] == [{"seat": 0, "act": "engine"}]
 
 
@@ -136,8 +168,13 @@ def test_replay_stdout_is_one_json_object_and_nothing_else() -> None:
 def test_replay_reads_a_file_too(tmp_path: Path) -> None:
     f = tmp_path / "r.json"
     f.write_text(json.dumps(BASIC))
-    p = subprocess.run([sys.executable, "-m", "engine", "replay", str(f)], cwd=REPO,
-                       capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", str(f)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert p.returncode == 0
     assert json.loads(p.stdout) == run_replay(BASIC)
 
@@ -149,7 +186,9 @@ def test_replay_defaults_round_1_zero_totals_no_actions() -> None:
 
 
 def test_replay_tiles_out_of_play_are_allowed() -> None:
-    out = run_replay({"players": 2, "deal": {"hands": [["12-12", "12-1"], ["3-4"]], "boneyard": []}})
+    out = run_replay(
+        {"players": 2, "deal": {"hands": [["12-12", "12-1"], ["3-4"]], "boneyard": []}}
+    )
     assert out["boneyard"] == 0 and out["error"] is None
 
 
@@ -157,10 +196,14 @@ def test_replay_tiles_out_of_play_are_allowed() -> None:
 
 
 def test_illegal_action_stops_the_replay_and_is_reported_with_exit_0() -> None:
-    doc = {**BASIC, "actions": BASIC["actions"] + [
-        {"seat": 1, "act": "play", "tile": "12-4", "train": "mexican"},
-        {"seat": 1, "act": "play", "tile": "12-4", "train": 1},
-    ]}
+    doc = {
+        **BASIC,
+        "actions": BASIC["actions"]
+        + [
+            {"seat": 1, "act": "play", "tile": "12-4", "train": "mexican"},
+            {"seat": 1, "act": "play", "tile": "12-4", "train": 1},
+        ],
+    }
     out = replay_out(doc)
     check_format(out)
     assert out["error"]["index"] == 3
@@ -169,15 +212,20 @@ def test_illegal_action_stops_the_replay_and_is_reported_with_exit_0() -> None:
     # The state is the one before the illegal action; later actions are not applied.
     assert out["turn"] == 1 and out["trains"]["1"]["tiles"] == []
     before = run_replay({**doc, "actions": doc["actions"][:3]})
-    assert {k: v for k, v in out.items() if k != "error"} == {k: v for k, v in before.items() if k != "error"}
+    assert {k: v for k, v in out.items() if k != "error"} == {
+        k: v for k, v in before.items() if k != "error"
+    }
 
 
-@pytest.mark.parametrize(("action", "rule"), [
-    ({"seat": 1, "act": "engine"}, "R7"),
-    ({"seat": 0, "act": "draw"}, "R7"),
-    ({"seat": 7, "act": "pass"}, "R7"),
-    ({"act": "next_round"}, "R20"),
-])
+@pytest.mark.parametrize(
+    ("action", "rule"),
+    [
+        ({"seat": 1, "act": "engine"}, "R7"),
+        ({"seat": 0, "act": "draw"}, "R7"),
+        ({"seat": 7, "act": "pass"}, "R7"),
+        ({"act": "next_round"}, "R20"),
+    ],
+)
 def test_illegal_first_action_index_0(action: dict[str, Any], rule: str) -> None:
     out = run_replay({**BASIC, "actions": [action]})
     assert out["error"]["index"] == 0 and f"({rule})" in out["error"]["message"]
@@ -187,7 +235,9 @@ def test_illegal_first_action_index_0(action: dict[str, Any], rule: str) -> None
 # ------------------------------------------------------------------ invalid files: exit 2
 
 
-def hands_doc(hands: list[list[str]], boneyard: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+def hands_doc(
+    hands: list[list[str]], boneyard: list[str] | None = None, **extra: Any
+) -> dict[str, Any]:
     return {"players": len(hands), "deal": {"hands": hands, "boneyard": boneyard or []}, **extra}
 
 
@@ -197,8 +247,9 @@ INVALID: dict[str, str | dict[str, Any]] = {
     "not an object": "[1, 2]",
     "unknown tile in a hand": json.dumps(hands_doc([["12-12", "13-1"], ["1-2"]])),
     "unknown tile in the boneyard": json.dumps(hands_doc([["12-12"], ["1-2"]], ["x-y"])),
-    "unknown tile in an action": json.dumps({**BASIC, "actions": [{"seat": 0, "act": "play", "tile": "12-13",
-                                                                  "train": 0}]}),
+    "unknown tile in an action": json.dumps(
+        {**BASIC, "actions": [{"seat": 0, "act": "play", "tile": "12-13", "train": 0}]}
+    ),
     "duplicate tile in one hand": json.dumps(hands_doc([["12-12", "1-2", "2-1"], ["3-4"]])),
     "duplicate tile across hands": json.dumps(hands_doc([["12-12", "1-2"], ["2-1"]])),
     "duplicate tile hand and boneyard": json.dumps(hands_doc([["12-12"], ["3-4"]], ["4-3"])),
@@ -207,7 +258,9 @@ INVALID: dict[str, str | dict[str, Any]] = {
     "zero seats": json.dumps({"players": 0, "seed": 3}),
     "players missing": json.dumps({"seed": 3}),
     "players not a number": json.dumps({"players": "3", "seed": 3}),
-    "hands do not match players": json.dumps({"players": 3, "deal": {"hands": [["12-12"], ["1-2"]]}}),
+    "hands do not match players": json.dumps(
+        {"players": 3, "deal": {"hands": [["12-12"], ["1-2"]]}}
+    ),
     "round 0": json.dumps({"players": 2, "seed": 1, "round": 0}),
     "round 14": json.dumps({"players": 2, "seed": 1, "round": 14}),
     "round not a number": json.dumps({"players": 2, "seed": 1, "round": "2"}),
@@ -238,15 +291,22 @@ def test_invalid_replay_raises_bad_replay_in_process(name: str) -> None:
 
 def test_command_usage_errors_exit_2() -> None:
     for args in ([], ["replay"], ["play", "-"], ["replay", "/nonexistent/file.json"]):
-        p = subprocess.run([sys.executable, "-m", "engine", *args], cwd=REPO, capture_output=True,
-                           text=True, timeout=60)
+        p = subprocess.run(
+            [sys.executable, "-m", "engine", *args],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert p.returncode == 2 and p.stdout == "" and p.stderr.strip()
 
 
 # ------------------------------------------------------------------ seeds and next_round
 
 
-def log_of_match(players: int, seed: int, rounds: int, rng: random.Random) -> tuple[list[dict[str, Any]], Any]:
+def log_of_match(
+    players: int, seed: int, rounds: int, rng: random.Random
+) -> tuple[list[dict[str, Any]], Any]:
     """Play `rounds` rounds of a seeded match in-process; return the action log and the state."""
     s = new_match_round(players, seed)
     log: list[dict[str, Any]] = []
@@ -306,13 +366,17 @@ def test_next_round_without_a_seed_is_an_illegal_action() -> None:
         log.append(a.to_json())
         s2 = apply(s2, a)
     assert s2 == s
-    deal = {"hands": [[f"{a}-{b}" for a, b in h] for h in s.start.deal.hands],
-            "boneyard": [f"{a}-{b}" for a, b in s.start.deal.boneyard]}
+    deal = {
+        "hands": [[f"{a}-{b}" for a, b in h] for h in s.start.deal.hands],
+        "boneyard": [f"{a}-{b}" for a, b in s.start.deal.boneyard],
+    }
     out = run_replay({"players": 2, "deal": deal, "actions": log + [{"act": "next_round"}]})
     assert out["phase"] == "round_over" and out["seed"] is None
     assert out["error"]["index"] == len(log) and "(R4)" in out["error"]["message"]
     # With the seed given alongside the deal, the next round is dealt from the seed.
-    out = run_replay({"players": 2, "seed": 1, "deal": deal, "actions": log + [{"act": "next_round"}]})
+    out = run_replay(
+        {"players": 2, "seed": 1, "deal": deal, "actions": log + [{"act": "next_round"}]}
+    )
     assert out["error"] is None and out["round"] == 2
     assert out == run_replay({"players": 2, "seed": 1, "round": 2, "totals": list(s.totals)})
 

@@ -75,8 +75,11 @@ def test_r20_an_unsatisfiable_oldest_double_blocks_even_if_other_tiles_fit() -> 
 
 
 def test_r20_not_blocked_while_someone_can_satisfy_the_oldest_double() -> None:
-    s = do(board("5-5 12-11 0-1", h1="4-6", h2="1-1 5-9", boneyard=""), "0 play 5-5 0",
-           "0 play 12-11 mexican")
+    s = do(
+        board("5-5 12-11 0-1", h1="4-6", h2="1-1 5-9", boneyard=""),
+        "0 play 5-5 0",
+        "0 play 12-11 mexican",
+    )
     assert s.phase == "play" and s.turn == 1
     assert legal(s) == acts("1 pass")
     s = do(s, "1 pass")
@@ -98,8 +101,12 @@ def test_r20_is_blocked_looks_at_every_train_end_and_unstarted_train() -> None:
 
 
 def test_r21_each_seat_adds_the_points_left_in_its_hand() -> None:
-    s = table("12-12 12-5 5-3 11-10 6-6", "12-4 9-8 0-0", "7-1 2-3", boneyard="0-1", totals=(10, 20, 30))
-    s = do(s, "0 engine", "0 play 12-5 0", "0 end", "1 play 12-4 1", "1 end", "2 pass", "0 play 5-3 0")
+    s = table(
+        "12-12 12-5 5-3 11-10 6-6", "12-4 9-8 0-0", "7-1 2-3", boneyard="0-1", totals=(10, 20, 30)
+    )
+    s = do(
+        s, "0 engine", "0 play 12-5 0", "0 end", "1 play 12-4 1", "1 end", "2 pass", "0 play 5-3 0"
+    )
     s = do(s, "1 draw", "1 pass", "2 pass")  # the boneyard is empty now
     assert s.phase == "play"
     s = play_out(s)
@@ -113,8 +120,9 @@ def test_r21_double_blank_is_worth_0_and_the_round_winner_earns_nothing_extra() 
     s = do(board("5-3", h1="0-0", h2="1-1"), "0 play 5-3 0")
     assert s.round_points == (0, 0, 2)
     s = table("12-12 12-5 5-3", "12-4 0-0", "1-1", boneyard="9-9", totals=(40, 7, 3))
-    s = do(s, "0 engine", "0 play 12-5 0", "0 end", "1 play 12-4 1", "1 end", "2 pass",
-           "0 play 5-3 0")
+    s = do(
+        s, "0 engine", "0 play 12-5 0", "0 end", "1 play 12-4 1", "1 end", "2 pass", "0 play 5-3 0"
+    )
     assert s.ended_by == "out"
     assert s.round_points == (0, 0, 2)
     assert s.totals == (40, 7, 5)  # no bonus, no subtraction for the lowest
@@ -143,7 +151,11 @@ def test_r22_a_match_has_exactly_13_rounds_from_12_12_down_to_0_0() -> None:
             s = next_round(s)
     assert engines == list(range(12, -1, -1))
     assert s.phase == "match_over"
-    assert all(b >= a for prev, cur in zip(totals, totals[1:], strict=False) for a, b in zip(prev, cur, strict=True))
+    assert all(
+        b >= a
+        for prev, cur in zip(totals, totals[1:], strict=False)
+        for a, b in zip(prev, cur, strict=True)
+    )
     best = min(s.totals)
     assert s.winners() == tuple(i for i, t in enumerate(s.totals) if t == best)
     with pytest.raises(Exception) as info:

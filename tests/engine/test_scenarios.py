@@ -29,7 +29,9 @@ def load(path: Path) -> dict[str, Any]:
 
 
 CASES = [
-    pytest.param(path, after, expect, id=f"{path.stem}-{'end' if after is None else f'after{after}'}")
+    pytest.param(
+        path, after, expect, id=f"{path.stem}-{'end' if after is None else f'after{after}'}"
+    )
     for path in FILES
     for after, expect in steps(load(path))
 ]
@@ -53,7 +55,9 @@ def test_scenario_in_process(path: Path, after: int | None, expect: dict[str, An
 
 
 @pytest.mark.parametrize(("path", "after", "expect"), CASES)
-def test_scenario_through_the_command(path: Path, after: int | None, expect: dict[str, Any]) -> None:
+def test_scenario_through_the_command(
+    path: Path, after: int | None, expect: dict[str, Any]
+) -> None:
     p = replay_cmd(prefix_doc(load(path), after))
     assert p.returncode == 0, p.stderr
     assert p.stderr == ""
@@ -76,4 +80,7 @@ def test_comparison_is_strict_enough() -> None:
     assert mismatches({"trains.0.tiles": ["5-12", "5-3", "3-3"]}, state) != []
     assert mismatches({"trains.0.tiles": ["12-5", "5-3", "3-3"]}, state) == []
     assert mismatches({"no.such.key": 1}, state) != []
-    assert mismatches({"legal": [{"seat": 1, "act": "play", "tile": "4-12", "train": "1"}]}, state) == []
+    assert (
+        mismatches({"legal": [{"seat": 1, "act": "play", "tile": "4-12", "train": "1"}]}, state)
+        == []
+    )

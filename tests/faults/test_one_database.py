@@ -32,7 +32,9 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pyte
 STALE_LIMIT = 1.0
 
 
-async def assert_follows_every_version(sock: TableSocket, match_id: int, *, versions: int, deadline: float) -> None:
+async def assert_follows_every_version(
+    sock: TableSocket, match_id: int, *, versions: int, deadline: float
+) -> None:
     """`sock` (not acting) is told each version the database gets, within `STALE_LIMIT` of it."""
     start = await db(version_of, match_id)
     seen_at: dict[int, float] = {}
@@ -40,11 +42,15 @@ async def assert_follows_every_version(sock: TableSocket, match_id: int, *, vers
         assert time.monotonic() < deadline, f"{sock.name} saw only {sorted(seen_at)} after {start}"
         now = await db(version_of, match_id)
         seen_at.setdefault(now, time.monotonic())
-        board = await sock.board(at_least=now, timeout=STALE_LIMIT)  # raises TimeoutError when stalled
+        board = await sock.board(
+            at_least=now, timeout=STALE_LIMIT
+        )  # raises TimeoutError when stalled
         assert board["version"] >= now
 
 
-async def test_a_second_server_without_redis_refuses_to_start_in_one_line(procs: Processes, users: Any) -> None:
+async def test_a_second_server_without_redis_refuses_to_start_in_one_line(
+    procs: Processes, users: Any
+) -> None:
     alice, bob = await db(users, "alice", "bob")
     match = await db(new_match, alice, bob)
     first = procs.daphne(computer_delay=0.05)
@@ -83,21 +89,30 @@ async def test_a_second_server_without_redis_refuses_to_start_in_one_line(procs:
 
 
 async def test_with_redis_a_second_in_process_worker_leaves_the_computers_to_the_first(
-        procs: Processes, users: Any) -> None:
+    procs: Processes, users: Any
+) -> None:
     alice, bob = await db(users, "alice", "bob")
     match = await db(new_match, alice, bob)
     redis = procs.redis()
     first = procs.daphne(redis_url=redis.url, computer_delay=0.05, COMPUTER_WORKER="on")
     second = procs.daphne(redis_url=redis.url, computer_delay=0.05, COMPUTER_WORKER="on")
-    refusal = [line for line in second.log().splitlines() if "computer players: another process" in line]
+    refusal = [
+        line for line in second.log().splitlines() if "computer players: another process" in line
+    ]
     assert len(refusal) == 1, second.log()
     assert not [line for line in first.log().splitlines() if "another process" in line]
 
     # A page on the second server follows what people on the first and the computers do.
     deadline = time.monotonic() + 60
     stop = asyncio.Event()
-    players = [Player(TableSocket(first, match.pk, cookie=await db(session_cookie, u), name=u.username),
-                      stop=stop, deadline=deadline) for u in (alice, bob)]
+    players = [
+        Player(
+            TableSocket(first, match.pk, cookie=await db(session_cookie, u), name=u.username),
+            stop=stop,
+            deadline=deadline,
+        )
+        for u in (alice, bob)
+    ]
     watcher = TableSocket(second, match.pk, watch=match.watch_token, name="spectator@second")
     for s in [p.sock for p in players] + [watcher]:
         await s.open()

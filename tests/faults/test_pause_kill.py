@@ -43,8 +43,15 @@ FREEZE_LIMIT = 30.0
 def alone_with_computers(alice: Any) -> Any:
     from games import services
 
-    return services.match_create(creator=alice, seed=4242, seats=[
-        SeatSpec("me"), SeatSpec("computer", level="basic"), SeatSpec("computer", level="basic")])
+    return services.match_create(
+        creator=alice,
+        seed=4242,
+        seats=[
+            SeatSpec("me"),
+            SeatSpec("computer", level="basic"),
+            SeatSpec("computer", level="basic"),
+        ],
+    )
 
 
 def turn_of(match_id: int) -> int | None:
@@ -66,7 +73,9 @@ async def my_turn_board(sock: TableSocket, match_id: int, timeout: float = 20.0)
         version = await db(version_of, match_id)
         if await db(turn_of, match_id) == 0:  # the computers wait for her now: the version holds
             board = await sock.board(at_least=version, timeout=max(0.5, end - time.monotonic()))
-            if board["version"] == await db(version_of, match_id) and choose_from_board(board["html"]):
+            if board["version"] == await db(version_of, match_id) and choose_from_board(
+                board["html"]
+            ):
                 return board
         assert time.monotonic() < end, "never alice's turn"
         await asyncio.sleep(0.05)
@@ -109,7 +118,9 @@ async def computers_move_after(match_id: int, version: int, limit: float) -> flo
 
 async def still_frozen(match_id: int, version: int, seconds: float) -> None:
     await asyncio.sleep(seconds)
-    assert await db(version_of, match_id) == version, "the computers moved while alice's pause was alive"
+    assert await db(version_of, match_id) == version, (
+        "the computers moved while alice's pause was alive"
+    )
 
 
 async def resynced(server: Any, match_id: int, cookie: str) -> None:
@@ -145,14 +156,17 @@ async def test_kill_9_of_the_only_server_with_the_rules_open(procs: Processes, u
         await sock.recv(timeout=2)
     server.start()  # nobody requests anything: no page, no reconnecting browser
     waited = await computers_move_after(match.pk, acked, FREEZE_LIMIT)
-    print(f"\nkill -9 of daphne with the rules open: the computers moved {waited:.2f}s after the restart")
+    print(
+        f"\nkill -9 of daphne with the rules open: the computers moved {waited:.2f}s after the restart"
+    )
     await db(acknowledged_move_stored, match.pk, request, acked)
     assert await db(pauses, match.pk) == 0  # the dead connection's pause was cleared at start-up
     await resynced(server, match.pk, cookie)
 
 
 async def test_kill_9_of_the_computer_worker_then_of_daphne_with_the_rules_open(
-        procs: Processes, users: Any) -> None:
+    procs: Processes, users: Any
+) -> None:
     (alice,) = await db(users, "alice")
     match = await db(alone_with_computers, alice)
     cookie = await db(session_cookie, alice)
@@ -182,8 +196,10 @@ async def test_kill_9_of_the_computer_worker_then_of_daphne_with_the_rules_open(
         renewing.cancel()
     waited = await computers_move_after(match.pk, acked, FREEZE_LIMIT + 5)
     frozen = time.monotonic() - last_renewal
-    print(f"\nkill -9 of daphne (worker apart) with the rules open: the computers moved {waited:.2f}s "
-          f"after the kill, {frozen:.2f}s after the page's last renewal")
+    print(
+        f"\nkill -9 of daphne (worker apart) with the rules open: the computers moved {waited:.2f}s "
+        f"after the kill, {frozen:.2f}s after the page's last renewal"
+    )
     assert frozen <= FREEZE_LIMIT + 5  # the pause expires 30 s after its last renewal (+ one poll)
     await db(acknowledged_move_stored, match.pk, request, acked)
     server.start()
@@ -205,8 +221,11 @@ async def test_postgresql_dropping_every_connection(procs: Processes, users: Any
 
     def drop_the_servers(ours: list[int]) -> int:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
-                           " WHERE datname = %s AND NOT (pid = ANY(%s))", [name, ours])
+            cursor.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE datname = %s AND NOT (pid = ANY(%s))",
+                [name, ours],
+            )
             return int(cursor.fetchone()[0])
 
     ours = await db(backends)  # the test's own connections (the server's come after)
@@ -221,8 +240,12 @@ async def test_postgresql_dropping_every_connection(procs: Processes, users: Any
     # alice closes the rules: the server's thread meets its dead connection, and tries once
     # more on a new one (had that failed too, the pause, no longer renewed, would expire).
     await sock.send(type="panel", open=False)
-    waited = await computers_move_after(match.pk, acked, 10.0)  # the panel closed: no pause to wait out
-    print(f"\nPostgreSQL dropped every connection: the computers moved {waited:.2f}s after the panel closed")
+    waited = await computers_move_after(
+        match.pk, acked, 10.0
+    )  # the panel closed: no pause to wait out
+    print(
+        f"\nPostgreSQL dropped every connection: the computers moved {waited:.2f}s after the panel closed"
+    )
     await db(acknowledged_move_stored, match.pk, request, acked)
     # The socket was never closed: it brings the boards of the computers' moves.
     await sock.send(type="sync")

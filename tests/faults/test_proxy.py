@@ -45,20 +45,25 @@ TIME_LIMIT = 120.0
 def site(procs: Processes) -> tuple[Proxy, list[Any]]:
     """Redis, two daphnes (no computers in them), run_computers, and the proxy in front."""
     redis = procs.redis()
-    daphnes = [procs.daphne(redis_url=redis.url, computer_delay=0.02, COMPUTER_WORKER="") for _ in range(2)]
+    daphnes = [
+        procs.daphne(redis_url=redis.url, computer_delay=0.02, COMPUTER_WORKER="") for _ in range(2)
+    ]
     procs.computers(redis_url=redis.url, computer_delay=0.02, COMPUTER_WORKER="")
     return procs.proxy(daphnes), daphnes
 
 
 def page_served_by(proxy: Proxy, match_id: int, cookie: str) -> str:
-    request = urllib.request.Request(f"{proxy.url}/m/{match_id}/", headers={"Cookie": f"sessionid={cookie}"})
+    request = urllib.request.Request(
+        f"{proxy.url}/m/{match_id}/", headers={"Cookie": f"sessionid={cookie}"}
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         assert response.status == 200
         return str(response.headers["X-Served-By"])
 
 
 async def test_through_the_proxy_a_tables_connections_meet_in_one_process(
-        procs: Processes, users: Any) -> None:
+    procs: Processes, users: Any
+) -> None:
     alice, bob = await db(users, "alice", "bob")
     proxy, _daphnes = site(procs)
     cookies = {"alice": await db(session_cookie, alice), "bob": await db(session_cookie, bob)}
@@ -67,17 +72,25 @@ async def test_through_the_proxy_a_tables_connections_meet_in_one_process(
     while len(set(by_table.values())) < 2:
         assert len(by_table) < 40, f"every table went to one process: {by_table}"
         match = await db(new_match, alice, bob, 5150 + len(by_table))
-        by_table[match.pk] = await asyncio.to_thread(page_served_by, proxy, match.pk, cookies["alice"])
+        by_table[match.pk] = await asyncio.to_thread(
+            page_served_by, proxy, match.pk, cookies["alice"]
+        )
     for match_id, server in list(by_table.items())[-4:]:
-        watch_token = (await db(stored_token, match_id))
-        socks = [TableSocket(proxy, match_id, cookie=cookies["alice"], name="alice"),
-                 TableSocket(proxy, match_id, cookie=cookies["bob"], name="bob"),
-                 TableSocket(proxy, match_id, watch=watch_token, name="spectator"),
-                 TableSocket(proxy, match_id, watch=watch_token, name="spectator 2")]
+        watch_token = await db(stored_token, match_id)
+        socks = [
+            TableSocket(proxy, match_id, cookie=cookies["alice"], name="alice"),
+            TableSocket(proxy, match_id, cookie=cookies["bob"], name="bob"),
+            TableSocket(proxy, match_id, watch=watch_token, name="spectator"),
+            TableSocket(proxy, match_id, watch=watch_token, name="spectator 2"),
+        ]
         for s in socks:
             await s.open()
             assert (await s.expect("board"))["version"] >= 1
-        assert {s.served_by[0] for s in socks} == {server}, (match_id, server, [s.served_by for s in socks])
+        assert {s.served_by[0] for s in socks} == {server}, (
+            match_id,
+            server,
+            [s.served_by for s in socks],
+        )
         # Its page again, bob's this time: the same process.
         assert await asyncio.to_thread(page_served_by, proxy, match_id, cookies["bob"]) == server
         for s in socks:
@@ -92,7 +105,8 @@ def stored_token(match_id: int) -> str:
 
 
 async def test_kill_9_of_the_tables_process_behind_the_proxy_loses_nothing_and_pages_resync(
-        procs: Processes, users: Any) -> None:
+    procs: Processes, users: Any
+) -> None:
     alice, bob = await db(users, "alice", "bob")
     match = await db(new_match, alice, bob)
     proxy, _daphnes = site(procs)
@@ -111,11 +125,25 @@ async def test_kill_9_of_the_tables_process_behind_the_proxy_loses_nothing_and_p
             proxy.server_named(name).kill()
             killed["name"] = name
 
-    players = [Player(TableSocket(proxy, match.pk, cookie=await db(session_cookie, u), name=u.username),
-                      stop=stop, deadline=deadline, on_sent=kill_after_enough, version_now=version_now)
-               for u in (alice, bob)]
-    players.append(Player(TableSocket(proxy, match.pk, watch=match.watch_token, name="spectator"),
-                          stop=stop, deadline=deadline, version_now=version_now, act=False))
+    players = [
+        Player(
+            TableSocket(proxy, match.pk, cookie=await db(session_cookie, u), name=u.username),
+            stop=stop,
+            deadline=deadline,
+            on_sent=kill_after_enough,
+            version_now=version_now,
+        )
+        for u in (alice, bob)
+    ]
+    players.append(
+        Player(
+            TableSocket(proxy, match.pk, watch=match.watch_token, name="spectator"),
+            stop=stop,
+            deadline=deadline,
+            version_now=version_now,
+            act=False,
+        )
+    )
     for p in players:
         await p.sock.open()
     first = {p.sock.served_by[0] for p in players}
@@ -129,13 +157,21 @@ async def test_kill_9_of_the_tables_process_behind_the_proxy_loses_nothing_and_p
             await asyncio.sleep(0.02)
 
     try:
-        await until(lambda: killed, "the players never sent enough to kill the table's process mid-match")
+        await until(
+            lambda: killed, "the players never sent enough to kill the table's process mid-match"
+        )
         acked_before = sum(len(p.sock.acks) for p in players)
-        await until(lambda: sum(len(p.sock.acks) for p in players) >= acked_before + AFTER_KILL,
-                    "play did not go on through the proxy after the kill")
+        await until(
+            lambda: sum(len(p.sock.acks) for p in players) >= acked_before + AFTER_KILL,
+            "play did not go on through the proxy after the kill",
+        )
         # The proxy's health check has taken the dead process out.
-        await until(lambda: proxy.up() == {killed["name"]: False, ({"d1", "d2"} - {killed["name"]}).pop(): True},
-                    "the proxy never marked the killed process down")
+        await until(
+            lambda: (
+                proxy.up() == {killed["name"]: False, ({"d1", "d2"} - {killed["name"]}).pop(): True}
+            ),
+            "the proxy never marked the killed process down",
+        )
     finally:
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -162,8 +198,10 @@ async def test_kill_9_of_the_tables_process_behind_the_proxy_loses_nothing_and_p
 async def test_the_proxy_refuses_a_body_over_the_limit_itself(procs: Processes) -> None:
     proxy, daphnes = site(procs)
     with socket.create_connection(("127.0.0.1", proxy.port)) as sock:
-        sock.sendall(f"POST /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1:{proxy.port}\r\n"
-                     f"Content-Length: {300 * 1_000_000}\r\n\r\n".encode())
+        sock.sendall(
+            f"POST /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1:{proxy.port}\r\n"
+            f"Content-Length: {300 * 1_000_000}\r\n\r\n".encode()
+        )
         sock.settimeout(10)
         answer = sock.recv(65536)
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
@@ -182,12 +220,16 @@ async def test_the_shipped_template_is_a_valid_configuration(tmp_path: Any) -> N
     from tests.servers import HAPROXY, require
 
     require(HAPROXY, "haproxy")
-    config = render(bind="127.0.0.1:8000", servers=["127.0.0.1:8001", "127.0.0.1:8002", "127.0.0.1:8003"],
-                    stats_socket=str(tmp_path / "s.sock"))
+    config = render(
+        bind="127.0.0.1:8000",
+        servers=["127.0.0.1:8001", "127.0.0.1:8002", "127.0.0.1:8003"],
+        stats_socket=str(tmp_path / "s.sock"),
+    )
     path = tmp_path / "haproxy.cfg"
     path.write_text(config)
-    checked = await asyncio.to_thread(subprocess.run, [HAPROXY, "-c", "-f", str(path)], capture_output=True,
-                                      text=True, timeout=30)
+    checked = await asyncio.to_thread(
+        subprocess.run, [HAPROXY, "-c", "-f", str(path)], capture_output=True, text=True, timeout=30
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "balance hash var(txn.table)" in config and "hash-type consistent" in config
     assert "server d3 127.0.0.1:8003" in config and "uri /healthz" in config

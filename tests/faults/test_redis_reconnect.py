@@ -28,18 +28,28 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pyte
 async def page(match_id: int, cookie: str) -> WebsocketCommunicator:
     from tablesite.asgi import application
 
-    communicator = WebsocketCommunicator(application, f"/ws/m/{match_id}/", headers=[
-        (b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", f"sessionid={cookie}".encode())])
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/m/{match_id}/",
+        headers=[
+            (b"origin", b"http://testserver"),
+            (b"host", b"testserver"),
+            (b"cookie", f"sessionid={cookie}".encode()),
+        ],
+    )
     connected, _ = await communicator.connect(timeout=TIMEOUT)
     assert connected
     return communicator
 
 
 async def test_the_first_page_after_a_redis_restart_gets_its_board(
-        procs: Processes, users: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    procs: Processes, users: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("COMPUTER_WORKER", "off")
     redis = procs.redis()
-    settings.CHANNEL_LAYERS = channel_layers(redis.url)  # a fresh layer, as a server with REDIS_URL has
+    settings.CHANNEL_LAYERS = channel_layers(
+        redis.url
+    )  # a fresh layer, as a server with REDIS_URL has
     (alice,) = await db(users, "alice")
     match = await db(services.match_create, creator=alice, seats=[spec("me"), spec("computer")])
     cookie = await db(session_cookie, alice)

@@ -28,24 +28,44 @@ def get(url: str) -> tuple[int, str | None]:
         return e.code, e.headers.get("X-Served-By")
 
 
-def test_servers_2_starts_the_proxy_two_daphnes_redis_and_the_worker_and_ctrl_c_stops_them(tmp_path: Any) -> None:
+def test_servers_2_starts_the_proxy_two_daphnes_redis_and_the_worker_and_ctrl_c_stops_them(
+    tmp_path: Any,
+) -> None:
     require(HAPROXY, "haproxy")
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("TEST_DATABASE_NAME", "REDIS_URL")}
-    env.update(SERVERS="2", PORT=str(port), HOST="127.0.0.1", REDIS_DB="14", DEBUG="true",
-               DATABASE_URL=database_url(connection.settings_dict), LOG_LEVEL="WARNING")
+    env.update(
+        SERVERS="2",
+        PORT=str(port),
+        HOST="127.0.0.1",
+        REDIS_DB="14",
+        DEBUG="true",
+        DATABASE_URL=database_url(connection.settings_dict),
+        LOG_LEVEL="WARNING",
+    )
     log = tmp_path / "serve.log"
     with open(log, "wb") as out:
-        serve = subprocess.Popen(["bash", ".ci/serve"], cwd=REPO_ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                 stdin=subprocess.DEVNULL, start_new_session=True)
+        serve = subprocess.Popen(
+            ["bash", ".ci/serve"],
+            cwd=REPO_ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     try:
         deadline = time.monotonic() + 120
         while "Mexican Train is running at" not in log.read_text(errors="replace"):
-            assert serve.poll() is None and time.monotonic() < deadline, log.read_text(errors="replace")
+            assert serve.poll() is None and time.monotonic() < deadline, log.read_text(
+                errors="replace"
+            )
             time.sleep(0.2)
         children = psutil.Process(serve.pid).children(recursive=True)
         names = " ".join(" ".join(c.cmdline()) for c in children)
-        assert names.count("tablesite.server") == 2 and "run_computers" in names and "haproxy" in names, names
+        assert (
+            names.count("tablesite.server") == 2 and "run_computers" in names and "haproxy" in names
+        ), names
         # Through the proxy, once both daphnes answer its health checks: one daphne a table.
         while True:
             status, served = get(f"http://127.0.0.1:{port}/m/999999/")

@@ -32,7 +32,7 @@ def rid() -> str:
 
 
 def spec(kind: str, computer_level: str = "strong") -> SeatSpec:
-    """"me", "human", "local", "local:Ana", "computer", "computer:basic" -> SeatSpec
+    """ "me", "human", "local", "local:Ana", "computer", "computer:basic" -> SeatSpec
     (a computer without a level gets `computer_level`)."""
     base, _, extra = kind.partition(":")
     if base == "computer":
@@ -50,8 +50,12 @@ def state_of(match: Match) -> RoundState:
 def snapshot(match: Match) -> tuple[int, int, Any, int]:
     """What must not change when a request is refused: version, log size, state, rounds."""
     match.refresh_from_db()
-    return (match.version, LogEntry.objects.filter(round__match=match).count(), match.state,
-            match.rounds.count())
+    return (
+        match.version,
+        LogEntry.objects.filter(round__match=match).count(),
+        match.state,
+        match.rounds.count(),
+    )
 
 
 @pytest.fixture
@@ -71,9 +75,15 @@ def carol(django_user_model: Any) -> Any:
 
 @pytest.fixture
 def make_match(alice: Any) -> Callable[..., Match]:
-    def make(*kinds: str, creator: Any = None, seed: int | None = SEED, listed: bool = True) -> Match:
-        return services.match_create(creator=creator or alice, seats=[spec(k) for k in kinds or ("me", "computer")],
-                                     seed=seed, listed=listed)
+    def make(
+        *kinds: str, creator: Any = None, seed: int | None = SEED, listed: bool = True
+    ) -> Match:
+        return services.match_create(
+            creator=creator or alice,
+            seats=[spec(k) for k in kinds or ("me", "computer")],
+            seed=seed,
+            listed=listed,
+        )
 
     return make
 
@@ -100,9 +110,15 @@ class Driver:
     def submit(self, action: Action, **kwargs: Any) -> services.Result:
         """Send `action` as the user of its seat, at the version last read."""
         assert action.seat is not None
-        return services.action_submit(match_id=self.match.pk, user=self.users[action.seat], seat=action.seat,
-                                      action=action.to_json(), expected_version=self.match.version,
-                                      request_id=rid(), **kwargs)
+        return services.action_submit(
+            match_id=self.match.pk,
+            user=self.users[action.seat],
+            seat=action.seat,
+            action=action.to_json(),
+            expected_version=self.match.version,
+            request_id=rid(),
+            **kwargs,
+        )
 
     def human_action(self, state: RoundState) -> Action:
         return self.rng.choice(legal_actions(state))
@@ -134,8 +150,9 @@ class Driver:
         return self.until(lambda s: s.over, limit=5000)
 
     def next_round(self, user: Any) -> services.Result:
-        return services.round_next(match_id=self.match.pk, user=user, expected_version=self.version,
-                                   request_id=rid())
+        return services.round_next(
+            match_id=self.match.pk, user=user, expected_version=self.version, request_id=rid()
+        )
 
 
 @pytest.fixture

@@ -42,11 +42,15 @@ def duo(make_match: Callable[..., Match], alice: Any, bob: Any) -> Match:
 
 
 def columns(match: Match) -> dict[str, Any]:
-    return {f.attname: getattr(Match.objects.get(pk=match.pk), f.attname) for f in Match._meta.concrete_fields}
+    return {
+        f.attname: getattr(Match.objects.get(pk=match.pk), f.attname)
+        for f in Match._meta.concrete_fields
+    }
 
 
-def test_a_persons_action_writes_the_rows_the_orm_wrote(make_match: Callable[..., Match], alice: Any,
-                                                        bob: Any) -> None:
+def test_a_persons_action_writes_the_rows_the_orm_wrote(
+    make_match: Callable[..., Match], alice: Any, bob: Any
+) -> None:
     match = make_match("me", "human", "local:Ana", listed=False)
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
     driver = Driver(match, {0: alice, 1: bob, 2: alice}, rng_seed=4)
@@ -59,17 +63,39 @@ def test_a_persons_action_writes_the_rows_the_orm_wrote(make_match: Callable[...
     user = driver.users[action.seat]
     last_seq = LogEntry.objects.filter(round__match=match).aggregate(m=Max("seq"))["m"]
     started = timezone.now()
-    result = services.action_submit(match_id=match.pk, user=user, seat=action.seat, action=action.to_json(),
-                                    expected_version=before["version"], request_id="the-request")
+    result = services.action_submit(
+        match_id=match.pk,
+        user=user,
+        seat=action.seat,
+        action=action.to_json(),
+        expected_version=before["version"],
+        request_id="the-request",
+    )
     after = columns(match)
     assert result == services.Result(match.pk, before["version"] + 1)
 
     entry = LogEntry.objects.select_related("round").get(round__match=match, seq=last_seq + 1)
-    assert (entry.round.number, entry.kind, entry.seat, entry.action, entry.user_id, entry.by_computer,
-            entry.version) == (before["round_number"], "action", action.seat, action.to_json(), user.pk, False,
-                               result.version)
+    assert (
+        entry.round.number,
+        entry.kind,
+        entry.seat,
+        entry.action,
+        entry.user_id,
+        entry.by_computer,
+        entry.version,
+    ) == (
+        before["round_number"],
+        "action",
+        action.seat,
+        action.to_json(),
+        user.pk,
+        False,
+        result.version,
+    )
     assert started <= entry.created_at <= timezone.now()
-    assert UndoPoint.objects.get(entry=entry).state == before["state"]  # R27: the snapshot before, as stored
+    assert (
+        UndoPoint.objects.get(entry=entry).state == before["state"]
+    )  # R27: the snapshot before, as stored
     request = ClientRequest.objects.get(match=match, request_id="the-request")
     assert (request.user_id, request.version) == (user.pk, result.version)
     assert started <= request.created_at <= timezone.now()
@@ -80,7 +106,9 @@ def test_a_persons_action_writes_the_rows_the_orm_wrote(make_match: Callable[...
     assert {k: after[k] for k in unchanged} == {k: before[k] for k in unchanged}
 
 
-def test_a_computers_action_has_no_user_and_no_undo_point(make_match: Callable[..., Match], alice: Any) -> None:
+def test_a_computers_action_has_no_user_and_no_undo_point(
+    make_match: Callable[..., Match], alice: Any
+) -> None:
     match = make_match("computer:basic", "me")
     driver = Driver(match, {1: alice})
     state = driver.until(lambda s: s.turn == 0)
@@ -88,7 +116,12 @@ def test_a_computers_action_has_no_user_and_no_undo_point(make_match: Callable[.
     version = driver.version
     assert services.computer_step(match_id=match.pk) == services.Result(match.pk, version + 1)
     entry = LogEntry.objects.filter(round__match=match).latest("round__number", "seq")
-    assert (entry.seat, entry.user_id, entry.by_computer, entry.version) == (0, None, True, version + 1)
+    assert (entry.seat, entry.user_id, entry.by_computer, entry.version) == (
+        0,
+        None,
+        True,
+        version + 1,
+    )
     assert not UndoPoint.objects.filter(entry=entry).exists()
 
 
@@ -96,8 +129,14 @@ def test_a_computers_action_has_no_user_and_no_undo_point(make_match: Callable[.
 def test_what_no_match_can_be_is_not_found(duo: Match, alice: Any, match_id: Any) -> None:
     before = snapshot(duo)
     with pytest.raises(GameError) as info:
-        services.action_submit(match_id=match_id, user=alice, seat=0, action={"act": "engine"},
-                               expected_version=duo.version, request_id=rid())
+        services.action_submit(
+            match_id=match_id,
+            user=alice,
+            seat=0,
+            action={"act": "engine"},
+            expected_version=duo.version,
+            request_id=rid(),
+        )
     assert info.value.code == "not_found"
     assert snapshot(duo) == before
 
@@ -106,8 +145,14 @@ def test_what_no_match_can_be_is_not_found(duo: Match, alice: Any, match_id: Any
 def test_what_no_seat_can_be_is_forbidden(duo: Match, alice: Any, seat: int) -> None:
     before = snapshot(duo)
     with pytest.raises(GameError) as info:
-        services.action_submit(match_id=duo.pk, user=alice, seat=seat, action={"act": "engine"},
-                               expected_version=duo.version, request_id=rid())
+        services.action_submit(
+            match_id=duo.pk,
+            user=alice,
+            seat=seat,
+            action={"act": "engine"},
+            expected_version=duo.version,
+            request_id=rid(),
+        )
     assert info.value.code == "forbidden"
     assert snapshot(duo) == before
 
@@ -116,7 +161,13 @@ def test_an_action_costs_four_statements(duo: Match, alice: Any, bob: Any) -> No
     holder = state_of(duo).holder
     assert holder is not None
     with CaptureQueriesContext(connection) as ran:
-        services.action_submit(match_id=duo.pk, user=alice if holder == 0 else bob, seat=holder,
-                               action={"act": "engine"}, expected_version=duo.version, request_id=rid())
+        services.action_submit(
+            match_id=duo.pk,
+            user=alice if holder == 0 else bob,
+            seat=holder,
+            action={"act": "engine"},
+            expected_version=duo.version,
+            request_id=rid(),
+        )
     statements = [q["sql"].split()[0] for q in ran.captured_queries if "SAVEPOINT" not in q["sql"]]
     assert statements == ["SELECT", "SELECT", "SELECT", "WITH"]

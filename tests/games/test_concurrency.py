@@ -74,7 +74,9 @@ def my_turn(make_match: Callable[..., Match], alice: Any, driver: Callable[..., 
     return d
 
 
-def test_two_submissions_for_one_turn_apply_exactly_once(my_turn: Driver, alice: Any, slow_apply: None) -> None:
+def test_two_submissions_for_one_turn_apply_exactly_once(
+    my_turn: Driver, alice: Any, slow_apply: None
+) -> None:
     match = my_turn.match
     state = state_of(match)
     version = match.version
@@ -83,8 +85,14 @@ def test_two_submissions_for_one_turn_apply_exactly_once(my_turn: Driver, alice:
     first, second = choices[0], choices[-1]
 
     def send(action: Any) -> Callable[[], Any]:
-        return lambda: services.action_submit(match_id=match.pk, user=alice, seat=0, action=action.to_json(),
-                                              expected_version=version, request_id=rid())
+        return lambda: services.action_submit(
+            match_id=match.pk,
+            user=alice,
+            seat=0,
+            action=action.to_json(),
+            expected_version=version,
+            request_id=rid(),
+        )
 
     results = in_threads(send(first), send(second))
     applied = [r for r in results if isinstance(r, services.Result)]
@@ -96,15 +104,23 @@ def test_two_submissions_for_one_turn_apply_exactly_once(my_turn: Driver, alice:
     assert LogEntry.objects.count() == rows + 1
 
 
-def test_the_same_request_twice_at_once_is_applied_once(my_turn: Driver, alice: Any, slow_apply: None) -> None:
+def test_the_same_request_twice_at_once_is_applied_once(
+    my_turn: Driver, alice: Any, slow_apply: None
+) -> None:
     match = my_turn.match
     action = legal_actions(state_of(match))[0].to_json()
     version = match.version
     rows = LogEntry.objects.count()
 
     def send() -> Any:
-        return services.action_submit(match_id=match.pk, user=alice, seat=0, action=action,
-                                      expected_version=version, request_id="one-click")
+        return services.action_submit(
+            match_id=match.pk,
+            user=alice,
+            seat=0,
+            action=action,
+            expected_version=version,
+            request_id="one-click",
+        )
 
     results = in_threads(send, send)
     assert all(isinstance(r, services.Result) for r in results), results
@@ -113,8 +129,9 @@ def test_the_same_request_twice_at_once_is_applied_once(my_turn: Driver, alice: 
     assert LogEntry.objects.count() == rows + 1
 
 
-def test_computer_step_skips_a_match_another_process_holds(make_match: Callable[..., Match], alice: Any,
-                                                           driver: Callable[..., Driver]) -> None:
+def test_computer_step_skips_a_match_another_process_holds(
+    make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
+) -> None:
     match = make_match("computer:basic", "me")
     d = driver(match, {1: alice}, rng_seed=22)
     d.until(lambda s: s.turn == 0)
@@ -142,15 +159,18 @@ def test_computer_step_skips_a_match_another_process_holds(make_match: Callable[
     assert services.computer_step(match_id=match.pk) is not None
 
 
-def test_two_workers_never_act_twice_for_one_turn(make_match: Callable[..., Match], alice: Any,
-                                                  driver: Callable[..., Driver], slow_apply: None) -> None:
+def test_two_workers_never_act_twice_for_one_turn(
+    make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver], slow_apply: None
+) -> None:
     match = make_match("computer:basic", "me")
     d = driver(match, {1: alice}, rng_seed=23)
     d.until(lambda s: s.turn == 0)
     match.refresh_from_db()
     version = match.version
-    results = in_threads(lambda: services.computer_step(match_id=match.pk),
-                         lambda: services.computer_step(match_id=match.pk))
+    results = in_threads(
+        lambda: services.computer_step(match_id=match.pk),
+        lambda: services.computer_step(match_id=match.pk),
+    )
     acted = [r for r in results if r is not None]
     assert len(acted) == 1 and acted[0].version == version + 1, results
     assert LogEntry.objects.filter(round__match=match, version=version + 1).count() == 1
@@ -177,8 +197,9 @@ print(json.dumps({"same": snapshot == rebuilt, "before": state_json(snapshot), "
 """
 
 
-def test_resume_after_a_server_restart(make_match: Callable[..., Match], alice: Any, bob: Any,
-                                       driver: Callable[..., Driver]) -> None:
+def test_resume_after_a_server_restart(
+    make_match: Callable[..., Match], alice: Any, bob: Any, driver: Callable[..., Driver]
+) -> None:
     """Play, undo, then stop: a new process with nothing but the database rebuilds the
     same state from the log, lets the computers play on, and the players continue."""
     match = make_match("me", "computer:basic", "human", "computer")
@@ -195,10 +216,21 @@ def test_resume_after_a_server_restart(make_match: Callable[..., Match], alice: 
     connections.close_all()  # the "server" stops: no connection, no cache survives
 
     url = f"postgres://{settings['USER']}@{settings['HOST']}:{settings['PORT']}/{settings['NAME']}"
-    env = {**os.environ, "DATABASE_URL": url, "DEBUG": "true", "DJANGO_SETTINGS_MODULE": "tablesite.settings"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DEBUG": "true",
+        "DJANGO_SETTINGS_MODULE": "tablesite.settings",
+    }
     env.pop("TEST_DATABASE_NAME", None)
-    done = subprocess.run([sys.executable, "-c", RESUME, str(match.pk)], cwd=REPO_ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", RESUME, str(match.pk)],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["same"] and report["before"] == before

@@ -37,17 +37,23 @@ def _undo(match: Match, alice: Any, bob: Any) -> services.Result:
     driver = Driver(match, {0: alice, 1: bob}, rng_seed=5)
     driver.until(lambda s: s.phase == "play" and s.turn == 0)
     driver.step()
-    return services.match_undo(match_id=match.pk, user=alice, expected_version=driver.version, request_id=rid())
+    return services.match_undo(
+        match_id=match.pk, user=alice, expected_version=driver.version, request_id=rid()
+    )
 
 
 def _restart(match: Match, alice: Any, bob: Any) -> services.Result:
     match.refresh_from_db()
-    return services.round_restart(match_id=match.pk, user=alice, expected_version=match.version, request_id=rid())
+    return services.round_restart(
+        match_id=match.pk, user=alice, expected_version=match.version, request_id=rid()
+    )
 
 
 def _last_round(match: Match, alice: Any, bob: Any) -> services.Result:
     match.refresh_from_db()
-    return end_after_this_round(match_id=match.pk, user=alice, expected_version=match.version, request_id=rid())
+    return end_after_this_round(
+        match_id=match.pk, user=alice, expected_version=match.version, request_id=rid()
+    )
 
 
 def _away_limit(match: Match, alice: Any, bob: Any) -> services.Result:
@@ -56,7 +62,10 @@ def _away_limit(match: Match, alice: Any, bob: Any) -> services.Result:
 
 #: kind -> (ask it as alice, what is true once it is done)
 ASK: dict[str, tuple[Callable[..., services.Result], Callable[[Match], bool]]] = {
-    "undo": (_undo, lambda m: state_of(m).turn == 0 and m.rounds.get().log.filter(kind="undo").exists()),
+    "undo": (
+        _undo,
+        lambda m: state_of(m).turn == 0 and m.rounds.get().log.filter(kind="undo").exists(),
+    ),
     "restart": (_restart, lambda m: m.rounds.get().restarts == 1),
     "last_round": (_last_round, lambda m: state_of(m).start.final),
     "away_limit": (_away_limit, lambda m: Match.objects.get(pk=m.pk).away_limit == "1d"),
@@ -73,15 +82,18 @@ def test_the_registry_is_the_models_choices_and_constraint() -> None:
 
 @pytest.mark.parametrize("kind", list(ASK))
 @pytest.mark.parametrize("accept", [True, False])
-def test_each_kind_is_asked_then_done_or_declined(trio: Match, alice: Any, bob: Any, kind: str,
-                                                  accept: bool) -> None:
+def test_each_kind_is_asked_then_done_or_declined(
+    trio: Match, alice: Any, bob: Any, kind: str, accept: bool
+) -> None:
     ask, done = ASK[kind]
     result = ask(trio, alice, bob)
     assert result.asked and result.request == "open"
     request = trio.change_requests.get(status="open")
     assert request.change == kind and not done(trio)  # asked, not done
     asked = (state_of(trio), Match.objects.get(pk=trio.pk).away_limit)
-    services.change_answer(match_id=trio.pk, user=bob, ask=request.pk, accept=accept, request_id=rid())
+    services.change_answer(
+        match_id=trio.pk, user=bob, ask=request.pk, accept=accept, request_id=rid()
+    )
     request.refresh_from_db()
     assert request.status == ("done" if accept else "declined")
     assert done(trio) is accept
@@ -94,34 +106,59 @@ def test_each_kind_is_asked_then_done_or_declined(trio: Match, alice: Any, bob: 
 def test_each_kind_has_words_for_each_step(kind: str, lang: str) -> None:
     k = consent.kind(kind)
     with translation.override(lang):
-        lines = [logtext.describe_entry("consent", {"change": kind, "step": step}, [], actor="Ana")
-                 for step in consent.STEPS]
+        lines = [
+            logtext.describe_entry("consent", {"change": kind, "step": step}, [], actor="Ana")
+            for step in consent.STEPS
+        ]
         assert len(set(lines)) == len(lines) and all(lines)
-        assert all("Ana" in line for line, step in zip(lines, consent.STEPS, strict=True)
-                   if step in ("ask", "accept", "decline"))
-        said = [str(k.label), str(k.mine), str(k.theirs) % {"name": "Ana"}, str(k.declined) % {"name": "Ana"},
-                str(k.expired)]
+        assert all(
+            "Ana" in line
+            for line, step in zip(lines, consent.STEPS, strict=True)
+            if step in ("ask", "accept", "decline")
+        )
+        said = [
+            str(k.label),
+            str(k.mine),
+            str(k.theirs) % {"name": "Ana"},
+            str(k.declined) % {"name": "Ana"},
+            str(k.expired),
+        ]
     if lang != "en":
         with translation.override("en"):
-            english = [logtext.describe_entry("consent", {"change": kind, "step": s}, [], actor="Ana")
-                       for s in consent.STEPS]
+            english = [
+                logtext.describe_entry("consent", {"change": kind, "step": s}, [], actor="Ana")
+                for s in consent.STEPS
+            ]
             english_said = [str(k.mine), str(k.expired)]
         assert lines != english and said[1] != english_said[0] and said[4] != english_said[1]
 
 
 def _left(match: Match, user: Any, minutes: float) -> None:
     Presence.objects.filter(match=match, user=user).delete()
-    Presence.objects.create(match=match, user=user, channel=f"gone-{user.pk}", closed=True,
-                            alive_at=timezone.now() - timedelta(minutes=minutes))
+    Presence.objects.create(
+        match=match,
+        user=user,
+        channel=f"gone-{user.pk}",
+        closed=True,
+        alive_at=timezone.now() - timedelta(minutes=minutes),
+    )
 
 
-def test_the_away_limit_cannot_be_shortened_alone_nor_a_stand_in_consent(make_match: Callable[..., Match],
-                                                                          alice: Any, bob: Any) -> None:
+def test_the_away_limit_cannot_be_shortened_alone_nor_a_stand_in_consent(
+    make_match: Callable[..., Match], alice: Any, bob: Any
+) -> None:
     """Issue 22.3: alice shortens the limit to 10 minutes alone while bob is away, has his seat
     handed to a computer, then restarts the round: none of it without bob's consent."""
-    match = services.match_create(creator=alice, seats=[services.SeatSpec("me"), services.SeatSpec("human"),
-                                                        services.SeatSpec("computer", level="casual")],
-                                  seed=77, away_limit="1h")
+    match = services.match_create(
+        creator=alice,
+        seats=[
+            services.SeatSpec("me"),
+            services.SeatSpec("human"),
+            services.SeatSpec("computer", level="casual"),
+        ],
+        seed=77,
+        away_limit="1h",
+    )
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
     presence.opened(match_id=match.pk, user=alice, channel="alice-tab")
     _left(match, bob, 15)
@@ -130,7 +167,9 @@ def test_the_away_limit_cannot_be_shortened_alone_nor_a_stand_in_consent(make_ma
     with pytest.raises(GameError) as e:  # bob has been away 15 minutes, under the table's hour
         standin.standin_start(match_id=match.pk, user=alice, seat=1, request_id=rid())
     assert e.value.code == ILLEGAL
-    ChangeRequest.objects.filter(match=match).update(expires_at=timezone.now() - timedelta(seconds=1))
+    ChangeRequest.objects.filter(match=match).update(
+        expires_at=timezone.now() - timedelta(seconds=1)
+    )
     services.requests_expire()
     assert Match.objects.get(pk=match.pk).away_limit == "1h"
     # Past the hour the seat may be handed over, but the stand-in answers nothing for bob:
@@ -138,19 +177,24 @@ def test_the_away_limit_cannot_be_shortened_alone_nor_a_stand_in_consent(make_ma
     standin.standin_start(match_id=match.pk, user=alice, seat=1, request_id=rid())
     match.refresh_from_db()
     before = state_from_json(match.state)
-    result = services.round_restart(match_id=match.pk, user=alice, expected_version=match.version,
-                                    request_id=rid())
+    result = services.round_restart(
+        match_id=match.pk, user=alice, expected_version=match.version, request_id=rid()
+    )
     assert result.asked and state_of(match) == before and match.rounds.get().restarts == 0
 
 
 def _asker_board(match: Match, user: Any, lang: str = "en") -> str:
     match.refresh_from_db()
     with translation.override(lang):
-        return table_board.board_context(match=match, viewer=Viewer(user=user, controlled=(0,))).answered
+        return table_board.board_context(
+            match=match, viewer=Viewer(user=user, controlled=(0,))
+        ).answered
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
-def test_the_asker_is_told_who_declined_in_their_language(trio: Match, alice: Any, bob: Any, lang: str) -> None:
+def test_the_asker_is_told_who_declined_in_their_language(
+    trio: Match, alice: Any, bob: Any, lang: str
+) -> None:
     _restart(trio, alice, bob)
     ask = trio.change_requests.get().pk
     services.change_answer(match_id=trio.pk, user=bob, ask=ask, accept=False, request_id=rid())
@@ -162,21 +206,28 @@ def test_the_asker_is_told_who_declined_in_their_language(trio: Match, alice: An
         assert told != _asker_board(trio, alice, "en")
     # only the asker is told, and the board part carries it
     assert _asker_board(trio, bob) == ""
-    html = table_board.board_html(table_board.board_context(match=trio, viewer=Viewer(user=alice,
-                                                                                      controlled=(0,))))
+    html = table_board.board_html(
+        table_board.board_context(match=trio, viewer=Viewer(user=alice, controlled=(0,)))
+    )
     assert "data-answered" in html and "bob" in html
 
 
-def test_the_asker_is_told_that_time_ran_out_and_not_for_ever(trio: Match, alice: Any, bob: Any) -> None:
+def test_the_asker_is_told_that_time_ran_out_and_not_for_ever(
+    trio: Match, alice: Any, bob: Any
+) -> None:
     _last_round(trio, alice, bob)
-    ChangeRequest.objects.filter(match=trio).update(expires_at=timezone.now() - timedelta(seconds=1))
+    ChangeRequest.objects.filter(match=trio).update(
+        expires_at=timezone.now() - timedelta(seconds=1)
+    )
     services.requests_expire()
     assert _asker_board(trio, alice) == str(consent.LAST_ROUND.expired)
     ChangeRequest.objects.filter(match=trio).update(closed_at=timezone.now() - timedelta(minutes=2))
     assert _asker_board(trio, alice) == ""
 
 
-def test_a_repeated_request_id_answers_the_requests_true_state(trio: Match, alice: Any, bob: Any) -> None:
+def test_a_repeated_request_id_answers_the_requests_true_state(
+    trio: Match, alice: Any, bob: Any
+) -> None:
     """Issue 22.7: a page sending its undo again (a reconnect) is not told it was done."""
     driver = Driver(trio, {0: alice, 1: bob}, rng_seed=5)
     driver.until(lambda s: s.phase == "play" and s.turn == 0)
@@ -184,12 +235,19 @@ def test_a_repeated_request_id_answers_the_requests_true_state(trio: Match, alic
     version = driver.version
 
     def undo() -> services.Result:
-        return services.match_undo(match_id=trio.pk, user=alice, expected_version=version, request_id="undo-1")
+        return services.match_undo(
+            match_id=trio.pk, user=alice, expected_version=version, request_id="undo-1"
+        )
 
     first = undo()
     assert first.asked and not first.duplicate
     again = undo()
     assert (again.duplicate, again.asked, again.request) == (True, True, "open")
-    services.change_answer(match_id=trio.pk, user=bob, ask=trio.change_requests.get().pk, accept=False,
-                           request_id=rid())
+    services.change_answer(
+        match_id=trio.pk,
+        user=bob,
+        ask=trio.change_requests.get().pk,
+        accept=False,
+        request_id=rid(),
+    )
     assert undo().request == "declined"

@@ -26,13 +26,16 @@ pytestmark = pytest.mark.django_db
 
 def end_early(match: Match, user: Any, request_id: str | None = None) -> services.Result:
     match.refresh_from_db()
-    return end_after_this_round(match_id=match.pk, user=user, expected_version=match.version,
-                                request_id=request_id or rid())
+    return end_after_this_round(
+        match_id=match.pk, user=user, expected_version=match.version, request_id=request_id or rid()
+    )
 
 
 def answer(match: Match, user: Any, accept: bool) -> services.Result:
     ask = match.change_requests.get(status=ChangeRequest.Status.OPEN).pk
-    return services.change_answer(match_id=match.pk, user=user, ask=ask, accept=accept, request_id=rid())
+    return services.change_answer(
+        match_id=match.pk, user=user, ask=ask, accept=accept, request_id=rid()
+    )
 
 
 @pytest.fixture
@@ -44,8 +47,9 @@ def duo(make_match: Callable[..., Match], bob: Any) -> Match:
     return match
 
 
-def test_alone_with_computers_the_round_becomes_the_last_at_once(make_match: Callable[..., Match], alice: Any,
-                                                                 driver: Callable[..., Driver]) -> None:
+def test_alone_with_computers_the_round_becomes_the_last_at_once(
+    make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
+) -> None:
     match = make_match("me", "computer:basic", "computer:basic")
     result = end_early(match, alice)
     assert not result.asked and state_of(match).start.final
@@ -55,10 +59,14 @@ def test_alone_with_computers_the_round_becomes_the_last_at_once(make_match: Cal
     assert over.phase == "match_over" and match.status == Match.Status.FINISHED
     assert match.rounds.count() == 1 and match.rounds.get().totals == list(over.totals)
     with pytest.raises(GameError):  # no next round after the last
-        services.round_next(match_id=match.pk, user=alice, expected_version=match.version, request_id=rid())
+        services.round_next(
+            match_id=match.pk, user=alice, expected_version=match.version, request_id=rid()
+        )
 
 
-def test_at_a_shared_table_it_is_asked_and_declined_changes_nothing(duo: Match, alice: Any, bob: Any) -> None:
+def test_at_a_shared_table_it_is_asked_and_declined_changes_nothing(
+    duo: Match, alice: Any, bob: Any
+) -> None:
     asked = end_early(duo, alice)
     assert asked.asked and not state_of(duo).start.final
     before = snapshot(duo)[2]
@@ -69,7 +77,8 @@ def test_at_a_shared_table_it_is_asked_and_declined_changes_nothing(duo: Match, 
 
 
 def test_accepted_it_ends_the_match_after_the_round_which_is_rated_and_replayed(
-        duo: Match, alice: Any, bob: Any, driver: Callable[..., Driver]) -> None:
+    duo: Match, alice: Any, bob: Any, driver: Callable[..., Driver]
+) -> None:
     play = driver(duo, {0: alice, 1: bob})
     play.finish_round()
     play.next_round(alice)
@@ -77,7 +86,9 @@ def test_accepted_it_ends_the_match_after_the_round_which_is_rated_and_replayed(
     answer(duo, alice, accept=True)
     assert state_of(duo).start.final
     # R28: a restart of the last round by consent keeps it the last
-    services.round_restart(match_id=duo.pk, user=alice, expected_version=play.version, request_id=rid())
+    services.round_restart(
+        match_id=duo.pk, user=alice, expected_version=play.version, request_id=rid()
+    )
     answer(duo, bob, accept=True)
     assert state_of(duo).start.final and duo.rounds.get(number=2).restarts == 1
     over = play.finish_round()
@@ -91,13 +102,18 @@ def test_accepted_it_ends_the_match_after_the_round_which_is_rated_and_replayed(
     doc = selectors.match_replay_doc(duo)
     assert {"act": "last_round"} in doc["actions"]
     out = run_replay(doc)
-    assert out["phase"] == "match_over" and out["totals"] == list(over.totals) and out["error"] is None
-    steps = replays.round_steps(duo.rounds.get(number=2), selectors.effective_actions(duo.rounds.get(number=2)))
+    assert (
+        out["phase"] == "match_over" and out["totals"] == list(over.totals) and out["error"] is None
+    )
+    steps = replays.round_steps(
+        duo.rounds.get(number=2), selectors.effective_actions(duo.rounds.get(number=2))
+    )
     assert steps[-1].state.phase == "match_over"
 
 
-def test_refused_once_the_round_is_over_or_the_last_already(make_match: Callable[..., Match], alice: Any,
-                                                            carol: Any, driver: Callable[..., Driver]) -> None:
+def test_refused_once_the_round_is_over_or_the_last_already(
+    make_match: Callable[..., Match], alice: Any, carol: Any, driver: Callable[..., Driver]
+) -> None:
     match = make_match("me", "computer:basic")
     with pytest.raises(GameError) as e:
         end_early(match, carol)
@@ -113,16 +129,23 @@ def test_refused_once_the_round_is_over_or_the_last_already(make_match: Callable
     assert e.value.reason == "match_over"
 
 
-def test_the_menu_offers_it_to_players_only_while_it_can_be_done(duo: Match, alice: Any, bob: Any) -> None:
+def test_the_menu_offers_it_to_players_only_while_it_can_be_done(
+    duo: Match, alice: Any, bob: Any
+) -> None:
     def offered(user: Any) -> list[str]:
         duo.refresh_from_db()
-        board = table_board.board_context(match=duo, viewer=Viewer(user=user, controlled=tuple(
-            selectors.seats_controlled(duo, user)) if user else ()))
+        board = table_board.board_context(
+            match=duo,
+            viewer=Viewer(
+                user=user, controlled=tuple(selectors.seats_controlled(duo, user)) if user else ()
+            ),
+        )
         return [o.name for o in board.offers]
 
     assert offered(alice) == ["last_round"] and offered(bob) == ["last_round"]
-    html = table_board.board_html(table_board.board_context(
-        match=duo, viewer=Viewer(user=alice, controlled=(0,))))
+    html = table_board.board_html(
+        table_board.board_context(match=duo, viewer=Viewer(user=alice, controlled=(0,)))
+    )
     assert 'data-cmd="last_round"' in html and 'data-dialog="last-round-dialog"' in html
     assert offered(None) == []  # a watcher
     end_early(duo, alice)
@@ -132,17 +155,24 @@ def test_the_menu_offers_it_to_players_only_while_it_can_be_done(duo: Match, ali
     # everyone, watchers too, reads that this round is the match's last: "1 / 1"
     duo.refresh_from_db()
     watched = table_board.board_context(match=duo, viewer=Viewer())
-    assert (watched.round, watched.rounds, watched.round_text) == (1, 1, "Round 1, the match's last")
+    assert (watched.round, watched.rounds, watched.round_text) == (
+        1,
+        1,
+        "Round 1, the match's last",
+    )
     assert "last_round" in commands.COMMANDS
 
 
-def test_an_undo_keeps_the_round_the_last(make_match: Callable[..., Match], alice: Any,
-                                          driver: Callable[..., Driver]) -> None:
+def test_an_undo_keeps_the_round_the_last(
+    make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
+) -> None:
     """R27 with R32: taking back a move made before the agreement does not take the agreement back."""
     match = make_match("me", "computer:basic")
     play = driver(match, {0: alice})
     play.until(lambda s: s.phase == "play" and s.turn == 0)
     play.step()
     end_early(match, alice)
-    services.match_undo(match_id=match.pk, user=alice, expected_version=play.version, request_id=rid())
+    services.match_undo(
+        match_id=match.pk, user=alice, expected_version=play.version, request_id=rid()
+    )
     assert match.rounds.get().log.filter(kind="undo").exists() and state_of(match).start.final

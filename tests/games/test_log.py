@@ -41,7 +41,14 @@ def test_r27_undo_pops_a_group_and_redo_restores_it() -> None:
 
 
 def test_r27_undo_twice_then_redo_restores_the_last_undone_first() -> None:
-    log = [act("a"), act("b"), act("c"), E("undo", {"count": 1}), E("undo", {"count": 1}), E("redo", {"count": 1})]
+    log = [
+        act("a"),
+        act("b"),
+        act("c"),
+        E("undo", {"count": 1}),
+        E("undo", {"count": 1}),
+        E("redo", {"count": 1}),
+    ]
     folded = fold(log)
     assert names(folded.effective) == ["a", "b"]
     assert [names(g) for g in folded.redo] == [["c"]]
@@ -59,14 +66,17 @@ def test_r28_restart_empties_everything() -> None:
     assert folded.redo == ()
 
 
-@pytest.mark.parametrize("log", [
-    [act("a"), E("undo", {"count": 2})],
-    [act("a"), E("redo", {"count": 1})],
-    [act("a"), E("undo", {})],
-    [act("a"), E("undo", {"count": 0})],
-    [act("a"), E("undo", {"count": True})],
-    [E("shuffle")],
-])
+@pytest.mark.parametrize(
+    "log",
+    [
+        [act("a"), E("undo", {"count": 2})],
+        [act("a"), E("redo", {"count": 1})],
+        [act("a"), E("undo", {})],
+        [act("a"), E("undo", {"count": 0})],
+        [act("a"), E("undo", {"count": True})],
+        [E("shuffle")],
+    ],
+)
 def test_a_log_that_cannot_be_folded_says_so(log: list[E]) -> None:
     with pytest.raises(BadLog):
         fold(log)

@@ -18,21 +18,34 @@ from games.models import Match
 from tests.games.conftest import Driver, state_of
 
 
-def test_match_changed_reaches_the_match_group_with_only_the_version(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(notify, "hub_sink", None)  # no hub in this process: nothing marks the origin
+def test_match_changed_reaches_the_match_group_with_only_the_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(
+        notify, "hub_sink", None
+    )  # no hub in this process: nothing marks the origin
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(notify.match_group(41), channel)
     assert notify.match_group(41) == "match-41"
     assert notify.match_changed(41, 9) is True
-    assert async_to_sync(layer.receive)(channel) == {"type": "match.changed", "version": 9, "match": 41}
+    assert async_to_sync(layer.receive)(channel) == {
+        "type": "match.changed",
+        "version": 9,
+        "match": 41,
+    }
     assert notify.match_paused(41, True) is True
-    assert async_to_sync(layer.receive)(channel) == {"type": "match.paused", "paused": True, "match": 41}
+    assert async_to_sync(layer.receive)(channel) == {
+        "type": "match.paused",
+        "paused": True,
+        "match": 41,
+    }
 
 
 @pytest.mark.asyncio
 async def test_a_notice_sent_from_a_thread_running_an_event_loop_still_arrives(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Code driving a browser calls the services from its own event loop's thread: the
     notice still goes (the pages there would otherwise never hear of the change)."""
     monkeypatch.setattr(notify, "hub_sink", None)
@@ -43,8 +56,9 @@ async def test_a_notice_sent_from_a_thread_running_an_event_loop_still_arrives(
     assert await layer.receive(channel) == {"type": "match.changed", "version": 3, "match": 42}
 
 
-def test_a_missing_channel_layer_is_logged_not_raised(monkeypatch: pytest.MonkeyPatch,
-                                                      caplog: pytest.LogCaptureFixture) -> None:
+def test_a_missing_channel_layer_is_logged_not_raised(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     def broken() -> Any:
         raise ConnectionError("redis is down")
 
@@ -57,10 +71,13 @@ def test_a_missing_channel_layer_is_logged_not_raised(monkeypatch: pytest.Monkey
 
 
 @pytest.mark.django_db
-def test_a_failing_notice_never_fails_the_committed_change(make_match: Callable[..., Match], alice: Any,
-                                                           driver: Callable[..., Driver],
-                                                           monkeypatch: pytest.MonkeyPatch,
-                                                           django_capture_on_commit_callbacks: Any) -> None:
+def test_a_failing_notice_never_fails_the_committed_change(
+    make_match: Callable[..., Match],
+    alice: Any,
+    driver: Callable[..., Driver],
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
     match = make_match("me", "computer")
     d = driver(match, {0: alice})
     state = d.to_human_turn()
@@ -80,21 +97,46 @@ def test_error_codes_and_the_rules_anchor() -> None:
     with pytest.raises(ValueError):
         GameError("oops", "no such code")
     e = GameError("illegal", "Ben's train is not open to you.", rule="R13", reason="train_not_open")
-    assert e.to_json() == {"type": "error", "code": "illegal", "message": e.message, "rule": "R13",
-                           "reason": "train_not_open", "why_url": "/rules/#R13"}
-    assert GameError("stale", "Refresh").to_json() == {"type": "error", "code": "stale", "message": "Refresh"}
-    assert {"not_found", "forbidden", "not_your_turn", "stale", "illegal", "bad_request", "not_started",
-            "seat_taken", "no_undo", "no_redo", "request_open", "no_request"} == set(CODES)
+    assert e.to_json() == {
+        "type": "error",
+        "code": "illegal",
+        "message": e.message,
+        "rule": "R13",
+        "reason": "train_not_open",
+        "why_url": "/rules/#R13",
+    }
+    assert GameError("stale", "Refresh").to_json() == {
+        "type": "error",
+        "code": "stale",
+        "message": "Refresh",
+    }
+    assert {
+        "not_found",
+        "forbidden",
+        "not_your_turn",
+        "stale",
+        "illegal",
+        "bad_request",
+        "not_started",
+        "seat_taken",
+        "no_undo",
+        "no_redo",
+        "request_open",
+        "no_request",
+    } == set(CODES)
 
 
 @pytest.mark.django_db
-def test_refusals_speak_the_players_language(make_match: Callable[..., Match], alice: Any, carol: Any) -> None:
+def test_refusals_speak_the_players_language(
+    make_match: Callable[..., Match], alice: Any, carol: Any
+) -> None:
     from games import services
 
     match = make_match("me", "computer")
     expected = {"es": "Recarga la página", "de": "Lade die Seite neu"}
     for language, words in expected.items():
         with translation.override(language), pytest.raises(GameError) as info:
-            services.match_undo(match_id=match.pk, user=alice, expected_version=match.version + 5,
-                                request_id="r")
+            services.match_undo(
+                match_id=match.pk, user=alice, expected_version=match.version + 5, request_id="r"
+            )
         assert info.value.code == "stale" and words in info.value.message

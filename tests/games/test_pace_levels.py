@@ -32,9 +32,14 @@ def computers_to(match: Match, seat: int) -> None:
         if state.turn == seat:
             return
         if state.turn == 0:
-            services.action_submit(match_id=match.pk, user=match.created_by, seat=0,
-                                   expected_version=version_of(match), request_id=rid(),
-                                   action=bots.choose(view(state, 0), "casual").to_json())
+            services.action_submit(
+                match_id=match.pk,
+                user=match.created_by,
+                seat=0,
+                expected_version=version_of(match),
+                request_id=rid(),
+                action=bots.choose(view(state, 0), "casual").to_json(),
+            )
         else:
             assert services.computer_step(match_id=match.pk) is not None
     raise AssertionError("never that seat's turn")
@@ -46,8 +51,14 @@ def my_move(match: Match) -> None:
         state = state_of(match)
         if state.turn != 0:
             return
-        services.action_submit(match_id=match.pk, user=match.created_by, seat=0, expected_version=version_of(match),
-                               action=bots.choose(view(state, 0), "casual").to_json(), request_id=rid())
+        services.action_submit(
+            match_id=match.pk,
+            user=match.created_by,
+            seat=0,
+            expected_version=version_of(match),
+            action=bots.choose(view(state, 0), "casual").to_json(),
+            request_id=rid(),
+        )
     raise AssertionError("the turn never left seat 0")
 
 
@@ -65,19 +76,39 @@ def unchanged(match: Match) -> tuple[Any, ...]:
 
 
 def test_r25_a_match_stores_the_three_levels_and_takes_the_old_names(alice: Any) -> None:
-    match = services.match_create(creator=alice, seed=3, seats=[
-        SeatSpec("me"), SeatSpec("computer", level="beginner"), SeatSpec("computer", level="basic"),
-        SeatSpec("computer", level="strong"), SeatSpec("computer", level="expert")])
-    assert [s.level for s in match.seats.order_by("index")] == ["", "beginner", "casual", "expert", "expert"]
+    match = services.match_create(
+        creator=alice,
+        seed=3,
+        seats=[
+            SeatSpec("me"),
+            SeatSpec("computer", level="beginner"),
+            SeatSpec("computer", level="basic"),
+            SeatSpec("computer", level="strong"),
+            SeatSpec("computer", level="expert"),
+        ],
+    )
+    assert [s.level for s in match.seats.order_by("index")] == [
+        "",
+        "beginner",
+        "casual",
+        "expert",
+        "expert",
+    ]
     for wrong in ("godlike", "Strong", "", "beginner "):
         with pytest.raises(GameError) as e:
-            services.match_create(creator=alice, seats=[SeatSpec("me"), SeatSpec("computer", level=wrong)])
+            services.match_create(
+                creator=alice, seats=[SeatSpec("me"), SeatSpec("computer", level=wrong)]
+            )
         assert e.value.code == "bad_request"
 
 
 def test_r25_a_stored_old_level_name_still_plays(alice: Any) -> None:
-    match = services.match_create(creator=alice, seed=5, seats=[SeatSpec("me"), SeatSpec("computer", level="expert")])
-    Seat.objects.filter(match=match, index=1).update(level="strong")  # a row the migration never saw
+    match = services.match_create(
+        creator=alice, seed=5, seats=[SeatSpec("me"), SeatSpec("computer", level="expert")]
+    )
+    Seat.objects.filter(match=match, index=1).update(
+        level="strong"
+    )  # a row the migration never saw
     computers_to(match, 1)
     state = state_of(match)
     expected = bots.choose(view(state, 1), "expert")
@@ -93,15 +124,28 @@ def play_out(match: Match, user: Any, steps: int) -> list[dict[str, Any]]:
         if state.turn is None:
             break
         if state.turn == 0:
-            services.action_submit(match_id=match.pk, user=user, seat=0, expected_version=version_of(match),
-                                   action=bots.choose(view(state, 0), "casual").to_json(), request_id=rid())
+            services.action_submit(
+                match_id=match.pk,
+                user=user,
+                seat=0,
+                expected_version=version_of(match),
+                action=bots.choose(view(state, 0), "casual").to_json(),
+                request_id=rid(),
+            )
         else:
             services.computer_step(match_id=match.pk)
-    return [e.action for e in LogEntry.objects.filter(round__match=match).order_by("round__number", "seq")]
+    return [
+        e.action
+        for e in LogEntry.objects.filter(round__match=match).order_by("round__number", "seq")
+    ]
 
 
 def test_r25_beginners_play_a_match_the_same_way_twice_from_its_seed(alice: Any) -> None:
-    seats = [SeatSpec("me"), SeatSpec("computer", level="beginner"), SeatSpec("computer", level="beginner")]
+    seats = [
+        SeatSpec("me"),
+        SeatSpec("computer", level="beginner"),
+        SeatSpec("computer", level="beginner"),
+    ]
     first = play_out(services.match_create(creator=alice, seed=99, seats=seats), alice, 120)
     again = play_out(services.match_create(creator=alice, seed=99, seats=seats), alice, 120)
     assert len(first) >= 100 and first == again
@@ -119,24 +163,40 @@ def test_r25_beginners_play_a_match_the_same_way_twice_from_its_seed(alice: Any)
 # ---------------------------------------------------------------- pace
 
 
-def test_the_pace_is_chosen_at_creation_and_kept_for_the_next_match_at_the_table(alice: Any) -> None:
-    match = services.match_create(creator=alice, seed=1, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")])
+def test_the_pace_is_chosen_at_creation_and_kept_for_the_next_match_at_the_table(
+    alice: Any,
+) -> None:
+    match = services.match_create(
+        creator=alice, seed=1, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")]
+    )
     assert match.pace == "normal" and not match.hurry
-    fast = services.match_create(creator=alice, seed=1, pace="fast",
-                                 seats=[SeatSpec("me"), SeatSpec("computer", level="casual")])
+    fast = services.match_create(
+        creator=alice,
+        seed=1,
+        pace="fast",
+        seats=[SeatSpec("me"), SeatSpec("computer", level="casual")],
+    )
     assert Match.objects.get(pk=fast.pk).pace == "fast"
     with pytest.raises(GameError) as e:
-        services.match_create(creator=alice, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")],
-                              pace="ludicrous")
+        services.match_create(
+            creator=alice,
+            seats=[SeatSpec("me"), SeatSpec("computer", level="casual")],
+            pace="ludicrous",
+        )
     assert e.value.code == "bad_request"
     Match.objects.filter(pk=fast.pk).update(status="finished", finished_at=timezone.now())
     new = services.table_new_match(match_id=fast.pk, user=alice, request_id=rid())
     assert new.pace == "fast"
 
 
-def test_a_seated_person_changes_the_pace_and_everyone_sees_a_new_version(alice: Any, bob: Any, carol: Any) -> None:
-    match = services.match_create(creator=alice, seed=2, seats=[SeatSpec("me"), SeatSpec("human"),
-                                                                SeatSpec("computer", level="casual")])
+def test_a_seated_person_changes_the_pace_and_everyone_sees_a_new_version(
+    alice: Any, bob: Any, carol: Any
+) -> None:
+    match = services.match_create(
+        creator=alice,
+        seed=2,
+        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="casual")],
+    )
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
     before = version_of(match)
     result = services.pace_set(match_id=match.pk, user=bob, pace="relaxed", request_id="p1")
@@ -148,9 +208,13 @@ def test_a_seated_person_changes_the_pace_and_everyone_sees_a_new_version(alice:
     assert Match.objects.get(pk=match.pk).pace == "instant"
     # Refusals change nothing: a stranger (carol), nobody signed in, an unknown pace, the same pace.
     kept = unchanged(match)
-    for user, pace, code in [(carol, "fast", "forbidden"), (None, "fast", "forbidden"),
-                             (alice, "ludicrous", "bad_request"), (alice, 3, "bad_request"),
-                             (alice, "instant", "bad_request")]:
+    for user, pace, code in [
+        (carol, "fast", "forbidden"),
+        (None, "fast", "forbidden"),
+        (alice, "ludicrous", "bad_request"),
+        (alice, 3, "bad_request"),
+        (alice, "instant", "bad_request"),
+    ]:
         with pytest.raises(GameError) as e:
             services.pace_set(match_id=match.pk, user=user, pace=pace, request_id=rid())
         assert e.value.code == code, (user, pace)
@@ -158,26 +222,39 @@ def test_a_seated_person_changes_the_pace_and_everyone_sees_a_new_version(alice:
 
 
 def test_a_finished_match_keeps_its_pace(alice: Any) -> None:
-    match = services.match_create(creator=alice, seed=1, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")])
+    match = services.match_create(
+        creator=alice, seed=1, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")]
+    )
     Match.objects.filter(pk=match.pk).update(status="finished", finished_at=timezone.now())
     with pytest.raises(GameError) as e:
         services.pace_set(match_id=match.pk, user=alice, pace="fast", request_id=rid())
     assert e.value.code == "illegal"
 
 
-@pytest.mark.parametrize(("pace", "base", "seconds"), [
-    ("relaxed", 0.6, 1.5), ("normal", 0.6, 0.6), ("fast", 0.6, 0.25), ("instant", 0.6, 0.0),
-    ("relaxed", 0.0, 0.0), ("normal", 1.2, 1.2), ("fast", 1.2, 0.5),
-])
-def test_each_pace_waits_its_time_scaled_by_the_computer_delay_setting(pace: str, base: float,
-                                                                      seconds: float) -> None:
+@pytest.mark.parametrize(
+    ("pace", "base", "seconds"),
+    [
+        ("relaxed", 0.6, 1.5),
+        ("normal", 0.6, 0.6),
+        ("fast", 0.6, 0.25),
+        ("instant", 0.6, 0.0),
+        ("relaxed", 0.0, 0.0),
+        ("normal", 1.2, 1.2),
+        ("fast", 1.2, 0.5),
+    ],
+)
+def test_each_pace_waits_its_time_scaled_by_the_computer_delay_setting(
+    pace: str, base: float, seconds: float
+) -> None:
     assert worker.pace_delay(pace, base=base) == pytest.approx(seconds)
     assert worker.pace_delay(pace, True, base=base) == 0.0  # skipping to a person's turn: no wait
 
 
 def test_the_default_normal_pace_is_the_computer_delay_setting() -> None:
     with override_settings(COMPUTER_DELAY=0.6):
-        assert [worker.pace_delay(p) for p in Match.Pace.values] == pytest.approx([1.5, 0.6, 0.25, 0.0])
+        assert [worker.pace_delay(p) for p in Match.Pace.values] == pytest.approx(
+            [1.5, 0.6, 0.25, 0.0]
+        )
     with override_settings(COMPUTER_DELAY=0):
         assert {worker.pace_delay(p) for p in Match.Pace.values} == {0.0}
 
@@ -188,8 +265,15 @@ def aged(match: Match, seconds: float) -> None:
 
 
 def test_the_worker_honours_each_matchs_pace(alice: Any) -> None:
-    seats = [SeatSpec("computer", level="casual"), SeatSpec("computer", level="casual"), SeatSpec("me")]
-    made = {pace: services.match_create(creator=alice, seed=4, pace=pace, seats=seats) for pace in Match.Pace.values}
+    seats = [
+        SeatSpec("computer", level="casual"),
+        SeatSpec("computer", level="casual"),
+        SeatSpec("me"),
+    ]
+    made = {
+        pace: services.match_create(creator=alice, seed=4, pace=pace, seats=seats)
+        for pace in Match.Pace.values
+    }
     for match in made.values():
         assert state_of(match).turn != 2  # a computer holds the engine or acts first
         aged(match, 1.0)
@@ -201,8 +285,14 @@ def test_the_worker_honours_each_matchs_pace(alice: Any) -> None:
     assert wait is not None and wait < 0.6  # the relaxed match is due in about half a second
 
 
-def test_r7_skip_to_my_turn_hurries_the_computers_until_a_person_is_to_act(alice: Any, bob: Any) -> None:
-    seats = [SeatSpec("me"), SeatSpec("computer", level="casual"), SeatSpec("computer", level="casual")]
+def test_r7_skip_to_my_turn_hurries_the_computers_until_a_person_is_to_act(
+    alice: Any, bob: Any
+) -> None:
+    seats = [
+        SeatSpec("me"),
+        SeatSpec("computer", level="casual"),
+        SeatSpec("computer", level="casual"),
+    ]
     match = services.match_create(creator=alice, seed=8, pace="relaxed", seats=seats)
     computers_to(match, 0)
     # Not while it is a person's turn.
@@ -236,13 +326,19 @@ def test_r7_skip_to_my_turn_hurries_the_computers_until_a_person_is_to_act(alice
 
 
 def test_a_persons_change_ends_a_skip(alice: Any) -> None:
-    seats = [SeatSpec("me"), SeatSpec("computer", level="casual"), SeatSpec("computer", level="casual")]
+    seats = [
+        SeatSpec("me"),
+        SeatSpec("computer", level="casual"),
+        SeatSpec("computer", level="casual"),
+    ]
     match = services.match_create(creator=alice, seed=8, seats=seats)
     computers_to(match, 0)
     my_move(match)
     services.hurry_start(match_id=match.pk, user=alice, request_id=rid())
     assert Match.objects.get(pk=match.pk).hurry
-    services.match_undo(match_id=match.pk, user=alice, expected_version=version_of(match), request_id=rid())
+    services.match_undo(
+        match_id=match.pk, user=alice, expected_version=version_of(match), request_id=rid()
+    )
     assert not Match.objects.get(pk=match.pk).hurry
 
 
@@ -250,7 +346,11 @@ def test_a_persons_change_ends_a_skip(alice: Any) -> None:
 
 
 def test_r27_undo_says_what_it_takes_back(alice: Any) -> None:
-    seats = [SeatSpec("me"), SeatSpec("computer", level="casual"), SeatSpec("computer", level="casual")]
+    seats = [
+        SeatSpec("me"),
+        SeatSpec("computer", level="casual"),
+        SeatSpec("computer", level="casual"),
+    ]
     match = services.match_create(creator=alice, seed=8, seats=seats)
     computers_to(match, 0)
     my_move(match)
@@ -271,7 +371,9 @@ def test_r27_undo_says_what_it_takes_back(alice: Any) -> None:
     assert computers > 0 and (f"and {computers} computer move" in words)
     assert (f"{computers} computer moves" in words) == (computers > 1)
     # The same entries seen from another seat (a pass-and-play partner) name the player.
-    assert undo_words(taken, names, 1).startswith(("Undo alice's ", "Undo the end of alice's first turn"))
+    assert undo_words(taken, names, 1).startswith(
+        ("Undo alice's ", "Undo the end of alice's first turn")
+    )
     assert undo_words([], names, 0) == ""
     # The log's own fold agrees on what one Undo takes back.
     from games import log
@@ -288,8 +390,11 @@ def test_r27_undo_words_in_spanish_and_german_with_plurals() -> None:
         def __init__(self, seat: int, action: dict[str, Any], by_computer: bool) -> None:
             self.seat, self.action, self.by_computer = seat, action, by_computer
 
-    taken = [E(0, {"act": "play", "seat": 0, "tile": "4-6", "train": 0}, False),
-             E(1, {"act": "draw", "seat": 1}, True), E(1, {"act": "pass", "seat": 1}, True)]
+    taken = [
+        E(0, {"act": "play", "seat": 0, "tile": "4-6", "train": 0}, False),
+        E(1, {"act": "draw", "seat": 1}, True),
+        E(1, {"act": "pass", "seat": 1}, True),
+    ]
     one = taken[:2]
     names = ["Ana", "Ben"]
     assert undo_words(taken, names, 0) == "Undo your 6-4 and 2 computer moves"

@@ -64,22 +64,36 @@ CELLS = _rows()
 @pytest.fixture
 def world(django_user_model: Any) -> dict[str, Any]:
     make = django_user_model.objects.create_user
-    users = {name: make(name) for name in ("owner", "seated", "seated2", "holder", "staff", "staffperm")}
+    users = {
+        name: make(name) for name in ("owner", "seated", "seated2", "holder", "staff", "staffperm")
+    }
     users["staff"].is_staff = True
     users["staff"].save()
     users["staffperm"].is_staff = True
     users["staffperm"].save()
     users["staffperm"].user_permissions.add(
         Permission.objects.get(codename="watch_private_table", content_type__app_label="games"),
-        Permission.objects.get(codename="view_match", content_type__app_label="games"))
+        Permission.objects.get(codename="view_match", content_type__app_label="games"),
+    )
     users["superuser"] = django_user_model.objects.create_superuser("root", password=None)
-    m = services.match_create(creator=users["owner"], seats=[services.SeatSpec("human"), services.SeatSpec("human"),
-                                                             services.SeatSpec("computer", level="basic")])
+    m = services.match_create(
+        creator=users["owner"],
+        seats=[
+            services.SeatSpec("human"),
+            services.SeatSpec("human"),
+            services.SeatSpec("computer", level="basic"),
+        ],
+    )
     services.seat_join(match_id=m.pk, user=users["seated"], token=m.invite_token, seat_index=0)
     services.seat_join(match_id=m.pk, user=users["seated2"], token=m.invite_token, seat_index=1)
-    p = services.match_create(creator=users["holder"], seats=[services.SeatSpec("local", name="Ana"),
-                                                              services.SeatSpec("local", name="Ben"),
-                                                              services.SeatSpec("computer", level="basic")])
+    p = services.match_create(
+        creator=users["holder"],
+        seats=[
+            services.SeatSpec("local", name="Ana"),
+            services.SeatSpec("local", name="Ben"),
+            services.SeatSpec("computer", level="basic"),
+        ],
+    )
     return {"users": users, "M": Match.objects.get(pk=m.pk), "P": Match.objects.get(pk=p.pk)}
 
 
@@ -105,9 +119,19 @@ def _answer(match: Match, user: Any, token: str, column: str) -> bool:
         done = column in ("export_done", "seed_done")
         match.status = Match.Status.FINISHED if done else match.status
         match.state = {**match.state, "phase": "match_over" if done else "round_over"}
-    action = {"act": Action.ACT, "export_done": Action.EXPORT, "hands": Action.SEE_HANDS,
-              "hands_over": Action.SEE_HANDS, "seed": Action.SEE_SEED, "seed_done": Action.SEE_SEED}.get(column, column)
-    seat = {Action.ACT: 0, Action.TAKE_BACK: 0, Action.STAND_IN: 0 if match.pk != _M_ID[0] else 1}.get(Action(action))
+    action = {
+        "act": Action.ACT,
+        "export_done": Action.EXPORT,
+        "hands": Action.SEE_HANDS,
+        "hands_over": Action.SEE_HANDS,
+        "seed": Action.SEE_SEED,
+        "seed_done": Action.SEE_SEED,
+    }.get(column, column)
+    seat = {
+        Action.ACT: 0,
+        Action.TAKE_BACK: 0,
+        Action.STAND_IN: 0 if match.pk != _M_ID[0] else 1,
+    }.get(Action(action))
     return permissions.may(user, action, match, seat=seat, token=token)
 
 
@@ -116,7 +140,9 @@ _M_ID: list[int] = [0]
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("role", "column", "allowed"), CELLS, ids=[f"{r}-{c}" for r, c, _ in CELLS])
+@pytest.mark.parametrize(
+    ("role", "column", "allowed"), CELLS, ids=[f"{r}-{c}" for r, c, _ in CELLS]
+)
 def test_permission_matrix(world: dict[str, Any], role: str, column: str, allowed: bool) -> None:
     _M_ID[0] = world["M"].pk
     match, user, token = _who(world, role)
@@ -130,21 +156,27 @@ def test_a_player_acts_only_for_their_own_seats(world: dict[str, Any]) -> None:
     assert not permissions.may(users["seated"], Action.ACT, m, seat=1)  # seated2's seat
     assert not permissions.may(users["seated"], Action.ACT, m, seat=2)  # the computer's
     assert permissions.may(users["holder"], Action.ACT, p, seat=1) and not permissions.may(
-        users["holder"], Action.ACT, p, seat=2)
+        users["holder"], Action.ACT, p, seat=2
+    )
 
 
 @pytest.mark.django_db
 def test_consent_is_needed_only_with_other_people_at_the_table(world: dict[str, Any]) -> None:
     users, m, p = world["users"], world["M"], world["P"]
     assert permissions.people(m) == {users["seated"].pk, users["seated2"].pk}
-    assert permissions.needs_consent(m, users["seated"]) and permissions.needs_consent(m, users["owner"])
+    assert permissions.needs_consent(m, users["seated"]) and permissions.needs_consent(
+        m, users["owner"]
+    )
     # Pass-and-play seats on one device count as that device's user: alone with computers.
-    assert permissions.people(p) == {users["holder"].pk} and not permissions.needs_consent(p, users["holder"])
+    assert permissions.people(p) == {users["holder"].pk} and not permissions.needs_consent(
+        p, users["holder"]
+    )
 
 
 @pytest.mark.django_db
 def test_staff_see_a_table_live_only_with_the_named_permission_and_are_logged(
-        world: dict[str, Any], caplog: pytest.LogCaptureFixture) -> None:
+    world: dict[str, Any], caplog: pytest.LogCaptureFixture
+) -> None:
     users, m = world["users"], world["M"]
     url = reverse("games:table", args=[m.pk])
     plain, allowed = Client(), Client()
@@ -154,7 +186,9 @@ def test_staff_see_a_table_live_only_with_the_named_permission_and_are_logged(
     assert plain.get(reverse("games:detail", args=[m.pk])).status_code == 404
     with caplog.at_level(logging.WARNING, logger="games.permissions"):
         assert allowed.get(url).status_code == 200
-    assert any("staffperm" in r.getMessage() and str(m.pk) in r.getMessage() for r in caplog.records)
+    assert any(
+        "staffperm" in r.getMessage() and str(m.pk) in r.getMessage() for r in caplog.records
+    )
     # A player's own watch is not a staff watch: nothing logged.
     player = Client()
     player.force_login(users["seated"])
@@ -188,7 +222,8 @@ def same_page(content: bytes, match_id: int) -> str:
 
 @pytest.mark.django_db
 def test_a_private_match_and_a_missing_one_look_the_same_to_anyone_who_may_not_see_it(
-        world: dict[str, Any]) -> None:
+    world: dict[str, Any],
+) -> None:
     """Issue 13, item 7: no id oracle (anonymous requests got 302 for an existing match
     and 404 for a missing one)."""
     m = world["M"]
@@ -201,7 +236,9 @@ def test_a_private_match_and_a_missing_one_look_the_same_to_anyone_who_may_not_s
             there = client.get(reverse(name, args=[m.pk]))
             not_there = client.get(reverse(name, args=[missing]))
             assert there.status_code == not_there.status_code == 404, (name, there.status_code)
-            assert same_page(there.content, m.pk) == same_page(not_there.content, missing)  # not even the page
+            assert same_page(there.content, m.pk) == same_page(
+                not_there.content, missing
+            )  # not even the page
     # The 404 page offers a visitor who is not signed in the way back to their match.
     page = anonymous.get(reverse("games:table", args=[m.pk])).content.decode()
     assert f"/accounts/login/?next=/m/{m.pk}/" in page
@@ -212,7 +249,9 @@ def test_the_asker_does_not_answer_their_own_request(world: dict[str, Any]) -> N
     """An undo or restart request is the others' to answer (issue 13): asked of
     permissions with the request, the asker may not, another person at the table may."""
     users, m = world["users"], world["M"]
-    request = ChangeRequest(match=m, change=consent.UNDO.name, asked_by=users["seated"], round_number=1)
+    request = ChangeRequest(
+        match=m, change=consent.UNDO.name, asked_by=users["seated"], round_number=1
+    )
     assert not permissions.may(users["seated"], Action.ANSWER, m, request=request)
     assert permissions.may(users["seated2"], Action.ANSWER, m, request=request)
     assert not permissions.may(users["owner"], Action.ANSWER, m, request=request)  # no seat
@@ -224,5 +263,8 @@ def test_the_asker_does_not_answer_their_own_request(world: dict[str, Any]) -> N
 def test_only_a_superuser_clears_a_pause_left_behind(world: dict[str, Any]) -> None:
     users = world["users"]
     assert permissions.may_clear_pauses(users["superuser"])
-    assert not any(permissions.may_clear_pauses(users[name]) for name in ("staff", "staffperm", "seated", "owner"))
+    assert not any(
+        permissions.may_clear_pauses(users[name])
+        for name in ("staff", "staffperm", "seated", "owner")
+    )
     assert not permissions.may_clear_pauses(None)

@@ -20,8 +20,9 @@ from tests.games.conftest import Driver, rid, state_of
 pytestmark = pytest.mark.django_db
 
 
-def test_r24_a_seat_sees_its_own_hand_and_a_spectator_none(make_match: Callable[..., Match], alice: Any,
-                                                           bob: Any) -> None:
+def test_r24_a_seat_sees_its_own_hand_and_a_spectator_none(
+    make_match: Callable[..., Match], alice: Any, bob: Any
+) -> None:
     match = make_match("me", "human", "computer")
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
     match.refresh_from_db()
@@ -33,7 +34,9 @@ def test_r24_a_seat_sees_its_own_hand_and_a_spectator_none(make_match: Callable[
     others = {tile_str(t) for seat in (1, 2) for t in state.hands[seat]}
     shown = str(mine.to_json()) + str(watching.to_json())
     assert not any(f"'{t}'" in shown for t in others)
-    assert selectors.seats_controlled(match, alice) == [0] and selectors.seats_controlled(match, bob) == [1]
+    assert selectors.seats_controlled(match, alice) == [0] and selectors.seats_controlled(
+        match, bob
+    ) == [1]
 
 
 def test_waiting_match_has_no_state(make_match: Callable[..., Match]) -> None:
@@ -46,14 +49,17 @@ def test_waiting_match_has_no_state(make_match: Callable[..., Match]) -> None:
     assert selectors.match_replay_doc(match)["actions"] == []
 
 
-def test_pass_and_play_seats_are_controlled_by_their_creator(make_match: Callable[..., Match], alice: Any,
-                                                             bob: Any) -> None:
+def test_pass_and_play_seats_are_controlled_by_their_creator(
+    make_match: Callable[..., Match], alice: Any, bob: Any
+) -> None:
     match = make_match("local:Ana", "me", "local:Ben", "computer")
     assert selectors.seats_controlled(match, alice) == [0, 1, 2]
     assert selectors.seats_controlled(match, bob) == []
 
 
-def test_my_matches_and_open_matches(make_match: Callable[..., Match], alice: Any, bob: Any, carol: Any) -> None:
+def test_my_matches_and_open_matches(
+    make_match: Callable[..., Match], alice: Any, bob: Any, carol: Any
+) -> None:
     open_one = make_match("me", "human")
     hidden = make_match("me", "human", listed=False)
     full = make_match("me", "computer")
@@ -77,8 +83,9 @@ def test_computer_to_act_and_awaiting(make_match: Callable[..., Match]) -> None:
     assert (human_first.pk in awaiting) == (state_of(human_first).turn == 1)
 
 
-def test_replay_export_reproduces_the_match(make_match: Callable[..., Match], alice: Any,
-                                            driver: Callable[..., Driver]) -> None:
+def test_replay_export_reproduces_the_match(
+    make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
+) -> None:
     match = make_match("me", "computer:basic", "computer")
     d = driver(match, {0: alice}, rng_seed=11)
     d.finish_round()
@@ -94,8 +101,9 @@ def test_replay_export_reproduces_the_match(make_match: Callable[..., Match], al
     assert out == state_json(selectors.match_state(match))
 
 
-def test_match_log_is_in_order_and_public(make_match: Callable[..., Match], alice: Any,
-                                          driver: Callable[..., Driver]) -> None:
+def test_match_log_is_in_order_and_public(
+    make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
+) -> None:
     match = make_match("me", "computer:basic")
     d = driver(match, {0: alice}, rng_seed=12)
     d.until(lambda s: s.phase == "play" and s.turn == 0)
@@ -103,11 +111,14 @@ def test_match_log_is_in_order_and_public(make_match: Callable[..., Match], alic
     entries = reads.match_log(match)
     assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
     assert entries[-1].kind == "undo"
-    assert all("tile" not in e.action for e in entries if e.kind == "action" and e.action["act"] == "draw")
+    assert all(
+        "tile" not in e.action for e in entries if e.kind == "action" and e.action["act"] == "draw"
+    )
 
 
 def test_rebuilt_state_equals_the_snapshot_through_undo_redo_and_restart(
-        make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]) -> None:
+    make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
+) -> None:
     """The snapshot on the match is only a cache: the deal and the effective log rebuild it
     exactly, after many random actions, undos, redos, restarts and a new round."""
     match = make_match("me", "local:Ana", "computer:basic")
@@ -124,16 +135,19 @@ def test_rebuilt_state_equals_the_snapshot_through_undo_redo_and_restart(
             match.refresh_from_db()
             roll = rng.random()
             if roll < 0.08 and reads.undo_available(match, alice):
-                services.match_undo(match_id=match.pk, user=alice, expected_version=match.version,
-                                    request_id=rid())
+                services.match_undo(
+                    match_id=match.pk, user=alice, expected_version=match.version, request_id=rid()
+                )
                 counts["undo"] += 1
             elif roll < 0.16 and reads.redo_available(match, alice):
-                services.match_redo(match_id=match.pk, user=alice, expected_version=match.version,
-                                    request_id=rid())
+                services.match_redo(
+                    match_id=match.pk, user=alice, expected_version=match.version, request_id=rid()
+                )
                 counts["redo"] += 1
             elif step == restart_at:
-                services.round_restart(match_id=match.pk, user=alice, expected_version=match.version,
-                                       request_id=rid())
+                services.round_restart(
+                    match_id=match.pk, user=alice, expected_version=match.version, request_id=rid()
+                )
                 counts["restart"] += 1
             elif not d.step():
                 return

@@ -42,9 +42,12 @@ def people(django_user_model: Any) -> dict[str, Any]:
 
 def table(people: dict[str, Any], limit: str = "10m") -> Match:
     ana, ben = people["ana"], people["ben"]
-    match = services.match_create(creator=ana, seats=[SeatSpec("me"), SeatSpec("human"),
-                                                      SeatSpec("computer", level="casual")],
-                                  seed=4242, away_limit=limit)
+    match = services.match_create(
+        creator=ana,
+        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="casual")],
+        seed=4242,
+        away_limit=limit,
+    )
     services.seat_join(match_id=match.pk, user=ben, token=match.invite_token)
     presence.opened(match_id=match.pk, user=ana, channel="ana-tab")
     return Match.objects.get(pk=match.pk)
@@ -53,8 +56,13 @@ def table(people: dict[str, Any], limit: str = "10m") -> Match:
 def left(match: Match, user: Any, minutes: float) -> None:
     """`user` closed their last table page at `match` `minutes` ago."""
     Presence.objects.filter(match=match, user=user).delete()
-    Presence.objects.create(match=match, user=user, channel=f"gone-{user.pk}", closed=True,
-                            alive_at=timezone.now() - timedelta(minutes=minutes))
+    Presence.objects.create(
+        match=match,
+        user=user,
+        channel=f"gone-{user.pk}",
+        closed=True,
+        alive_at=timezone.now() - timedelta(minutes=minutes),
+    )
 
 
 def hand_over(match: Match, user: Any, seat: int = 1) -> services.Result:
@@ -78,7 +86,10 @@ def seat(match: Match, index: int = 1) -> Seat:
 
 # ---------------------------------------------------------------- when
 
-def test_not_before_the_owner_has_been_away_longer_than_the_tables_limit(people: dict[str, Any]) -> None:
+
+def test_not_before_the_owner_has_been_away_longer_than_the_tables_limit(
+    people: dict[str, Any],
+) -> None:
     match = table(people)
     ana, ben = people["ana"], people["ben"]
     presence.opened(match_id=match.pk, user=ben, channel="ben-tab")
@@ -94,7 +105,9 @@ def test_not_before_the_owner_has_been_away_longer_than_the_tables_limit(people:
     assert seat(match).standin == standin.LEVEL == "casual"
 
 
-def test_a_player_never_seen_at_the_table_is_away_since_the_match_was_created(people: dict[str, Any]) -> None:
+def test_a_player_never_seen_at_the_table_is_away_since_the_match_was_created(
+    people: dict[str, Any],
+) -> None:
     match = table(people)
     refused(ILLEGAL, hand_over, match, people["ana"])
     Match.objects.filter(pk=match.pk).update(created_at=timezone.now() - timedelta(minutes=11))
@@ -106,7 +119,9 @@ def test_a_connection_not_renewed_by_its_server_counts_as_gone(people: dict[str,
     """ben's server was killed with his page open: his row stays open but is renewed no more."""
     match = table(people)
     presence.opened(match_id=match.pk, user=people["ben"], channel="ben-killed")
-    Presence.objects.filter(channel="ben-killed").update(alive_at=timezone.now() - timedelta(minutes=12))
+    Presence.objects.filter(channel="ben-killed").update(
+        alive_at=timezone.now() - timedelta(minutes=12)
+    )
     hand_over(match, people["ana"])
     assert seat(match).standin
 
@@ -128,11 +143,15 @@ def test_the_seated_people_change_the_limit_by_consent(people: dict[str, Any]) -
     with pytest.raises(GameError) as e:
         standin.away_limit_set(match_id=match.pk, user=people["ana"], limit="5m", request_id=rid())
     assert e.value.code == BAD_REQUEST
-    asked = standin.away_limit_set(match_id=match.pk, user=people["ana"], limit="10m", request_id=rid())
+    asked = standin.away_limit_set(
+        match_id=match.pk, user=people["ana"], limit="10m", request_id=rid()
+    )
     assert asked.asked and Match.objects.get(pk=match.pk).away_limit == "1d"
     refused(ILLEGAL, hand_over, match, people["ana"])  # asking changed nothing yet
     ask = match.change_requests.get(status="open")
-    services.change_answer(match_id=match.pk, user=people["ben"], ask=ask.pk, accept=True, request_id=rid())
+    services.change_answer(
+        match_id=match.pk, user=people["ben"], ask=ask.pk, accept=True, request_id=rid()
+    )
     assert Match.objects.get(pk=match.pk).away_limit == "10m"
     hand_over(match, people["ana"])
 
@@ -145,16 +164,21 @@ def test_the_limit_is_refused_in_its_own_words_and_changes_nothing(people: dict[
         standin.away_limit_set(match_id=match.pk, user=people["ben"], limit=limit, request_id=rid())
 
     version = Match.objects.get(pk=match.pk).version
-    for limit, code, words in [(10, BAD_REQUEST, "Choose how long a seat may stay away from the list."),
-                               ("10m", BAD_REQUEST, "That is the table's setting already.")]:
+    for limit, code, words in [
+        (10, BAD_REQUEST, "Choose how long a seat may stay away from the list."),
+        ("10m", BAD_REQUEST, "That is the table's setting already."),
+    ]:
         assert refused(code, set_limit, limit).message == words
-    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, finished_at=timezone.now())
+    Match.objects.filter(pk=match.pk).update(
+        status=Match.Status.FINISHED, finished_at=timezone.now()
+    )
     assert refused(ILLEGAL, set_limit, "1d").message == "The match is over."
     after = Match.objects.get(pk=match.pk)
     assert (after.away_limit, after.version) == ("10m", version)
 
 
 # ---------------------------------------------------------------- who
+
 
 def test_only_the_other_seated_people_may_hand_a_seat_over(people: dict[str, Any]) -> None:
     match = table(people)
@@ -167,7 +191,9 @@ def test_only_the_other_seated_people_may_hand_a_seat_over(people: dict[str, Any
     refused(FORBIDDEN, hand_over, match, ana, 2)  # a computer's seat
     hand_over(match, ben, 0)  # ben may hand ana's seat over, as ana may his
     assert seat(match, 0).standin and not seat(match, 1).standin
-    refused(FORBIDDEN, hand_over, match, ana, 1)  # while a computer plays ana's seat, ana hands nothing over
+    refused(
+        FORBIDDEN, hand_over, match, ana, 1
+    )  # while a computer plays ana's seat, ana hands nothing over
     refused(BAD_REQUEST, hand_over, match, ben, 0)  # already handed over
 
 
@@ -182,10 +208,16 @@ def test_only_the_owner_takes_the_seat_back(people: dict[str, Any]) -> None:
     refused(BAD_REQUEST, take_back, match, people["ben"])  # nothing to take back now
 
 
-def test_a_pass_and_play_holder_hands_over_and_takes_back_as_a_player(people: dict[str, Any]) -> None:
+def test_a_pass_and_play_holder_hands_over_and_takes_back_as_a_player(
+    people: dict[str, Any],
+) -> None:
     ana, ben = people["ana"], people["ben"]
-    match = services.match_create(creator=ana, seats=[SeatSpec("local", name="Ada"), SeatSpec("human")],
-                                  seed=5, away_limit="10m")
+    match = services.match_create(
+        creator=ana,
+        seats=[SeatSpec("local", name="Ada"), SeatSpec("human")],
+        seed=5,
+        away_limit="10m",
+    )
     services.seat_join(match_id=match.pk, user=ben, token=match.invite_token)
     match = Match.objects.get(pk=match.pk)
     left(match, ana, 20)
@@ -196,12 +228,15 @@ def test_a_pass_and_play_holder_hands_over_and_takes_back_as_a_player(people: di
 
 # ---------------------------------------------------------------- the computer plays, secretly
 
+
 def ben_to_play(match: Match) -> None:
     users = {0: seat(match, 0).user, 1: seat(match, 1).user}
     play(match.pk, users, until=lambda s: s.turn == 1 and s.phase in ("engine", "first", "play"))
 
 
-def test_the_computer_then_plays_the_seat_from_its_view_and_the_owner_cannot(people: dict[str, Any]) -> None:
+def test_the_computer_then_plays_the_seat_from_its_view_and_the_owner_cannot(
+    people: dict[str, Any],
+) -> None:
     match = table(people)
     ana, ben = people["ana"], people["ben"]
     ben_to_play(match)
@@ -217,8 +252,14 @@ def test_the_computer_then_plays_the_seat_from_its_view_and_the_owner_cannot(peo
     assert entry.seat == 1 and entry.by_computer and entry.user is None and entry.kind == "action"
     # ben acts for the seat no more until he takes it back (asked before whose turn it is)
     with pytest.raises(GameError) as err:
-        services.action_submit(match_id=match.pk, user=ben, seat=1, action={"act": "draw"},
-                               expected_version=Match.objects.get(pk=match.pk).version, request_id=rid())
+        services.action_submit(
+            match_id=match.pk,
+            user=ben,
+            seat=1,
+            action={"act": "draw"},
+            expected_version=Match.objects.get(pk=match.pk).version,
+            request_id=rid(),
+        )
     assert err.value.code == FORBIDDEN and "take your seat back" in err.value.message
     assert permissions.seats_controlled(Match.objects.get(pk=match.pk), ben) == []
     # the replay format is unchanged: the stand-in's moves are the seat's actions
@@ -226,7 +267,9 @@ def test_the_computer_then_plays_the_seat_from_its_view_and_the_owner_cannot(peo
     assert run_replay(doc)["error"] is None
 
 
-def test_the_seat_shows_plainly_that_a_computer_plays_it_and_no_hand_leaks(people: dict[str, Any]) -> None:
+def test_the_seat_shows_plainly_that_a_computer_plays_it_and_no_hand_leaks(
+    people: dict[str, Any],
+) -> None:
     match = table(people)
     ana, ben = people["ana"], people["ben"]
     ben_to_play(match)
@@ -255,7 +298,9 @@ def test_the_seat_shows_plainly_that_a_computer_plays_it_and_no_hand_leaks(peopl
 
 def html_for(match: Match, user: Any) -> str:
     board_reads.forget()
-    match = Match.objects.select_related("created_by").prefetch_related("seats__user").get(pk=match.pk)
+    match = (
+        Match.objects.select_related("created_by").prefetch_related("seats__user").get(pk=match.pk)
+    )
     viewer = board.Viewer(user=user, controlled=tuple(permissions.seats_controlled(match, user)))
     return str(board.board_message(match=match, viewer=viewer)["html"])
 
@@ -275,8 +320,14 @@ def test_the_owner_takes_the_seat_back_and_plays_again(people: dict[str, Any]) -
     match = Match.objects.get(pk=match.pk)
     assert services.computer_step(match_id=match.pk) is None  # ben's to play again
     state = state_from_json(match.state)
-    services.action_submit(match_id=match.pk, user=ben, seat=1, action=view(state, 1).legal[0].to_json(),
-                           expected_version=match.version, request_id=rid())
+    services.action_submit(
+        match_id=match.pk,
+        user=ben,
+        seat=1,
+        action=view(state, 1).legal[0].to_json(),
+        expected_version=match.version,
+        request_id=rid(),
+    )
 
 
 def test_every_hand_over_and_return_is_recorded(people: dict[str, Any]) -> None:
@@ -289,10 +340,14 @@ def test_every_hand_over_and_return_is_recorded(people: dict[str, Any]) -> None:
     hand_over(match, ana)
     rows = list(StandIn.objects.filter(match=match).order_by("started_at"))
     assert [(r.seat, r.level, r.handed_by, r.ended_by is not None) for r in rows] == [
-        (1, "casual", ana, True), (1, "casual", ana, False)]
+        (1, "casual", ana, True),
+        (1, "casual", ana, False),
+    ]
     assert rows[0].ended_by == ben and rows[0].ended_at >= rows[0].started_at
     # the round's log holds the game only: no hand-over line in it
-    assert set(LogEntry.objects.filter(round__match=match).values_list("kind", flat=True)) <= {"action"}
+    assert set(LogEntry.objects.filter(round__match=match).values_list("kind", flat=True)) <= {
+        "action"
+    }
 
 
 def test_a_stand_in_never_carries_consent_for_the_seat_it_plays(people: dict[str, Any]) -> None:
@@ -304,8 +359,9 @@ def test_a_stand_in_never_carries_consent_for_the_seat_it_plays(people: dict[str
     assert permissions.needs_consent(Match.objects.get(pk=match.pk), people["ana"])
 
 
-def test_the_worker_tells_a_table_when_a_seats_limit_passes(people: dict[str, Any],
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_worker_tells_a_table_when_a_seats_limit_passes(
+    people: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     told: list[int] = []
     monkeypatch.setattr(notify, "match_seats", told.append)
     match = table(people)
@@ -315,4 +371,6 @@ def test_the_worker_tells_a_table_when_a_seats_limit_passes(people: dict[str, An
     assert standin.announce_due(since=now - timedelta(minutes=1), now=now) == [match.pk]
     assert told == [match.pk]
     hand_over(match, people["ana"])
-    assert standin.announce_due(since=now - timedelta(minutes=1), now=now) == []  # nothing left to offer
+    assert (
+        standin.announce_due(since=now - timedelta(minutes=1), now=now) == []
+    )  # nothing left to offer

@@ -30,11 +30,15 @@ LOCALE = Path(__file__).resolve().parents[2] / "locale"
 
 #: facts for each code's sentence (seats 0-based, as the engine gives them)
 PARAMS: dict[str, dict[str, object]] = {
-    "not_your_turn": {"seat": 1}, "must_play": {"tile": "6-4"}, "not_in_hand": {"tile": "6-4"},
-    "first_turn_own_train": {"end": 12}, "cannot_start": {"number": 12},
+    "not_your_turn": {"seat": 1},
+    "must_play": {"tile": "6-4"},
+    "not_in_hand": {"tile": "6-4"},
+    "first_turn_own_train": {"end": 12},
+    "cannot_start": {"number": 12},
     "no_match": {"tile": "6-4", "train": 1, "end": 9},
     "open_double_first": {"tile": "5-5", "train": MEXICAN},
-    "train_not_open": {"train": 1, "end": 9}, "fits_nowhere": {"a": 3, "b": 8},
+    "train_not_open": {"train": 1, "end": 9},
+    "fits_nowhere": {"a": 3, "b": 8},
 }
 
 
@@ -73,40 +77,75 @@ def test_the_engine_refuses_only_with_known_codes() -> None:
 
 def test_seats_are_named_or_numbered_from_one() -> None:
     with translation.override("en"):
-        assert words.refusal("not_your_turn", {"seat": 1}, names=["Ana", "Ben"]) == \
-            "Wait for your turn: it is Ben's turn."
-        assert words.refusal("not_your_turn", {"seat": 0}) == "Wait for your turn: it is player 1's turn."
-        assert words.refusal("no_match", {"tile": "6-4", "train": 0, "end": 9}, names=["Ana", "Ben"], me=0) == \
-            "6-4 does not match the end of your train (9)."
-        assert words.refusal("open_double_first", {"tile": "5-5", "train": 1}, names=["Ana", "Ben"], me=0) == \
-            "The open double 5-5 on Ben's train must be satisfied first."
+        assert (
+            words.refusal("not_your_turn", {"seat": 1}, names=["Ana", "Ben"])
+            == "Wait for your turn: it is Ben's turn."
+        )
+        assert (
+            words.refusal("not_your_turn", {"seat": 0})
+            == "Wait for your turn: it is player 1's turn."
+        )
+        assert (
+            words.refusal(
+                "no_match", {"tile": "6-4", "train": 0, "end": 9}, names=["Ana", "Ben"], me=0
+            )
+            == "6-4 does not match the end of your train (9)."
+        )
+        assert (
+            words.refusal(
+                "open_double_first", {"tile": "5-5", "train": 1}, names=["Ana", "Ben"], me=0
+            )
+            == "The open double 5-5 on Ben's train must be satisfied first."
+        )
         assert words.rule_url("R13") == "/rules/#R13" and words.rule_url(None) == ""
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("lang, expected", [
-    ("en", "Wait for your turn: it is Computer 2's turn."),
-    ("es", "Espera tu turno: le toca a Ordenador 2."),
-    ("de", "Warte, bis du am Zug bist: Computer 2 ist dran."),
-])
+@pytest.mark.parametrize(
+    "lang, expected",
+    [
+        ("en", "Wait for your turn: it is Computer 2's turn."),
+        ("es", "Espera tu turno: le toca a Ordenador 2."),
+        ("de", "Warte, bis du am Zug bist: Computer 2 ist dran."),
+    ],
+)
 def test_a_refusal_arrives_in_the_players_language_naming_the_seat(
-        lang: str, expected: str, make_match: Callable[..., Match], alice: Any) -> None:
+    lang: str, expected: str, make_match: Callable[..., Match], alice: Any
+) -> None:
     match = make_match("me", "computer")
     state = state_of(match)
     assert state.turn == 1 or state.turn == 0
     if state.turn == 0:  # let alice place the engine, so that the computer is to act
-        services.action_submit(match_id=match.pk, user=alice, seat=0, action={"act": "engine"},
-                               expected_version=match.version, request_id=rid())
+        services.action_submit(
+            match_id=match.pk,
+            user=alice,
+            seat=0,
+            action={"act": "engine"},
+            expected_version=match.version,
+            request_id=rid(),
+        )
         state = state_of(match)
         while state.turn == 0:
             action = legal_actions(state)[0]
-            services.action_submit(match_id=match.pk, user=alice, seat=0, action=action.to_json(),
-                                   expected_version=match.version, request_id=rid())
+            services.action_submit(
+                match_id=match.pk,
+                user=alice,
+                seat=0,
+                action=action.to_json(),
+                expected_version=match.version,
+                request_id=rid(),
+            )
             state = state_of(match)
     assert state.turn == 1
     with translation.override(lang), pytest.raises(GameError) as info:
-        services.action_submit(match_id=match.pk, user=alice, seat=0, action={"act": "draw"},
-                               expected_version=match.version, request_id=rid())
+        services.action_submit(
+            match_id=match.pk,
+            user=alice,
+            seat=0,
+            action={"act": "draw"},
+            expected_version=match.version,
+            request_id=rid(),
+        )
     assert info.value.code == "not_your_turn" and info.value.rule == "R7"
     assert info.value.message == expected
 
@@ -114,7 +153,8 @@ def test_a_refusal_arrives_in_the_players_language_naming_the_seat(
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
 def test_an_illegal_move_is_refused_in_words_with_the_rule_kept_for_the_link(
-        lang: str, make_match: Callable[..., Match], alice: Any) -> None:
+    lang: str, make_match: Callable[..., Match], alice: Any
+) -> None:
     match = make_match("me", "local:Ben")
     state = state_of(match)
     holder = state.turn
@@ -123,8 +163,14 @@ def test_an_illegal_move_is_refused_in_words_with_the_rule_kept_for_the_link(
     with pytest.raises(IllegalAction) as engine_says:
         apply(state, Action("draw", holder))
     with translation.override(lang), pytest.raises(GameError) as info:
-        services.action_submit(match_id=match.pk, user=alice, seat=holder, action={"act": "draw"},
-                               expected_version=match.version, request_id=rid())
+        services.action_submit(
+            match_id=match.pk,
+            user=alice,
+            seat=holder,
+            action={"act": "draw"},
+            expected_version=match.version,
+            request_id=rid(),
+        )
     e = info.value
     assert (e.code, e.rule, e.reason) == ("illegal", engine_says.value.rule, engine_says.value.code)
     with translation.override(lang):
@@ -136,7 +182,9 @@ def test_an_illegal_move_is_refused_in_words_with_the_rule_kept_for_the_link(
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
-def test_no_page_a_player_reads_cites_a_rule_id(lang: str, make_match: Callable[..., Match], alice: Any) -> None:
+def test_no_page_a_player_reads_cites_a_rule_id(
+    lang: str, make_match: Callable[..., Match], alice: Any
+) -> None:
     match = make_match("me", "computer")
     client = Client(headers={"accept-language": lang})
     client.force_login(alice)
@@ -152,6 +200,9 @@ def test_no_page_a_player_reads_cites_a_rule_id(lang: str, make_match: Callable[
 def _visible(html: str) -> str:
     """The text and attribute values a person can read or hear, without scripts, styles and ids."""
     html = re.sub(r"<(script|style)\b.*?</\1>", "", html, flags=re.S)
-    html = re.sub(r'\s(id|for|href|class|aria-labelledby|aria-controls|aria-describedby|data-[\w-]+)="[^"]*"', "",
-                  html)
+    html = re.sub(
+        r'\s(id|for|href|class|aria-labelledby|aria-controls|aria-describedby|data-[\w-]+)="[^"]*"',
+        "",
+        html,
+    )
     return html

@@ -38,10 +38,14 @@ def test_play_now_makes_a_guest_and_a_private_table_with_three_computers() -> No
     match = Match.objects.get()
     assert response["Location"] == f"/m/{match.pk}/"
     guest = Guest.objects.get().user
-    assert match.created_by == guest and match.listed is False and match.status == Match.Status.PLAYING
+    assert (
+        match.created_by == guest and match.listed is False and match.status == Match.Status.PLAYING
+    )
     seats = list(match.seats.order_by("index"))
     assert [(s.kind, s.user, s.level) for s in seats] == [
-        (Seat.Kind.HUMAN, guest, ""), *[(Seat.Kind.COMPUTER, None, quick.COMPUTER_LEVEL)] * 3]
+        (Seat.Kind.HUMAN, guest, ""),
+        *[(Seat.Kind.COMPUTER, None, quick.COMPUTER_LEVEL)] * 3,
+    ]
     page = client.get(response["Location"])
     assert page.status_code == 200
     assert guest.get_username() in page.content.decode()
@@ -98,7 +102,10 @@ def test_guests_do_not_list_tables(ana: Any) -> None:
     page = client.get("/lobby/").content.decode()
     assert 'name="listed"' not in page
     client.post("/lobby/new/", {"seat_2_kind": "basic", "listed": "on", "seed": ""})
-    assert Match.objects.filter(created_by=guest).values_list("listed", flat=True).distinct().get() is False
+    assert (
+        Match.objects.filter(created_by=guest).values_list("listed", flat=True).distinct().get()
+        is False
+    )
 
 
 def test_guests_do_not_watch_private_tables(ana: Any) -> None:
@@ -115,8 +122,10 @@ def test_guests_do_not_watch_private_tables(ana: Any) -> None:
 def test_a_guest_keeps_the_account_and_its_matches() -> None:
     client, guest = guest_client()
     match = Match.objects.get()
-    response = client.post("/accounts/keep/", {"username": "carmen", "password1": "a long secret 42",
-                                               "password2": "a long secret 42"})
+    response = client.post(
+        "/accounts/keep/",
+        {"username": "carmen", "password1": "a long secret 42", "password2": "a long secret 42"},
+    )
     assert response["Location"] == "/matches/"
     user = User.objects.get(pk=guest.pk)
     assert user.get_username() == "carmen" and user.check_password("a long secret 42")
@@ -130,8 +139,10 @@ def test_a_guest_keeps_the_account_and_its_matches() -> None:
 
 def test_keeping_refuses_a_taken_name(ana: Any) -> None:
     client, guest = guest_client()
-    response = client.post("/accounts/keep/", {"username": "ANA", "password1": "a long secret 42",
-                                               "password2": "a long secret 42"})
+    response = client.post(
+        "/accounts/keep/",
+        {"username": "ANA", "password1": "a long secret 42", "password2": "a long secret 42"},
+    )
     assert "That name is taken" in response.content.decode()
     assert Guest.objects.filter(user=guest).exists()
 
@@ -164,7 +175,9 @@ def test_remove_guests_removes_only_guests_unused_for_30_days(ana: Any) -> None:
         if LogEntry.objects.filter(user=playing).exists():
             break
         play(match, 1)
-    assert LogEntry.objects.filter(user=playing, created_at__gte=timezone.now() - timedelta(days=1)).exists()
+    assert LogEntry.objects.filter(
+        user=playing, created_at__gte=timezone.now() - timedelta(days=1)
+    ).exists()
     age(ana, 400)  # a full account is never removed
     call_command("remove_guests")
     assert set(User.objects.values_list("pk", flat=True)) == {recent.pk, playing.pk, ana.pk}
@@ -177,7 +190,9 @@ def test_a_removed_guest_leaves_a_former_guest_seat_and_all_history(ana: Any) ->
     guest = Guest.objects.get().user
     name = guest.get_username()
     match = play(match, 30)
-    entries = list(LogEntry.objects.filter(round__match=match).values_list("pk", "seat", "action", "kind"))
+    entries = list(
+        LogEntry.objects.filter(round__match=match).values_list("pk", "seat", "action", "kind")
+    )
     rounds = list(Round.objects.filter(match=match).values_list("pk", "start", "points", "totals"))
     assert LogEntry.objects.filter(user=guest).exists()
     age(guest, 31)
@@ -186,8 +201,16 @@ def test_a_removed_guest_leaves_a_former_guest_seat_and_all_history(ana: Any) ->
     seat = Seat.objects.get(match=match, index=1)
     assert (seat.kind, seat.user, seat.name) == (Seat.Kind.HUMAN, None, name)
     assert seat.display_name == f"{name} (former guest)"
-    assert list(LogEntry.objects.filter(round__match=match).values_list("pk", "seat", "action", "kind")) == entries
-    assert list(Round.objects.filter(match=match).values_list("pk", "start", "points", "totals")) == rounds
+    assert (
+        list(
+            LogEntry.objects.filter(round__match=match).values_list("pk", "seat", "action", "kind")
+        )
+        == entries
+    )
+    assert (
+        list(Round.objects.filter(match=match).values_list("pk", "start", "points", "totals"))
+        == rounds
+    )
     assert Seat.objects.get(match=match, index=0).user == ana
     # the match is still listed as Ana's, and its board still renders for her
     ana_client = Client()
@@ -233,17 +256,23 @@ def test_a_page_view_keeps_a_guest(ana: Any) -> None:
 # ---------------------------------------------------------------- the lobby
 
 
-def test_a_new_table_is_private_unless_listed_and_the_seed_is_an_advanced_option(ana_client: Client) -> None:
+def test_a_new_table_is_private_unless_listed_and_the_seed_is_an_advanced_option(
+    ana_client: Client,
+) -> None:
     page = ana_client.get("/lobby/new/").content.decode()
-    assert 'name="listed"' in page and not re.search(r'<input type="checkbox" name="listed"[^>]*checked', page)
-    advanced = page[page.index('<details class="advanced"'):]
-    assert 'name="seed"' in advanced[:advanced.index("</details>")]
+    assert 'name="listed"' in page and not re.search(
+        r'<input type="checkbox" name="listed"[^>]*checked', page
+    )
+    advanced = page[page.index('<details class="advanced"') :]
+    assert 'name="seed"' in advanced[: advanced.index("</details>")]
     assert "(R4)" not in page and "R4" not in page
     ana_client.post("/lobby/new/", {"seat_2_kind": "basic", "seed": ""})
     assert Match.objects.get().listed is False
 
 
-def test_the_lobby_lists_players_round_and_free_seats_with_join_and_watch(ana: Any, ana_client: Client) -> None:
+def test_the_lobby_lists_players_round_and_free_seats_with_join_and_watch(
+    ana: Any, ana_client: Client
+) -> None:
     waiting = create(ana, "human", "basic")
     playing = play(create(ana, "basic", "strong"), 2)
     private = create(ana, "basic", listed=False)
@@ -268,7 +297,9 @@ def test_the_table_websocket_lets_guests_watch_only_listed_tables(ana: Any) -> N
     assert may_watch(private, other, private.watch_token)
 
 
-def test_the_waiting_page_asks_for_its_seats_instead_of_reloading(ana: Any, ana_client: Client) -> None:
+def test_the_waiting_page_asks_for_its_seats_instead_of_reloading(
+    ana: Any, ana_client: Client
+) -> None:
     """The host's page of a match waiting for friends reloads nothing: static/js/waiting.js
     asks for the seats card alone, which says when the match has started."""
     match = create(ana, "human", listed=False)
@@ -277,32 +308,42 @@ def test_the_waiting_page_asks_for_its_seats_instead_of_reloading(ana: Any, ana_
     assert f'data-waiting="/m/{match.pk}/about/seats/"' in page and "js/waiting.js" in page
     card = ana_client.get(f"/m/{match.pk}/about/seats/")
     assert card.status_code == 200 and card["X-Match-Status"] == "waiting"
-    assert 'class="card match-card"' in card.content.decode() and "<html" not in card.content.decode()
-    assert Client().get(f"/m/{match.pk}/about/seats/").status_code == 404  # not a stranger's business
-    Client().post(f"/m/{match.pk}/join/{match.invite_token}/", {"seat": "1"})  # a friend, as a guest
+    assert (
+        'class="card match-card"' in card.content.decode() and "<html" not in card.content.decode()
+    )
+    assert (
+        Client().get(f"/m/{match.pk}/about/seats/").status_code == 404
+    )  # not a stranger's business
+    Client().post(
+        f"/m/{match.pk}/join/{match.invite_token}/", {"seat": "1"}
+    )  # a friend, as a guest
     assert ana_client.get(f"/m/{match.pk}/about/seats/")["X-Match-Status"] == "playing"
     assert "js/waiting.js" not in ana_client.get(f"/m/{match.pk}/about/").content.decode()
 
 
-def test_watch_a_game_says_when_only_private_tables_are_played_and_offers_play_now(ana: Any) -> None:
+def test_watch_a_game_says_when_only_private_tables_are_played_and_offers_play_now(
+    ana: Any,
+) -> None:
     page = Client().get("/lobby/").content.decode()
     assert "Nobody is playing a listed match right now." in page
     play(create(ana, "basic", listed=False), 1)
     page = Client().get("/lobby/").content.decode()
-    live = page[page.index('id="live"'):]
+    live = page[page.index('id="live"') :]
     assert "Only private tables are being played right now." in live
     assert 'action="/play/computers/"' in live
     play(create(ana, "basic"), 1)  # a listed one: it is shown, and nothing needs saying
     live = Client().get("/lobby/").content.decode()
-    live = live[live.index('id="live"'):]
+    live = live[live.index('id="live"') :]
     assert "Only private tables" not in live and 'action="/play/computers/"' not in live
 
 
-def test_the_leaderboard_is_linked_from_the_site_menu_and_the_front_page_for_those_who_may_open_it() -> None:
+def test_the_leaderboard_is_linked_from_the_site_menu_and_the_front_page_for_those_who_may_open_it() -> (
+    None
+):
     signed_in = Client()
     signed_in.force_login(User.objects.create_user("lea", password="pw-lea-12345"))
     page = signed_in.get("/").content.decode()
-    nav = page[page.index('class="mainnav"'):page.index("</nav>")]
+    nav = page[page.index('class="mainnav"') : page.index("</nav>")]
     assert 'href="/players/"' in nav
     assert page.count('href="/players/"') == 2
     assert signed_in.get("/players/").status_code == 200

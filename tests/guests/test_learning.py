@@ -32,8 +32,9 @@ def client_for(user: Any = None, lang: str = "en") -> Client:
 
 
 def vs_computers(user: Any, seed: int = 7) -> Any:
-    return services.match_create(creator=user, seats=[SeatSpec("me")] + [SeatSpec("computer", level="basic")] * 3,
-                                 seed=seed)
+    return services.match_create(
+        creator=user, seats=[SeatSpec("me")] + [SeatSpec("computer", level="basic")] * 3, seed=seed
+    )
 
 
 def tips_of(html: str) -> dict[str, Any]:
@@ -47,10 +48,14 @@ def test_the_table_lists_the_tips_still_to_show_the_player(ana: Any) -> None:
     client = client_for(ana)
     data = tips_of(client.get(f"/m/{match.pk}/").content.decode())
     assert data["off"] is False and [t["id"] for t in data["tips"]] == [t[0] for t in TIPS]
-    assert all(t["rule"] == f"R{int(t['rule'][1:])}" for t in data["tips"])  # the rules page's anchors
+    assert all(
+        t["rule"] == f"R{int(t['rule'][1:])}" for t in data["tips"]
+    )  # the rules page's anchors
     assert data["url"] == "/accounts/tips/" and data["csrf"]
     client.post("/accounts/tips/", {"tip": "engine"})
-    assert "engine" not in [t["id"] for t in tips_of(client.get(f"/m/{match.pk}/").content.decode())["tips"]]
+    assert "engine" not in [
+        t["id"] for t in tips_of(client.get(f"/m/{match.pk}/").content.decode())["tips"]
+    ]
     client.post("/accounts/tips/", {"off": "1"})
     data = tips_of(client.get(f"/m/{match.pk}/").content.decode())
     assert data["off"] is True and data["tips"] == []
@@ -78,14 +83,20 @@ def test_what_can_i_do_lists_the_open_actions_in_words(ana: Any) -> None:
         if selectors.match_state(match).turn == 0:
             break
     html = client_for(ana).get(f"/m/{match.pk}/").content.decode()
-    can = html[html.index("data-cando"):]
-    can = can[:can.index("</details>")]
+    can = html[html.index("data-cando") :]
+    can = can[: can.index("</details>")]
     assert "Confirm the engine double" in can
-    services.action_submit(match_id=match.pk, user=ana, seat=0, action={"seat": 0, "act": "engine"},
-                           expected_version=match.version, request_id="learn-1")
+    services.action_submit(
+        match_id=match.pk,
+        user=ana,
+        seat=0,
+        action={"seat": 0, "act": "engine"},
+        expected_version=match.version,
+        request_id="learn-1",
+    )
     html = client_for(ana).get(f"/m/{match.pk}/").content.decode()
-    can = html[html.index("data-cando"):]
-    can = can[:can.index("</details>")]
+    can = html[html.index("data-cando") :]
+    can = can[: can.index("</details>")]
     playable = re.findall(r'class="htile[^"]*htile--playable[^"]*"\s+data-tile="([^"]+)"', html)
     assert "Confirm the engine double" not in can
     if playable:

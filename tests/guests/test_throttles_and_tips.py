@@ -40,8 +40,10 @@ def test_guest_creation_is_refused_in_spanish_too() -> None:
 
 
 def sign_up(name: str, address: str) -> Any:
-    return Client(REMOTE_ADDR=address).post("/accounts/signup/", {
-        "username": name, "password1": "a long secret 42", "password2": "a long secret 42"})
+    return Client(REMOTE_ADDR=address).post(
+        "/accounts/signup/",
+        {"username": name, "password1": "a long secret 42", "password2": "a long secret 42"},
+    )
 
 
 @override_settings(ACCOUNT_THROTTLES=TWO_AN_HOUR)
@@ -58,8 +60,9 @@ def test_sign_up_is_refused_past_the_limit_with_a_clear_message() -> None:
 @override_settings(ACCOUNT_THROTTLES=TWO_AN_HOUR)
 def test_a_refused_sign_up_form_is_not_counted() -> None:
     for _n in range(3):
-        Client(REMOTE_ADDR="10.0.1.3").post("/accounts/signup/", {"username": "x", "password1": "a",
-                                                                    "password2": "b"})
+        Client(REMOTE_ADDR="10.0.1.3").post(
+            "/accounts/signup/", {"username": "x", "password1": "a", "password2": "b"}
+        )
     assert sign_up("dora", "10.0.1.3").status_code == 302
 
 
@@ -67,7 +70,9 @@ def test_tips_are_dismissed_one_by_one_and_then_all(ana: Any, ana_client: Client
     ids = [t["id"] for t in tips_context(ana)["tips"]]
     assert ids == [t[0] for t in TIPS]
     assert ana_client.post("/accounts/tips/", {"tip": "engine"}).status_code == 204
-    assert ana_client.post("/accounts/tips/", {"tip": "engine"}).status_code == 204  # repeated: no change
+    assert (
+        ana_client.post("/accounts/tips/", {"tip": "engine"}).status_code == 204
+    )  # repeated: no change
     assert Preferences.objects.get(user=ana).tips_seen == ["engine"]
     assert [t["id"] for t in tips_context(ana)["tips"]] == ids[1:]
     assert ana_client.post("/accounts/tips/", {"off": "1"}).status_code == 204
@@ -75,7 +80,9 @@ def test_tips_are_dismissed_one_by_one_and_then_all(ana: Any, ana_client: Client
 
 
 @pytest.mark.parametrize("data", [{"tip": "nonsense"}, {}, {"tip": "x" * 5000}])
-def test_a_bad_tip_is_refused_and_changes_nothing(ana: Any, ana_client: Client, data: dict[str, str]) -> None:
+def test_a_bad_tip_is_refused_and_changes_nothing(
+    ana: Any, ana_client: Client, data: dict[str, str]
+) -> None:
     assert ana_client.post("/accounts/tips/", data).status_code == 400
     assert not Preferences.objects.exists()
 

@@ -21,8 +21,9 @@ from games.history.stats import match_finished
 from games.models import LogEntry, Match, Round, Seat, Table
 
 
-def finished_match(seats: Sequence[Any], seed: int, *, count: bool = True,
-                   undo_rng: random.Random | None = None) -> Match:
+def finished_match(
+    seats: Sequence[Any], seed: int, *, count: bool = True, undo_rng: random.Random | None = None
+) -> Match:
     """A finished match; `seats`: a user (a person's seat) or a computer level ("casual", "expert", …).
 
     With `undo_rng`, now and then an action is logged, then undone (R27), then played
@@ -31,9 +32,16 @@ def finished_match(seats: Sequence[Any], seed: int, *, count: bool = True,
     table = Table.objects.create(created_by=creator)
     state = rules.new_match_round(len(seats), seed)
     with transaction.atomic():
-        match = Match.objects.create(table=table, seed=seed, players=len(seats), status=Match.Status.PLAYING,
-                                     invite_token=secrets.token_hex(8), watch_token=secrets.token_hex(8),
-                                     state=state_to_json(state), created_by=creator)
+        match = Match.objects.create(
+            table=table,
+            seed=seed,
+            players=len(seats),
+            status=Match.Status.PLAYING,
+            invite_token=secrets.token_hex(8),
+            watch_token=secrets.token_hex(8),
+            state=state_to_json(state),
+            created_by=creator,
+        )
         for i, s in enumerate(seats):
             if isinstance(s, str):
                 Seat.objects.create(match=match, index=i, kind=Seat.Kind.COMPUTER, level=s)
@@ -49,17 +57,36 @@ def finished_match(seats: Sequence[Any], seed: int, *, count: bool = True,
                 if undo_rng is not None and undo_rng.random() < 0.05:
                     seq += 1
                     version += 1
-                    entries.append(LogEntry(round=rnd, seq=seq, kind="action", seat=action.seat,
-                                            action=action.to_json(), version=version))
+                    entries.append(
+                        LogEntry(
+                            round=rnd,
+                            seq=seq,
+                            kind="action",
+                            seat=action.seat,
+                            action=action.to_json(),
+                            version=version,
+                        )
+                    )
                     seq += 1
                     version += 1
-                    entries.append(LogEntry(round=rnd, seq=seq, kind="undo", action={"count": 1},
-                                            version=version))
+                    entries.append(
+                        LogEntry(
+                            round=rnd, seq=seq, kind="undo", action={"count": 1}, version=version
+                        )
+                    )
                 state = rules.apply(state, action)
                 seq += 1
                 version += 1
-                entries.append(LogEntry(round=rnd, seq=seq, kind="action", seat=action.seat,
-                                        action=action.to_json(), version=version))
+                entries.append(
+                    LogEntry(
+                        round=rnd,
+                        seq=seq,
+                        kind="action",
+                        seat=action.seat,
+                        action=action.to_json(),
+                        version=version,
+                    )
+                )
             rnd.ended_by = state.ended_by or ""
             rnd.points = list(state.round_points or ())
             rnd.totals = list(state.totals)

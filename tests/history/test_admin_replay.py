@@ -28,7 +28,8 @@ def replay_url(match: Match, query: str = "") -> str:
 
 
 def test_the_match_admin_is_the_history_wings_and_its_replay_is_the_players_viewer(
-        admin_client_: Client, ana: Any) -> None:
+    admin_client_: Client, ana: Any
+) -> None:
     """games/admin.py keeps the match read-only; replay and export are games/history/admin.py's
     alone (the old whole-match replay with every hand of a live round is gone)."""
     from django.contrib import admin
@@ -41,11 +42,18 @@ def test_the_match_admin_is_the_history_wings_and_its_replay_is_the_players_view
     match = play(create(ana, "basic", "local", seed=3), 5)
     page = admin_client_.get(replay_url(match))
     assert [t.name for t in page.templates][0] == "admin/history/match_replay.html"
-    change = admin_client_.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
+    change = admin_client_.get(
+        reverse("admin:games_match_change", args=[match.pk])
+    ).content.decode()
     # No export link while the match is played (the file holds the seed: its page would refuse).
-    assert replay_url(match) in change and reverse("admin:games_match_export", args=[match.pk]) not in change
+    assert (
+        replay_url(match) in change
+        and reverse("admin:games_match_export", args=[match.pk]) not in change
+    )
     over(match)
-    change = admin_client_.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
+    change = admin_client_.get(
+        reverse("admin:games_match_change", args=[match.pk])
+    ).content.decode()
     assert reverse("admin:games_match_export", args=[match.pk]) in change
 
 
@@ -61,7 +69,9 @@ def test_a_live_round_shows_no_hand_to_staff(admin_client_: Client, ana: Any) ->
     assert 'id="replay-seed"' not in html and 'id="replay-seed-hidden"' in html
 
 
-def test_an_ended_round_on_the_board_with_log_and_positions(admin_client_: Client, ana: Any) -> None:
+def test_an_ended_round_on_the_board_with_log_and_positions(
+    admin_client_: Client, ana: Any
+) -> None:
     match = play(play_rounds(create(ana, "basic", seed=2024), 2), 3)
     rnd = Round.objects.get(match=match, number=1)
     page = admin_client_.get(replay_url(match, "?round=1&step=2"))
@@ -71,7 +81,10 @@ def test_an_ended_round_on_the_board_with_log_and_positions(admin_client_: Clien
     assert 'data-version="' in html and 'id="replay-board"' in html
     lines = page.context["lines"]
     assert len(lines) == page.context["last"] + 1
-    assert lines[1]["text"].endswith("(seat 1) placed the engine 12-12") or "(seat 2)" in lines[1]["text"]
+    assert (
+        lines[1]["text"].endswith("(seat 1) placed the engine 12-12")
+        or "(seat 2)" in lines[1]["text"]
+    )
     assert all(line["seat"] in (None, 1, 2) for line in lines)  # seats counted from 1
     assert 'href="?round=1&amp;step=5"' in html  # every log line links to its position
     assert "The replay reproduces the stored state." in html
@@ -92,7 +105,9 @@ def test_import_check_reports_the_first_divergence(admin_client_: Client, ana: A
     same = check(json.dumps(doc).encode())
     assert same["result"].same
 
-    k = next(i for i, a in enumerate(doc["actions"]) if a.get("act") == "draw" or a.get("act") == "play")
+    k = next(
+        i for i, a in enumerate(doc["actions"]) if a.get("act") == "draw" or a.get("act") == "play"
+    )
     changed = json.loads(json.dumps(doc))
     changed["actions"][k] = {"seat": changed["actions"][k]["seat"], "act": "pass"}
     result = check(json.dumps(changed).encode())["result"]
@@ -106,19 +121,26 @@ def test_import_check_reports_the_first_divergence(admin_client_: Client, ana: A
     assert check(json.dumps(other_seed).encode())["result"].kind == "start"
     no_seed = {k: v for k, v in doc.items() if k != "seed"}
     assert check(json.dumps(no_seed).encode())["result"].message == "seed"
-    defaults = {k: v for k, v in doc.items() if k not in ("round", "totals")}  # the format's defaults
+    defaults = {
+        k: v for k, v in doc.items() if k not in ("round", "totals")
+    }  # the format's defaults
     assert check(json.dumps(defaults).encode())["result"].same
 
     assert "not a replay" in check(b"{nope")["error"]
     assert check(json.dumps({"players": 99}).encode())["result"].kind == "bad_file"
-    assert "Choose a replay file" in admin_client_.post(replay_url(match), {}).context["check"]["error"]
+    assert (
+        "Choose a replay file"
+        in admin_client_.post(replay_url(match), {}).context["check"]["error"]
+    )
     match.refresh_from_db()
     assert selectors.match_replay_doc(match) == doc  # a check changes nothing
 
 
 def over(match: Match) -> Match:
     """The match marked finished (its seed and export are shown only then), as it stands."""
-    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, finished_at=timezone.now())
+    Match.objects.filter(pk=match.pk).update(
+        status=Match.Status.FINISHED, finished_at=timezone.now()
+    )
     match.refresh_from_db()
     return match
 
@@ -126,15 +148,24 @@ def over(match: Match) -> Match:
 def test_export_is_the_replay_file_under_a_proper_name(admin_client_: Client, ana: Any) -> None:
     match = over(play(create(ana, "basic", seed=11), 6))
     response = admin_client_.get(reverse("admin:games_match_export", args=[match.pk]))
-    assert response["Content-Disposition"] == f'attachment; filename="mexican-train-match-{match.pk}-seed-11.json"'
+    assert (
+        response["Content-Disposition"]
+        == f'attachment; filename="mexican-train-match-{match.pk}-seed-11.json"'
+    )
     assert run_replay(json.loads(response.content))["error"] is None
 
 
-@pytest.mark.parametrize(("lang", "name"), [("en", "mexican-train-match-{id}-seed-11.json"),
-                                             ("es", "mexican-train-partida-{id}-semilla-11.json"),
-                                             ("de", "mexican-train-partie-{id}-seed-11.json")])
+@pytest.mark.parametrize(
+    ("lang", "name"),
+    [
+        ("en", "mexican-train-match-{id}-seed-11.json"),
+        ("es", "mexican-train-partida-{id}-semilla-11.json"),
+        ("de", "mexican-train-partie-{id}-seed-11.json"),
+    ],
+)
 def test_every_export_link_names_the_file_as_the_export_serves_it(
-        admin_client_: Client, ana: Any, lang: str, name: str) -> None:
+    admin_client_: Client, ana: Any, lang: str, name: str
+) -> None:
     """The match page's and the replay page's export links give the file (``download``) the
     name it is served under, in the admin's language."""
     match = over(play(create(ana, "basic", seed=11), 6))
@@ -156,7 +187,9 @@ def test_round_log_numbers_seats_from_one(admin_client_: Client, ana: Any) -> No
     assert "(seat 0)" not in html
 
 
-def test_changelist_filters_by_computers_and_searches_players(admin_client_: Client, ana: Any, ben: Any) -> None:
+def test_changelist_filters_by_computers_and_searches_players(
+    admin_client_: Client, ana: Any, ben: Any
+) -> None:
     with_computer = create(ana, "basic", seed=1)
     people = create(ben, "human", seed=2)
     url = reverse("admin:games_match_changelist")
@@ -168,37 +201,52 @@ def test_changelist_filters_by_computers_and_searches_players(admin_client_: Cli
     assert ids == [people.pk]
 
 
-def test_list_actions_export_and_check_the_selected_matches(admin_client_: Client, ana: Any) -> None:
-    one, two = over(play(create(ana, "basic", seed=41), 5)), over(play(create(ana, "basic", seed=42), 3))
+def test_list_actions_export_and_check_the_selected_matches(
+    admin_client_: Client, ana: Any
+) -> None:
+    one, two = (
+        over(play(create(ana, "basic", seed=41), 5)),
+        over(play(create(ana, "basic", seed=42), 3)),
+    )
     live = play(create(ana, "basic", seed=43), 3)
     url = reverse("admin:games_match_changelist")
-    response = admin_client_.post(url, {"action": "export_selected",
-                                        "_selected_action": [one.pk, two.pk, live.pk]})
+    response = admin_client_.post(
+        url, {"action": "export_selected", "_selected_action": [one.pk, two.pk, live.pk]}
+    )
     assert response["Content-Disposition"] == 'attachment; filename="mexican-train-replays.json"'
     docs = json.loads(response.content)
     assert [d["match"] for d in docs] == [one.pk, two.pk]  # not the live one: its seed is its deals
-    assert all(run_replay({k: v for k, v in d.items() if k != "match"})["error"] is None for d in docs)
-    response = admin_client_.post(url, {"action": "check_selected", "_selected_action": [one.pk, two.pk]},
-                                  follow=True)
+    assert all(
+        run_replay({k: v for k, v in d.items() if k != "match"})["error"] is None for d in docs
+    )
+    response = admin_client_.post(
+        url, {"action": "check_selected", "_selected_action": [one.pk, two.pk]}, follow=True
+    )
     texts = [str(m) for m in response.context["messages"]]
     assert f"Match {one.pk}: the replay reproduces it." in texts
     assert f"Match {two.pk}: the replay reproduces it." in texts
 
 
-def test_the_round_page_is_in_words_with_seats_from_one_and_links_its_replay(admin_client_: Client,
-                                                                             ana: Any) -> None:
+def test_the_round_page_is_in_words_with_seats_from_one_and_links_its_replay(
+    admin_client_: Client, ana: Any
+) -> None:
     """No stored action in its raw form ({'act': 'engine', 'seat': 2}); points and totals by
     name with seats numbered from 1; a link to the round's replay once it has ended (R24)."""
     match = play(play_rounds(create(ana, "basic", "expert", seed=2024), 2), 3)
     ended = Round.objects.get(match=match, number=1)
     html = admin_client_.get(reverse("admin:games_round_change", args=[ended.pk])).content.decode()
-    main = html[html.index('id="content-main"'):]
+    main = html[html.index('id="content-main"') :]
     assert "{&#x27;act&#x27;" not in main and "'act'" not in main and "&#x27;seat&#x27;" not in main
     assert "placed the engine 12-12" in main  # the log in words
     assert "(seat 0)" not in main and "Computer 3 (seat 3)" in main
     names = ["ana", "Computer 2", "Computer 3"]
-    for i, (name, points, total) in enumerate(zip(names, ended.points, ended.totals, strict=True), start=1):
-        assert f"{i}. <bdi>{name}</bdi>: {points}" in main and f"{i}. <bdi>{name}</bdi>: {total}" in main
+    for i, (name, points, total) in enumerate(
+        zip(names, ended.points, ended.totals, strict=True), start=1
+    ):
+        assert (
+            f"{i}. <bdi>{name}</bdi>: {points}" in main
+            and f"{i}. <bdi>{name}</bdi>: {total}" in main
+        )
     assert f"[{', '.join(map(str, ended.points))}]" not in main  # not the stored list
     assert f'href="{replay_url(match, "?round=1")}"' in main and "Replay round 1" in main
     # the round still being played: no replay link, a sentence saying why
@@ -210,24 +258,37 @@ def test_the_round_page_is_in_words_with_seats_from_one_and_links_its_replay(adm
     assert f"1. <bdi>ana</bdi>: {ended.totals[0]}" in listing
 
 
-def test_export_selected_refuses_unfinished_matches_with_a_message(admin_client_: Client, ana: Any) -> None:
+def test_export_selected_refuses_unfinished_matches_with_a_message(
+    admin_client_: Client, ana: Any
+) -> None:
     live = play(create(ana, "basic", seed=43), 3)
     url = reverse("admin:games_match_changelist")
-    response = admin_client_.post(url, {"action": "export_selected", "_selected_action": [live.pk]}, follow=True)
+    response = admin_client_.post(
+        url, {"action": "export_selected", "_selected_action": [live.pk]}, follow=True
+    )
     assert "Content-Disposition" not in response  # no file, not a silent []
     texts = [str(m) for m in response.context["messages"]]
     assert any("Nothing was exported" in t and str(live.pk) in t for t in texts), texts
 
 
-def test_the_bulk_export_passes_the_check_of_each_of_its_matches(admin_client_: Client, ana: Any) -> None:
-    one, two = over(play(create(ana, "basic", seed=41), 5)), over(play(create(ana, "basic", seed=42), 3))
+def test_the_bulk_export_passes_the_check_of_each_of_its_matches(
+    admin_client_: Client, ana: Any
+) -> None:
+    one, two = (
+        over(play(create(ana, "basic", seed=41), 5)),
+        over(play(create(ana, "basic", seed=42), 3)),
+    )
     other = over(play(create(ana, "basic", seed=44), 3))
-    response = admin_client_.post(reverse("admin:games_match_changelist"),
-                                  {"action": "export_selected", "_selected_action": [one.pk, two.pk]})
+    response = admin_client_.post(
+        reverse("admin:games_match_changelist"),
+        {"action": "export_selected", "_selected_action": [one.pk, two.pk]},
+    )
     content = response.content
 
     def check(match: Match) -> Any:
-        upload = SimpleUploadedFile("mexican-train-replays.json", content, content_type="application/json")
+        upload = SimpleUploadedFile(
+            "mexican-train-replays.json", content, content_type="application/json"
+        )
         page = admin_client_.post(replay_url(match), {"replay": upload})
         return page.context["check"], page.content.decode()
 
@@ -236,5 +297,7 @@ def test_the_bulk_export_passes_the_check_of_each_of_its_matches(admin_client_: 
         assert "error" not in result and result["result"].same, result
         assert "replays this match action for action" in html
     result, _html = check(other)
-    assert result["error"] == (f"That file holds the replays of other matches ({one.pk}, {two.pk}), "
-                               f"not of match {other.pk}.")
+    assert result["error"] == (
+        f"That file holds the replays of other matches ({one.pk}, {two.pk}), "
+        f"not of match {other.pk}."
+    )

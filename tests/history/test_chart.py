@@ -25,9 +25,15 @@ def read_chart(svg: str) -> dict[str, Any]:
     """Each seat's (round, total) as the SVG draws them: from the line's pixels through the
     axes (the y labels' values and positions, the first and last round's x), and from the marks."""
     root = ET.fromstring(svg)
-    ys = {float(t.get("y")) - 4: int(t.get("data-value")) for t in root.iter("text")
-          if t.get("class") == "chart__y"}
-    (y0, v0), (y1, v1) = min(ys.items(), key=lambda kv: kv[1]), max(ys.items(), key=lambda kv: kv[1])
+    ys = {
+        float(t.get("y")) - 4: int(t.get("data-value"))
+        for t in root.iter("text")
+        if t.get("class") == "chart__y"
+    }
+    (y0, v0), (y1, v1) = (
+        min(ys.items(), key=lambda kv: kv[1]),
+        max(ys.items(), key=lambda kv: kv[1]),
+    )
     xs = {int(t.text): float(t.get("x")) for t in root.iter("text") if t.get("class") == "chart__x"}
     first, last = min(xs), max(xs)
 
@@ -41,19 +47,35 @@ def read_chart(svg: str) -> dict[str, Any]:
     for g in root.iter("g"):
         if g.get("class") == "chart__seat":
             seat = int(g.get("data-seat"))
-            pts = [tuple(map(float, p.split(","))) for p in g.find("polyline").get("points").split()]
+            pts = [
+                tuple(map(float, p.split(","))) for p in g.find("polyline").get("points").split()
+            ]
             lines[seat] = [(round_at(px), value(py)) for px, py in pts]
-            marks[seat] = [(int(m.get("data-round")), int(m.get("data-total"))) for m in g.iter("g")
-                           if m.get("class") == "chart__point"]
-    return {"lines": lines, "marks": marks, "rounds": (first, last),
-            "label": root.get("aria-label"), "desc": root.findtext("desc"), "title": root.findtext("title")}
+            marks[seat] = [
+                (int(m.get("data-round")), int(m.get("data-total")))
+                for m in g.iter("g")
+                if m.get("class") == "chart__point"
+            ]
+    return {
+        "lines": lines,
+        "marks": marks,
+        "rounds": (first, last),
+        "label": root.get("aria-label"),
+        "desc": root.findtext("desc"),
+        "title": root.findtext("title"),
+    }
 
 
 def test_points_equal_the_totals_and_the_axis_follows_the_match_length() -> None:
     totals = [(1, (23, 41, 0)), (2, (30, 41, 16)), (3, (152, 41, 38)), (4, (171, 98, 38))]
     for rounds in (ROUNDS, 6, 4):
-        drawn = read_chart(str(charts.totals_chart(["ana", "ben", "cy"], [("#0072b2", SHAPE)] * 3, totals,
-                                                   rounds=rounds)))
+        drawn = read_chart(
+            str(
+                charts.totals_chart(
+                    ["ana", "ben", "cy"], [("#0072b2", SHAPE)] * 3, totals, rounds=rounds
+                )
+            )
+        )
         assert drawn["rounds"] == (1, rounds)
         for seat in (1, 2, 3):
             expected = [(n, t[seat - 1]) for n, t in totals]
@@ -63,7 +85,11 @@ def test_points_equal_the_totals_and_the_axis_follows_the_match_length() -> None
 
 
 def test_running_totals_add_each_rounds_points() -> None:
-    assert charts.running_totals([(3, 0), (10, 5), (0, 7)]) == [(1, (3, 0)), (2, (13, 5)), (3, (13, 12))]
+    assert charts.running_totals([(3, 0), (10, 5), (0, 7)]) == [
+        (1, (3, 0)),
+        (2, (13, 5)),
+        (3, (13, 12)),
+    ]
     assert charts.running_totals([]) == []
 
 
@@ -95,4 +121,6 @@ def test_table_dialog_match_end_and_history_pages_draw_the_stored_totals(make_us
                 expected = [(n, stored[n][seat - 1]) for n in sorted(stored)]
                 assert drawn["lines"][seat] == expected, name
                 assert drawn["marks"][seat] == expected, name
-    assert 'id="scores-dialog"' in pages["table"] and 'class="result result--match"' in pages["table"]
+    assert (
+        'id="scores-dialog"' in pages["table"] and 'class="result result--match"' in pages["table"]
+    )

@@ -16,7 +16,11 @@ from tests.site_games.conftest import create, play
 
 pytestmark = pytest.mark.django_db
 
-junk = st.one_of(st.text(max_size=12), st.integers(-10**12, 10**12).map(str), st.sampled_from(["", "0", "13", "99999999"]))
+junk = st.one_of(
+    st.text(max_size=12),
+    st.integers(-(10**12), 10**12).map(str),
+    st.sampled_from(["", "0", "13", "99999999"]),
+)
 
 
 @pytest.fixture
@@ -33,23 +37,33 @@ def scene(make_user: Any) -> dict[str, Any]:
     return {"match": match, "clients": clients}
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(rnd=junk, step=junk, who=st.sampled_from(["ana", "ben", "boss", "anon"]))
-def test_random_positions_never_fail_nor_draw_a_live_round(scene: dict[str, Any], rnd: str, step: str,
-                                                           who: str) -> None:
+def test_random_positions_never_fail_nor_draw_a_live_round(
+    scene: dict[str, Any], rnd: str, step: str, who: str
+) -> None:
     match = scene["match"]
     client = scene["clients"][who]
     query = urlencode({"round": rnd, "step": step})
-    for path in (f"/m/{match.pk}/replay/?{query}", f"/m/{match.pk}/replay/step/?{query}",
-                 f"/admin/games/match/{match.pk}/replay/?{query}"):
+    for path in (
+        f"/m/{match.pk}/replay/?{query}",
+        f"/m/{match.pk}/replay/step/?{query}",
+        f"/admin/games/match/{match.pk}/replay/?{query}",
+    ):
         response = client.get(path)
         assert response.status_code < 500, path
         assert '<div class="reveal' not in response.content.decode(), path
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(name=st.text(min_size=1, max_size=30).filter(lambda s: "/" not in s and "\x00" not in s),
-       page=junk)
+@settings(
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    name=st.text(min_size=1, max_size=30).filter(lambda s: "/" not in s and "\x00" not in s),
+    page=junk,
+)
 def test_player_pages_take_any_name_and_page(scene: dict[str, Any], name: str, page: str) -> None:
     client = scene["clients"]["ben"]
     from urllib.parse import quote
@@ -62,6 +76,11 @@ def test_player_pages_take_any_name_and_page(scene: dict[str, Any], name: str, p
 def test_read_only_pages_refuse_other_methods(scene: dict[str, Any]) -> None:
     match = scene["match"]
     client = scene["clients"]["ana"]
-    for path in (f"/m/{match.pk}/replay/", f"/m/{match.pk}/replay/step/", "/players/", "/players/ana/"):
+    for path in (
+        f"/m/{match.pk}/replay/",
+        f"/m/{match.pk}/replay/step/",
+        "/players/",
+        "/players/ana/",
+    ):
         for method in ("post", "put", "delete", "patch"):
             assert getattr(client, method)(path).status_code == 405, (method, path)

@@ -67,7 +67,7 @@ def test_my_matches_puts_your_turn_first_with_a_badge(make_user: Any) -> None:
 
     on_turn(mine)
     html = client_for(ana).get("/matches/").content.decode()
-    assert html.count('badge--turn') == 1
+    assert html.count("badge--turn") == 1
     assert html.index(f"Match {mine.pk}") < html.index(f"Match {waiting.pk}")
 
 
@@ -93,9 +93,18 @@ def test_my_matches_and_the_player_page_share_one_pager(make_user: Any, monkeypa
     for seed in (11, 12):
         finished_match([ana, ben], seed=seed)
     client = client_for(ana)
-    for path, label in [("/matches/", "Finished matches, pages"), ("/players/ana/", "Match history, pages")]:
+    for path, label in [
+        ("/matches/", "Finished matches, pages"),
+        ("/players/ana/", "Match history, pages"),
+    ]:
         first = client.get(path).content.decode()
         assert f'<nav class="pager" aria-label="{label}">' in first, path
-        assert "Page 1 of 2" in first and 'href="?page=2">Older</a>' in first and "Newer" not in first
+        assert (
+            "Page 1 of 2" in first and 'href="?page=2">Older</a>' in first and "Newer" not in first
+        )
         second = client.get(path + "?page=2").content.decode()
-        assert "Page 2 of 2" in second and 'href="?page=1">Newer</a>' in second and "Older" not in second
+        assert (
+            "Page 2 of 2" in second
+            and 'href="?page=1">Newer</a>' in second
+            and "Older" not in second
+        )

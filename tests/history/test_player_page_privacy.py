@@ -43,8 +43,13 @@ def test_a_players_page_shows_each_viewer_only_the_matches_they_may_open(make_us
     staff.is_staff = True
     staff.save()
     staff.user_permissions.add(Permission.objects.get(codename="view_match"))
-    expected = {ana: {with_ben.pk, with_cy.pk, alone.pk}, ben: {with_ben.pk}, cy: {with_cy.pk},
-                make_user("dora"): set(), staff: {with_ben.pk, with_cy.pk, alone.pk}}
+    expected = {
+        ana: {with_ben.pk, with_cy.pk, alone.pk},
+        ben: {with_ben.pk},
+        cy: {with_cy.pk},
+        make_user("dora"): set(),
+        staff: {with_ben.pk, with_cy.pk, alone.pk},
+    }
     for viewer, shown in expected.items():
         client = client_for(viewer)
         html = client.get("/players/ana/").content.decode()
@@ -60,8 +65,13 @@ def test_a_players_page_shows_each_viewer_only_the_matches_they_may_open(make_us
 
 def test_the_filter_answers_as_the_permission_does(make_user: Any) -> None:
     ana, ben, cy = make_user("ana"), make_user("ben"), make_user("cy")
-    matches = [finished_match([ana, ben], seed=4), finished_match([ben, "basic"], seed=5),
-               finished_match([cy, ana], seed=6)]
+    matches = [
+        finished_match([ana, ben], seed=4),
+        finished_match([ben, "basic"], seed=5),
+        finished_match([cy, ana], seed=6),
+    ]
     for viewer in (ana, ben, cy, make_user("dora")):
-        listed = set(Match.objects.filter(permissions.may_look_back_q(viewer)).values_list("pk", flat=True))
+        listed = set(
+            Match.objects.filter(permissions.may_look_back_q(viewer)).values_list("pk", flat=True)
+        )
         assert listed == {m.pk for m in matches if permissions.may(viewer, Can.LOOK_BACK, m)}

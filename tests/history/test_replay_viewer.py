@@ -31,7 +31,9 @@ def squeeze(html: str) -> str:
 def live_board(match: Match) -> str:
     """The spectator's full render at the match's current version (no hands before the end, R24)."""
     match = Match.objects.prefetch_related("seats__user").get(pk=match.pk)
-    return PRESENCE.sub("", CHART.sub("", str(board_html(board_context(match=match, viewer=Viewer())))))
+    return PRESENCE.sub(
+        "", CHART.sub("", str(board_html(board_context(match=match, viewer=Viewer()))))
+    )
 
 
 def play_recording(match: Match, rounds: int) -> dict[int, str]:
@@ -39,8 +41,12 @@ def play_recording(match: Match, rounds: int) -> dict[int, str]:
     seen = {match.version: live_board(match)}
     while True:
         match.refresh_from_db()
-        if match.round_number > rounds - 1 and match.state and match.state["phase"] != "round_over" \
-                and match.round_number == rounds:
+        if (
+            match.round_number > rounds - 1
+            and match.state
+            and match.state["phase"] != "round_over"
+            and match.round_number == rounds
+        ):
             break
         if not step(match):
             break
@@ -71,7 +77,9 @@ def test_every_step_of_an_ended_round_is_the_live_board_with_hands_face_up(ana: 
 
 
 @pytest.mark.django_db
-def test_a_round_being_played_is_never_replayed(ana: Any, ana_client: Client, admin_client_: Client) -> None:
+def test_a_round_being_played_is_never_replayed(
+    ana: Any, ana_client: Client, admin_client_: Client
+) -> None:
     match = create(ana, "basic", "strong", seed=99)
     for _ in range(6):
         step(match)

@@ -25,7 +25,9 @@ SEED = 918273645
 
 
 def over(match: Match) -> Match:
-    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, finished_at=timezone.now())
+    Match.objects.filter(pk=match.pk).update(
+        status=Match.Status.FINISHED, finished_at=timezone.now()
+    )
     match.refresh_from_db()
     return match
 
@@ -39,13 +41,17 @@ def pages(client: Client, match: Match) -> dict[str, str]:
     }
 
 
-def test_the_admin_hides_a_live_matchs_seed_and_shows_it_once_over(admin_client_: Client, ana: Any) -> None:
+def test_the_admin_hides_a_live_matchs_seed_and_shows_it_once_over(
+    admin_client_: Client, ana: Any
+) -> None:
     match = play(play_rounds(create(ana, "basic", seed=SEED), 2), 3)  # round 1 ended, round 2 live
     assert match.status == Match.Status.PLAYING
     for name, html in pages(admin_client_, match).items():
         assert str(SEED) not in html, name
     assert "hidden until the match is over" in pages(admin_client_, match)["change"]
-    assert admin_client_.get(reverse("admin:games_match_export", args=[match.pk])).status_code == 403
+    assert (
+        admin_client_.get(reverse("admin:games_match_export", args=[match.pk])).status_code == 403
+    )
     over(match)
     for name, html in pages(admin_client_, match).items():
         assert str(SEED) in html, name
@@ -53,10 +59,14 @@ def test_the_admin_hides_a_live_matchs_seed_and_shows_it_once_over(admin_client_
     assert export.status_code == 200 and json.loads(export.content)["seed"] == SEED
 
 
-def test_the_admin_search_finds_a_match_by_seed_only_once_it_is_over(admin_client_: Client, ana: Any) -> None:
+def test_the_admin_search_finds_a_match_by_seed_only_once_it_is_over(
+    admin_client_: Client, ana: Any
+) -> None:
     match = play(create(ana, "basic", seed=SEED), 3)
     url = reverse("admin:games_match_changelist") + f"?q={SEED}"
-    assert [m.pk for m in admin_client_.get(url).context["cl"].result_list] == []  # no oracle for guesses
+    assert [
+        m.pk for m in admin_client_.get(url).context["cl"].result_list
+    ] == []  # no oracle for guesses
     over(match)
     assert [m.pk for m in admin_client_.get(url).context["cl"].result_list] == [match.pk]
 
@@ -69,7 +79,9 @@ def test_the_players_replay_of_a_live_match_shows_no_seed(ana_client: Client, an
     assert str(SEED) not in step.content.decode()
 
 
-def test_nobody_may_see_the_seed_or_export_while_the_match_is_played(make_user: Any, ana: Any) -> None:
+def test_nobody_may_see_the_seed_or_export_while_the_match_is_played(
+    make_user: Any, ana: Any
+) -> None:
     root = make_user("root", is_staff=True, is_superuser=True)
     match = play(create(ana, "basic", seed=SEED), 3)
     for user in (ana, root):
@@ -78,4 +90,6 @@ def test_nobody_may_see_the_seed_or_export_while_the_match_is_played(make_user: 
         assert permissions.may(user, Action.LOOK_BACK, match)  # its ended rounds, without the seed
     over(match)
     for user in (ana, root):
-        assert permissions.may(user, Action.SEE_SEED, match) and permissions.may(user, Action.EXPORT, match)
+        assert permissions.may(user, Action.SEE_SEED, match) and permissions.may(
+            user, Action.EXPORT, match
+        )

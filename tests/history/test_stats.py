@@ -18,11 +18,23 @@ pytestmark = pytest.mark.django_db
 
 
 def numbers() -> dict[int, tuple[Any, ...]]:
-    return {s.user_id: (s.matches, s.wins, s.shared_wins, s.rounds, s.penalty_sum, s.best_round,
-                        s.worst_round, s.rounds_out, s.by_opponents, s.rated_matches,
-                        None if s.rating_mu is None else round(s.rating_mu, 9),
-                        None if s.rating_sigma is None else round(s.rating_sigma, 9))
-            for s in PlayerStats.objects.all()}
+    return {
+        s.user_id: (
+            s.matches,
+            s.wins,
+            s.shared_wins,
+            s.rounds,
+            s.penalty_sum,
+            s.best_round,
+            s.worst_round,
+            s.rounds_out,
+            s.by_opponents,
+            s.rated_matches,
+            None if s.rating_mu is None else round(s.rating_mu, 9),
+            None if s.rating_sigma is None else round(s.rating_sigma, 9),
+        )
+        for s in PlayerStats.objects.all()
+    }
 
 
 def test_a_match_against_a_computer_hand_checked(make_user: Any) -> None:
@@ -40,9 +52,15 @@ def test_a_match_against_a_computer_hand_checked(make_user: Any) -> None:
     shared = facts.totals[0] == facts.totals[1]
     assert (st.wins, st.shared_wins) == (int(won and not shared), int(shared))
     # R20: a round is gone out by the seat whose hand emptied; its penalty is 0 (R21)
-    outs = [r for r in rounds if r.ended_by == "out" and r.points[0] == 0 and facts.out[r.number - 1] == 0]
+    outs = [
+        r
+        for r in rounds
+        if r.ended_by == "out" and r.points[0] == 0 and facts.out[r.number - 1] == 0
+    ]
     assert st.rounds_out == len(outs)
-    assert st.by_opponents == {"expert": {"matches": 1, "wins": st.wins, "shared_wins": st.shared_wins}}
+    assert st.by_opponents == {
+        "expert": {"matches": 1, "wins": st.wins, "shared_wins": st.shared_wins}
+    }
     # no rating from a match against a computer
     assert st.rating_mu is None and st.rated_matches == 0
     assert not count_match(match)  # counted once
@@ -50,8 +68,11 @@ def test_a_match_against_a_computer_hand_checked(make_user: Any) -> None:
 
 
 def test_opponent_kind_is_people_or_the_strongest_computer() -> None:
-    seats = [Seat(index=0, kind="human"), Seat(index=1, kind="computer", level="casual"),
-             Seat(index=2, kind="computer", level="expert")]
+    seats = [
+        Seat(index=0, kind="human"),
+        Seat(index=1, kind="computer", level="casual"),
+        Seat(index=2, kind="computer", level="expert"),
+    ]
     assert opponents_kind(seats, 0) == "expert"
     assert opponents_kind(seats[:2], 0) == "casual"
     assert opponents_kind([Seat(index=0, kind="human"), Seat(index=1, kind="human")], 0) == "people"
@@ -78,7 +99,14 @@ def test_a_tie_is_a_shared_win_and_shares_the_rating(make_user: Any) -> None:
     finally:
         stats.match_facts = real
     a, b, c = (PlayerStats.objects.get(user=u) for u in (ana, ben, cy))
-    assert (a.wins, a.shared_wins, b.wins, b.shared_wins, c.wins, c.shared_wins) == (0, 1, 0, 1, 0, 0)
+    assert (a.wins, a.shared_wins, b.wins, b.shared_wins, c.wins, c.shared_wins) == (
+        0,
+        1,
+        0,
+        1,
+        0,
+        0,
+    )
     assert a.by_opponents["people"] == {"matches": 1, "wins": 0, "shared_wins": 1}
     # openskill: a shared place moves both the same way, above the third
     assert a.rating_mu == pytest.approx(b.rating_mu) and a.rating_mu > 25 > c.rating_mu
@@ -126,7 +154,14 @@ def test_rebuild_gives_the_incremental_numbers_over_many_matches(make_user: Any)
     stats = list(PlayerStats.objects.all())
     assert set(Match.objects.values_list("players", flat=True)) == {2, 3, 4}
     assert set().union(*(s.by_opponents for s in stats)) == {"people", "casual", "expert"}
-    assert sum(s.by_opponents.get(kind, {}).get("wins", 0) for s in stats for kind in ("casual", "expert")) > 0
+    assert (
+        sum(
+            s.by_opponents.get(kind, {}).get("wins", 0)
+            for s in stats
+            for kind in ("casual", "expert")
+        )
+        > 0
+    )
     assert LogEntry.objects.filter(kind="undo").exists()
     assert len(stats) == 6 and min(s.rated_matches for s in stats) >= 2 * LEADERBOARD_MIN
 

@@ -122,7 +122,12 @@ def test_a_connection_its_server_no_longer_renews_stops_counting(ana_opted_in: A
         assert send_turn_mails() == 0
     # The server dies: no more renewals, no close. Within the timeout she still counts as here.
     assert send_turn_mails(now=timezone.now() + presence.TIMEOUT - timedelta(seconds=5)) == 0
-    assert presence.connected(ana_opted_in.pk, timezone.now() + presence.TIMEOUT + timedelta(seconds=1)) is False
+    assert (
+        presence.connected(
+            ana_opted_in.pk, timezone.now() + presence.TIMEOUT + timedelta(seconds=1)
+        )
+        is False
+    )
     # Not yet away for her 30 minutes since the last renewal ...
     assert send_turn_mails(now=timezone.now() + timedelta(minutes=29)) == 0
     # ... then the e-mail goes, hours before the old 6-hour guard would have let it.
@@ -163,5 +168,8 @@ def test_the_setting_page_opts_in(make_user: Any) -> None:
     client.post("/account/turn-mail/", {"enabled": "on", "after_minutes": "60"})
     setting = TurnMail.objects.get(user=cy)
     assert setting.enabled and setting.after_minutes == 60
-    assert client.post("/account/turn-mail/", {"enabled": "on", "after_minutes": "7"}).status_code == 200
+    assert (
+        client.post("/account/turn-mail/", {"enabled": "on", "after_minutes": "7"}).status_code
+        == 200
+    )
     assert TurnMail.objects.get(user=cy).after_minutes == 60  # refused, unchanged

@@ -43,14 +43,21 @@ PASSWORD_BEFORE, PASSWORD_AFTER = "a long secret 42", "another long secret 43"
 
 def live_match(alice: Any) -> Match:
     """alice and a computer, alice having acted once (so there is an undo point)."""
-    match = services.match_create(creator=alice, seats=[spec("me"), spec("computer")], seed=LIVE_SEED)
+    match = services.match_create(
+        creator=alice, seats=[spec("me"), spec("computer")], seed=LIVE_SEED
+    )
     for _step in range(200):
         state = state_of(match.pk)
         if state.turn == 0:
             version = Match.objects.values_list("version", flat=True).get(pk=match.pk)
-            services.action_submit(match_id=match.pk, user=alice, seat=0,
-                                   action=choose(view(state, 0), "basic").to_json(),
-                                   expected_version=version, request_id=rid())
+            services.action_submit(
+                match_id=match.pk,
+                user=alice,
+                seat=0,
+                action=choose(view(state, 0), "basic").to_json(),
+                expected_version=version,
+                request_id=rid(),
+            )
             break
         services.computer_step(match_id=match.pk)
     assert UndoPoint.objects.filter(round__match=match).exists()
@@ -72,8 +79,11 @@ def json_probes(path: str, value: Any) -> list[dict[str, str]]:
     hands = value.get("hands") or []
     if len(hands) > 1 and hands[1]:
         tile = json.dumps(hands[1][0])
-        probes += [{f"{path}__hands__1__icontains": tile}, {f"{path}__icontains": tile},
-                   {f"{path}__contains": json.dumps({"hands": [[], [hands[1][0]]]})}]
+        probes += [
+            {f"{path}__hands__1__icontains": tile},
+            {f"{path}__icontains": tile},
+            {f"{path}__contains": json.dumps({"hands": [[], [hands[1][0]]]})},
+        ]
     for keys, leaf in leaves(value):
         key = "__".join(keys)
         probes += [{f"{path}__{key}": json.dumps(leaf)}, {f"{path}__{key}__lte": json.dumps(leaf)}]
@@ -85,13 +95,23 @@ def probes_for(path: str, value: Any, live_id: int, id_path: str) -> list[dict[s
     if isinstance(value, dict):
         return json_probes(path, value)
     if isinstance(value, int):
-        found = [{path: str(value)}, {f"{path}__lte": str(value)}, {f"{path}__gt": str(value)},
-                 {f"{path}__in": str(value)}, {f"{path}__range": f"{value},{value}"}]
+        found = [
+            {path: str(value)},
+            {f"{path}__lte": str(value)},
+            {f"{path}__gt": str(value)},
+            {f"{path}__in": str(value)},
+            {f"{path}__range": f"{value},{value}"},
+        ]
         # the report's own: one match at a time, by its id
         return found + [{id_path: str(live_id), **probe} for probe in found[1:3]]
     text = str(value)
-    return [{path: text}, {f"{path}__startswith": text[:5]}, {f"{path}__contains": text[1:6]},
-            {f"{path}__regex": "^" + text[:5]}, {f"{path}__gt": text}]
+    return [
+        {path: text},
+        {f"{path}__startswith": text[:5]},
+        {f"{path}__contains": text[1:6]},
+        {f"{path}__regex": "^" + text[:5]},
+        {f"{path}__gt": text},
+    ]
 
 
 def secret_paths(model: type[models.Model]) -> Iterator[tuple[str, type[models.Model], str]]:
@@ -137,9 +157,12 @@ def swapped(value: dict[str, Any], seed: int) -> dict[str, Any]:
 
 def change_the_secrets(match: Match, alice: Any) -> None:
     m = Match.objects.get(pk=match.pk)
-    Match.objects.filter(pk=m.pk).update(seed=LIVE_SEED_AFTER, state=swapped(m.state, LIVE_SEED_AFTER),
-                                         invite_token="zz" + m.invite_token[2:][::-1],
-                                         watch_token="yy" + m.watch_token[2:][::-1])
+    Match.objects.filter(pk=m.pk).update(
+        seed=LIVE_SEED_AFTER,
+        state=swapped(m.state, LIVE_SEED_AFTER),
+        invite_token="zz" + m.invite_token[2:][::-1],
+        watch_token="yy" + m.watch_token[2:][::-1],
+    )
     for rnd in Round.objects.filter(match=m):
         Round.objects.filter(pk=rnd.pk).update(start=swapped(rnd.start, LIVE_SEED_AFTER))
     for point in UndoPoint.objects.filter(round__match=m):
@@ -166,11 +189,17 @@ def viewer(django_user_model: Any) -> Client:
 
 
 @pytest.mark.slow
-def test_no_admin_list_tells_a_secret_of_a_live_match(django_user_model: Any, viewer: Client) -> None:
+def test_no_admin_list_tells_a_secret_of_a_live_match(
+    django_user_model: Any, viewer: Client
+) -> None:
     alice = django_user_model.objects.create_user("alice", password=PASSWORD_BEFORE)
     match = live_match(alice)
-    finished = services.match_create(creator=alice, seats=[spec("me"), spec("computer")], seed=FINISHED_SEED)
-    Match.objects.filter(pk=finished.pk).update(status=Match.Status.FINISHED, finished_at=timezone.now())
+    finished = services.match_create(
+        creator=alice, seats=[spec("me"), spec("computer")], seed=FINISHED_SEED
+    )
+    Match.objects.filter(pk=finished.pk).update(
+        status=Match.Status.FINISHED, finished_at=timezone.now()
+    )
 
     requests: list[tuple[str, dict[str, str]]] = []
     reached: set[tuple[str, str]] = set()
@@ -189,35 +218,60 @@ def test_no_admin_list_tells_a_secret_of_a_live_match(django_user_model: Any, vi
         for term in (str(LIVE_SEED), m.invite_token, m.watch_token, tile, alice.password[:12]):
             requests.append((url, {"q": term}))
     # every secret was reached from its own admin, and from others through relations
-    assert {("games.match", "seed"), ("games.match", "state"), ("games.round", "start"),
-            ("games.undopoint", "state"), ("games.seat", "match__seed"), ("games.round", "match__state"),
-            ("games.undopoint", "round__start"), ("auth.user", "password")} <= reached
+    assert {
+        ("games.match", "seed"),
+        ("games.match", "state"),
+        ("games.round", "start"),
+        ("games.undopoint", "state"),
+        ("games.seat", "match__seed"),
+        ("games.round", "match__state"),
+        ("games.undopoint", "round__start"),
+        ("auth.user", "password"),
+    } <= reached
     assert len(requests) > 250
 
     print(f"\n{len(requests)} admin requests, asked twice")
     before = [answer(viewer, url, params) for url, params in requests]
     change_the_secrets(match, alice)
     after = [answer(viewer, url, params) for url, params in requests]
-    leaks = [(url, params, b, a) for (url, params), b, a in zip(requests, before, after, strict=True) if a != b]
+    leaks = [
+        (url, params, b, a)
+        for (url, params), b, a in zip(requests, before, after, strict=True)
+        if a != b
+    ]
     assert not leaks, leaks[:10]
     # refused, not just lucky: the report's own requests are answered 400
-    for url, params in [("/admin/games/match/", {"state__hands__1__icontains": "[0, 4]"}),
-                        ("/admin/games/match/", {"id": str(match.pk), "seed__lte": "50000000"}),
-                        ("/admin/games/round/", {"start__hands__0__icontains": "[0, 4]"}),
-                        ("/admin/games/undopoint/", {"state__hands__0__icontains": "[0, 4]"})]:
+    for url, params in [
+        ("/admin/games/match/", {"state__hands__1__icontains": "[0, 4]"}),
+        ("/admin/games/match/", {"id": str(match.pk), "seed__lte": "50000000"}),
+        ("/admin/games/round/", {"start__hands__0__icontains": "[0, 4]"}),
+        ("/admin/games/undopoint/", {"state__hands__0__icontains": "[0, 4]"}),
+    ]:
         assert viewer.get(url, params).status_code == 400, (url, params)
 
 
-def test_the_lists_still_filter_sort_and_search_as_they_offer(viewer: Client, django_user_model: Any) -> None:
+def test_the_lists_still_filter_sort_and_search_as_they_offer(
+    viewer: Client, django_user_model: Any
+) -> None:
     alice = django_user_model.objects.create_user("alice")
-    match = services.match_create(creator=alice, seats=[spec("me"), spec("computer")], seed=LIVE_SEED)
-    offered = [("/admin/games/match/", {"status__exact": "playing"}), ("/admin/games/match/", {"listed__exact": "1"}),
-               ("/admin/games/match/", {"created_at__year": "2026"}), ("/admin/games/match/", {"seat_kind": "computer"}),
-               ("/admin/games/match/", {"computers": "yes"}), ("/admin/games/match/", {"q": str(match.pk)}),
-               ("/admin/games/match/", {"q": "alice"}), ("/admin/games/match/", {"o": "0"}),
-               ("/admin/games/seat/", {"kind__exact": "computer"}), ("/admin/games/round/", {"number__exact": "1"}),
-               ("/admin/games/round/", {"q": str(match.pk)}), ("/admin/auth/user/", {"is_staff__exact": "1"}),
-               ("/admin/auth/user/", {"q": "alice"})]
+    match = services.match_create(
+        creator=alice, seats=[spec("me"), spec("computer")], seed=LIVE_SEED
+    )
+    offered = [
+        ("/admin/games/match/", {"status__exact": "playing"}),
+        ("/admin/games/match/", {"listed__exact": "1"}),
+        ("/admin/games/match/", {"created_at__year": "2026"}),
+        ("/admin/games/match/", {"seat_kind": "computer"}),
+        ("/admin/games/match/", {"computers": "yes"}),
+        ("/admin/games/match/", {"q": str(match.pk)}),
+        ("/admin/games/match/", {"q": "alice"}),
+        ("/admin/games/match/", {"o": "0"}),
+        ("/admin/games/seat/", {"kind__exact": "computer"}),
+        ("/admin/games/round/", {"number__exact": "1"}),
+        ("/admin/games/round/", {"q": str(match.pk)}),
+        ("/admin/auth/user/", {"is_staff__exact": "1"}),
+        ("/admin/auth/user/", {"q": "alice"}),
+    ]
     for url, params in offered:
         response = viewer.get(url, params)
         assert response.status_code == 200, (url, params)

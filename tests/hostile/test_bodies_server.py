@@ -36,9 +36,13 @@ def rss(server: Daphne) -> int:
 
 
 def post_head(server: Daphne, path: str, length: int | None, *, extra: str = "") -> bytes:
-    size = f"Content-Length: {length}\r\n" if length is not None else "Transfer-Encoding: chunked\r\n"
-    return (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
-            f"Content-Type: application/x-www-form-urlencoded\r\n{size}{extra}\r\n").encode()
+    size = (
+        f"Content-Length: {length}\r\n" if length is not None else "Transfer-Encoding: chunked\r\n"
+    )
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+        f"Content-Type: application/x-www-form-urlencoded\r\n{size}{extra}\r\n"
+    ).encode()
 
 
 def read_answer(sock: socket.socket, timeout: float = 10.0) -> bytes:
@@ -56,7 +60,9 @@ def read_answer(sock: socket.socket, timeout: float = 10.0) -> bytes:
         data += chunk
         head, _, body = data.partition(b"\r\n\r\n")
         for line in head.split(b"\r\n"):
-            if line.lower().startswith(b"content-length:") and len(body) >= int(line.split(b":")[1]):
+            if line.lower().startswith(b"content-length:") and len(body) >= int(
+                line.split(b":")[1]
+            ):
                 return data
     return data
 
@@ -79,7 +85,9 @@ def test_a_300_mb_body_is_refused_unread_and_the_server_does_not_grow(procs: Pro
     assert "Traceback" not in server.log(), server.log()
 
 
-def test_bodies_over_the_limit_get_413_in_every_language_without_a_traceback(procs: Processes) -> None:
+def test_bodies_over_the_limit_get_413_in_every_language_without_a_traceback(
+    procs: Processes,
+) -> None:
     server = procs.daphne()
     limit = body_limit()
     assert limit == 2_621_440  # Django's DATA_UPLOAD_MAX_MEMORY_SIZE, above a replay upload's 2 MB
@@ -114,8 +122,12 @@ def test_an_admin_403_is_one_log_line(procs: Processes) -> None:
     staff = get_user_model().objects.create_user("helper", is_staff=True)  # no permission at all
     server = procs.daphne()
     with socket.create_connection(("127.0.0.1", server.port)) as sock:
-        sock.sendall((f"GET /admin/games/match/ HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
-                      f"Cookie: sessionid={session_cookie(staff)}\r\nConnection: close\r\n\r\n").encode())
+        sock.sendall(
+            (
+                f"GET /admin/games/match/ HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                f"Cookie: sessionid={session_cookie(staff)}\r\nConnection: close\r\n\r\n"
+            ).encode()
+        )
         answer = read_answer(sock)
     assert answer.startswith(b"HTTP/1.1 403 "), answer[:200]
     deadline = time.monotonic() + 5
@@ -130,10 +142,20 @@ def test_an_admin_403_is_one_log_line(procs: Processes) -> None:
 async def test_the_asgi_wall_answers_413_before_the_application_reads() -> None:
     from tablesite.asgi import application
 
-    scope = {"type": "http", "method": "POST", "path": "/accounts/login/", "query_string": b"",
-             "headers": [(b"host", b"127.0.0.1"), (b"content-length", str(body_limit() + 1).encode())],
-             "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 1), "asgi": {"version": "3.0"}}
-    app = ApplicationCommunicator(application, scope)  # nothing is ever sent to it: it must not wait for a body
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/accounts/login/",
+        "query_string": b"",
+        "headers": [(b"host", b"127.0.0.1"), (b"content-length", str(body_limit() + 1).encode())],
+        "scheme": "http",
+        "server": ("127.0.0.1", 80),
+        "client": ("127.0.0.1", 1),
+        "asgi": {"version": "3.0"},
+    }
+    app = ApplicationCommunicator(
+        application, scope
+    )  # nothing is ever sent to it: it must not wait for a body
     start: Any = await app.receive_output(5)
     assert start["status"] == 413
     body = await app.receive_output(5)

@@ -30,20 +30,34 @@ def policy(response: Any) -> dict[str, list[str]]:
 
 def test_pages_carry_a_policy_without_inline_script_and_hold_none(django_user_model: Any) -> None:
     root = django_user_model.objects.create_superuser("root", password=None)
-    match = services.match_create(creator=root, seats=[SeatSpec("me"), SeatSpec("computer", level="basic")])
+    match = services.match_create(
+        creator=root, seats=[SeatSpec("me"), SeatSpec("computer", level="basic")]
+    )
     client = Client()
     client.force_login(root)
-    pages = [reverse("home"), reverse("games:lobby"), reverse("games:my_matches"), reverse("games:rules"),
-             reverse("games:table", args=[match.pk]), reverse("games:detail", args=[match.pk]),
-             reverse("games:create"), reverse("admin:games_match_replay", args=[match.pk]),
-             reverse("admin:games_match_change", args=[match.pk])]
+    pages = [
+        reverse("home"),
+        reverse("games:lobby"),
+        reverse("games:my_matches"),
+        reverse("games:rules"),
+        reverse("games:table", args=[match.pk]),
+        reverse("games:detail", args=[match.pk]),
+        reverse("games:create"),
+        reverse("admin:games_match_replay", args=[match.pk]),
+        reverse("admin:games_match_change", args=[match.pk]),
+    ]
     for url in pages:
         response = client.get(url)
         assert response.status_code == 200, url
         directives = policy(response)
         assert directives["script-src"] == ["'self'"], url
-        assert "'unsafe-inline'" not in directives["script-src"] and "'unsafe-eval'" not in directives["script-src"]
-        assert directives["object-src"] == ["'none'"] and directives["frame-ancestors"] == ["'none'"]
+        assert (
+            "'unsafe-inline'" not in directives["script-src"]
+            and "'unsafe-eval'" not in directives["script-src"]
+        )
+        assert directives["object-src"] == ["'none'"] and directives["frame-ancestors"] == [
+            "'none'"
+        ]
         html = response.content.decode()
         assert not INLINE_SCRIPT.findall(html), (url, INLINE_SCRIPT.findall(html))
         assert not HANDLER.findall(html), (url, HANDLER.findall(html)[:3])

@@ -155,7 +155,9 @@ def test_the_sixth_attempt_after_five_wrong_passwords_is_locked_out(
 
 @pytest.mark.parametrize("lang", ["es", "de"])
 @pytest.mark.parametrize("by_address", [False, True])
-def test_the_lockout_page_speaks_the_visitors_language(ana: Any, lang: str, by_address: bool) -> None:
+def test_the_lockout_page_speaks_the_visitors_language(
+    ana: Any, lang: str, by_address: bool
+) -> None:
     client = Client(REMOTE_ADDR="203.0.113.9", HTTP_ACCEPT_LANGUAGE=lang)
     names = [f"player{n}" for n in range(lockout.ADDRESS_LIMIT)] if by_address else ["ana"] * 5
     for attempt, name in enumerate(names):
@@ -166,10 +168,13 @@ def test_the_lockout_page_speaks_the_visitors_language(ana: Any, lang: str, by_a
     assert f'lang="{lang}"' in html
     assert english_leaks(html, lang) == []
     with translation.override(lang):  # the sentence of the lock that holds
-        by_name = ngettext("A wrong password was given for this account %(limit)s time from your "
-                           "connection, so logging in to it from here is paused.",
-                           "A wrong password was given for this account %(limit)s times from your "
-                           "connection, so logging in to it from here is paused.", 5) % {"limit": 5}
+        by_name = ngettext(
+            "A wrong password was given for this account %(limit)s time from your "
+            "connection, so logging in to it from here is paused.",
+            "A wrong password was given for this account %(limit)s times from your "
+            "connection, so logging in to it from here is paused.",
+            5,
+        ) % {"limit": 5}
     assert (by_name in html) is not by_address
 
 
@@ -184,7 +189,9 @@ def test_the_admin_login_is_throttled_too(django_user_model: Any) -> None:
     assert response.status_code == 429 and not signed_in(client)
 
 
-def test_password_spraying_from_one_address_is_locked_out_across_names(django_user_model: Any) -> None:
+def test_password_spraying_from_one_address_is_locked_out_across_names(
+    django_user_model: Any,
+) -> None:
     """Issue 13, item 7: one guess for each of many names was never locked out. The 30th
     failure from one address, whatever the names, locks the address out; another address
     is not affected, and a household's few mistakes lock nobody out."""

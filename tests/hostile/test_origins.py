@@ -18,10 +18,17 @@ from tablesite.origins import SiteOriginValidator
 HOST = [(b"host", b"testserver")]
 
 
-def scope(origin: str | list[str] | None, *, host: str = "testserver", scheme: str = "ws",
-          extra: list[tuple[bytes, bytes]] | None = None) -> dict[str, Any]:
+def scope(
+    origin: str | list[str] | None,
+    *,
+    host: str = "testserver",
+    scheme: str = "ws",
+    extra: list[tuple[bytes, bytes]] | None = None,
+) -> dict[str, Any]:
     origins = [origin] if isinstance(origin, str) else (origin or [])
-    headers = [(b"host", host.encode())] + [(b"origin", o.encode()) for o in origins] + (extra or [])
+    headers = (
+        [(b"host", host.encode())] + [(b"origin", o.encode()) for o in origins] + (extra or [])
+    )
     return {"type": "websocket", "scheme": scheme, "path": "/ws/m/1/", "headers": headers}
 
 
@@ -29,28 +36,32 @@ def allowed(s: dict[str, Any]) -> bool:
     return SiteOriginValidator(None).origin_allowed(s)
 
 
-@pytest.mark.parametrize(("origin", "host", "scheme", "ok"), [
-    ("http://testserver", "testserver", "ws", True),
-    ("http://testserver:80", "testserver", "ws", True),  # the default port, written out
-    ("https://testserver", "testserver", "ws", False),  # another scheme
-    ("http://testserver:8080", "testserver", "ws", False),  # another port
-    ("http://testserver:8000", "testserver:8000", "ws", True),
-    ("http://testserver", "testserver:8000", "ws", False),  # port 80 is not this site's 8000
-    ("http://testserver:9999", "testserver:8000", "ws", False),
-    ("https://testserver", "testserver", "wss", True),
-    ("http://testserver", "testserver", "wss", False),  # plain http beside the https site
-    ("https://testserver:8443", "testserver", "wss", False),
-    ("http://evil.example", "testserver", "ws", False),
-    ("http://testserver.evil.example", "testserver", "ws", False),
-    ("null", "testserver", "ws", False),
-    ("file://", "testserver", "ws", False),
-    ("http://testserver/path", "testserver", "ws", False),
-    ("http://user@testserver", "testserver", "ws", False),
-    ("http://testserver:99999", "testserver", "ws", False),
-    ("ws://testserver", "testserver", "ws", False),  # pages have http(s) origins
-])
-def test_an_origin_must_match_scheme_host_and_port(settings: Any, origin: str, host: str, scheme: str,
-                                                   ok: bool) -> None:
+@pytest.mark.parametrize(
+    ("origin", "host", "scheme", "ok"),
+    [
+        ("http://testserver", "testserver", "ws", True),
+        ("http://testserver:80", "testserver", "ws", True),  # the default port, written out
+        ("https://testserver", "testserver", "ws", False),  # another scheme
+        ("http://testserver:8080", "testserver", "ws", False),  # another port
+        ("http://testserver:8000", "testserver:8000", "ws", True),
+        ("http://testserver", "testserver:8000", "ws", False),  # port 80 is not this site's 8000
+        ("http://testserver:9999", "testserver:8000", "ws", False),
+        ("https://testserver", "testserver", "wss", True),
+        ("http://testserver", "testserver", "wss", False),  # plain http beside the https site
+        ("https://testserver:8443", "testserver", "wss", False),
+        ("http://evil.example", "testserver", "ws", False),
+        ("http://testserver.evil.example", "testserver", "ws", False),
+        ("null", "testserver", "ws", False),
+        ("file://", "testserver", "ws", False),
+        ("http://testserver/path", "testserver", "ws", False),
+        ("http://user@testserver", "testserver", "ws", False),
+        ("http://testserver:99999", "testserver", "ws", False),
+        ("ws://testserver", "testserver", "ws", False),  # pages have http(s) origins
+    ],
+)
+def test_an_origin_must_match_scheme_host_and_port(
+    settings: Any, origin: str, host: str, scheme: str, ok: bool
+) -> None:
     settings.ALLOWED_HOSTS = ["testserver", "localhost"]
     settings.CSRF_TRUSTED_ORIGINS = []
     assert allowed(scope(origin, host=host, scheme=scheme)) is ok
@@ -74,9 +85,15 @@ def test_behind_a_tls_proxy_the_forwarded_scheme_counts(settings: Any) -> None:
     settings.ALLOWED_HOSTS = ["dominoes.example.org"]
     settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     proxied = [(b"x-forwarded-proto", b"https")]
-    assert allowed(scope("https://dominoes.example.org", host="dominoes.example.org", extra=proxied))
-    assert not allowed(scope("http://dominoes.example.org", host="dominoes.example.org", extra=proxied))
-    assert not allowed(scope("https://dominoes.example.org", host="dominoes.example.org"))  # not proxied
+    assert allowed(
+        scope("https://dominoes.example.org", host="dominoes.example.org", extra=proxied)
+    )
+    assert not allowed(
+        scope("http://dominoes.example.org", host="dominoes.example.org", extra=proxied)
+    )
+    assert not allowed(
+        scope("https://dominoes.example.org", host="dominoes.example.org")
+    )  # not proxied
 
 
 def test_trusted_origins_count_as_written(settings: Any) -> None:
@@ -99,13 +116,23 @@ def test_with_debug_and_no_allowed_hosts_the_loopback_names_are_allowed(settings
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(("origin", "ok"), [(b"http://testserver", True), (b"https://testserver", False),
-                                            (b"http://testserver:8080", False)])
-async def test_the_site_refuses_a_handshake_from_another_scheme_or_port(origin: bytes, ok: bool) -> None:
+@pytest.mark.parametrize(
+    ("origin", "ok"),
+    [
+        (b"http://testserver", True),
+        (b"https://testserver", False),
+        (b"http://testserver:8080", False),
+    ],
+)
+async def test_the_site_refuses_a_handshake_from_another_scheme_or_port(
+    origin: bytes, ok: bool
+) -> None:
     from tablesite.asgi import application
 
     # No such match: a handshake past the origin check is accepted, then closed with 4403.
-    communicator = WebsocketCommunicator(application, "/ws/m/999999/", headers=[(b"origin", origin), *HOST])
+    communicator = WebsocketCommunicator(
+        application, "/ws/m/999999/", headers=[(b"origin", origin), *HOST]
+    )
     connected, _ = await communicator.connect()
     assert connected is ok
     await communicator.disconnect()

@@ -48,8 +48,15 @@ async def open_socket(match_id: int, client: Client) -> Browser:
     from tablesite.asgi import application
 
     cookie = client.cookies["sessionid"].value
-    communicator = WebsocketCommunicator(application, f"/ws/m/{match_id}/", headers=[
-        (b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", f"sessionid={cookie}".encode())])
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/m/{match_id}/",
+        headers=[
+            (b"origin", b"http://testserver"),
+            (b"host", b"testserver"),
+            (b"cookie", f"sessionid={cookie}".encode()),
+        ],
+    )
     connected, _ = await communicator.connect(timeout=TIMEOUT)
     assert connected
     browser = Browser(communicator)
@@ -100,8 +107,15 @@ async def test_logout_closes_that_sessions_socket_within_a_second(table: Match, 
 async def test_a_password_change_closes_every_socket_of_the_user(table: Match, alice: Any) -> None:
     phone, laptop = await db(signed_in, alice), await db(signed_in, alice)
     on_phone, on_laptop = await open_socket(table.pk, phone), await open_socket(table.pk, laptop)
-    response = await db(laptop.post, "/accounts/password/", {
-        "old_password": PASSWORD, "new_password1": "another-l0ng-password", "new_password2": "another-l0ng-password"})
+    response = await db(
+        laptop.post,
+        "/accounts/password/",
+        {
+            "old_password": PASSWORD,
+            "new_password1": "another-l0ng-password",
+            "new_password2": "another-l0ng-password",
+        },
+    )
     assert response.status_code == 302
     assert await closed_within(on_phone, WITHIN) == SESSION_ENDED
     # The laptop's own session moved to a new key: its page reconnects with the new cookie.
@@ -126,14 +140,23 @@ async def test_deactivating_the_account_closes_its_sockets(table: Match, alice: 
 
 
 @pytest.mark.asyncio
-async def test_a_session_gone_unannounced_is_caught_before_the_next_command(table: Match, alice: Any) -> None:
+async def test_a_session_gone_unannounced_is_caught_before_the_next_command(
+    table: Match, alice: Any
+) -> None:
     phone = await db(signed_in, alice)
     on_phone = await open_socket(table.pk, phone)
     version = on_phone.version
     state = await db(state_of, table.pk)
-    await db(lambda: Session.objects.all().delete())  # expired, cleared, or deleted behind Django's back
-    await on_phone.send(type="act", seat=0, action=choose(view(state, 0), "basic").to_json(), version=version,
-                        request_id="after-logout")
+    await db(
+        lambda: Session.objects.all().delete()
+    )  # expired, cleared, or deleted behind Django's back
+    await on_phone.send(
+        type="act",
+        seat=0,
+        action=choose(view(state, 0), "basic").to_json(),
+        version=version,
+        request_id="after-logout",
+    )
     assert await closed_within(on_phone, WITHIN) == SESSION_ENDED
     assert await db(lambda: Match.objects.get(pk=table.pk).version) == version  # nothing applied
 

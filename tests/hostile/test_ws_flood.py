@@ -61,7 +61,8 @@ def test_a_page_at_its_busiest_stays_within_the_budget() -> None:
 @pytest.mark.slow
 @pytest.mark.asyncio
 async def test_a_flood_of_10000_syncs_is_cut_off_while_the_table_beside_it_keeps_its_pace(
-        make_match: Any, alice: Any, connect: Any) -> None:
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer")
     player: Browser = await connect(match, alice)
     spectator: Browser = await connect(match, watch=match.watch_token)
@@ -97,8 +98,10 @@ async def test_a_flood_of_10000_syncs_is_cut_off_while_the_table_beside_it_keeps
         else:
             boards += 1
     cut_off = time.monotonic() - started
-    print(f"\nflood: player's sync {before:.3f} s before, {max(during):.3f} s at most during; "
-          f"flooder cut off after {boards} boards in {cut_off:.2f} s")
+    print(
+        f"\nflood: player's sync {before:.3f} s before, {max(during):.3f} s at most during; "
+        f"flooder cut off after {boards} boards in {cut_off:.2f} s"
+    )
     assert [e["code"] for e in errors] == [budget.TOO_MANY]
     assert "too many messages" in errors[0]["message"]
     # The frames are counted as they arrive (all at once here), not as they are handled: the

@@ -45,8 +45,15 @@ def pauses(match_id: int) -> int:
 async def open_socket(match_id: int, cookie: str) -> Browser:
     from tablesite.asgi import application
 
-    communicator = WebsocketCommunicator(application, f"/ws/m/{match_id}/", headers=[
-        (b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", f"sessionid={cookie}".encode())])
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/m/{match_id}/",
+        headers=[
+            (b"origin", b"http://testserver"),
+            (b"host", b"testserver"),
+            (b"cookie", f"sessionid={cookie}".encode()),
+        ],
+    )
     connected, _ = await communicator.connect(timeout=TIMEOUT)
     assert connected
     browser = Browser(communicator)
@@ -88,11 +95,17 @@ async def seated(make_match: Any, alice: Any, bob: Any) -> dict[str, Any]:
 
 @pytest.mark.asyncio
 async def test_a_frame_nested_1500_deep_is_refused_and_the_pause_ends_with_the_connection(
-        seated: dict[str, Any]) -> None:
+    seated: dict[str, Any],
+) -> None:
     match = seated["match"]
     me = await open_socket(match.pk, seated["cookie"])
     await open_panel(me, match.pk)
-    for frame in ["[" * 1500, "[" * 1500 + "]" * 1500, '{"a":' * 600 + "1" + "}" * 600, "[" * (MAX_FRAME - 1)]:
+    for frame in [
+        "[" * 1500,
+        "[" * 1500 + "]" * 1500,
+        '{"a":' * 600 + "1" + "}" * 600,
+        "[" * (MAX_FRAME - 1),
+    ]:
         await me.communicator.send_input({"type": "websocket.receive", "text": frame})
         got = await answered_and_open(me)
         assert [m["code"] for m in got] == ["bad_request"], got
@@ -102,9 +115,15 @@ async def test_a_frame_nested_1500_deep_is_refused_and_the_pause_ends_with_the_c
 
 
 @pytest.mark.asyncio
-async def test_a_frame_over_the_limit_closes_the_connection_and_ends_its_pause(seated: dict[str, Any]) -> None:
+async def test_a_frame_over_the_limit_closes_the_connection_and_ends_its_pause(
+    seated: dict[str, Any],
+) -> None:
     match = seated["match"]
-    for frame in ["x" * (MAX_FRAME + 1), json.dumps({"type": "sync", "pad": "é" * 2 * MiB}), b"\x00" * (MAX_FRAME + 1)]:
+    for frame in [
+        "x" * (MAX_FRAME + 1),
+        json.dumps({"type": "sync", "pad": "é" * 2 * MiB}),
+        b"\x00" * (MAX_FRAME + 1),
+    ]:
         me = await open_socket(match.pk, seated["cookie"])
         await open_panel(me, match.pk)
         key = "bytes" if isinstance(frame, bytes) else "text"
@@ -119,8 +138,9 @@ async def test_a_frame_over_the_limit_closes_the_connection_and_ends_its_pause(s
 
 
 @pytest.mark.asyncio
-async def test_a_handler_that_fails_still_ends_the_pause(seated: dict[str, Any],
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_handler_that_fails_still_ends_the_pause(
+    seated: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Whatever ends the connection — here a bug that escapes a handler, which daphne
     reports as 1011 — its clean-up runs: the computers are not left paused."""
     match = seated["match"]
@@ -143,20 +163,49 @@ def nested(depth: int, opening: str, closing: str, balanced: bool) -> str:
 
 FRAMES = st.one_of(
     # size: anything up to 2 MiB, text or bytes
-    st.tuples(st.just("big text"), st.builds(lambda n, c: c * n, st.integers(0, 2 * MiB),
-                                             st.sampled_from(["x", "[", "{", '"', "\\", "é", "\u2603", " "]))),
-    st.tuples(st.just("big json"), st.builds(lambda n: json.dumps({"type": "sync", "pad": "x" * n}),
-                                             st.integers(MAX_FRAME - 100, 2 * MiB))),
+    st.tuples(
+        st.just("big text"),
+        st.builds(
+            lambda n, c: c * n,
+            st.integers(0, 2 * MiB),
+            st.sampled_from(["x", "[", "{", '"', "\\", "é", "\u2603", " "]),
+        ),
+    ),
+    st.tuples(
+        st.just("big json"),
+        st.builds(
+            lambda n: json.dumps({"type": "sync", "pad": "x" * n}),
+            st.integers(MAX_FRAME - 100, 2 * MiB),
+        ),
+    ),
     st.tuples(st.just("bytes"), st.builds(lambda n: b"[" * n, st.integers(0, 2 * MiB))),
     # depth: up to 10,000, balanced or not, brackets hidden in strings or not
-    st.tuples(st.just("deep"), st.builds(nested, st.integers(MAX_DEPTH - 2, 10_000),
-                                         st.sampled_from(["[", '{"a":', '[{"b":', '["[",']),
-                                         st.sampled_from(["]", "}", "}]", "]"]), st.booleans())),
-    st.tuples(st.just("deep in a command"), st.builds(
-        lambda n: '{"type": "act", "seat": 1, "version": 1, "request_id": "r", "action": ' + "[" * n + "]" * n + "}",
-        st.integers(1, 10_000))),
-    st.tuples(st.just("brackets in strings"), st.builds(
-        lambda n: json.dumps({"type": "sync", "pad": "[" * n}), st.integers(0, 10_000))),
+    st.tuples(
+        st.just("deep"),
+        st.builds(
+            nested,
+            st.integers(MAX_DEPTH - 2, 10_000),
+            st.sampled_from(["[", '{"a":', '[{"b":', '["[",']),
+            st.sampled_from(["]", "}", "}]", "]"]),
+            st.booleans(),
+        ),
+    ),
+    st.tuples(
+        st.just("deep in a command"),
+        st.builds(
+            lambda n: (
+                '{"type": "act", "seat": 1, "version": 1, "request_id": "r", "action": '
+                + "[" * n
+                + "]" * n
+                + "}"
+            ),
+            st.integers(1, 10_000),
+        ),
+    ),
+    st.tuples(
+        st.just("brackets in strings"),
+        st.builds(lambda n: json.dumps({"type": "sync", "pad": "[" * n}), st.integers(0, 10_000)),
+    ),
 )
 
 
@@ -170,12 +219,21 @@ def report_tried() -> Any:
 
 @pytest.mark.slow
 @pytest.mark.asyncio
-@settings(max_examples=60, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.data_too_large, HealthCheck.large_base_example])
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.large_base_example,
+    ],
+)
 @given(frame=FRAMES)
-async def test_no_frame_fails_the_socket_or_leaves_a_pause(seated: dict[str, Any],
-                                                           frame: tuple[str, str | bytes]) -> None:
+async def test_no_frame_fails_the_socket_or_leaves_a_pause(
+    seated: dict[str, Any], frame: tuple[str, str | bytes]
+) -> None:
     kind, data = frame
     TRIED[kind] = TRIED.get(kind, 0) + 1
     match = seated["match"]
@@ -183,7 +241,9 @@ async def test_no_frame_fails_the_socket_or_leaves_a_pause(seated: dict[str, Any
     await open_panel(me, match.pk)
     key = "bytes" if isinstance(data, bytes) else "text"
     await me.communicator.send_input({"type": "websocket.receive", key: data})
-    too_big = len(data if isinstance(data, bytes) else data.encode()) > MAX_FRAME  # bytes, as the server counts
+    too_big = (
+        len(data if isinstance(data, bytes) else data.encode()) > MAX_FRAME
+    )  # bytes, as the server counts
     if too_big:
         out = await next_output(me)
         while out["type"] == "websocket.send":
@@ -201,15 +261,18 @@ async def test_no_frame_fails_the_socket_or_leaves_a_pause(seated: dict[str, Any
     assert await db(pauses, match.pk) == 0
 
 
-@pytest.mark.parametrize(("text", "depth"), [
-    ('{"type": "sync"}', 1),
-    ('{"type": "act", "action": {"act": "play"}}', 2),
-    ('{"pad": "[[[[[[[[[[[[[[[[[[[["}', 1),  # brackets inside a string do not count
-    ('{"pad": "\\\\"}', 1),
-    ('{"pad": "\\"[[[[[[[[[[[["}', 1),  # an escaped quote does not end the string
-    ("[" * 10_000, MAX_DEPTH + 1),  # stops counting past the limit
-    ("[[]][[[]]]", 3),
-    ("]]]][", 1),
-])
+@pytest.mark.parametrize(
+    ("text", "depth"),
+    [
+        ('{"type": "sync"}', 1),
+        ('{"type": "act", "action": {"act": "play"}}', 2),
+        ('{"pad": "[[[[[[[[[[[[[[[[[[[["}', 1),  # brackets inside a string do not count
+        ('{"pad": "\\\\"}', 1),
+        ('{"pad": "\\"[[[[[[[[[[[["}', 1),  # an escaped quote does not end the string
+        ("[" * 10_000, MAX_DEPTH + 1),  # stops counting past the limit
+        ("[[]][[[]]]", 3),
+        ("]]]][", 1),
+    ],
+)
 def test_nesting_depth_is_read_without_parsing(text: str, depth: int) -> None:
     assert protocol.nesting_depth(text) == depth

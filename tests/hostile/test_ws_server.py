@@ -166,7 +166,9 @@ async def test_origins_strangers_garbage_and_huge_frames_on_a_real_server(
             while True:
                 await me.recv(timeout=10)
         assert caught.value.rcvd is not None and caught.value.rcvd.code == 1009, (
-            str(frame)[:40], caught.value)
+            str(frame)[:40],
+            caught.value,
+        )
         await wait_pauses(match.pk, 0)
         assert await db(state_now, match.pk) == before
     again = TableSocket(server, match.pk, cookie=alice_cookie)

@@ -55,11 +55,20 @@ def state_of(match_id: int) -> RoundState:
 def snapshot(match_id: int) -> tuple[Any, ...]:
     """What a refused request must leave as it was: version, log size, state, pauses, requests."""
     m = Match.objects.get(pk=match_id)
-    return (m.version, m.status, m.state, m.round_number, m.rounds.count(),
-            sum(r.log.count() for r in m.rounds.all()), m.pauses.count())
+    return (
+        m.version,
+        m.status,
+        m.state,
+        m.round_number,
+        m.rounds.count(),
+        sum(r.log.count() for r in m.rounds.all()),
+        m.pauses.count(),
+    )
 
 
-def play(match_id: int, users: dict[int, Any], *, until: Callable[[RoundState], bool], limit: int = 3000) -> RoundState:
+def play(
+    match_id: int, users: dict[int, Any], *, until: Callable[[RoundState], bool], limit: int = 3000
+) -> RoundState:
     """Play through the services until `until(state)`: people (seat -> user) choose with the
     basic computer player's judgement from their own view, computers take their steps."""
     from engine.bots import choose
@@ -71,9 +80,14 @@ def play(match_id: int, users: dict[int, Any], *, until: Callable[[RoundState], 
             return state
         if state.turn in users:
             version = Match.objects.values_list("version", flat=True).get(pk=match_id)
-            services.action_submit(match_id=match_id, user=users[state.turn], seat=state.turn,
-                                   action=choose(view(state, state.turn), "basic").to_json(),
-                                   expected_version=version, request_id=rid())
+            services.action_submit(
+                match_id=match_id,
+                user=users[state.turn],
+                seat=state.turn,
+                action=choose(view(state, state.turn), "basic").to_json(),
+                expected_version=version,
+                request_id=rid(),
+            )
         else:
             assert services.computer_step(match_id=match_id) is not None
     raise AssertionError("the match did not get there")
@@ -199,7 +213,9 @@ def carol(django_user_model: Any) -> Any:
 @pytest.fixture
 def make_match(alice: Any) -> Callable[..., Match]:
     def make(*kinds: str, creator: Any = None, seed: int | None = SEED) -> Match:
-        return services.match_create(creator=creator or alice, seats=[spec(k) for k in kinds], seed=seed)
+        return services.match_create(
+            creator=creator or alice, seats=[spec(k) for k in kinds], seed=seed
+        )
 
     return make
 
@@ -216,8 +232,15 @@ async def connect() -> AsyncIterator[Callable[..., Any]]:
 
     opened: list[WebsocketCommunicator] = []
 
-    async def open_(match: Match | int, user: Any = None, *, watch: str | None = None, language: str | None = None,
-                    origin: bytes = b"http://testserver", expect_board: bool = True) -> Browser:
+    async def open_(
+        match: Match | int,
+        user: Any = None,
+        *,
+        watch: str | None = None,
+        language: str | None = None,
+        origin: bytes = b"http://testserver",
+        expect_board: bool = True,
+    ) -> Browser:
         match_id = match if isinstance(match, int) else match.pk
         headers = [(b"origin", origin), (b"host", b"testserver")]
         cookies = []

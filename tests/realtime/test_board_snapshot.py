@@ -21,8 +21,9 @@ from tests.games.conftest import Driver
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_a_change_between_two_reads_of_a_board_is_not_seen(make_match: Any, alice: Any,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_change_between_two_reads_of_a_board_is_not_seen(
+    make_match: Any, alice: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     match = make_match("me", "computer")
     driver = Driver(match, {0: alice}, rng_seed=11)
     driver.until(lambda s: s.phase == "play" and s.turn == 0)
@@ -52,9 +53,12 @@ def test_a_change_between_two_reads_of_a_board_is_not_seen(make_match: Any, alic
     assert done and reads is not None
     version = reads.version
     assert reads.last is not None and reads.last.version <= version, (
-        f"a board labelled version {version} shows the log line of version {reads.last.version}")
+        f"a board labelled version {version} shows the log line of version {reads.last.version}"
+    )
     assert all(line.version <= version for line in reads.folded.effective)
-    message = board.board_message(match=reads.match, viewer=board.Viewer(user=alice, controlled=(0,)), reads=reads)
+    message = board.board_message(
+        match=reads.match, viewer=board.Viewer(user=alice, controlled=(0,)), reads=reads
+    )
     assert message["version"] == version
     driver.match.refresh_from_db()
     assert driver.match.version > version  # the write did happen, after the snapshot

@@ -42,7 +42,9 @@ async def answer(browser: Browser) -> dict[str, Any]:
             return message
 
 
-async def opened(connect: Any, match: Match, user: Any = None, **kw: Any) -> tuple[Browser, dict[str, Any]]:
+async def opened(
+    connect: Any, match: Match, user: Any = None, **kw: Any
+) -> tuple[Browser, dict[str, Any]]:
     browser = await connect(match, user, **kw)
     await browser.send(type="chat_join")
     return browser, await chat(browser, "history")
@@ -53,7 +55,8 @@ def stored() -> list[Message]:
 
 
 async def test_a_german_and_a_spanish_player_each_read_phrases_in_their_own_language(
-        connect: Any, make_match: Any, bob: Any, alice: Any) -> None:
+    connect: Any, make_match: Any, bob: Any, alice: Any
+) -> None:
     match = await db(duo, make_match, bob)
     de, history = await opened(connect, match, alice, language="de")
     es, _ = await opened(connect, match, bob, language="es")
@@ -61,7 +64,7 @@ async def test_a_german_and_a_spanish_player_each_read_phrases_in_their_own_lang
     assert {"code": "good_move", "text": "Guter Zug!"} in history["menu"]["phrases"]
 
     await de.send(type="chat_say", room="players", say="good_move", request_id=rid())
-    assert (await chat(de, "ack"))
+    assert await chat(de, "ack")
     mine = (await chat(de, "message"))["line"]
     theirs = (await chat(es, "message"))["line"]
     assert mine["text"] == "Guter Zug!" and mine["mine"] is True and mine["name"] == "alice"
@@ -75,9 +78,16 @@ async def test_a_german_and_a_spanish_player_each_read_phrases_in_their_own_lang
     assert line["text"] == "\U0001f44f" and line["label"] == "Applaus"
     # Stored as codes, not words: a later reader in a third language reads their own.
     assert [(m.kind, m.code, m.text) for m in await db(stored)] == [
-        ("phrase", "good_move", ""), ("phrase", "thanks_for_game", ""), ("reaction", "clap", "")]
+        ("phrase", "good_move", ""),
+        ("phrase", "thanks_for_game", ""),
+        ("reaction", "clap", ""),
+    ]
     en, history = await opened(connect, match, alice, language="en")
-    assert [x["text"] for x in history["rooms"]["players"]] == ["Good move!", "Thanks for the game!", "\U0001f44f"]
+    assert [x["text"] for x in history["rooms"]["players"]] == [
+        "Good move!",
+        "Thanks for the game!",
+        "\U0001f44f",
+    ]
 
 
 HOSTILE = [
@@ -92,7 +102,8 @@ HOSTILE = [
 
 
 async def test_free_text_is_stored_as_text_and_hostile_text_is_refused_clearly(
-        connect: Any, make_match: Any, bob: Any, alice: Any) -> None:
+    connect: Any, make_match: Any, bob: Any, alice: Any
+) -> None:
     match = await db(duo, make_match, bob)
     a, _ = await opened(connect, match, alice)
     b, _ = await opened(connect, match, bob)
@@ -103,7 +114,9 @@ async def test_free_text_is_stored_as_text_and_hostile_text_is_refused_clearly(
         if code is None:
             assert got["event"] == "ack"
             line = (await chat(b, "message"))["line"]
-            assert line["text"] == text and line["free"] is True  # as written; the page sets it as text
+            assert (
+                line["text"] == text and line["free"] is True
+            )  # as written; the page sets it as text
         else:
             assert got == {**got, "event": "error", "code": code, "request_id": request}
             assert got["message"]
@@ -122,7 +135,8 @@ async def test_free_text_is_stored_as_text_and_hostile_text_is_refused_clearly(
 
 
 async def test_a_flood_is_refused_in_words_and_nothing_past_the_limit_is_stored(
-        connect: Any, make_match: Any, bob: Any, alice: Any, settings: Any) -> None:
+    connect: Any, make_match: Any, bob: Any, alice: Any, settings: Any
+) -> None:
     # The chat's own limit, per person across tables: the connection's frame budget
     # (games.table.budget, tested in tests/hostile/test_ws_flood.py) is lifted here.
     settings.TABLE_FRAME_BUDGET = (1e6, 10**6, 10**6)
@@ -136,13 +150,17 @@ async def test_a_flood_is_refused_in_words_and_nothing_past_the_limit_is_stored(
     assert "too fast" in errors[0]["message"]
     # Nothing stored beyond the limit: no ten seconds hold more than five (a slow machine may
     # take more than ten seconds over the hundred, and then a second five is fair).
-    times = await db(lambda: list(Message.objects.order_by("id").values_list("created_at", flat=True)))
+    times = await db(
+        lambda: list(Message.objects.order_by("id").values_list("created_at", flat=True))
+    )
     assert len(times) == [x["event"] for x in answers].count("ack") >= FLOOD_COUNT
     for i, at in enumerate(times):
         assert sum(1 for t in times[: i + 1] if at - t < FLOOD_WINDOW) <= FLOOD_COUNT
 
 
-async def test_a_guest_sends_phrases_but_not_free_text(connect: Any, make_match: Any, bob: Any) -> None:
+async def test_a_guest_sends_phrases_but_not_free_text(
+    connect: Any, make_match: Any, bob: Any
+) -> None:
     from accounts.models import Guest
 
     match = await db(duo, make_match, bob)
@@ -158,7 +176,8 @@ async def test_a_guest_sends_phrases_but_not_free_text(connect: Any, make_match:
 
 
 async def test_a_muted_person_is_not_read_live_nor_in_the_history_and_the_mute_is_kept(
-        connect: Any, make_match: Any, bob: Any, alice: Any) -> None:
+    connect: Any, make_match: Any, bob: Any, alice: Any
+) -> None:
     match = await db(duo, make_match, bob)
     a, _ = await opened(connect, match, alice)
     b, _ = await opened(connect, match, bob)
@@ -167,11 +186,15 @@ async def test_a_muted_person_is_not_read_live_nor_in_the_history_and_the_mute_i
     await a.send(type="chat_mute", ref=first["id"])
     notice = await chat(a, "notice")
     assert "bob" in notice["message"] and [m["name"] for m in notice["mutes"]] == ["bob"]
-    assert await db(lambda: list(Mute.objects.values_list("user__username", "muted__username"))) == [("alice", "bob")]
+    assert await db(
+        lambda: list(Mute.objects.values_list("user__username", "muted__username"))
+    ) == [("alice", "bob")]
     await b.send(type="chat_text", room="players", text="still annoying", request_id=rid())
     await chat(b, "message")
     await a.send(type="chat_say", room="players", say="hello", request_id=rid())
-    assert (await chat(a, "message"))["line"]["mine"] is True  # bob's second line never came before it
+    assert (await chat(a, "message"))["line"][
+        "mine"
+    ] is True  # bob's second line never came before it
     again, history = await opened(connect, match, alice)
     assert history["rooms"]["players"][-1]["text"] == "Hello!"
     assert all(x["name"] != "bob" for x in history["rooms"]["players"])
@@ -188,7 +211,8 @@ async def test_a_muted_person_is_not_read_live_nor_in_the_history_and_the_mute_i
 
 
 async def test_only_the_creator_turns_the_chat_off_and_then_nobody_writes(
-        connect: Any, make_match: Any, bob: Any, alice: Any) -> None:
+    connect: Any, make_match: Any, bob: Any, alice: Any
+) -> None:
     match = await db(duo, make_match, bob)
     a, history = await opened(connect, match, alice)
     b, other = await opened(connect, match, bob)
@@ -207,11 +231,15 @@ async def test_only_the_creator_turns_the_chat_off_and_then_nobody_writes(
     await b.send(type="chat_say", room="players", say="hello", request_id=rid())
     await chat(b, "ack")
     assert await db(lambda: TableChat.objects.get(match=match).on) is True
-    assert await db(lambda: list(Action.objects.values_list("kind", flat=True))) == ["chat_off", "chat_on"]
+    assert await db(lambda: list(Action.objects.values_list("kind", flat=True))) == [
+        "chat_off",
+        "chat_on",
+    ]
 
 
 async def test_spectators_have_their_own_room_and_never_read_nor_write_the_players_room(
-        connect: Any, make_match: Any, bob: Any, alice: Any, carol: Any) -> None:
+    connect: Any, make_match: Any, bob: Any, alice: Any, carol: Any
+) -> None:
     match = await db(duo, make_match, bob)
     a, _ = await opened(connect, match, alice)
     s, history = await opened(connect, match, carol, watch=match.watch_token)
@@ -246,7 +274,8 @@ async def test_spectators_have_their_own_room_and_never_read_nor_write_the_playe
 
 
 async def test_a_report_is_stored_and_a_hidden_message_leaves_every_page(
-        connect: Any, make_match: Any, bob: Any, alice: Any, django_user_model: Any) -> None:
+    connect: Any, make_match: Any, bob: Any, alice: Any, django_user_model: Any
+) -> None:
     from games.chat import services as chat_services
 
     match = await db(duo, make_match, bob)
@@ -270,14 +299,18 @@ async def test_a_report_is_stored_and_a_hidden_message_leaves_every_page(
     assert kinds == ["report", "hide", "block"]
 
 
-async def test_chat_commands_are_checked_like_every_frame(connect: Any, make_match: Any, bob: Any, alice: Any) -> None:
+async def test_chat_commands_are_checked_like_every_frame(
+    connect: Any, make_match: Any, bob: Any, alice: Any
+) -> None:
     match = await db(duo, make_match, bob)
     a, _ = await opened(connect, match, alice)
-    for bad in ({"type": "chat_say", "room": "kitchen", "say": "hello", "request_id": "r1"},
-                {"type": "chat_say", "room": ["players"], "say": "hello", "request_id": "r1"},
-                {"type": "chat_text", "room": "players", "text": 5, "request_id": "r1"},
-                {"type": "chat_mute", "ref": "1"},
-                {"type": "chat_say", "room": "players", "say": "hello"}):
+    for bad in (
+        {"type": "chat_say", "room": "kitchen", "say": "hello", "request_id": "r1"},
+        {"type": "chat_say", "room": ["players"], "say": "hello", "request_id": "r1"},
+        {"type": "chat_text", "room": "players", "text": 5, "request_id": "r1"},
+        {"type": "chat_mute", "ref": "1"},
+        {"type": "chat_say", "room": "players", "say": "hello"},
+    ):
         await a.send_raw(json.dumps(bad))
         assert (await a.expect("error"))["code"] == "bad_request"
     await a.send(type="chat_say", room="players", say="no_such_phrase", request_id=rid())

@@ -44,26 +44,76 @@ MALFORMED: list[tuple[str, Any]] = [
     ("not an object", '["act"]'),
     ("unknown type", json.dumps({"type": "cheat", "seat": 0})),
     ("no type", json.dumps({"seat": 0})),
-    ("seat as text", json.dumps({"type": "act", "seat": "0", "action": {"act": "engine"}, "version": 1,
-                                 "request_id": "r1"})),
-    ("version as text", json.dumps({"type": "act", "seat": 0, "action": {"act": "engine"}, "version": "1",
-                                    "request_id": "r1"})),
-    ("action as text", json.dumps({"type": "act", "seat": 0, "action": "engine", "version": 1, "request_id": "r1"})),
-    ("missing request id", json.dumps({"type": "act", "seat": 0, "action": {"act": "engine"}, "version": 1})),
+    (
+        "seat as text",
+        json.dumps(
+            {
+                "type": "act",
+                "seat": "0",
+                "action": {"act": "engine"},
+                "version": 1,
+                "request_id": "r1",
+            }
+        ),
+    ),
+    (
+        "version as text",
+        json.dumps(
+            {
+                "type": "act",
+                "seat": 0,
+                "action": {"act": "engine"},
+                "version": "1",
+                "request_id": "r1",
+            }
+        ),
+    ),
+    (
+        "action as text",
+        json.dumps(
+            {"type": "act", "seat": 0, "action": "engine", "version": 1, "request_id": "r1"}
+        ),
+    ),
+    (
+        "missing request id",
+        json.dumps({"type": "act", "seat": 0, "action": {"act": "engine"}, "version": 1}),
+    ),
     ("missing version", json.dumps({"type": "undo", "request_id": "r1"})),
     ("missing seat", json.dumps({"type": "hint"})),
     ("open as text", json.dumps({"type": "panel", "open": "true"})),
     ("extra field", json.dumps({"type": "sync", "as": "alice"})),
-    ("nested too deep", json.dumps({"type": "act", "seat": 0, "action": {"act": [[[[[[[["engine"]]]]]]]]},
-                                    "version": 1, "request_id": "r1"})),
+    (
+        "nested too deep",
+        json.dumps(
+            {
+                "type": "act",
+                "seat": 0,
+                "action": {"act": [[[[[[[["engine"]]]]]]]]},
+                "version": 1,
+                "request_id": "r1",
+            }
+        ),
+    ),
     ("nested a thousand deep", "[" * 1500),
-    ("big frame", json.dumps({"type": "act", "seat": 0, "action": {"act": "engine"}, "version": 1,
-                              "request_id": "r1", "pad": "x" * (MAX_FRAME - 150)})),
+    (
+        "big frame",
+        json.dumps(
+            {
+                "type": "act",
+                "seat": 0,
+                "action": {"act": "engine"},
+                "version": 1,
+                "request_id": "r1",
+                "pad": "x" * (MAX_FRAME - 150),
+            }
+        ),
+    ),
 ]
 
 
 async def test_malformed_messages_get_an_error_change_nothing_and_keep_the_connection(
-        make_match: Any, alice: Any, connect: Any) -> None:
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer")
     await to_my_turn(match.pk)
     me = await connect(match, alice)
@@ -85,7 +135,9 @@ async def test_malformed_messages_get_an_error_change_nothing_and_keep_the_conne
     assert board["version"] == before[0] and board["your_turn"] is True
 
 
-async def test_a_stranger_cannot_act_for_a_seat(make_match: Any, alice: Any, bob: Any, connect: Any) -> None:
+async def test_a_stranger_cannot_act_for_a_seat(
+    make_match: Any, alice: Any, bob: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer", "human")
     await db(services.seat_join, match_id=match.pk, user=bob, token=match.invite_token)
     await to_my_turn(match.pk)
@@ -95,12 +147,16 @@ async def test_a_stranger_cannot_act_for_a_seat(make_match: Any, alice: Any, bob
     before = await db(snapshot, match.pk)
     for browser, seat in [(spectator, 0), (spectator, 1), (other, 0), (other, 1), (other, 9)]:
         request = rid()
-        await browser.send(type="act", seat=seat, action=action, version=browser.version, request_id=request)
+        await browser.send(
+            type="act", seat=seat, action=action, version=browser.version, request_id=request
+        )
         error = await browser.expect("error")
         assert error["code"] == "forbidden" and error["request_id"] == request, (seat, error)
         await browser.expect("board")
     # bob's own seat, with alice's action inside: the action's seat must be the request's.
-    await other.send(type="act", seat=2, action={**action, "seat": 0}, version=other.version, request_id=rid())
+    await other.send(
+        type="act", seat=2, action={**action, "seat": 0}, version=other.version, request_id=rid()
+    )
     assert (await other.expect("error"))["code"] == "forbidden"
     await other.expect("board")
     for command in ("undo", "redo", "restart", "next_round", "new_match"):
@@ -110,13 +166,17 @@ async def test_a_stranger_cannot_act_for_a_seat(make_match: Any, alice: Any, bob
     await spectator.send(type="hint", seat=0)
     assert (await spectator.expect("error"))["code"] == "forbidden"
     await spectator.expect("board")
-    await spectator.send(type="panel", open=True)  # a spectator reads the rules without pausing anyone
+    await spectator.send(
+        type="panel", open=True
+    )  # a spectator reads the rules without pausing anyone
     assert await spectator.quiet()
     assert await db(snapshot, match.pk) == before
     assert not await db(lambda: Pause.objects.exists())
 
 
-async def test_stale_version_and_repeated_request_id(make_match: Any, alice: Any, bob: Any, connect: Any) -> None:
+async def test_stale_version_and_repeated_request_id(
+    make_match: Any, alice: Any, bob: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer")
     await to_my_turn(match.pk)
     me = await connect(match, alice)
@@ -148,13 +208,16 @@ async def test_stale_version_and_repeated_request_id(make_match: Any, alice: Any
     assert await db(snapshot, match.pk) == after
 
 
-async def test_r27_undo_and_redo_over_the_socket_restore_the_exact_boards(make_match: Any, alice: Any,
-                                                                          connect: Any) -> None:
+async def test_r27_undo_and_redo_over_the_socket_restore_the_exact_boards(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer", "computer")
     await to_my_turn(match.pk)
     me = await connect(match, alice)
     before_html, before_state = me.last_board["html"], await db(state_of, match.pk)  # type: ignore[index]
-    await me.send(type="act", seat=0, action=await my_action(match.pk), version=me.version, request_id=rid())
+    await me.send(
+        type="act", seat=0, action=await my_action(match.pk), version=me.version, request_id=rid()
+    )
     await me.expect("ack")
     await me.expect("board")
     while (await db(state_of, match.pk)).turn != 0 and not (await db(state_of, match.pk)).over:
@@ -186,7 +249,9 @@ def hand_and_trains(html: str) -> tuple[Any, ...]:
     return hand, trains, pips, markers, phase_of({"html": html})
 
 
-async def test_r28_restart_and_next_round_over_the_socket(make_match: Any, alice: Any, connect: Any) -> None:
+async def test_r28_restart_and_next_round_over_the_socket(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer")
     me = await connect(match, alice)
     dealt = await db(state_of, match.pk)
@@ -227,8 +292,9 @@ def finish_match(match_id: int) -> None:
     match.save()
 
 
-async def test_r29_new_match_redirects_the_asking_player(make_match: Any, alice: Any, bob: Any,
-                                                         connect: Any) -> None:
+async def test_r29_new_match_redirects_the_asking_player(
+    make_match: Any, alice: Any, bob: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "human")
     await db(services.seat_join, match_id=match.pk, user=bob, token=match.invite_token)
     me = await connect(match, alice)
@@ -253,7 +319,9 @@ async def test_r29_new_match_redirects_the_asking_player(make_match: Any, alice:
     assert (await me.expect("redirect"))["url"] == redirect["url"]  # asking again: the same match
 
 
-async def test_r23_r25_hint_suggests_without_playing(make_match: Any, alice: Any, connect: Any) -> None:
+async def test_r23_r25_hint_suggests_without_playing(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer")
     me = await connect(match, alice, language="es")
     await to_my_turn(match.pk)
@@ -265,7 +333,11 @@ async def test_r23_r25_hint_suggests_without_playing(make_match: Any, alice: Any
     legal = rules.legal_actions(state)
     assert any(a.act == hint["act"] for a in legal) and hint["reason"]
     english = await db(english_hint, match.pk)
-    assert (hint["act"], hint["tile"], hint["train"]) == (english["act"], english["tile"], english["train"])
+    assert (hint["act"], hint["tile"], hint["train"]) == (
+        english["act"],
+        english["tile"],
+        english["train"],
+    )
     assert hint["reason"] != english["reason"]  # in Spanish, as the connection asked
     assert await db(snapshot, match.pk) == before and await me.quiet()
     await me.send(type="hint", seat=1)  # the computer's seat
@@ -281,14 +353,18 @@ def english_hint(match_id: int) -> dict[str, Any]:
         return board.hint_message(view(state_of(match_id), 0))
 
 
-async def test_messages_come_in_the_connections_language(make_match: Any, alice: Any, connect: Any) -> None:
+async def test_messages_come_in_the_connections_language(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer")
     words = {}
     for language in ("en", "es", "de"):
         me = await connect(match, alice, language=language)
         await me.send_raw("{")
         words[language] = (await me.expect("error"))["message"]
-        await me.send(type="act", seat=1, action={"act": "draw"}, version=me.version, request_id=rid())
+        await me.send(
+            type="act", seat=1, action={"act": "draw"}, version=me.version, request_id=rid()
+        )
         words[language + "-service"] = (await me.expect("error"))["message"]
         await me.expect("board")
     assert words["en"] == "That message is not valid JSON."
@@ -305,14 +381,21 @@ async def to_computer_turn(match_id: int, user: Any, seat: int = 0) -> None:
         state = await db(state_of, match_id)
         if state.turn != seat:
             return
-        await db(services.action_submit, match_id=match_id, user=user, seat=seat,
-                 action=choose(view(state, seat), "basic").to_json(),
-                 expected_version=(await db(snapshot, match_id))[0], request_id=rid())
+        await db(
+            services.action_submit,
+            match_id=match_id,
+            user=user,
+            seat=seat,
+            action=choose(view(state, seat), "basic").to_json(),
+            expected_version=(await db(snapshot, match_id))[0],
+            request_id=rid(),
+        )
     raise AssertionError("the computer never got the turn")
 
 
-async def test_r26_an_open_panel_pauses_the_computers_until_closed_or_gone(make_match: Any, alice: Any,
-                                                                           connect: Any) -> None:
+async def test_r26_an_open_panel_pauses_the_computers_until_closed_or_gone(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer")
     await to_computer_turn(match.pk, alice)
     me = await connect(match, alice)
@@ -344,7 +427,9 @@ async def test_r26_an_open_panel_pauses_the_computers_until_closed_or_gone(make_
     assert await db(services.computer_step, match_id=match.pk) is not None
 
 
-async def test_board_messages_carry_version_title_and_turn(make_match: Any, alice: Any, connect: Any) -> None:
+async def test_board_messages_carry_version_title_and_turn(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer")
     me: Browser = await connect(match, alice)
     board = me.last_board
@@ -356,8 +441,13 @@ async def test_board_messages_carry_version_title_and_turn(make_match: Any, alic
 
 @pytest.mark.parametrize("renew", [True, False])
 async def test_an_open_table_stays_in_its_group_past_the_layers_group_expiry(
-        renew: bool, make_match: Any, alice: Any, connect: Any, settings: Any,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    renew: bool,
+    make_match: Any,
+    alice: Any,
+    connect: Any,
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A page left open longer than the channel layer's group expiry (a day with
     channels-redis) is still told of moves made in another process: the process's hub
     renews its one membership of the match's group (games.table.hub). Without renewal
@@ -365,7 +455,9 @@ async def test_an_open_table_stays_in_its_group_past_the_layers_group_expiry(
     from games import notify
     from games.table import hub
 
-    settings.CHANNEL_LAYERS = {"default": {**channel_layers(None)["default"], "CONFIG": {"group_expiry": 1}}}
+    settings.CHANNEL_LAYERS = {
+        "default": {**channel_layers(None)["default"], "CONFIG": {"group_expiry": 1}}
+    }
     monkeypatch.setattr(hub, "GROUP_RENEW_SECONDS", 0.2 if renew else 3600.0)
     match = await db(make_match, "me", "computer")
     await to_my_turn(match.pk)
@@ -375,8 +467,15 @@ async def test_an_open_table_stays_in_its_group_past_the_layers_group_expiry(
     action, version = await my_action(match.pk), me.version
     # The move is made in "another process": its notice reaches this one only through the layer.
     monkeypatch.setattr(notify, "hub_sink", None)
-    await db(services.action_submit, match_id=match.pk, user=alice, seat=0, action=action,
-             expected_version=version, request_id=rid())
+    await db(
+        services.action_submit,
+        match_id=match.pk,
+        user=alice,
+        seat=0,
+        action=action,
+        expected_version=version,
+        request_id=rid(),
+    )
     if renew:
         assert (await spectator.board())["version"] == version + 1
         assert (await me.board())["version"] == version + 1
@@ -384,8 +483,9 @@ async def test_an_open_table_stays_in_its_group_past_the_layers_group_expiry(
         assert await spectator.quiet() and await me.quiet()
 
 
-async def test_check_brings_the_board_a_lost_notice_did_not(make_match: Any, alice: Any, connect: Any,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_check_brings_the_board_a_lost_notice_did_not(
+    make_match: Any, alice: Any, connect: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A notice lost on the channel layer (dropped or expired under overload) leaves a
     page behind until it checks: "check" answers with the board it missed, once, and
     with nothing when the page is up to date. It changes nothing."""
@@ -397,10 +497,19 @@ async def test_check_brings_the_board_a_lost_notice_did_not(make_match: Any, ali
     version = me.version
     await me.send(type="check")
     assert await me.quiet()  # up to date: nothing comes
-    monkeypatch.setattr(notify, "match_changed", lambda match_id, version, **_: False)  # the notice is lost
+    monkeypatch.setattr(
+        notify, "match_changed", lambda match_id, version, **_: False
+    )  # the notice is lost
     action = await my_action(match.pk)
-    await db(services.action_submit, match_id=match.pk, user=alice, seat=0, action=action,
-             expected_version=version, request_id=rid())
+    await db(
+        services.action_submit,
+        match_id=match.pk,
+        user=alice,
+        seat=0,
+        action=action,
+        expected_version=version,
+        request_id=rid(),
+    )
     assert await me.quiet()
     await me.send(type="check")
     assert (await me.board())["version"] == version + 1

@@ -32,8 +32,9 @@ def restarts(match_id: int) -> int:
     return Match.objects.get(pk=match_id).rounds.get().restarts
 
 
-async def test_the_others_accept_a_restart_on_their_board(connect: Any, make_match: Any, alice: Any,
-                                                         bob: Any, carol: Any) -> None:
+async def test_the_others_accept_a_restart_on_their_board(
+    connect: Any, make_match: Any, alice: Any, bob: Any, carol: Any
+) -> None:
     match = await db(shared, make_match, bob)
     me = await connect(match, alice)
     other = await connect(match, bob)
@@ -60,7 +61,9 @@ async def test_the_others_accept_a_restart_on_their_board(connect: Any, make_mat
     assert await db(restarts, match.pk) == 1
 
 
-async def test_a_decline_closes_the_request(connect: Any, make_match: Any, alice: Any, bob: Any) -> None:
+async def test_a_decline_closes_the_request(
+    connect: Any, make_match: Any, alice: Any, bob: Any
+) -> None:
     match = await db(shared, make_match, bob)
     me = await connect(match, alice)
     other = await connect(match, bob)
@@ -71,12 +74,15 @@ async def test_a_decline_closes_the_request(connect: Any, make_match: Any, alice
     version = (await other.expect("ack"))["version"]
     board = await me.board(at_least=version)
     assert "Waiting for the others" not in board["html"]
-    assert await db(lambda: ChangeRequest.objects.get(pk=ask).status) == ChangeRequest.Status.DECLINED
+    assert (
+        await db(lambda: ChangeRequest.objects.get(pk=ask).status) == ChangeRequest.Status.DECLINED
+    )
     assert await db(restarts, match.pk) == 0
 
 
-async def test_a_request_nobody_answers_closes_on_time_on_every_board(connect: Any, make_match: Any,
-                                                                     alice: Any, bob: Any) -> None:
+async def test_a_request_nobody_answers_closes_on_time_on_every_board(
+    connect: Any, make_match: Any, alice: Any, bob: Any
+) -> None:
     """The banner says when answers close; once the minute is over, the computer worker's
     next pass closes the request for everyone watching — nobody has to ask anything."""
     from datetime import timedelta
@@ -101,13 +107,18 @@ async def test_a_request_nobody_answers_closes_on_time_on_every_board(connect: A
     await db(worker.expire_requests)  # within its minute: nothing happens
     assert await db(lambda: ChangeRequest.objects.get(pk=ask).status) == ChangeRequest.Status.OPEN
 
-    await db(lambda: ChangeRequest.objects.filter(pk=ask).update(
-        expires_at=timezone.now() - timedelta(seconds=1)))
+    await db(
+        lambda: ChangeRequest.objects.filter(pk=ask).update(
+            expires_at=timezone.now() - timedelta(seconds=1)
+        )
+    )
     worker.requests_at = None  # its next look is due
     await db(worker.expire_requests)
     for viewer in (me, other, spectator):
         board = await viewer.board(at_least=asked + 1)
         assert ask_of(board) is None and "Waiting for the other" not in board["html"]
         assert "Nobody answered the restart request in time" in board["html"]
-    assert await db(lambda: ChangeRequest.objects.get(pk=ask).status) == ChangeRequest.Status.EXPIRED
+    assert (
+        await db(lambda: ChangeRequest.objects.get(pk=ask).status) == ChangeRequest.Status.EXPIRED
+    )
     assert await db(restarts, match.pk) == 0

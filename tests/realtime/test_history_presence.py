@@ -25,18 +25,28 @@ def open_rows(user: Any) -> int:
     return Presence.objects.filter(user=user, closed=False).count()
 
 
-async def test_no_turn_mail_while_a_table_is_open(make_match: Any, alice: Any, connect: Any) -> None:
+async def test_no_turn_mail_while_a_table_is_open(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     def prepare() -> Match:
         alice.email = "alice@example.org"
         alice.save()
         confirmed(alice)  # turn e-mails go to confirmed addresses only
         TurnMail.objects.create(user=alice, enabled=True, after_minutes=15)
         match = make_match("me", "computer")
-        play(match.pk, {0: alice}, until=lambda s: s.turn == 0 and s.phase in ("engine", "first", "play"))
+        play(
+            match.pk,
+            {0: alice},
+            until=lambda s: s.turn == 0 and s.phase in ("engine", "first", "play"),
+        )
         return match
 
     match = await db(prepare)
-    await db(lambda: Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(hours=1)))
+    await db(
+        lambda: Match.objects.filter(pk=match.pk).update(
+            updated_at=timezone.now() - timedelta(hours=1)
+        )
+    )
     later = timezone.now() + timedelta(hours=1)
     first = await connect(match, alice)
     second = await connect(match, alice)  # two tabs

@@ -41,14 +41,42 @@ def fields(reads: board_reads.BoardReads) -> tuple[Any, ...]:
     m = reads.match
 
     def entry(e: Any) -> Any:
-        return None if e is None else (e.pk, e.seq, e.kind, e.seat, e.action, e.user_id, e.by_computer, e.version,
-                                       e.user.get_username() if e.user is not None else None)
+        return (
+            None
+            if e is None
+            else (
+                e.pk,
+                e.seq,
+                e.kind,
+                e.seat,
+                e.action,
+                e.user_id,
+                e.by_computer,
+                e.version,
+                e.user.get_username() if e.user is not None else None,
+            )
+        )
 
     folded = reads.folded
-    return (m.pk, m.version, m.state, m.status, m.round_number, m.hurry, m.pace,
-            [(s.index, s.kind, s.user_id) for s in m.seat_list], reads.paused, reads.history, entry(reads.last),
-            None if folded is None else ([e.id for e in folded.effective], [[e.id for e in g] for g in folded.redo]),
-            reads.following, reads.ask, [tuple(line) for line in reads.lines])
+    return (
+        m.pk,
+        m.version,
+        m.state,
+        m.status,
+        m.round_number,
+        m.hurry,
+        m.pace,
+        [(s.index, s.kind, s.user_id) for s in m.seat_list],
+        reads.paused,
+        reads.history,
+        entry(reads.last),
+        None
+        if folded is None
+        else ([e.id for e in folded.effective], [[e.id for e in g] for g in folded.redo]),
+        reads.following,
+        reads.ask,
+        [tuple(line) for line in reads.lines],
+    )
 
 
 def viewers(reads: board_reads.BoardReads, user: Any) -> list[board.Viewer]:
@@ -59,15 +87,26 @@ def viewers(reads: board_reads.BoardReads, user: Any) -> list[board.Viewer]:
     match = reads.match
     controlled = tuple(permissions.seats_controlled(match, user))
     turn = selectors.match_state(match).turn
-    return [board.Viewer(user=user, controlled=controlled), board.Viewer(user=user, controlled=controlled, revealed=turn),
-            board.Viewer()]
+    return [
+        board.Viewer(user=user, controlled=controlled),
+        board.Viewer(user=user, controlled=controlled, revealed=turn),
+        board.Viewer(),
+    ]
 
 
 def pages(reads: board_reads.BoardReads, user: Any) -> list[str]:
-    return [board.match_page(match=reads.match, viewer=v, reads=reads).html() for v in viewers(reads, user)]
+    return [
+        board.match_page(match=reads.match, viewer=v, reads=reads).html()
+        for v in viewers(reads, user)
+    ]
 
 
-def step(match_id: int, users: list[Any], rng: random.Random, rates: tuple[float, float, float] = (0.05, 0.08, 0.09)) -> None:
+def step(
+    match_id: int,
+    users: list[Any],
+    rng: random.Random,
+    rates: tuple[float, float, float] = (0.05, 0.08, 0.09),
+) -> None:
     """One random change: mostly a legal action of the seat to act, now and then (`rates`:
     cumulative) an undo, redo or restart (refusals change nothing; at a table of several
     people one is asked of the others), the next round when one is over."""
@@ -75,36 +114,54 @@ def step(match_id: int, users: list[Any], rng: random.Random, rates: tuple[float
     state = state_of(match_id)
     seat_users = {s.index: s.user for s in m.seats.all()}
     if state.phase == "round_over":
-        services.round_next(match_id=match_id, user=users[0], expected_version=m.version, request_id=rid())
+        services.round_next(
+            match_id=match_id, user=users[0], expected_version=m.version, request_id=rid()
+        )
         return
     roll = rng.random()
     who = seat_users.get(state.turn) or users[0]
     try:
         if roll < rates[0]:
-            services.match_undo(match_id=match_id, user=who, expected_version=m.version, request_id=rid())
+            services.match_undo(
+                match_id=match_id, user=who, expected_version=m.version, request_id=rid()
+            )
         elif roll < rates[1]:
-            services.match_redo(match_id=match_id, user=who, expected_version=m.version, request_id=rid())
+            services.match_redo(
+                match_id=match_id, user=who, expected_version=m.version, request_id=rid()
+            )
         elif roll < rates[2]:
-            services.round_restart(match_id=match_id, user=users[0], expected_version=m.version, request_id=rid())
+            services.round_restart(
+                match_id=match_id, user=users[0], expected_version=m.version, request_id=rid()
+            )
         elif seat_users.get(state.turn) is None:
             services.computer_step(match_id=match_id)
         else:
             action = rng.choice(legal_actions(state))
-            services.action_submit(match_id=match_id, user=who, seat=state.turn, action=action.to_json(),
-                                   expected_version=m.version, request_id=rid())
+            services.action_submit(
+                match_id=match_id,
+                user=who,
+                seat=state.turn,
+                action=action.to_json(),
+                expected_version=m.version,
+                request_id=rid(),
+            )
     except GameError:
         pass  # nothing to undo or redo, a request waiting: nothing changed
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("kinds", "seed", "steps"), [
-    (("me", "local"), 1, 150),
-    (("me", "local", "local", "computer"), 2, 100),
-    (("me",) + ("local",) * 5, 3, 70),
-    (("me",) + ("local",) * 8 + ("computer",), 4, 60),
-])
+@pytest.mark.parametrize(
+    ("kinds", "seed", "steps"),
+    [
+        (("me", "local"), 1, 150),
+        (("me", "local", "local", "computer"), 2, 100),
+        (("me",) + ("local",) * 5, 3, 70),
+        (("me",) + ("local",) * 8 + ("computer",), 4, 60),
+    ],
+)
 def test_derived_reads_and_boards_equal_a_fresh_read_at_every_version(
-        kinds: tuple[str, ...], seed: int, steps: int, alice: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    kinds: tuple[str, ...], seed: int, steps: int, alice: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rng = random.Random(seed)
     match = services.match_create(creator=alice, seats=[spec(k) for k in kinds], seed=1000 + seed)
     told: list[dict[str, Any]] = []
@@ -197,14 +254,17 @@ def fresh_html(match_id: int, conn: Any) -> str:
 @pytest.mark.asyncio
 @pytest.mark.parametrize("split", [False, True], ids=["one hub", "two hubs"])
 async def test_every_connections_page_equals_a_fresh_render_at_every_version(
-        split: bool, alice: Any, bob: Any, carol: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    split: bool, alice: Any, bob: Any, carol: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Three people and two spectators; with `split`, two processes' hubs (two stations, each
     told of every version, as the layer would) each hold half the table."""
     rng = random.Random(7)
     users = [alice, bob, carol]
 
     def make() -> Match:
-        m = services.match_create(creator=alice, seats=[spec("me"), spec("human"), spec("human")], seed=77)
+        m = services.match_create(
+            creator=alice, seats=[spec("me"), spec("human"), spec("human")], seed=77
+        )
         for u in (bob, carol):
             services.seat_join(match_id=m.pk, user=u, token=m.invite_token)
         return Match.objects.get(pk=m.pk)
@@ -213,9 +273,14 @@ async def test_every_connections_page_equals_a_fresh_render_at_every_version(
     here, there = hub.Station(), hub.Station()
     told: list[dict[str, Any]] = []
     monkeypatch.setattr(notify, "hub_sink", lambda match_id, message: told.append(message))
-    people = [await open_page(here if not split or i % 2 == 0 else there, match.pk, u) for i, u in enumerate(users)]
+    people = [
+        await open_page(here if not split or i % 2 == 0 else there, match.pk, u)
+        for i, u in enumerate(users)
+    ]
     # Two spectators in a hub: the second one is given the first one's frame (Consumer.watched).
-    watchers = [await open_page(there if split else here, match.pk, AnonymousUser()) for _ in range(2)]
+    watchers = [
+        await open_page(there if split else here, match.pk, AnonymousUser()) for _ in range(2)
+    ]
     everyone = [*people, *watchers]
     hubs = {here.hubs[match.pk], *([there.hubs[match.pk]] if split else [])}
     for _ in range(45):
@@ -227,15 +292,18 @@ async def test_every_connections_page_equals_a_fresh_render_at_every_version(
         version = await db(lambda: Match.objects.get(pk=match.pk).version)
         await settle(everyone, version)
         for p in everyone:
-            assert p.board is not None and p.board["html"] == await db(fresh_html, match.pk, p.conn), p.conn.user
+            assert p.board is not None and p.board["html"] == await db(
+                fresh_html, match.pk, p.conn
+            ), p.conn.user
     assert all(h.derived > 15 for h in hubs)
     for h in hubs:
         await h.close()
 
 
 @pytest.mark.asyncio
-async def test_a_slow_client_holds_up_nobody_and_is_resynced(alice: Any, bob: Any,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_slow_client_holds_up_nobody_and_is_resynced(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def make() -> Match:
         m = services.match_create(creator=alice, seats=[spec("me"), spec("human")], seed=5)
         services.seat_join(match_id=m.pk, user=bob, token=m.invite_token)
@@ -267,7 +335,9 @@ async def test_a_slow_client_holds_up_nobody_and_is_resynced(alice: Any, bob: An
     slow.blocked.set()
     await settle([slow], fast.version)
     assert [f["type"] for f in slow.frames].count("board") >= 2  # the first board, then a resync's
-    assert slow.board is not None and slow.board["html"] == await db(fresh_html, match.pk, slow.conn)
+    assert slow.board is not None and slow.board["html"] == await db(
+        fresh_html, match.pk, slow.conn
+    )
     await h.close()
 
 
@@ -289,8 +359,15 @@ async def test_broadcast_reaches_its_audience_in_order(alice: Any, bob: Any) -> 
     with pytest.raises(ValueError):
         h.broadcast({"type": "chat"}, "nobody")
     # Through the layer too, as another process (or games/chat) would send it.
-    await get_channel_layer().group_send(notify.match_group(match.pk), {
-        "type": "hub.broadcast", "match": match.pk, "frame": {"type": "chat", "n": 4}, "audience": "all"})
+    await get_channel_layer().group_send(
+        notify.match_group(match.pk),
+        {
+            "type": "hub.broadcast",
+            "match": match.pk,
+            "frame": {"type": "chat", "n": 4},
+            "audience": "all",
+        },
+    )
     for _ in range(400):
         if all(any(f.get("n") == 4 for f in p.frames) for p in (a, b, w)):
             break
@@ -301,11 +378,16 @@ async def test_broadcast_reaches_its_audience_in_order(alice: Any, bob: Any) -> 
 
 
 @pytest.mark.asyncio
-async def test_nothing_on_the_channel_layer_names_a_tile_off_the_table(alice: Any, bob: Any) -> None:
+async def test_nothing_on_the_channel_layer_names_a_tile_off_the_table(
+    alice: Any, bob: Any
+) -> None:
     """R24: what goes through the layer (every process would get it) is public: the
     notices' entries name only tiles played onto the table; a draw names none."""
+
     def make() -> Match:
-        m = services.match_create(creator=alice, seats=[spec("me"), spec("human"), spec("computer")], seed=9)
+        m = services.match_create(
+            creator=alice, seats=[spec("me"), spec("human"), spec("computer")], seed=9
+        )
         services.seat_join(match_id=m.pk, user=bob, token=m.invite_token)
         return Match.objects.get(pk=m.pk)
 
@@ -343,14 +425,19 @@ def redis_layer(settings: Any) -> str:
     import uuid
 
     url = redis_url()
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                                           "CONFIG": {"hosts": [url], "prefix": f"test-{uuid.uuid4().hex[:8]}"}}}
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [url], "prefix": f"test-{uuid.uuid4().hex[:8]}"},
+        }
+    }
     return url
 
 
 @pytest.mark.asyncio
 async def test_through_redis_one_membership_per_process_and_only_public_entries(
-        redis_layer: str, alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    redis_layer: str, alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two processes' stations on a real Redis layer: the match's group holds one member per
     process however many connections each has; a move made elsewhere (the worker: no hub
     of its own) reaches both hubs through Redis, which derive it; what crossed Redis names

@@ -32,8 +32,9 @@ def final(match_id: int) -> bool:
     return state_from_json(Match.objects.get(pk=match_id).state).start.final
 
 
-async def test_end_after_this_round_by_consent_over_the_socket(connect: Any, make_match: Any, alice: Any,
-                                                               bob: Any) -> None:
+async def test_end_after_this_round_by_consent_over_the_socket(
+    connect: Any, make_match: Any, alice: Any, bob: Any
+) -> None:
     match = await db(shared, make_match, bob)
     me = await connect(match, alice)
     other = await connect(match, bob)
@@ -59,4 +60,7 @@ async def test_end_after_this_round_by_consent_over_the_socket(connect: Any, mak
     await other.send(type="accept", ask=ask, request_id="yes")
     await other.expect("ack")
     assert await db(final, match.pk)
-    assert await db(lambda: ChangeRequest.objects.filter(match_id=match.pk, status="done").count()) == 1
+    assert (
+        await db(lambda: ChangeRequest.objects.filter(match_id=match.pk, status="done").count())
+        == 1
+    )

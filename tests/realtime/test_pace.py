@@ -24,7 +24,7 @@ def pace_shown(board: dict[str, Any]) -> str | None:
 
 
 def skip_button(html: str) -> str | None:
-    """"Skip to my turn" on a board: None (not there), "disabled" (standing in place) or "enabled"."""
+    """ "Skip to my turn" on a board: None (not there), "disabled" (standing in place) or "enabled"."""
     found = re.search(r"<button[^>]*data-skip[^>]*>", html)
     return None if found is None else "disabled" if " disabled" in found.group(0) else "enabled"
 
@@ -34,8 +34,9 @@ def pace_of(match_id: int) -> tuple[str, bool]:
     return m.pace, m.hurry
 
 
-async def test_a_player_sets_the_pace_and_every_page_shows_it(make_match: Any, alice: Any, bob: Any,
-                                                              connect: Any) -> None:
+async def test_a_player_sets_the_pace_and_every_page_shows_it(
+    make_match: Any, alice: Any, bob: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer", "human")
     await db(services.seat_join, match_id=match.pk, user=bob, token=match.invite_token)
     me = await connect(match, alice)
@@ -54,14 +55,18 @@ async def test_a_player_sets_the_pace_and_every_page_shows_it(make_match: Any, a
     assert re.search(r'data-pace="fast" aria-pressed="true"', me.last_board["html"])  # type: ignore[index]
 
 
-async def test_spectators_and_bad_paces_are_refused_and_change_nothing(make_match: Any, alice: Any,
-                                                                       connect: Any) -> None:
+async def test_spectators_and_bad_paces_are_refused_and_change_nothing(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer")
     await to_computer_turn(match.pk, alice)
     me = await connect(match, alice)
     spectator = await connect(match, watch=match.watch_token)
     before = await db(snapshot, match.pk)
-    for message in [dict(type="pace", pace="fast", request_id=rid()), dict(type="skip", request_id=rid())]:
+    for message in [
+        dict(type="pace", pace="fast", request_id=rid()),
+        dict(type="skip", request_id=rid()),
+    ]:
         await spectator.send(**message)
         assert (await spectator.expect("error"))["code"] == "forbidden", message
         await spectator.expect("board")
@@ -85,8 +90,9 @@ async def test_spectators_and_bad_paces_are_refused_and_change_nothing(make_matc
     assert await db(pace_of, match.pk) == ("normal", False)
 
 
-async def test_skip_to_my_turn_is_offered_on_a_computers_turn_and_hurries_it(make_match: Any, alice: Any,
-                                                                             connect: Any) -> None:
+async def test_skip_to_my_turn_is_offered_on_a_computers_turn_and_hurries_it(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer", "computer")
     await to_my_turn(match.pk)
     me = await connect(match, alice)
@@ -103,7 +109,10 @@ async def test_skip_to_my_turn_is_offered_on_a_computers_turn_and_hurries_it(mak
     await me.send(type="skip", request_id="skip-1")
     ack = await me.expect("ack")
     board = await me.board(at_least=ack["version"])
-    assert skip_button(board["html"]) == "disabled" and await db(pace_of, match.pk) == ("normal", True)
+    assert skip_button(board["html"]) == "disabled" and await db(pace_of, match.pk) == (
+        "normal",
+        True,
+    )
     assert "data-pace-now" in (await spectator.board(at_least=ack["version"]))["html"]
     # The computers play to my turn; then the table is back at its pace.
     while (await db(state_of, match.pk)).turn != 0:
@@ -111,7 +120,9 @@ async def test_skip_to_my_turn_is_offered_on_a_computers_turn_and_hurries_it(mak
     assert await db(pace_of, match.pk) == ("normal", False)
 
 
-async def test_the_undo_button_says_what_it_takes_back(make_match: Any, alice: Any, connect: Any) -> None:
+async def test_the_undo_button_says_what_it_takes_back(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer", "computer")
     await to_my_turn(match.pk)
     await to_computer_turn(match.pk, alice)
@@ -121,11 +132,15 @@ async def test_the_undo_button_says_what_it_takes_back(make_match: Any, alice: A
     undo = re.search(r'<button[^>]*data-cmd="undo"[^>]*>', html)
     assert undo is not None, "Undo is offered after my move"
     title = re.search(r'title="([^"]*)"', undo.group(0)).group(1)  # type: ignore[union-attr]
-    assert re.match(r"Undo (your |the end of your first turn)", title) and "computer move" in title, title
+    assert (
+        re.match(r"Undo (your |the end of your first turn)", title) and "computer move" in title
+    ), title
     # The same button in Spanish, with the words of the language's catalogue.
     es = await connect(match, alice, language="es")
     es_undo = re.search(r'<button[^>]*data-cmd="undo"[^>]*>', es.last_board["html"])  # type: ignore[index]
-    assert es_undo is not None and re.search(r"Deshacer (tu |el final de tu primer turno)", es_undo.group(0))
+    assert es_undo is not None and re.search(
+        r"Deshacer (tu |el final de tu primer turno)", es_undo.group(0)
+    )
     assert "ordenador" in es_undo.group(0)
     json.dumps(es.last_board)  # a plain message
 
@@ -136,7 +151,9 @@ def autodraw_of(user: Any) -> bool:
     return Preferences.objects.filter(user=user, autodraw=True).exists()
 
 
-async def test_draw_and_pass_for_me_is_kept_on_the_account(make_match: Any, alice: Any, connect: Any) -> None:
+async def test_draw_and_pass_for_me_is_kept_on_the_account(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     """A player turns "draw and pass for me" on from the table: it is kept on their account
     (not in one browser), this page's board says so at once and so does every later page;
     a spectator cannot set it and nothing of the match changes."""
@@ -146,7 +163,9 @@ async def test_draw_and_pass_for_me_is_kept_on_the_account(make_match: Any, alic
     version = me.version
     await me.send(type="autodraw", on=True)
     board = await me.expect("board")
-    assert 'data-draw-pass="on"' in board["html"] and re.search(r'data-autodraw aria-pressed="true"', board["html"])
+    assert 'data-draw-pass="on"' in board["html"] and re.search(
+        r'data-autodraw aria-pressed="true"', board["html"]
+    )
     assert await db(autodraw_of, alice) and board["version"] == version  # the match did not change
     again = await connect(match, alice)  # another browser of hers
     assert 'data-draw-pass="on"' in again.last_board["html"]  # type: ignore[index]
@@ -154,7 +173,11 @@ async def test_draw_and_pass_for_me_is_kept_on_the_account(make_match: Any, alic
     await spectator.send(type="autodraw", on=False)
     assert (await spectator.expect("error"))["code"] == "forbidden"
     assert await db(autodraw_of, alice)
-    for bad in (dict(type="autodraw", on="yes"), dict(type="autodraw"), dict(type="autodraw", on=True, seat=0)):
+    for bad in (
+        dict(type="autodraw", on="yes"),
+        dict(type="autodraw"),
+        dict(type="autodraw", on=True, seat=0),
+    ):
         await me.send(**bad)
         assert (await me.expect("error"))["code"] == "bad_request", bad
     await me.send(type="autodraw", on=False)

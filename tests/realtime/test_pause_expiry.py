@@ -29,7 +29,8 @@ POLL = 5.0
 
 @pytest.mark.slow
 async def test_a_pause_nobody_renews_holds_the_computers_no_longer_than_its_timeout(
-        make_match: Any, alice: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_match: Any, alice: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(selectors, "PAUSE_TIMEOUT", timedelta(seconds=TIMEOUT))
     monkeypatch.setattr(services, "PAUSE_TIMEOUT", timedelta(seconds=TIMEOUT))
     match = await db(make_match, "me", "computer")

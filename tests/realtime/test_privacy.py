@@ -52,7 +52,9 @@ async def play_one(match_id: int, state: RoundState, browsers: dict[int, Browser
         return
     me = browsers[seat]
     action = choose(view(state, seat), "basic")
-    await me.send(type="act", seat=seat, action=action.to_json(), version=me.version, request_id=rid())
+    await me.send(
+        type="act", seat=seat, action=action.to_json(), version=me.version, request_id=rid()
+    )
     ack = await me.expect("ack")
     assert ack["duplicate"] is False
 
@@ -99,13 +101,18 @@ def assert_no_leak(browser: Browser, own: int | None, states: dict[int, RoundSta
     return checked
 
 
-async def test_r24_each_seat_sees_only_its_own_hand_and_spectators_none(make_match: Any, alice: Any, bob: Any,
-                                                                         connect: Any) -> None:
+async def test_r24_each_seat_sees_only_its_own_hand_and_spectators_none(
+    make_match: Any, alice: Any, bob: Any, connect: Any
+) -> None:
     match = await db(duo_with_computer, make_match, bob)
     a = await connect(match, alice)
     b = await connect(match, bob)
     spectator = await connect(match, watch=match.watch_token)
-    assert (seat_of(a.last_board), seat_of(b.last_board), seat_of(spectator.last_board)) == (0, 1, None)
+    assert (seat_of(a.last_board), seat_of(b.last_board), seat_of(spectator.last_board)) == (
+        0,
+        1,
+        None,
+    )
     states: dict[int, RoundState] = {}
     for _ in range(1000):
         match_state = await db(state_of, match.pk)
@@ -116,16 +123,25 @@ async def test_r24_each_seat_sees_only_its_own_hand_and_spectators_none(make_mat
         await play_one(match.pk, match_state, {0: a, 1: b})
         for browser in (a, b, spectator):
             board = await browser.board(at_least=version + 1)
-            assert board["version"] == version + 1  # every change reaches every connection, in order
+            assert (
+                board["version"] == version + 1
+            )  # every change reaches every connection, in order
     else:
         raise AssertionError("the round did not end")
-    checked = [assert_no_leak(a, 0, states), assert_no_leak(b, 1, states), assert_no_leak(spectator, None, states)]
-    assert min(checked) == len(states) - 1  # every version, on every connection, before the round ended
+    checked = [
+        assert_no_leak(a, 0, states),
+        assert_no_leak(b, 1, states),
+        assert_no_leak(spectator, None, states),
+    ]
+    assert (
+        min(checked) == len(states) - 1
+    )  # every version, on every connection, before the round ended
     assert await a.quiet() and await b.quiet() and await spectator.quiet()
 
 
-async def test_two_players_each_get_their_own_board_after_a_move(make_match: Any, alice: Any, bob: Any,
-                                                                 connect: Any) -> None:
+async def test_two_players_each_get_their_own_board_after_a_move(
+    make_match: Any, alice: Any, bob: Any, connect: Any
+) -> None:
     match = await db(duo_with_computer, make_match, bob)
     a = await connect(match, alice)
     b = await connect(match, bob)
@@ -139,7 +155,9 @@ async def test_two_players_each_get_their_own_board_after_a_move(make_match: Any
     action = choose(view(state, seat), "basic")
     await mover.catch_up(version)
     await other.catch_up(version)
-    await mover.send(type="act", seat=seat, action=action.to_json(), version=version, request_id=rid())
+    await mover.send(
+        type="act", seat=seat, action=action.to_json(), version=version, request_id=rid()
+    )
     assert (await mover.expect("ack"))["version"] == version + 1
     mine, theirs = await mover.expect("board"), await other.expect("board")
     assert mine["version"] == theirs["version"] == version + 1
@@ -151,16 +169,22 @@ async def test_two_players_each_get_their_own_board_after_a_move(make_match: Any
     assert await mover.quiet() and await other.quiet()  # one board each per change
 
 
-async def test_a_stranger_is_refused_and_learns_nothing(make_match: Any, alice: Any, carol: Any, connect: Any) -> None:
+async def test_a_stranger_is_refused_and_learns_nothing(
+    make_match: Any, alice: Any, carol: Any, connect: Any
+) -> None:
     from channels.testing import WebsocketCommunicator
 
     from tablesite.asgi import application
 
     match = await db(make_match, "me", "computer")
     refused = []
-    for user, path in [(carol, f"/ws/m/{match.pk}/"), (None, f"/ws/m/{match.pk}/"),
-                       (carol, f"/ws/m/{match.pk}/?watch=wrong"), (None, f"/ws/m/{match.pk}/?watch="),
-                       (alice, f"/ws/m/{match.pk + 1000}/")]:
+    for user, path in [
+        (carol, f"/ws/m/{match.pk}/"),
+        (None, f"/ws/m/{match.pk}/"),
+        (carol, f"/ws/m/{match.pk}/?watch=wrong"),
+        (None, f"/ws/m/{match.pk}/?watch="),
+        (alice, f"/ws/m/{match.pk + 1000}/"),
+    ]:
         headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
         if user is not None:
             from tests.realtime.conftest import session_cookie
@@ -175,22 +199,31 @@ async def test_a_stranger_is_refused_and_learns_nothing(make_match: Any, alice: 
     assert refused == [("websocket.close", 4403)] * 5
 
 
-async def test_a_page_from_another_origin_cannot_connect(make_match: Any, alice: Any, connect: Any) -> None:
+async def test_a_page_from_another_origin_cannot_connect(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     from channels.testing import WebsocketCommunicator
 
     from tablesite.asgi import application
     from tests.realtime.conftest import session_cookie
 
     match = await db(make_match, "me", "computer")
-    communicator = WebsocketCommunicator(application, f"/ws/m/{match.pk}/", headers=[
-        (b"origin", b"https://evil.example"), (b"host", b"testserver"),
-        (b"cookie", f"sessionid={await db(session_cookie, alice)}".encode())])
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/m/{match.pk}/",
+        headers=[
+            (b"origin", b"https://evil.example"),
+            (b"host", b"testserver"),
+            (b"cookie", f"sessionid={await db(session_cookie, alice)}".encode()),
+        ],
+    )
     connected, _ = await communicator.connect(timeout=10)
     assert not connected
 
 
-async def test_spectators_with_the_watch_token_or_as_creator_see_no_hand(make_match: Any, alice: Any, bob: Any,
-                                                                          carol: Any, connect: Any) -> None:
+async def test_spectators_with_the_watch_token_or_as_creator_see_no_hand(
+    make_match: Any, alice: Any, bob: Any, carol: Any, connect: Any
+) -> None:
     # alice created the match and holds no seat: she may watch without the token, like bob with it.
     match = await db(make_match, "computer", "human", creator=alice)
     await db(services.seat_join, match_id=match.pk, user=carol, token=match.invite_token)
@@ -206,7 +239,9 @@ async def test_spectators_with_the_watch_token_or_as_creator_see_no_hand(make_ma
         assert board["your_turn"] is False
 
 
-async def test_reconnecting_gets_the_current_board(make_match: Any, alice: Any, connect: Any) -> None:
+async def test_reconnecting_gets_the_current_board(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer", "computer")
     first = await connect(match, alice)
     seen = first.version
@@ -216,8 +251,15 @@ async def test_reconnecting_gets_the_current_board(make_match: Any, alice: Any, 
         state = await db(state_of, match.pk)
         if state.turn == 0:
             action = choose(view(state, 0), "basic")
-            await db(services.action_submit, match_id=match.pk, user=alice, seat=0, action=action.to_json(),
-                     expected_version=seen + changed, request_id=rid())
+            await db(
+                services.action_submit,
+                match_id=match.pk,
+                user=alice,
+                seat=0,
+                action=action.to_json(),
+                expected_version=seen + changed,
+                request_id=rid(),
+            )
         else:
             await db(services.computer_step, match_id=match.pk)
         changed += 1
@@ -231,8 +273,9 @@ async def test_reconnecting_gets_the_current_board(make_match: Any, alice: Any, 
 # ---------------------------------------------------------------- pass-and-play relay (R24)
 
 
-async def test_r24_relay_cover_hides_every_hand_until_show_my_tiles(make_match: Any, alice: Any,
-                                                                     connect: Any) -> None:
+async def test_r24_relay_cover_hides_every_hand_until_show_my_tiles(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "local:Ana", "computer")
     device = await connect(match, alice)
     covers: list[int] = []

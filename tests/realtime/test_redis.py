@@ -29,7 +29,9 @@ def redis_url() -> str:
     url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/14"
     parsed = urlparse(url)
     try:
-        socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or 6379), timeout=1).close()
+        socket.create_connection(
+            (parsed.hostname or "127.0.0.1", parsed.port or 6379), timeout=1
+        ).close()
     except OSError:
         message = f"Redis is not reachable at {url}"
         if in_ci():
@@ -42,8 +44,12 @@ def redis_url() -> str:
 def redis_layer(settings: Any) -> str:
     url = redis_url()
     # A prefix of its own, so that nothing else on this Redis hears these groups.
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                                           "CONFIG": {"hosts": [url], "prefix": f"test-{uuid.uuid4().hex[:8]}"}}}
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [url], "prefix": f"test-{uuid.uuid4().hex[:8]}"},
+        }
+    }
     return url
 
 
@@ -57,8 +63,9 @@ def step_outside_any_event_loop(match_id: int) -> Any:
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_two_consumers_share_the_table_through_redis(redis_layer: str, make_match: Any, alice: Any,
-                                                           bob: Any, connect: Any) -> None:
+async def test_two_consumers_share_the_table_through_redis(
+    redis_layer: str, make_match: Any, alice: Any, bob: Any, connect: Any
+) -> None:
     from channels.layers import get_channel_layer
     from channels_redis.core import RedisChannelLayer
 
@@ -70,8 +77,13 @@ async def test_two_consumers_share_the_table_through_redis(redis_layer: str, mak
     b = await connect(match, bob)
     state = await db(state_of, match.pk)
     mover, other, seat = (a, b, 0) if state.turn == 0 else (b, a, 1)
-    await mover.send(type="act", seat=seat, action=choose(view(state, seat), "basic").to_json(),
-                     version=mover.version, request_id=rid())
+    await mover.send(
+        type="act",
+        seat=seat,
+        action=choose(view(state, seat), "basic").to_json(),
+        version=mover.version,
+        request_id=rid(),
+    )
     version = (await mover.expect("ack"))["version"]
     mine, theirs = await mover.expect("board"), await other.board(at_least=version)
     assert mine["version"] == theirs["version"] == version
@@ -83,15 +95,18 @@ async def test_two_consumers_share_the_table_through_redis(redis_layer: str, mak
     version = (await db(snapshot, match.pk))[0]
     await a.catch_up(version)
     await b.catch_up(version)
-    assert await asyncio.get_running_loop().run_in_executor(None, step_outside_any_event_loop, match.pk)
+    assert await asyncio.get_running_loop().run_in_executor(
+        None, step_outside_any_event_loop, match.pk
+    )
     for browser in (a, b):
         assert (await browser.board(at_least=version + 1))["version"] == version + 1
 
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_run_computers_once_plays_and_the_table_hears_it(redis_layer: str, make_match: Any, alice: Any,
-                                                               connect: Any) -> None:
+async def test_run_computers_once_plays_and_the_table_hears_it(
+    redis_layer: str, make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer")
     await db(play, match.pk, {0: alice}, until=lambda s: s.turn == 1)
     me = await connect(match, alice)

@@ -21,15 +21,21 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
 def make_table(alice: Any, bob: Any) -> Match:
-    match = services.match_create(creator=alice, seats=[spec("me"), spec("human"), spec("computer")], seed=77,
-                                  away_limit="10m")
+    match = services.match_create(
+        creator=alice,
+        seats=[spec("me"), spec("human"), spec("computer")],
+        seed=77,
+        away_limit="10m",
+    )
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
     return Match.objects.get(pk=match.pk)
 
 
 def backdate(user: Any, minutes: float) -> int:
     """`user`'s presence rows as if last renewed `minutes` ago (their server stopped renewing)."""
-    return Presence.objects.filter(user=user).update(alive_at=timezone.now() - timedelta(minutes=minutes))
+    return Presence.objects.filter(user=user).update(
+        alive_at=timezone.now() - timedelta(minutes=minutes)
+    )
 
 
 def bobs_hand(match_id: int) -> set[str]:
@@ -55,8 +61,9 @@ async def acked(browser: Any) -> dict[str, Any]:
     raise AssertionError("no ack")
 
 
-async def test_the_connection_renews_its_presence_while_open(alice: Any, bob: Any, connect: Any,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_connection_renews_its_presence_while_open(
+    alice: Any, bob: Any, connect: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(presence, "RENEW", timedelta(seconds=0.05))
     match = await db(make_table, alice, bob)
     await connect(match, alice)
@@ -66,7 +73,8 @@ async def test_the_connection_renews_its_presence_while_open(alice: Any, bob: An
 
 
 async def test_a_killed_servers_connection_stops_counting_and_the_seat_is_handed_over(
-        alice: Any, bob: Any, connect: Any) -> None:
+    alice: Any, bob: Any, connect: Any
+) -> None:
     match = await db(make_table, alice, bob)
     bob_page = await connect(match, bob)  # open; its server "dies": no close, no renewal
     alice_page = await connect(match, alice)
@@ -95,17 +103,21 @@ async def test_a_killed_servers_connection_stops_counting_and_the_seat_is_handed
     ack = await acked(bob_page)
     bob_board = await bob_page.catch_up(ack["version"])
     assert set(hand_tiles(bob_board)) == await db(bobs_hand, match.pk)
-    assert 'data-take-back' not in bob_board["html"]
+    assert "data-take-back" not in bob_board["html"]
     assert (await db(Seat.objects.get, match=match, index=1)).standin == ""
 
 
-async def test_stand_in_frames_are_checked_like_every_command(alice: Any, bob: Any, connect: Any) -> None:
+async def test_stand_in_frames_are_checked_like_every_command(
+    alice: Any, bob: Any, connect: Any
+) -> None:
     match = await db(make_table, alice, bob)
     page = await connect(match, alice)
-    for frame in ({"type": "stand_in", "seat": "1", "request_id": "a"},
-                  {"type": "stand_in", "seat": 1},
-                  {"type": "take_back", "seat": 1, "request_id": "b", "extra": 1},
-                  {"type": "away_limit", "limit": 10, "request_id": "c"}):
+    for frame in (
+        {"type": "stand_in", "seat": "1", "request_id": "a"},
+        {"type": "stand_in", "seat": 1},
+        {"type": "take_back", "seat": 1, "request_id": "b", "extra": 1},
+        {"type": "away_limit", "limit": 10, "request_id": "c"},
+    ):
         await page.send(**frame)
         assert (await page.expect("error"))["code"] == "bad_request"
     await page.send(type="take_back", seat=1, request_id="not-mine")
@@ -114,6 +126,8 @@ async def test_stand_in_frames_are_checked_like_every_command(alice: Any, bob: A
     await watcher.send(type="stand_in", seat=1, request_id="watcher")
     assert (await watcher.expect("error"))["code"] == "forbidden"
     await page.send(type="away_limit", limit="1d", request_id="limit")
-    ack = await acked(page)  # at a table shared with bob it is asked of him (issue 22, games.consent)
+    ack = await acked(
+        page
+    )  # at a table shared with bob it is asked of him (issue 22, games.consent)
     assert ack["asked"] is True and ack["request"] == "open"
     assert (await db(Match.objects.get, pk=match.pk)).away_limit == "10m"

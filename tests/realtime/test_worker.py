@@ -21,7 +21,8 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
 async def test_r25_computers_play_a_whole_round_against_a_scripted_human_through_the_loop(
-        make_match: Any, alice: Any, connect: Any) -> None:
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer:basic", "computer:strong", "computer:basic")
     me = await connect(match, alice)
     worker = ComputerWorker(delay=0, poll=0.02)
@@ -37,8 +38,13 @@ async def test_r25_computers_play_a_whole_round_against_a_scripted_human_through
                 state = await db(state_of, match.pk)
                 assert state.turn == 0 and board["version"] == (await db(snapshot, match.pk))[0]
                 action = choose(view(state, 0), "basic")  # alice sees only her own view
-                await me.send(type="act", seat=0, action=action.to_json(), version=board["version"],
-                              request_id=rid())
+                await me.send(
+                    type="act",
+                    seat=0,
+                    action=action.to_json(),
+                    version=board["version"],
+                    request_id=rid(),
+                )
                 my_moves += 1
             board = await me.board(at_least=board["version"] + 1, timeout=20)
         else:
@@ -48,8 +54,11 @@ async def test_r25_computers_play_a_whole_round_against_a_scripted_human_through
         await loop
     state = await db(state_of, match.pk)
     assert state.over and my_moves > 0
-    entries = await db(lambda: list(LogEntry.objects.filter(round__match_id=match.pk).values_list(
-        "seat", "by_computer")))
+    entries = await db(
+        lambda: list(
+            LogEntry.objects.filter(round__match_id=match.pk).values_list("seat", "by_computer")
+        )
+    )
     assert {seat for seat, by_computer in entries if by_computer} == {1, 2, 3}
     assert all(not by_computer for seat, by_computer in entries if seat == 0)
     assert worker.steps == sum(1 for _seat, by_computer in entries if by_computer)
@@ -58,7 +67,9 @@ async def test_r25_computers_play_a_whole_round_against_a_scripted_human_through
     assert "error" not in kinds and kinds.count("ack") == my_moves
 
 
-async def test_r26_an_open_panel_stops_the_worker(make_match: Any, alice: Any, connect: Any) -> None:
+async def test_r26_an_open_panel_stops_the_worker(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
     match = await db(make_match, "me", "computer")
     await db(play, match.pk, {0: alice}, until=lambda s: s.turn == 1)
     me = await connect(match, alice)
@@ -84,13 +95,21 @@ async def test_the_delay_paces_a_matchs_computer_actions(make_match: Any, alice:
     assert await db(step_when_due, match.pk, delay=60) is None
     steps, wait = await db(ComputerWorker(delay=60).run_once)
     assert steps == 0 and wait is not None and 55 < wait <= 60
-    await db(lambda: Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timezone.timedelta(minutes=2)))
+    await db(
+        lambda: Match.objects.filter(pk=match.pk).update(
+            updated_at=timezone.now() - timezone.timedelta(minutes=2)
+        )
+    )
     assert await db(step_when_due, match.pk, delay=60) is not None
 
 
-async def test_two_workers_at_once_act_once_each_time_and_keep_the_pace(make_match: Any, alice: Any) -> None:
+async def test_two_workers_at_once_act_once_each_time_and_keep_the_pace(
+    make_match: Any, alice: Any
+) -> None:
     """Like two server processes: each worker has its own thread and database connection."""
-    matches = [await db(make_match, "computer:basic", "computer:basic", creator=alice) for _ in range(2)]
+    matches = [
+        await db(make_match, "computer:basic", "computer:basic", creator=alice) for _ in range(2)
+    ]
     delay = 0.25
     workers = [ComputerWorker(delay=delay, poll=0.02) for _ in range(2)]
     loops = [asyncio.create_task(w.run()) for w in workers]
@@ -99,18 +118,29 @@ async def test_two_workers_at_once_act_once_each_time_and_keep_the_pace(make_mat
         w.stop()
     await asyncio.gather(*loops)
     for match in matches:
-        times = await db(lambda m=match: list(LogEntry.objects.filter(round__match_id=m.pk).order_by(
-            "round__number", "seq").values_list("created_at", flat=True)))
+        times = await db(
+            lambda m=match: list(
+                LogEntry.objects.filter(round__match_id=m.pk)
+                .order_by("round__number", "seq")
+                .values_list("created_at", flat=True)
+            )
+        )
         assert len(times) >= 4  # both kept the match going
         gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:], strict=False)]
         assert min(gaps) >= delay * 0.95, gaps
         # The log and the snapshot agree: no action was taken twice.
         assert await db(lambda m=match: Match.objects.get(pk=m.pk).version) == len(times) + 1
-    assert sum(w.steps for w in workers) == sum([len(await db(lambda m=m: list(
-        LogEntry.objects.filter(round__match_id=m.pk)))) for m in matches])
+    assert sum(w.steps for w in workers) == sum(
+        [
+            len(await db(lambda m=m: list(LogEntry.objects.filter(round__match_id=m.pk))))
+            for m in matches
+        ]
+    )
 
 
-async def test_a_match_of_computers_only_goes_on_past_the_round_end(make_match: Any, alice: Any) -> None:
+async def test_a_match_of_computers_only_goes_on_past_the_round_end(
+    make_match: Any, alice: Any
+) -> None:
     match = await db(make_match, "computer:basic", "computer:basic", creator=alice)
     worker = ComputerWorker(delay=0)
     for _ in range(1000):
@@ -122,8 +152,9 @@ async def test_a_match_of_computers_only_goes_on_past_the_round_end(make_match: 
     assert await db(lambda: Match.objects.get(pk=match.pk).rounds.get(number=1).ended_by)
 
 
-async def test_a_failing_match_is_set_aside_and_the_others_go_on(make_match: Any, alice: Any,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_failing_match_is_set_aside_and_the_others_go_on(
+    make_match: Any, alice: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     broken, fine = [await db(make_match, "me", "computer", creator=alice) for _ in range(2)]
     for match in (broken, fine):
         await db(play, match.pk, {0: alice}, until=lambda s: s.turn == 1)
@@ -141,7 +172,9 @@ async def test_a_failing_match_is_set_aside_and_the_others_go_on(make_match: Any
     assert (await db(snapshot, fine.pk))[0] > fine.version
 
 
-async def test_started_once_per_process_and_only_when_enabled(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_started_once_per_process_and_only_when_enabled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     calls = []
 
     async def app(scope: Any, receive: Any, send: Any) -> None:

@@ -29,19 +29,26 @@ from tests.realtime.conftest import db, snapshot
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.mark.parametrize(("redis", "setting", "runs"), [
-    (None, "", True), ("redis://127.0.0.1:6379/0", "", False),
-    (None, "off", False), ("redis://127.0.0.1:6379/0", "on", True),
-])
+@pytest.mark.parametrize(
+    ("redis", "setting", "runs"),
+    [
+        (None, "", True),
+        ("redis://127.0.0.1:6379/0", "", False),
+        (None, "off", False),
+        ("redis://127.0.0.1:6379/0", "on", True),
+    ],
+)
 async def test_the_server_runs_the_computers_only_without_a_shared_layer(
-        settings: Any, monkeypatch: pytest.MonkeyPatch, redis: str | None, setting: str, runs: bool) -> None:
+    settings: Any, monkeypatch: pytest.MonkeyPatch, redis: str | None, setting: str, runs: bool
+) -> None:
     settings.REDIS_URL = redis
     monkeypatch.setenv("COMPUTER_WORKER", setting)
     assert computers.enabled() is runs
 
 
 async def test_lifespan_starts_the_worker_with_the_server_and_stops_it(
-        settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tablesite.asgi import application
 
     settings.REDIS_URL = None
@@ -52,7 +59,9 @@ async def test_lifespan_starts_the_worker_with_the_server_and_stops_it(
         assert await server.receive_output(10) == {"type": "lifespan.startup.complete"}
         task = computers._running["task"]
         assert task is not None and not task.done()
-        assert computers._running["worker"].clear_all_pauses  # the only server: no pause is anyone's yet
+        assert computers._running[
+            "worker"
+        ].clear_all_pauses  # the only server: no pause is anyone's yet
         await server.send_input({"type": "lifespan.shutdown"})
         assert await server.receive_output(10) == {"type": "lifespan.shutdown.complete"}
         assert task.done() and computers._running["task"] is None
@@ -60,7 +69,9 @@ async def test_lifespan_starts_the_worker_with_the_server_and_stops_it(
         await computers.stop_in_process()
 
 
-async def test_start_up_clears_dead_pauses_and_the_computers_play(make_match: Any, alice: Any) -> None:
+async def test_start_up_clears_dead_pauses_and_the_computers_play(
+    make_match: Any, alice: Any
+) -> None:
     match = await db(make_match, "computer", "me", "computer")
     # A pause of a connection of the previous process, renewed a second before it was killed.
     await db(services.pause_open, match_id=match.pk, user=alice, channel="specific.dead!conn")
@@ -76,8 +87,11 @@ async def test_a_worker_apart_clears_expired_pauses_only(make_match: Any, alice:
     dead = await db(make_match, "computer", "me")
     await db(services.pause_open, match_id=live.pk, user=alice, channel="live")
     await db(services.pause_open, match_id=dead.pk, user=alice, channel="dead")
-    await db(lambda: Pause.objects.filter(channel="dead").update(
-        alive_at=timezone.now() - selectors.PAUSE_TIMEOUT - timedelta(seconds=1)))
+    await db(
+        lambda: Pause.objects.filter(channel="dead").update(
+            alive_at=timezone.now() - selectors.PAUSE_TIMEOUT - timedelta(seconds=1)
+        )
+    )
     worker = computers.ComputerWorker(delay=0)  # run_computers: other servers' pauses may be live
     await db(worker._pass)
     assert await db(lambda: list(Pause.objects.values_list("channel", flat=True))) == ["live"]
@@ -89,7 +103,14 @@ async def test_two_workers_never_take_the_same_move(make_match: Any) -> None:
     match = await db(make_match, "computer:basic", "computer:basic")
     first, second = computers.ComputerWorker(delay=3600), computers.ComputerWorker(delay=3600)
     # Both due at once (the match's last change is an hour old); they race for the row.
-    await db(lambda: type(match).objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(hours=2)))
+    await db(
+        lambda: (
+            type(match)
+            .objects.filter(pk=match.pk)
+            .update(updated_at=timezone.now() - timedelta(hours=2))
+        )
+    )
+
     def in_own_thread(worker: computers.ComputerWorker) -> Any:
         from django.db import connection
 
@@ -98,14 +119,16 @@ async def test_two_workers_never_take_the_same_move(make_match: Any) -> None:
         finally:
             connection.close()
 
-    results = await asyncio.gather(*(sync_to_async(in_own_thread, thread_sensitive=False)(w)
-                                     for w in (first, second)))
+    results = await asyncio.gather(
+        *(sync_to_async(in_own_thread, thread_sensitive=False)(w) for w in (first, second))
+    )
     assert sum(steps for steps, _wait in results) == 1
     assert (await db(snapshot, match.pk))[0] == match.version + 1
 
 
 async def test_lifespan_start_fails_while_another_server_holds_the_database(
-        settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 22, item 1: without a shared layer a second server does not start (one log line)."""
     import psycopg
     from django.db import connection
@@ -116,7 +139,9 @@ async def test_lifespan_start_fails_while_another_server_holds_the_database(
     settings.REDIS_URL = None
     monkeypatch.setenv("COMPUTER_WORKER", "")
     monkeypatch.setattr(computers, "LOCK_WAIT", 0.2)
-    other = await psycopg.AsyncConnection.connect(database_url(connection.settings_dict), autocommit=True)
+    other = await psycopg.AsyncConnection.connect(
+        database_url(connection.settings_dict), autocommit=True
+    )
     try:
         await other.execute("SELECT pg_advisory_lock(%s, %s)", computers.LOCK_KEY)
         server = ApplicationCommunicator(application, {"type": "lifespan"})
@@ -137,9 +162,13 @@ async def test_lifespan_start_fails_while_another_server_holds_the_database(
     finally:
         await computers.stop_in_process()
     # Released for real: another session takes it at once.
-    other = await psycopg.AsyncConnection.connect(database_url(connection.settings_dict), autocommit=True)
+    other = await psycopg.AsyncConnection.connect(
+        database_url(connection.settings_dict), autocommit=True
+    )
     try:
-        taken = await (await other.execute("SELECT pg_try_advisory_lock(%s, %s)", computers.LOCK_KEY)).fetchone()
+        taken = await (
+            await other.execute("SELECT pg_try_advisory_lock(%s, %s)", computers.LOCK_KEY)
+        ).fetchone()
         assert taken == (True,)
     finally:
         await other.close()
@@ -152,7 +181,8 @@ def backend_of_the_claim() -> int:
 
 
 async def test_a_lock_lost_with_its_connection_is_taken_again_or_said_lost(
-        settings: Any, caplog: pytest.LogCaptureFixture) -> None:
+    settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     """The database drops the lock's connection (a restart): the worker's beat takes the lock
     again; if another server took it meanwhile, one critical line says two now run."""
     import psycopg
@@ -172,11 +202,17 @@ async def test_a_lock_lost_with_its_connection_is_taken_again_or_said_lost(
         assert second != first and await db(computers.lock_holder) == second
 
         await other.execute("SELECT pg_terminate_backend(%s)", (second,))
-        await other.execute("SELECT pg_advisory_lock(%s, %s)", computers.LOCK_KEY)  # another server, quicker
+        await other.execute(
+            "SELECT pg_advisory_lock(%s, %s)", computers.LOCK_KEY
+        )  # another server, quicker
         with caplog.at_level("CRITICAL", logger="games.worker"):
             await db(computers.keep_claim)
             await db(computers.keep_claim)  # said once, then no longer asked
-        lost = [r.getMessage() for r in caplog.records if "lost the PostgreSQL advisory lock" in r.getMessage()]
+        lost = [
+            r.getMessage()
+            for r in caplog.records
+            if "lost the PostgreSQL advisory lock" in r.getMessage()
+        ]
         assert len(lost) == 1 and "their pages stall" in lost[0], lost
         assert computers._lock["connection"] is None and not computers._lock["wanted"]
     finally:

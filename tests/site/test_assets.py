@@ -64,9 +64,12 @@ def test_stylesheets_are_minified_and_their_urls_hashed(collected: Path) -> None
 
 @pytest.mark.django_db
 def test_the_table_page_loads_one_bundle_in_production_each_file_in_development(
-        collected: Path, django_user_model: Any) -> None:
+    collected: Path, django_user_model: Any
+) -> None:
     alice = django_user_model.objects.create_user("alice")
-    match = services.match_create(creator=alice, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")], seed=1)
+    match = services.match_create(
+        creator=alice, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")], seed=1
+    )
     client = Client()
     client.force_login(alice)
     url = reverse("games:table", args=[match.pk])
@@ -77,12 +80,19 @@ def test_the_table_page_loads_one_bundle_in_production_each_file_in_development(
         return re.findall(r'<script src="/static/([^"]+)" defer></script>', html)
 
     def lazy() -> dict[str, str]:  # the scripts static/js/lazy.js loads on first use
-        return dict(re.findall(r'data-lazy-(\w+)="/static/([^"]+)"', client.get(url).content.decode()))
+        return dict(
+            re.findall(r'data-lazy-(\w+)="/static/([^"]+)"', client.get(url).content.decode())
+        )
 
     with override_settings(STATIC_ROOT=collected, STORAGES=PRODUCTION):
-        assert scripts() == [manifest(collected)["js/menu.js"], manifest(collected)["bundles/table.js"]]
+        assert scripts() == [
+            manifest(collected)["js/menu.js"],
+            manifest(collected)["bundles/table.js"],
+        ]
         on_first_use = lazy()
-        assert on_first_use == {n: manifest(collected)[f"js/{n}.js"] for n in ("panels", "sound", "notify")}
+        assert on_first_use == {
+            n: manifest(collected)[f"js/{n}.js"] for n in ("panels", "sound", "notify")
+        }
         for name in on_first_use.values():  # minified, hashed, there
             assert (collected / name).stat().st_size < len(source(name.split(".")[0] + ".js"))
     assert scripts() == ["js/menu.js", *BUNDLES["table"]]
@@ -91,13 +101,17 @@ def test_the_table_page_loads_one_bundle_in_production_each_file_in_development(
 
 
 def test_scripts_lose_their_local_names_not_what_files_share() -> None:
-    src = ('/*! notice */\n(function () {\n  "use strict";\n  var MT = window.MT = window.MT || {};\n'
-           '  function selectedTile(board) { return board.dataset.selectedTile; }\n'
-           '  MT.selected = selectedTile;\n})();\n')
+    src = (
+        '/*! notice */\n(function () {\n  "use strict";\n  var MT = window.MT = window.MT || {};\n'
+        "  function selectedTile(board) { return board.dataset.selectedTile; }\n"
+        "  MT.selected = selectedTile;\n})();\n"
+    )
     out = minify("js/x.js", src)
     assert out.startswith("/*! notice */\n")
     assert "selectedTile(" not in out and "board" not in out  # local names shortened
     assert "window.MT" in out and "MT.selected" not in out and ".selected=" in out
     assert ".dataset.selectedTile" in out and '"use strict"' in out  # properties stay
     with pytest.raises(ValueError, match=r"js/x\.js: not ES5"):
-        minify("js/x.js", "const pick = (board) => board.dataset.tile;")  # clear error at collectstatic
+        minify(
+            "js/x.js", "const pick = (board) => board.dataset.tile;"
+        )  # clear error at collectstatic

@@ -97,13 +97,17 @@ def test_phone_width_layout(
     # The top bar is one row of at most 56px; the site's menu is behind one button.
     assert page.evaluate("document.querySelector('.topbar').getBoundingClientRect().height") <= 56
     menu = page.locator(".menubtn")
-    assert menu.get_attribute("aria-expanded") == "false" and not page.locator(".mainnav").is_visible()
+    assert (
+        menu.get_attribute("aria-expanded") == "false" and not page.locator(".mainnav").is_visible()
+    )
     menu.focus()
     page.keyboard.press("Enter")
     assert menu.get_attribute("aria-expanded") == "true" and page.locator(".mainnav").is_visible()
     assert _layout_problems(page) == [], "menu open"
     page.keyboard.press("Escape")
-    assert menu.get_attribute("aria-expanded") == "false" and not page.locator(".mainnav").is_visible()
+    assert (
+        menu.get_attribute("aria-expanded") == "false" and not page.locator(".mainnav").is_visible()
+    )
     assert page.evaluate("document.activeElement.classList.contains('menubtn')")
     menu.click()
     page.locator(".usermenu summary").click()
@@ -140,7 +144,9 @@ def test_the_top_bar_keeps_one_row_at_1280_px_signed_in(
     menu.locator("summary").click()
     page.keyboard.press("Tab")
     page.keyboard.press("Escape")
-    assert not menu.evaluate("d => d.open") and menu.locator("summary").evaluate("s => s === document.activeElement")
+    assert not menu.evaluate("d => d.open") and menu.locator("summary").evaluate(
+        "s => s === document.activeElement"
+    )
     menu.locator("summary").click()
     page.locator("h1").click()
     assert not menu.evaluate("d => d.open")

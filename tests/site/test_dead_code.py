@@ -19,8 +19,12 @@ SITE = ("games", "accounts", "tablesite", "bench")
 
 def public_functions(path: Path) -> set[str]:
     tree = ast.parse(path.read_text())
-    return {node.name for node in tree.body
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and not node.name.startswith("_")}
+    return {
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and not node.name.startswith("_")
+    }
 
 
 def names_used(path: Path) -> set[str]:
@@ -42,10 +46,17 @@ def unused(root: Path = ROOT) -> list[str]:
         for path in (root / package).rglob("*.py"):
             if "migrations" not in path.parts:
                 used |= names_used(path)
-    templates = " ".join(p.read_text() for p in (root / "templates").rglob("*.html")) if (
-        root / "templates").exists() else ""
-    return sorted(f"{module}: {name}" for module in CHECKED for name in public_functions(root / module)
-                  if name not in used and name not in templates)
+    templates = (
+        " ".join(p.read_text() for p in (root / "templates").rglob("*.html"))
+        if (root / "templates").exists()
+        else ""
+    )
+    return sorted(
+        f"{module}: {name}"
+        for module in CHECKED
+        for name in public_functions(root / module)
+        if name not in used and name not in templates
+    )
 
 
 def test_every_public_read_and_render_function_is_used_by_the_site() -> None:
@@ -59,6 +70,9 @@ def test_a_function_only_the_tests_use_is_found(tmp_path: Path) -> None:
     (tmp_path / "games/selectors.py").write_text(
         '"""`match_log` is mentioned here."""\n'
         "def match_state(m):\n    return m\n"
-        "def match_log(m):\n    return []\n")
-    (tmp_path / "games/views.py").write_text("from games import selectors\nselectors.match_state(1)\n")
+        "def match_log(m):\n    return []\n"
+    )
+    (tmp_path / "games/views.py").write_text(
+        "from games import selectors\nselectors.match_state(1)\n"
+    )
     assert unused(tmp_path) == ["games/selectors.py: match_log"]

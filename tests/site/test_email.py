@@ -89,13 +89,20 @@ def row(user: Any) -> EmailAddress:
 
 def test_sign_up_with_an_address_then_follow_the_link(smtp: Inbox) -> None:
     client = Client()
-    response = client.post(reverse("signup"), {"username": "ana", "password1": PASSWORD, "password2": PASSWORD,
-                                               "email": "Ana@Example.ORG"})
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "ana",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "email": "Ana@Example.ORG",
+        },
+    )
     assert response.status_code == 302
     ana = get_user_model().objects.get(username="ana")
     assert ana.email == "Ana@example.org" and not row(ana).verified
     assert emails.verified_address(ana) is None  # no turn e-mail before the link is followed
-    (to, message), = smtp.messages
+    ((to, message),) = smtp.messages
     assert to == ["Ana@example.org"] and "Confirm" in message["Subject"]
     link = smtp.link()
     page = client.get(link)
@@ -111,15 +118,27 @@ def test_sign_up_with_an_address_then_follow_the_link(smtp: Inbox) -> None:
 
 def test_sign_up_without_an_address_sends_nothing(smtp: Inbox) -> None:
     client = Client()
-    client.post(reverse("signup"), {"username": "ana", "password1": PASSWORD, "password2": PASSWORD, "email": ""})
+    client.post(
+        reverse("signup"),
+        {"username": "ana", "password1": PASSWORD, "password2": PASSWORD, "email": ""},
+    )
     ana = get_user_model().objects.get(username="ana")
     assert ana.email == "" and not EmailAddress.objects.exists() and smtp.messages == []
 
 
 def test_sign_up_with_a_bad_address_is_refused_and_makes_no_account(smtp: Inbox) -> None:
-    response = Client().post(reverse("signup"), {"username": "ana", "password1": PASSWORD,
-                                                 "password2": PASSWORD, "email": "not an address"})
-    assert response.status_code == 200 and "Enter a valid email address." in response.content.decode()
+    response = Client().post(
+        reverse("signup"),
+        {
+            "username": "ana",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "email": "not an address",
+        },
+    )
+    assert (
+        response.status_code == 200 and "Enter a valid email address." in response.content.decode()
+    )
     assert not get_user_model().objects.filter(username="ana").exists() and smtp.messages == []
 
 
@@ -135,7 +154,11 @@ def test_the_account_page_adds_changes_and_removes_the_address(smtp: Inbox) -> N
     assert len(smtp.messages) == 1 and row(ana).verified
     # a new address starts unconfirmed, with its own link
     client.post(reverse("email"), {"action": "save", "email": "ana@new.example"})
-    assert not row(ana).verified and len(smtp.messages) == 2 and smtp.messages[1][0] == ["ana@new.example"]
+    assert (
+        not row(ana).verified
+        and len(smtp.messages) == 2
+        and smtp.messages[1][0] == ["ana@new.example"]
+    )
     page = client.get(reverse("email")).content.decode()
     assert 'data-state="unverified"' in page and "ana@new.example" in page
     # a bad address is refused and changes nothing
@@ -210,7 +233,9 @@ def test_an_address_confirmed_by_another_account_cannot_be_confirmed_again(smtp:
     ana_client.post(ana_link)
     assert row(ana).verified
     refused = ben_client.post(ben_link)
-    assert refused.status_code == 400 and "Another account has confirmed" in refused.content.decode()
+    assert (
+        refused.status_code == 400 and "Another account has confirmed" in refused.content.decode()
+    )
     assert not row(ben).verified and emails.verified_address(ben) is None
     # the database says the same if two confirmations race past the check
     ben_row = row(ben)
@@ -244,22 +269,43 @@ def test_the_turn_mail_page_says_whether_the_address_is_confirmed(smtp: Inbox) -
 
 
 def test_email_url_sets_the_smtp_server() -> None:
-    config = email_settings({"EMAIL_URL": "smtp://user%40site:secret@mail.example.org:587/?tls=True"}, debug=False)
+    config = email_settings(
+        {"EMAIL_URL": "smtp://user%40site:secret@mail.example.org:587/?tls=True"}, debug=False
+    )
     assert config["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
-    assert (config["EMAIL_HOST"], config["EMAIL_PORT"], config["EMAIL_HOST_USER"], config["EMAIL_HOST_PASSWORD"],
-            config["EMAIL_USE_TLS"]) == ("mail.example.org", 587, "user@site", "secret", True)
+    assert (
+        config["EMAIL_HOST"],
+        config["EMAIL_PORT"],
+        config["EMAIL_HOST_USER"],
+        config["EMAIL_HOST_PASSWORD"],
+        config["EMAIL_USE_TLS"],
+    ) == ("mail.example.org", 587, "user@site", "secret", True)
 
 
 def test_email_host_variables_and_the_defaults() -> None:
-    config = email_settings({"EMAIL_HOST": "smtp.example.org", "EMAIL_PORT": "2525", "EMAIL_HOST_USER": "u",
-                             "EMAIL_HOST_PASSWORD": "p", "EMAIL_USE_TLS": "true"}, debug=True)
+    config = email_settings(
+        {
+            "EMAIL_HOST": "smtp.example.org",
+            "EMAIL_PORT": "2525",
+            "EMAIL_HOST_USER": "u",
+            "EMAIL_HOST_PASSWORD": "p",
+            "EMAIL_USE_TLS": "true",
+        },
+        debug=True,
+    )
     assert config["EMAIL_BACKEND"].endswith("smtp.EmailBackend")  # a host given: SMTP even in DEBUG
-    assert (config["EMAIL_HOST"], config["EMAIL_PORT"], config["EMAIL_USE_TLS"]) == ("smtp.example.org", 2525, True)
+    assert (config["EMAIL_HOST"], config["EMAIL_PORT"], config["EMAIL_USE_TLS"]) == (
+        "smtp.example.org",
+        2525,
+        True,
+    )
     assert email_settings({}, debug=True)["EMAIL_BACKEND"].endswith("console.EmailBackend")
     production = email_settings({}, debug=False)
-    assert production["EMAIL_BACKEND"].endswith("smtp.EmailBackend") and production["EMAIL_HOST"] == "localhost"
+    assert (
+        production["EMAIL_BACKEND"].endswith("smtp.EmailBackend")
+        and production["EMAIL_HOST"] == "localhost"
+    )
     with pytest.raises(ValueError, match="not a boolean"):
         email_settings({"EMAIL_HOST": "h", "EMAIL_USE_TLS": "maybe"}, debug=False)
     with pytest.raises(ValueError, match="cannot both"):
         email_settings({"EMAIL_HOST": "h", "EMAIL_USE_TLS": "1", "EMAIL_USE_SSL": "1"}, debug=False)
-

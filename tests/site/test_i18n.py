@@ -175,13 +175,21 @@ def test_every_plural_message_has_the_forms_its_language_counts(po_path: Path) -
     (Spanish once did for "From 5 matches": its index 2). Compiled as in the .po."""
     po = polib.pofile(str(po_path))
     forms = _nplurals(po)
-    plural = {(e.msgctxt, e.msgid): e.msgstr_plural for e in po if e.msgid_plural and not e.obsolete}
-    wrong = {msgid: sorted(strs) for (_ctx, msgid), strs in plural.items() if sorted(strs) != list(range(forms))}
+    plural = {
+        (e.msgctxt, e.msgid): e.msgstr_plural for e in po if e.msgid_plural and not e.obsolete
+    }
+    wrong = {
+        msgid: sorted(strs)
+        for (_ctx, msgid), strs in plural.items()
+        if sorted(strs) != list(range(forms))
+    }
     assert not wrong, f"{po_path}: plural messages without {forms} forms: {wrong}"
     mo = polib.mofile(str(po_path.with_suffix(".mo")))
     assert _nplurals(mo) == forms
     compiled = {(e.msgctxt, e.msgid): e.msgstr_plural for e in mo if e.msgid_plural}
-    assert compiled == plural, f"{po_path.with_suffix('.mo')} is out of date with its .po: run bash .ci/i18n"
+    assert compiled == plural, (
+        f"{po_path.with_suffix('.mo')} is out of date with its .po: run bash .ci/i18n"
+    )
 
 
 #: German "Zug" is both a train and a move; the game's German says "Bahn" for a train
@@ -199,6 +207,10 @@ def test_german_says_bahn_for_a_train_and_zug_only_for_a_move() -> None:
             if re.search(r"Mexikanische[nrs]? Zug|Eisenbahn", text):
                 wrong.append((entry.msgid, text))
             # A sentence about a train names it a Bahn; only a first turn's train is its chain (Kette).
-            if TRAIN.search(entry.msgid) and "field" not in entry.msgid and not re.search(r"Bahn|Kette", text):
+            if (
+                TRAIN.search(entry.msgid)
+                and "field" not in entry.msgid
+                and not re.search(r"Bahn|Kette", text)
+            ):
                 wrong.append((entry.msgid, text))
     assert wrong == []

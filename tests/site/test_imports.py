@@ -22,16 +22,22 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "games", "accounts", "tablesite")
 WINGS = ("games.table", "games.history", "games.chat")
 #: importer module -> the wing modules it may import (see the module docstring).
-DOORS = {"games.history.boards": {"games.table", "games.table.board", "games.table.parts",
-                                  "games.table.jinja_env"},
-         # Table talk rides the table's websocket: the table's command registry, its frame
-         # checks and its connections reach the chat through these three modules only, and
-         # the chat wing never imports the table (issue 21).
-         "games.table.commands.chat": {"games.chat.commands"},
-         "games.table.protocol": {"games.chat.phrases"},
-         "games.table.consumers": {"games.chat.live"},
-         # The replay page shows the match's chat to its participants (issue 21).
-         "games.history.views": {"games.chat.services"}}
+DOORS = {
+    "games.history.boards": {
+        "games.table",
+        "games.table.board",
+        "games.table.parts",
+        "games.table.jinja_env",
+    },
+    # Table talk rides the table's websocket: the table's command registry, its frame
+    # checks and its connections reach the chat through these three modules only, and
+    # the chat wing never imports the table (issue 21).
+    "games.table.commands.chat": {"games.chat.commands"},
+    "games.table.protocol": {"games.chat.phrases"},
+    "games.table.consumers": {"games.chat.live"},
+    # The replay page shows the match's chat to its participants (issue 21).
+    "games.history.views": {"games.chat.services"},
+}
 
 
 def modules(root: Path = ROOT) -> dict[str, tuple[Path, bool]]:
@@ -56,7 +62,10 @@ def imported(name: str, path: Path, is_package: bool, known: set[str]) -> set[st
     found: set[str] = set()
     tree = ast.parse(path.read_text(), str(path))
     for block in ast.walk(tree):  # imports for type checkers only never run: not a dependency
-        if isinstance(block, ast.If) and ast.unparse(block.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+        if isinstance(block, ast.If) and ast.unparse(block.test) in (
+            "TYPE_CHECKING",
+            "typing.TYPE_CHECKING",
+        ):
             block.body = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -75,8 +84,10 @@ def imported(name: str, path: Path, is_package: bool, known: set[str]) -> set[st
 def graph(root: Path = ROOT) -> dict[str, set[str]]:
     known = modules(root)
     names = set(known)
-    return {name: imported(name, path, is_package, names) - {name}
-            for name, (path, is_package) in known.items()}
+    return {
+        name: imported(name, path, is_package, names) - {name}
+        for name, (path, is_package) in known.items()
+    }
 
 
 def wing_of(module: str) -> str | None:
@@ -162,5 +173,7 @@ def test_the_scan_sees_function_level_imports_circles_and_breaches(tmp_path: Pat
     (tmp_path / "games" / "quick.py").write_text("from games import log\n")
     edges = graph(tmp_path)
     assert circles(edges, "games.") == [["games.notify", "games.worker"]]
-    assert list(layer_breaches(edges)) == ["games.history.stats imports games.table.board",
-                                           "games.views imports games.table.board"]
+    assert list(layer_breaches(edges)) == [
+        "games.history.stats imports games.table.board",
+        "games.views imports games.table.board",
+    ]

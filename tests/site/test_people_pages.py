@@ -50,12 +50,22 @@ SMALL_LINKS = """() => [...document.querySelectorAll('main a')].filter(a => {
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
-def test_pages_with_long_names(lang: str, live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
+def test_pages_with_long_names(
+    lang: str, live_server: Any, new_context: Any, artifacts_dir: Path
+) -> None:
     users = get_user_model().objects
     me = users.create_user(LONG)
     others = [users.create_user(n) for n in ("WWWWWWWWWWWWWWWWWWWW", "Anneliese-Schwarzkop")]
-    match = services.match_create(creator=me, seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("human"),
-                                                     SeatSpec("computer", level="expert")], seed=7)
+    match = services.match_create(
+        creator=me,
+        seats=[
+            SeatSpec("me"),
+            SeatSpec("human"),
+            SeatSpec("human"),
+            SeatSpec("computer", level="expert"),
+        ],
+        seed=7,
+    )
     for user in others:
         services.seat_join(match_id=match.pk, user=user)
     # and an open table in the lobby, made by a long-named player
@@ -64,14 +74,28 @@ def test_pages_with_long_names(lang: str, live_server: Any, new_context: Any, ar
     client.force_login(me)
     shots = artifacts_dir / "screenshots"
     shots.mkdir(exist_ok=True)
-    pages = ["/", "/lobby/", "/matches/", f"/m/{match.pk}/about/", "/rules/", "/how-to-play/",
-             "/players/", f"/players/{LONG}/"]
+    pages = [
+        "/",
+        "/lobby/",
+        "/matches/",
+        f"/m/{match.pk}/about/",
+        "/rules/",
+        "/how-to-play/",
+        "/players/",
+        f"/players/{LONG}/",
+    ]
     for size, viewport in SIZES.items():
         context = new_context(viewport=viewport)
-        context.add_cookies([
-            {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-             "url": live_server.url},
-            {"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live_server.url}])
+        context.add_cookies(
+            [
+                {
+                    "name": settings.SESSION_COOKIE_NAME,
+                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                    "url": live_server.url,
+                },
+                {"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live_server.url},
+            ]
+        )
         page = context.new_page()
         for path in pages:
             response = page.goto(live_server.url + path)
@@ -79,10 +103,14 @@ def test_pages_with_long_names(lang: str, live_server: Any, new_context: Any, ar
             name = path.strip("/").replace("/", "-") or "home"
             width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
             if width[0] > width[1]:
-                page.screenshot(path=str(shots / f"people-pages-{size}-{lang}-{name}.png"), full_page=True)
+                page.screenshot(
+                    path=str(shots / f"people-pages-{size}-{lang}-{name}.png"), full_page=True
+                )
             assert width[0] <= width[1], (size, path, width)
             assert page.evaluate(CUT_NUMBERS) == [], (size, path)
-            names = page.eval_on_selector_all(".pname", "els => els.map(e => [e.title, e.textContent])")
+            names = page.eval_on_selector_all(
+                ".pname", "els => els.map(e => [e.title, e.textContent])"
+            )
             assert all(title == text for title, text in names), (path, names)
             if size == "phone":
                 assert page.evaluate(SMALL_LINKS) == [], (path, lang)

@@ -21,7 +21,9 @@ from tests.conftest import REPO_ROOT
 
 
 def test_no_redis_url_gives_the_in_memory_layer() -> None:
-    assert channel_layers(None) == {"default": {"BACKEND": "tablesite.layers.SweepingInMemoryChannelLayer"}}
+    assert channel_layers(None) == {
+        "default": {"BACKEND": "tablesite.layers.SweepingInMemoryChannelLayer"}
+    }
     assert channel_layers("") == channel_layers(None)
 
 
@@ -180,7 +182,6 @@ async def test_channel_layers_deliver_group_messages() -> None:
         pytest.skip("in-memory layer checked; no Redis on 127.0.0.1:6379 for channels-redis")
 
 
-
 @pytest_asyncio.fixture
 async def site_redis_layer() -> AsyncIterator[Any]:
     """A channels-redis layer configured as the site configures it (`channel_layers`),
@@ -199,7 +200,9 @@ async def site_redis_layer() -> AsyncIterator[Any]:
 
 
 @pytest.mark.asyncio
-async def test_the_redis_layer_takes_as_many_calls_at_once_as_a_busy_server_makes(site_redis_layer: Any) -> None:
+async def test_the_redis_layer_takes_as_many_calls_at_once_as_a_busy_server_makes(
+    site_redis_layer: Any,
+) -> None:
     """A server process with a few hundred table pages open makes that many channel-layer
     calls at once when they connect or a move is notified. redis-py 8.1 caps a pool at
     100 connections in use and fails the next call ("Too many connections"), which

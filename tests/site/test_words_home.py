@@ -22,7 +22,16 @@ from engine import tiles
 from games import words
 
 ROOT = Path(__file__).resolve().parents[2]
-GETTEXT = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext", "pgettext_lazy", "npgettext"}
+GETTEXT = {
+    "_",
+    "gettext",
+    "gettext_lazy",
+    "ngettext",
+    "ngettext_lazy",
+    "pgettext",
+    "pgettext_lazy",
+    "npgettext",
+}
 #: the modules that must not hold sentences: services, consumers, views, and the stand-ins'
 #: and selectors' services
 SCANNED = ("services.py", "consumers.py", "views.py", "standin.py", "selectors.py")
@@ -42,7 +51,13 @@ def sentences_in(path: Path) -> list[tuple[int, str]]:
         if not isinstance(node, ast.Call):
             continue
         func = node.func
-        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        name = (
+            func.id
+            if isinstance(func, ast.Name)
+            else func.attr
+            if isinstance(func, ast.Attribute)
+            else ""
+        )
         message = node.args[0] if node.args else None
         if name in GETTEXT and isinstance(message, ast.Constant) and isinstance(message.value, str):
             if is_sentence(message.value):
@@ -51,26 +66,38 @@ def sentences_in(path: Path) -> list[tuple[int, str]]:
 
 
 def scanned_modules(root: Path = ROOT) -> list[Path]:
-    return sorted(p for package in ("games", "accounts", "tablesite") for p in (root / package).rglob("*.py")
-                  if "migrations" not in p.parts and (p.name in SCANNED or p.name.endswith("_views.py")))
+    return sorted(
+        p
+        for package in ("games", "accounts", "tablesite")
+        for p in (root / package).rglob("*.py")
+        if "migrations" not in p.parts and (p.name in SCANNED or p.name.endswith("_views.py"))
+    )
 
 
 def test_no_service_consumer_or_view_says_a_sentence_of_its_own() -> None:
-    found = [f"{path.relative_to(ROOT)}:{line}: {text!r}"
-             for path in scanned_modules() for line, text in sentences_in(path)
-             if text not in PENDING.get(str(path.relative_to(ROOT)), set())]
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {text!r}"
+        for path in scanned_modules()
+        for line, text in sentences_in(path)
+        if text not in PENDING.get(str(path.relative_to(ROOT)), set())
+    ]
     assert found == []
 
 
 def test_the_scan_finds_a_sentence_and_passes_words_by_key(tmp_path: Path) -> None:
     source = tmp_path / "services.py"
-    source.write_text('from django.utils.translation import gettext as _\n'
-                      'def f():\n'
-                      '    raise GameError("not_found", _("This match does not exist."))\n'
-                      'def g():\n'
-                      '    return sentence("no_such_match"), _("Hint:"), _("15 minutes")\n'
-                      'LAZY = gettext_lazy("Choose a seat, then play.")\n')
-    assert sentences_in(source) == [(3, "This match does not exist."), (6, "Choose a seat, then play.")]
+    source.write_text(
+        "from django.utils.translation import gettext as _\n"
+        "def f():\n"
+        '    raise GameError("not_found", _("This match does not exist."))\n'
+        "def g():\n"
+        '    return sentence("no_such_match"), _("Hint:"), _("15 minutes")\n'
+        'LAZY = gettext_lazy("Choose a seat, then play.")\n'
+    )
+    assert sentences_in(source) == [
+        (3, "This match does not exist."),
+        (6, "Choose a seat, then play."),
+    ]
 
 
 def test_each_sentence_is_said_once() -> None:
@@ -110,8 +137,13 @@ def test_one_seat_namer_and_one_tile_speller() -> None:
             if "migrations" in path.parts:
                 continue
             for node in ast.walk(ast.parse(path.read_text())):
-                if (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
-                        and node.args[0].value in labels and name != "games/words.py"):
+                if (
+                    isinstance(node, ast.Call)
+                    and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and node.args[0].value in labels
+                    and name != "games/words.py"
+                ):
                     seat_words.append(f"{name}:{node.lineno}")
             if spelling.search(path.read_text()) and name != "engine/tiles.py":
                 spellers.append(name)

@@ -67,7 +67,13 @@ def create(creator: Any, *kinds: str, seed: int | None = 7, listed: bool = True)
     """A match with the creator at seat 1 and one seat per kind: "human" (free), "local", "basic", "strong"."""
     seats = [SeatSpec(kind="me")]
     for n, kind in enumerate(kinds, start=2):
-        if kind in ("basic", "strong", "beginner", "casual", "expert"):  # a computer level (old names too)
+        if kind in (
+            "basic",
+            "strong",
+            "beginner",
+            "casual",
+            "expert",
+        ):  # a computer level (old names too)
             seats.append(SeatSpec(kind="computer", name=f"Computer {n}", level=kind))
         elif kind == "local":
             seats.append(SeatSpec(kind="local", name=f"Guest {n}"))
@@ -87,15 +93,23 @@ def step(match: Match) -> bool:
     seats = list(match.seats.select_related("user").order_by("index"))
     if state.phase == "round_over":
         user = next(s.user for s in seats if s.user is not None)
-        services.round_next(match_id=match.pk, user=user, expected_version=match.version, request_id=request_id())
+        services.round_next(
+            match_id=match.pk, user=user, expected_version=match.version, request_id=request_id()
+        )
         return True
     seat = seats[state.turn]
     if seat.kind == Seat.Kind.COMPUTER:
         assert services.computer_step(match_id=match.pk) is not None
         return True
     action = bots.choose(selectors.seat_view(match, seat.index), "basic")
-    services.action_submit(match_id=match.pk, user=seat.user, seat=seat.index, action=action.to_json(),
-                           expected_version=match.version, request_id=request_id())
+    services.action_submit(
+        match_id=match.pk,
+        user=seat.user,
+        seat=seat.index,
+        action=action.to_json(),
+        expected_version=match.version,
+        request_id=request_id(),
+    )
     return True
 
 
@@ -119,10 +133,16 @@ def finish(match: Match, totals: tuple[int, ...]) -> Match:
     """Store `match` as finished after round 13 with these totals (R22), the way the services
     leave it, without playing the whole match (13 rounds take a minute or more)."""
     state = selectors.match_state(match)
-    over = state._replace(phase="match_over", turn=None, totals=totals, round_points=(0,) * len(totals),
-                          ended_by="blocked")
-    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, finished_at=timezone.now(),
-                                             state=state_to_json(over))
+    over = state._replace(
+        phase="match_over",
+        turn=None,
+        totals=totals,
+        round_points=(0,) * len(totals),
+        ended_by="blocked",
+    )
+    Match.objects.filter(pk=match.pk).update(
+        status=Match.Status.FINISHED, finished_at=timezone.now(), state=state_to_json(over)
+    )
     match.refresh_from_db()
     return match
 

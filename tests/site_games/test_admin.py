@@ -41,8 +41,9 @@ def test_changelist_lists_and_filters_matches(admin_client_: Client, ana: Any) -
 
 
 @pytest.mark.parametrize("term", ["id", "seed", "ben", "Guest 3", "guest"])
-def test_changelist_search_by_id_seed_user_and_seat_name(admin_client_: Client, ana: Any, ben: Any,
-                                                         term: str) -> None:
+def test_changelist_search_by_id_seed_user_and_seat_name(
+    admin_client_: Client, ana: Any, ben: Any, term: str
+) -> None:
     target = create(ana, "human", "local", seed=987654)
     create(ana, "basic", seed=5)
     client = Client()
@@ -51,7 +52,9 @@ def test_changelist_search_by_id_seed_user_and_seat_name(admin_client_: Client, 
     query = {"id": str(target.pk), "seed": "987654"}.get(term, term)
     response = admin_client_.get(reverse("admin:games_match_changelist"), {"q": query})
     # Not by the seed before the match is over: its seed is its deals (tests/history/test_seed_secret.py).
-    assert [m.pk for m in response.context["cl"].result_list] == ([] if term == "seed" else [target.pk])
+    assert [m.pk for m in response.context["cl"].result_list] == (
+        [] if term == "seed" else [target.pk]
+    )
 
 
 def test_match_change_page_edits_only_listed(admin_client_: Client, ana: Any) -> None:
@@ -64,11 +67,18 @@ def test_match_change_page_edits_only_listed(admin_client_: Client, ana: Any) ->
     assert 'name="listed"' in page
     for readonly in ("seed", "status", "players", "version", "round_number"):
         assert f'name="{readonly}"' not in page
-    response = admin_client_.post(url, {
-        "seed": "1", "status": "finished", "version": "0",  # ignored: read-only
-        "seats-TOTAL_FORMS": "0", "seats-INITIAL_FORMS": "2",
-        "rounds-TOTAL_FORMS": "0", "rounds-INITIAL_FORMS": "1",
-    })
+    response = admin_client_.post(
+        url,
+        {
+            "seed": "1",
+            "status": "finished",
+            "version": "0",  # ignored: read-only
+            "seats-TOTAL_FORMS": "0",
+            "seats-INITIAL_FORMS": "2",
+            "rounds-TOTAL_FORMS": "0",
+            "rounds-INITIAL_FORMS": "1",
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     before = (match.seed, match.status, match.version)
     match.refresh_from_db()
@@ -80,8 +90,13 @@ def test_log_rounds_and_undo_points_are_read_only(admin_client_: Client, ana: An
     match = play(create(ana, "basic", "local"), 6)
     entry = LogEntry.objects.filter(round__match=match).first()
     assert entry is not None
-    models = {"logentry": entry, "round": entry.round, "undopoint": UndoPoint.objects.first(),
-              "seat": match.seats.first(), "clientrequest": ClientRequest.objects.first()}
+    models = {
+        "logentry": entry,
+        "round": entry.round,
+        "undopoint": UndoPoint.objects.first(),
+        "seat": match.seats.first(),
+        "clientrequest": ClientRequest.objects.first(),
+    }
     for name, obj in models.items():
         assert obj is not None, name
         assert admin_client_.get(reverse(f"admin:games_{name}_changelist")).status_code == 200
@@ -89,12 +104,19 @@ def test_log_rounds_and_undo_points_are_read_only(admin_client_: Client, ana: An
         change = admin_client_.get(reverse(f"admin:games_{name}_change", args=[obj.pk]))
         assert change.status_code == 200
         assert 'name="_save"' not in change.content.decode()  # view only
-        assert admin_client_.post(reverse(f"admin:games_{name}_delete", args=[obj.pk])).status_code == 403
+        assert (
+            admin_client_.post(reverse(f"admin:games_{name}_delete", args=[obj.pk])).status_code
+            == 403
+        )
     assert admin_client_.get(reverse("admin:games_match_add")).status_code == 403
-    assert admin_client_.post(reverse("admin:games_match_delete", args=[match.pk])).status_code == 403
+    assert (
+        admin_client_.post(reverse("admin:games_match_delete", args=[match.pk])).status_code == 403
+    )
     assert LogEntry.objects.filter(pk=entry.pk).exists()
     # The log of a match is found by its id.
-    found = admin_client_.get(reverse("admin:games_logentry_changelist"), {"q": str(match.pk)}).context["cl"]
+    found = admin_client_.get(
+        reverse("admin:games_logentry_changelist"), {"q": str(match.pk)}
+    ).context["cl"]
     assert found.result_count == LogEntry.objects.filter(round__match=match).count()
 
 
@@ -118,12 +140,17 @@ def test_replay_export_and_round_trip_across_rounds(admin_client_: Client, ana: 
     assert doc.get("totals", [0, 0]) == [0, 0]
 
     url = reverse("admin:games_match_export", args=[match.pk])
-    assert admin_client_.get(url).status_code == 403  # not while it is played: the file holds the seed
-    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, finished_at=timezone.now())
+    assert (
+        admin_client_.get(url).status_code == 403
+    )  # not while it is played: the file holds the seed
+    Match.objects.filter(pk=match.pk).update(
+        status=Match.Status.FINISHED, finished_at=timezone.now()
+    )
     response = admin_client_.get(url)
     assert response.status_code == 200
     assert response["Content-Disposition"] == (
-        f'attachment; filename="mexican-train-match-{match.pk}-seed-2024.json"')
+        f'attachment; filename="mexican-train-match-{match.pk}-seed-2024.json"'
+    )
     exported = json.loads(response.content)
     assert exported == doc
 

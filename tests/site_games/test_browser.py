@@ -24,14 +24,22 @@ def signed_in_context(new_context: Any, live_server: Any, username: str, **optio
     client = Client()
     client.force_login(user)
     context = new_context(**options)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value, "url": live_server.url}])
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": live_server.url,
+            }
+        ]
+    )
     context.user = user
     return context
 
 
 def test_create_a_match_with_the_keyboard_alone_on_a_phone(
-        live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
+    live_server: Any, new_context: Any, artifacts_dir: Path
+) -> None:
     context = signed_in_context(new_context, live_server, "ana", viewport=PHONE)
     page = context.new_page()
     page.goto(live_server.url + "/lobby/new/")
@@ -44,7 +52,10 @@ def test_create_a_match_with_the_keyboard_alone_on_a_phone(
     assert page.evaluate("document.activeElement.value") == "casual"  # the default opponent
     page.keyboard.press("ArrowUp")  # casual computer -> beginner computer
     page.keyboard.press("ArrowUp")  # -> pass-and-play
-    assert page.evaluate('document.querySelector(\'input[name="seat_2_kind"]:checked\').value') == "local"
+    assert (
+        page.evaluate("document.querySelector('input[name=\"seat_2_kind\"]:checked').value")
+        == "local"
+    )
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.name") == "seat_2_name"
     page.keyboard.type("Ben")
@@ -52,7 +63,10 @@ def test_create_a_match_with_the_keyboard_alone_on_a_phone(
     assert page.evaluate("document.activeElement.name") == "seat_3_kind"
     for _step in range(5):  # empty -> person -> pass-and-play -> beginner -> casual -> expert
         page.keyboard.press("ArrowDown")
-    assert page.evaluate('document.querySelector(\'input[name="seat_3_kind"]:checked\').value') == "expert"
+    assert (
+        page.evaluate("document.querySelector('input[name=\"seat_3_kind\"]:checked').value")
+        == "expert"
+    )
     # On to the seed, in the "Advanced" fold: opened with Enter on its summary. On the way, the
     # match length (R31): six steps down from the standard 13 rounds is 7 rounds from 6-6.
     for _step in range(40):
@@ -61,9 +75,11 @@ def test_create_a_match_with_the_keyboard_alone_on_a_phone(
         if page.evaluate("document.activeElement.name") == "length":
             for _down in range(6):
                 page.keyboard.press("ArrowDown")
-            assert page.evaluate('document.querySelector(\'select[name="length"]\').value') == "7"
-        if page.evaluate("document.activeElement.closest('details.advanced') !== null"
-                         " && document.activeElement.tagName === 'SUMMARY'"):
+            assert page.evaluate("document.querySelector('select[name=\"length\"]').value") == "7"
+        if page.evaluate(
+            "document.activeElement.closest('details.advanced') !== null"
+            " && document.activeElement.tagName === 'SUMMARY'"
+        ):
             page.keyboard.press("Enter")
         page.keyboard.press("Tab")
     page.keyboard.type("77")
@@ -73,7 +89,10 @@ def test_create_a_match_with_the_keyboard_alone_on_a_phone(
     match = Match.objects.get()
     assert (match.seed, match.length) == (77, 7)
     assert [(s.kind, s.name, s.level) for s in match.seats.order_by("index")] == [
-        (Seat.Kind.HUMAN, "", ""), (Seat.Kind.LOCAL, "Ben", ""), (Seat.Kind.COMPUTER, "", "expert")]
+        (Seat.Kind.HUMAN, "", ""),
+        (Seat.Kind.LOCAL, "Ben", ""),
+        (Seat.Kind.COMPUTER, "", "expert"),
+    ]
 
 
 def test_errors_are_announced_and_the_folded_seats_open(live_server: Any, new_context: Any) -> None:
@@ -110,11 +129,14 @@ SEAT_CARDS = """() => {
 
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
 def test_the_seat_cards_show_whole_placeholders_and_seat_1_is_not_red(
-        lang: str, live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
+    lang: str, live_server: Any, new_context: Any, artifacts_dir: Path
+) -> None:
     """Seat 1's card had the accent (train red) border of a refused field, its top out of line
     with the other cards, and the name fields cut their placeholder short."""
     for viewport in ({"width": 1280, "height": 900}, PHONE):
-        context = signed_in_context(new_context, live_server, f"ana{viewport['width']}", viewport=viewport)
+        context = signed_in_context(
+            new_context, live_server, f"ana{viewport['width']}", viewport=viewport
+        )
         context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
         page = context.new_page()
         page.goto(live_server.url + "/lobby/new/")
@@ -123,15 +145,20 @@ def test_the_seat_cards_show_whole_placeholders_and_seat_1_is_not_red(
         assert looks["me"] == looks["other"], (lang, viewport, looks)
         assert len(set(looks["firstRow"])) == 1, (lang, viewport, looks["firstRow"])
         page.locator(".seat-rows").screenshot(
-            path=str(artifacts_dir / f"site-games-seat-cards-{lang}-{viewport['width']}.png"))
+            path=str(artifacts_dir / f"site-games-seat-cards-{lang}-{viewport['width']}.png")
+        )
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
-def test_lobby_pages_fit_a_phone(lang: str, live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
+def test_lobby_pages_fit_a_phone(
+    lang: str, live_server: Any, new_context: Any, artifacts_dir: Path
+) -> None:
     context = signed_in_context(new_context, live_server, "ana", viewport=PHONE)
     context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
     ana = context.user
-    waiting = create(ana, "human", "strong", "local", "basic", "basic", "basic", "basic", "basic", "basic")
+    waiting = create(
+        ana, "human", "strong", "local", "basic", "basic", "basic", "basic", "basic", "basic"
+    )
     create(ana, "basic", "local")
     guest = signed_in_context(new_context, live_server, "guest-with-a-long-name", viewport=PHONE)
     page = context.new_page()
@@ -144,7 +171,9 @@ def test_lobby_pages_fit_a_phone(lang: str, live_server: Any, new_context: Any, 
         page.goto(live_server.url + url)
         assert page.locator("html").get_attribute("lang") == lang
         assert _layout_problems(page) == [], (name, lang)
-        page.screenshot(path=str(artifacts_dir / f"site-games-{name}-{lang}-phone.png"), full_page=True)
+        page.screenshot(
+            path=str(artifacts_dir / f"site-games-{name}-{lang}-phone.png"), full_page=True
+        )
     join = guest.new_page()
     join.goto(f"{live_server.url}/m/{waiting.pk}/join/{waiting.invite_token}/")
     assert _layout_problems(join) == []
@@ -154,7 +183,9 @@ def test_lobby_pages_fit_a_phone(lang: str, live_server: Any, new_context: Any, 
     assert waiting.status == Match.Status.PLAYING
 
 
-def test_admin_replay_steps_with_the_arrow_keys(live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
+def test_admin_replay_steps_with_the_arrow_keys(
+    live_server: Any, new_context: Any, artifacts_dir: Path
+) -> None:
     """The admin's replay is the players' viewer (games/history/admin.py): an ended round (R24),
     stepped with ←/→/Home/End, the address following, the steps reachable by Tab too."""
     from .conftest import play_rounds
@@ -170,7 +201,9 @@ def test_admin_replay_steps_with_the_arrow_keys(live_server: Any, new_context: A
     last = int(root.get_attribute("data-last"))
     assert last > 3
     assert f"Step 2 of {last}" in page.locator("#replay-pos").inner_text()
-    assert page.locator("#replay-board .reveal").count() == 3  # every hand of the ended round face up (R21)
+    assert (
+        page.locator("#replay-board .reveal").count() == 3
+    )  # every hand of the ended round face up (R21)
     assert "The replay reproduces the stored state." in page.content()
     page.screenshot(path=str(artifacts_dir / "site-games-admin-replay.png"), full_page=True)
 
@@ -194,7 +227,8 @@ def test_admin_replay_steps_with_the_arrow_keys(live_server: Any, new_context: A
 
 
 def test_the_join_page_leaves_room_between_the_seats_and_the_words_after_them(
-        live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
+    live_server: Any, new_context: Any, artifacts_dir: Path
+) -> None:
     """A visitor's invitation page: the seats, then "Take the seat now and play as a guest…"
     (the paragraph sat flush against the seat list)."""
     ana = get_user_model().objects.create_user("ana")

@@ -26,7 +26,9 @@ def signed_in(user: Any) -> Client:
     return client
 
 
-def test_join_offers_a_visitor_a_guest_seat_or_a_sign_in_that_comes_back(client: Client, ana: Any) -> None:
+def test_join_offers_a_visitor_a_guest_seat_or_a_sign_in_that_comes_back(
+    client: Client, ana: Any
+) -> None:
     match = create(ana, "human")
     page = client.get(join_url(match)).content.decode()
     assert "play as a guest" in page
@@ -46,7 +48,8 @@ def test_join_with_a_wrong_token_is_not_found(ana: Any, ben: Any) -> None:
 
 
 def test_r2_join_shows_the_free_seats_and_the_last_one_taken_starts_the_match(
-        ana: Any, ben: Any, make_user: Any) -> None:
+    ana: Any, ben: Any, make_user: Any
+) -> None:
     match = create(ana, "human", "basic", "human")
     client = signed_in(ben)
     page = client.get(join_url(match)).content.decode()
@@ -76,7 +79,10 @@ def test_join_when_already_seated_says_so_and_offers_resume(ana: Any, ben: Any) 
     assert reverse("games:table", args=[match.pk]) in page
     assert 'name="seat"' not in page
     # The creator is seated too (seat 1).
-    assert "You already have seat 1 at this match." in signed_in(ana).get(join_url(match)).content.decode()
+    assert (
+        "You already have seat 1 at this match."
+        in signed_in(ana).get(join_url(match)).content.decode()
+    )
     # Posting again takes no second seat.
     client.post(join_url(match), {"seat": 2})
     assert match.seats.filter(user=ben).count() == 1
@@ -94,7 +100,9 @@ def test_join_a_full_match_says_it_is_full(ana: Any, ben: Any, make_user: Any) -
     assert match.seats.get(index=1).user == ben
 
 
-def test_a_seat_taken_a_moment_ago_points_to_another_free_seat(ana: Any, ben: Any, make_user: Any) -> None:
+def test_a_seat_taken_a_moment_ago_points_to_another_free_seat(
+    ana: Any, ben: Any, make_user: Any
+) -> None:
     match = create(ana, "human", "human")
     signed_in(ben).post(join_url(match), {"seat": 1})
     response = signed_in(make_user("carl")).post(join_url(match), {"seat": 1})
@@ -109,8 +117,13 @@ def test_watch_link_opens_the_table_as_a_spectator(client: Client, ana: Any) -> 
     url = reverse("games:watch", args=[match.pk, match.watch_token])
     response = client.get(url)  # no account needed to watch
     assert response.status_code == 302
-    assert response["Location"] == f"{reverse('games:table', args=[match.pk])}?watch={match.watch_token}"
-    assert client.get(reverse("games:watch", args=[match.pk, match.invite_token])).status_code == 404
+    assert (
+        response["Location"]
+        == f"{reverse('games:table', args=[match.pk])}?watch={match.watch_token}"
+    )
+    assert (
+        client.get(reverse("games:watch", args=[match.pk, match.invite_token])).status_code == 404
+    )
     assert client.get(reverse("games:watch", args=[match.pk, "nope"])).status_code == 404
 
 
@@ -126,7 +139,9 @@ def test_match_summary_shows_links_to_players_only(client: Client, ana: Any, ben
     watching = client.get(f"{detail}?watch={match.watch_token}")
     assert watching.status_code == 200
     assert match.invite_token not in watching.content.decode()
-    assert match.watch_token not in watching.content.decode().replace(f"watch={match.watch_token}", "")
+    assert match.watch_token not in watching.content.decode().replace(
+        f"watch={match.watch_token}", ""
+    )
 
 
 def test_match_summary_of_a_started_match_leads_to_the_table(client: Client, ana: Any) -> None:

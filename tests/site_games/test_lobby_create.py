@@ -15,7 +15,12 @@ from games.models import Match, Seat
 pytestmark = pytest.mark.django_db
 
 
-def post(client: Client, rows: dict[int, tuple[str, str]] | None = None, follow: bool = False, **fields: Any):
+def post(
+    client: Client,
+    rows: dict[int, tuple[str, str]] | None = None,
+    follow: bool = False,
+    **fields: Any,
+):
     data: dict[str, Any] = {"seed": "", "listed": "on"}
     for number, (kind, name) in (rows or {}).items():
         data[f"seat_{number}_kind"] = kind
@@ -41,16 +46,25 @@ def test_create_page_offers_nine_seat_rows_and_one_computer_by_default(ana_clien
         assert f'name="seat_{n}_kind"' in page
         assert f'name="seat_{n}_name"' in page
     assert 'name="seat_11_kind"' not in page
-    assert re.search(r'<input type="radio" name="seat_2_kind" value="casual"[^>]*checked', page)  # seat 2 defaults to a casual computer
+    assert re.search(
+        r'<input type="radio" name="seat_2_kind" value="casual"[^>]*checked', page
+    )  # seat 2 defaults to a casual computer
     assert "You (ana)" in page
 
 
-def test_r2_two_seats_with_a_seed_start_at_once_and_go_to_the_table(ana_client: Client, ana: Any) -> None:
+def test_r2_two_seats_with_a_seed_start_at_once_and_go_to_the_table(
+    ana_client: Client, ana: Any
+) -> None:
     response = post(ana_client, {2: ("expert", "")}, seed="42")
     match = Match.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("games:table", args=[match.pk])
-    assert (match.seed, match.players, match.status, match.listed) == (42, 2, Match.Status.PLAYING, True)
+    assert (match.seed, match.players, match.status, match.listed) == (
+        42,
+        2,
+        Match.Status.PLAYING,
+        True,
+    )
     seats = list(match.seats.order_by("index"))
     assert (seats[0].kind, seats[0].user) == (Seat.Kind.HUMAN, ana)
     # An unnamed computer keeps no name: each viewer reads "Computer 2" in their own language.
@@ -62,13 +76,18 @@ def test_r2_two_seats_with_a_seed_start_at_once_and_go_to_the_table(ana_client: 
 def test_r2_one_seat_is_refused_with_a_clear_message(ana_client: Client) -> None:
     response = post(ana_client, {n: ("", "") for n in range(2, 11)})
     assert response.status_code == 200
-    assert "A match needs 2 to 10 players: choose at least one more seat." in response.content.decode()
+    assert (
+        "A match needs 2 to 10 players: choose at least one more seat." in response.content.decode()
+    )
     assert not Match.objects.exists()
 
 
 def test_r2_ten_seats_is_the_most_and_an_eleventh_row_is_ignored(ana_client: Client) -> None:
     kinds = ["human", "local", "basic", "strong", "human", "local", "basic", "strong", "basic"]
-    rows = {n: (kind, f"Guest {n}" if kind == "local" else "") for n, kind in zip(range(2, 11), kinds, strict=True)}
+    rows = {
+        n: (kind, f"Guest {n}" if kind == "local" else "")
+        for n, kind in zip(range(2, 11), kinds, strict=True)
+    }
     response = post(ana_client, rows, seat_11_kind="basic", seat_11_name="Intruder")
     assert response.status_code == 302
     match = Match.objects.get()
@@ -76,22 +95,30 @@ def test_r2_ten_seats_is_the_most_and_an_eleventh_row_is_ignored(ana_client: Cli
     assert match.seats.count() == 10
     assert not match.seats.filter(name="Intruder").exists()
     assert match.status == Match.Status.WAITING  # two invited seats are free
-    assert list(match.seats.filter(kind="human", user__isnull=True).values_list("index", flat=True)) == [1, 5]
+    assert list(
+        match.seats.filter(kind="human", user__isnull=True).values_list("index", flat=True)
+    ) == [1, 5]
 
 
 def test_empty_rows_are_skipped_and_seats_numbered_in_order(ana_client: Client) -> None:
     post(ana_client, {2: ("", ""), 3: ("", ""), 4: ("basic", ""), 7: ("local", "Ben")})
     match = Match.objects.get()
     assert [(s.index, s.kind, s.display_name) for s in match.seats.order_by("index")] == [
-        (0, "human", "ana"), (1, "computer", "Computer 2"), (2, "local", "Ben")]
+        (0, "human", "ana"),
+        (1, "computer", "Computer 2"),
+        (2, "local", "Ben"),
+    ]
 
 
-@pytest.mark.parametrize("seed, message", [
-    ("-1", "The seed cannot be negative"),
-    ("1.5", "Enter the seed as a whole number"),
-    ("abc", "Enter the seed as a whole number"),
-    (str(2**63), "That seed is too large"),
-])
+@pytest.mark.parametrize(
+    "seed, message",
+    [
+        ("-1", "The seed cannot be negative"),
+        ("1.5", "Enter the seed as a whole number"),
+        ("abc", "Enter the seed as a whole number"),
+        (str(2**63), "That seed is too large"),
+    ],
+)
 def test_r4_bad_seeds_are_refused(ana_client: Client, seed: str, message: str) -> None:
     response = post(ana_client, {2: ("basic", "")}, seed=seed)
     assert response.status_code == 200
@@ -118,17 +145,22 @@ def test_unticked_list_in_lobby_is_kept(ana_client: Client) -> None:
     assert Match.objects.get().listed is False
 
 
-@pytest.mark.parametrize("rows, message", [
-    ({2: ("local", "")}, "A pass-and-play seat needs a name"),
-    ({2: ("human", "Ben")}, "An invited player brings their own user name"),
-    ({2: ("", "Ben")}, "Choose who sits at this seat"),
-    ({2: ("local", "Ben"), 3: ("basic", "ben")}, "Two seats cannot share the name"),
-    ({2: ("local", "ANA")}, "Two seats cannot share the name"),
-    ({2: ("basic", ""), 3: ("local", "Computer 2")}, "Two seats cannot share the name"),
-    ({2: ("robot", "")}, "Select a valid choice"),
-    ({2: ("basic", "x" * 41)}, "at most 40 characters"),
-])
-def test_bad_seats_are_refused_with_clear_errors(ana_client: Client, rows: dict, message: str) -> None:
+@pytest.mark.parametrize(
+    "rows, message",
+    [
+        ({2: ("local", "")}, "A pass-and-play seat needs a name"),
+        ({2: ("human", "Ben")}, "An invited player brings their own user name"),
+        ({2: ("", "Ben")}, "Choose who sits at this seat"),
+        ({2: ("local", "Ben"), 3: ("basic", "ben")}, "Two seats cannot share the name"),
+        ({2: ("local", "ANA")}, "Two seats cannot share the name"),
+        ({2: ("basic", ""), 3: ("local", "Computer 2")}, "Two seats cannot share the name"),
+        ({2: ("robot", "")}, "Select a valid choice"),
+        ({2: ("basic", "x" * 41)}, "at most 40 characters"),
+    ],
+)
+def test_bad_seats_are_refused_with_clear_errors(
+    ana_client: Client, rows: dict, message: str
+) -> None:
     response = post(ana_client, rows)
     assert response.status_code == 200
     assert message in errors_of(response)
@@ -153,12 +185,17 @@ def test_a_waiting_match_shows_its_invitation_and_spectator_links(ana_client: Cl
 
 
 def test_the_form_object_builds_the_creators_seat_first() -> None:
-    form = MatchCreateForm({"seat_2_kind": "local", "seat_2_name": "Ben", "seat_3_kind": "expert", "seed": ""},
-                           creator_name="ana")
+    form = MatchCreateForm(
+        {"seat_2_kind": "local", "seat_2_name": "Ben", "seat_3_kind": "expert", "seed": ""},
+        creator_name="ana",
+    )
     assert form.is_valid(), form.errors
     specs = form.seat_specs()
     assert [(s.kind, s.name, s.level) for s in specs] == [
-        ("me", "", ""), ("local", "Ben", ""), ("computer", "", "expert")]
+        ("me", "", ""),
+        ("local", "Ben", ""),
+        ("computer", "", "expert"),
+    ]
     assert form.cleaned_data["seed"] is None
 
 
@@ -179,8 +216,15 @@ def test_r25_the_lobby_shows_each_computer_level_with_one_line_about_it(ana_clie
     assert "Ordenador (principiante)" in es and "Ritmo de los ordenadores" in es
 
 
-def test_r25_a_beginner_at_a_chosen_pace_and_the_old_level_names_from_an_old_page(ana_client: Client) -> None:
-    post(ana_client, {2: ("beginner", ""), 3: ("basic", ""), 4: ("strong", "")}, seed="7", pace="instant")
+def test_r25_a_beginner_at_a_chosen_pace_and_the_old_level_names_from_an_old_page(
+    ana_client: Client,
+) -> None:
+    post(
+        ana_client,
+        {2: ("beginner", ""), 3: ("basic", ""), 4: ("strong", "")},
+        seed="7",
+        pace="instant",
+    )
     match = Match.objects.get()
     assert match.pace == "instant"
     assert [s.level for s in match.seats.order_by("index")] == ["", "beginner", "casual", "expert"]

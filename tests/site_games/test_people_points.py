@@ -19,7 +19,9 @@ from tests.site_games.conftest import create, play_rounds
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("lang", "word"), [("en", "Expert"), ("es", "Experto"), ("de", "Experte")])
-def test_the_table_shows_the_computers_level(ana: Any, ana_client: Client, lang: str, word: str) -> None:
+def test_the_table_shows_the_computers_level(
+    ana: Any, ana_client: Client, lang: str, word: str
+) -> None:
     match = create(ana, "expert", "beginner")
     ana_client.cookies["django_language"] = lang
     html = ana_client.get(f"/m/{match.pk}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
@@ -37,8 +39,17 @@ def test_the_lobby_lists_open_tables_above_the_create_form(ana_client: Client) -
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
 def test_the_leaderboard_says_its_order_in_plain_words(ana_client: Client, lang: str) -> None:
     ana_client.cookies["django_language"] = lang
-    text = ana_client.get(reverse("history:leaderboard"), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
-    for jargon in ("three times", "uncertainty", "tres veces", "incertidumbre", "dreimal", "Unsicherheit"):
+    text = ana_client.get(
+        reverse("history:leaderboard"), HTTP_ACCEPT_LANGUAGE=lang
+    ).content.decode()
+    for jargon in (
+        "three times",
+        "uncertainty",
+        "tres veces",
+        "incertidumbre",
+        "dreimal",
+        "Unsicherheit",
+    ):
         assert jargon not in text
     assert {"en": "cautious", "es": "prudente", "de": "vorsichtig"}[lang] in text
 
@@ -58,11 +69,15 @@ def test_a_replay_names_the_matchs_own_pace(ana: Any) -> None:
 def test_names_in_the_lists_are_the_name_element(ana: Any, ana_client: Client) -> None:
     create(ana, "human", seed=5)
     html = ana_client.get("/lobby/").content.decode()
-    assert '<bdi class="pname" title="ana">ana</bdi>' in html  # the account menu, and the listed seat
+    assert (
+        '<bdi class="pname" title="ana">ana</bdi>' in html
+    )  # the account menu, and the listed seat
 
 
 @pytest.mark.django_db
-def test_the_site_menu_counts_the_matches_waiting_for_my_move_on_every_page(ana: Any, ben: Any) -> None:
+def test_the_site_menu_counts_the_matches_waiting_for_my_move_on_every_page(
+    ana: Any, ben: Any
+) -> None:
     from games import services
     from games.queries import match_summary, your_turn_count
 
@@ -77,7 +92,13 @@ def test_the_site_menu_counts_the_matches_waiting_for_my_move_on_every_page(ana:
         assert your_turn_count(user) == waiting[user]
         client = Client()
         client.force_login(user)
-        for path in ("/", "/lobby/", "/rules/", reverse("history:leaderboard"), f"/m/{matches[0].pk}/"):
+        for path in (
+            "/",
+            "/lobby/",
+            "/rules/",
+            reverse("history:leaderboard"),
+            f"/m/{matches[0].pk}/",
+        ):
             html = client.get(path).content.decode()
             badge = f'<span class="navbadge" aria-hidden="true">{waiting[user]}</span>'
             assert (badge in html) == bool(waiting[user]), (user, path)

@@ -39,13 +39,22 @@ def test_replay_check_ok_for_played_matches(ana: Any) -> None:
     assert f"match {short.pk}: OK (round 1" in out
 
 
-@pytest.mark.parametrize("tamper, difference", [
-    (lambda s: s["hands"][0].append(s["boneyard"].pop()), "hands[0]"),
-    (lambda s: s.__setitem__("turn", (s["turn"] + 1) % 3), "turn"),
-    (lambda s: s.__setitem__("totals", [5, 0, 0]), "totals"),
-    (lambda s: s["trains"][3]["tiles"].clear() if s["trains"][3]["tiles"] else s["trains"][0].__setitem__(
-        "marker", not s["trains"][0]["marker"]), "trains"),
-])
+@pytest.mark.parametrize(
+    "tamper, difference",
+    [
+        (lambda s: s["hands"][0].append(s["boneyard"].pop()), "hands[0]"),
+        (lambda s: s.__setitem__("turn", (s["turn"] + 1) % 3), "turn"),
+        (lambda s: s.__setitem__("totals", [5, 0, 0]), "totals"),
+        (
+            lambda s: (
+                s["trains"][3]["tiles"].clear()
+                if s["trains"][3]["tiles"]
+                else s["trains"][0].__setitem__("marker", not s["trains"][0]["marker"])
+            ),
+            "trains",
+        ),
+    ],
+)
 def test_replay_check_detects_a_tampered_snapshot(ana: Any, tamper: Any, difference: str) -> None:
     match = play(create(ana, "basic", "basic", seed=8), 10)
     good = play(create(ana, "basic", seed=9), 4)
@@ -82,7 +91,9 @@ def test_replay_check_detects_a_changed_phase(ana: Any) -> None:
 def test_export_replay_writes_the_replay_file(ana: Any, tmp_path: Path) -> None:
     match = play(create(ana, "basic", "local", seed=77), 9)
     target = tmp_path / "m.json"
-    call_command("export_replay", str(match.pk), "-o", str(target), stdout=StringIO(), stderr=StringIO())
+    call_command(
+        "export_replay", str(match.pk), "-o", str(target), stdout=StringIO(), stderr=StringIO()
+    )
     doc = json.loads(target.read_text(encoding="utf-8"))
     assert doc == selectors.match_replay_doc(match)
     assert run_replay(doc)["error"] is None

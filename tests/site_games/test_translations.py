@@ -22,18 +22,24 @@ def client_in(lang: str, user: Any) -> Client:
     return client
 
 
-@pytest.mark.parametrize("lang, words", [
-    ("es", ["Crear una partida", "Partidas abiertas", "Continuar", "Ordenador 2", "Tu turno"]),
-    ("de", ["Partie anlegen", "Offene Partien", "Fortsetzen", "Computer 2", "Du bist dran"]),
-])
-def test_site_games_pages_have_no_english(lang: str, words: list[str], ana: Any, ben: Any,
-                                          make_user: Any) -> None:
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        ("es", ["Crear una partida", "Partidas abiertas", "Continuar", "Ordenador 2", "Tu turno"]),
+        ("de", ["Partie anlegen", "Offene Partien", "Fortsetzen", "Computer 2", "Du bist dran"]),
+    ],
+)
+def test_site_games_pages_have_no_english(
+    lang: str, words: list[str], ana: Any, ben: Any, make_user: Any
+) -> None:
     client = client_in(lang, ana)
     # Created in the user's language: the computer is named in it too.
     client.post(reverse("games:create"), {"seat_2_kind": "basic", "seed": "3", "listed": "on"})
     playing = Match.objects.get()
-    client.post(reverse("games:create"), {"seat_2_kind": "human", "seat_3_kind": "strong", "seed": "",
-                                          "listed": "on"})
+    client.post(
+        reverse("games:create"),
+        {"seat_2_kind": "human", "seat_3_kind": "strong", "seed": "", "listed": "on"},
+    )
     waiting = Match.objects.exclude(pk=playing.pk).get()
     playing = play(playing, 1)  # the engine placed: now the first turns
     boss = make_user("boss", is_staff=True, is_superuser=True)
@@ -41,12 +47,20 @@ def test_site_games_pages_have_no_english(lang: str, words: list[str], ana: Any,
     pages = {
         "lobby": client.get(reverse("games:lobby")),
         "my matches": client.get(reverse("games:my_matches")),
-        "create, errors": client.post(reverse("games:create"), {"seat_2_kind": "local", "seed": "-4"}),
+        "create, errors": client.post(
+            reverse("games:create"), {"seat_2_kind": "local", "seed": "-4"}
+        ),
         "detail": client.get(reverse("games:detail", args=[waiting.pk])),
-        "join": client_in(lang, ben).get(reverse("games:join", args=[waiting.pk, waiting.invite_token])),
+        "join": client_in(lang, ben).get(
+            reverse("games:join", args=[waiting.pk, waiting.invite_token])
+        ),
         "join, already": client.get(reverse("games:join", args=[waiting.pk, waiting.invite_token])),
-        "replay": client_in(lang, boss).get(reverse("admin:games_match_replay", args=[playing.pk]) + "?step=1"),
-        "replay, last": client_in(lang, boss).get(reverse("admin:games_match_replay", args=[playing.pk]) + "?step=99"),
+        "replay": client_in(lang, boss).get(
+            reverse("admin:games_match_replay", args=[playing.pk]) + "?step=1"
+        ),
+        "replay, last": client_in(lang, boss).get(
+            reverse("admin:games_match_replay", args=[playing.pk]) + "?step=99"
+        ),
     }
     everything = ""
     for name, response in pages.items():

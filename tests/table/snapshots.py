@@ -30,15 +30,33 @@ def pages() -> dict[str, tuple[Any, Any, Any]]:
 
     out: dict[str, Any] = {}
     st = S.start(4)
-    out["start"] = (view(st, st.holder), S.seats(4, {1: "computer", 3: "computer"}), None, Flags(version=1))
+    out["start"] = (
+        view(st, st.holder),
+        S.seats(4, {1: "computer", 3: "computer"}),
+        None,
+        Flags(version=1),
+    )
     st = S.first_turn_chain(4)
-    out["first_turn"] = (view(st, st.turn), S.seats(4), None, Flags(version=5, undo=True, restart=True))
+    out["first_turn"] = (
+        view(st, st.turn),
+        S.seats(4),
+        None,
+        Flags(version=5, undo=True, restart=True),
+    )
     st = S.mid_game(4, plays_after_first=14)
-    out["mid_4"] = (view(st, st.turn), S.seats(4, {2: "computer"}), None,
-                    Flags(version=30, undo=True, redo=True, restart=True, last_event="Ben drew a tile"))
+    out["mid_4"] = (
+        view(st, st.turn),
+        S.seats(4, {2: "computer"}),
+        None,
+        Flags(version=30, undo=True, redo=True, restart=True, last_event="Ben drew a tile"),
+    )
     st = S.mid_game(10, seed=3, plays_after_first=30)
-    out["mid_10"] = (view(st, st.turn), S.seats(10, {i: "computer" for i in range(1, 10)}), None,
-                     Flags(version=80, restart=True, history=((3, 0, 12, 40, 7, 9, 22, 13, 5, 30),)))
+    out["mid_10"] = (
+        view(st, st.turn),
+        S.seats(10, {i: "computer" for i in range(1, 10)}),
+        None,
+        Flags(version=80, restart=True, history=((3, 0, 12, 40, 7, 9, 22, 13, 5, 30),)),
+    )
     st = S.with_draw(4)
     out["draw"] = (view(st, st.turn), S.seats(4), None, Flags(version=40))
     drawn = apply(st, Action("draw", st.turn))
@@ -51,14 +69,26 @@ def pages() -> dict[str, tuple[Any, Any, Any]]:
     out["spectator"] = (view(st, None), S.seats(5, {1: "computer"}), Viewer(), Flags(version=60))
     relay_viewer = Viewer(controlled=(0, 1, 2), revealed=None)
     st = S.play_until(S.start(3, seed=5), lambda s: s.phase == "play" and s.turn == 1)
-    out["relay"] = (view(st, None), S.seats(3, {0: "local", 1: "local", 2: "local"}), relay_viewer,
-                    Flags(version=33))
+    out["relay"] = (
+        view(st, None),
+        S.seats(3, {0: "local", 1: "local", 2: "local"}),
+        relay_viewer,
+        Flags(version=33),
+    )
     history, st = S.history_of(4, seed=7, rounds=3)
-    out["round_over"] = (view(st, 0), S.seats(4, {1: "computer"}), None,
-                         Flags(version=200, next_round=True, history=tuple(history)))
+    out["round_over"] = (
+        view(st, 0),
+        S.seats(4, {1: "computer"}),
+        None,
+        Flags(version=200, next_round=True, history=tuple(history)),
+    )
     history, st = S.history_of(3, seed=11)
-    out["match_over"] = (view(st, 0), S.seats(3, {2: "computer"}), None,
-                         Flags(version=900, new_match=True, history=tuple(history)))
+    out["match_over"] = (
+        view(st, 0),
+        S.seats(3, {2: "computer"}),
+        None,
+        Flags(version=900, new_match=True, history=tuple(history)),
+    )
     return out
 
 
@@ -73,10 +103,18 @@ def render_page(v: Any, seats: Any, viewer: Any, flags: Any) -> str:
     b = board.present(v, seats, viewer=viewer, flags=flags)
     request = RequestFactory().get("/m/1/")
     request.user = AnonymousUser()
-    html = render_to_string("games/table.html", {
-        "b": b, "board_html": board.board_html(b), "match": SimpleNamespace(pk=1), "ws_path": "/ws/m/1/", "watch_token": "",
-        "strings": script_words(),
-    }, request=request)
+    html = render_to_string(
+        "games/table.html",
+        {
+            "b": b,
+            "board_html": board.board_html(b),
+            "match": SimpleNamespace(pk=1),
+            "ws_path": "/ws/m/1/",
+            "watch_token": "",
+            "strings": script_words(),
+        },
+        request=request,
+    )
     return html.replace('"/static/', f'"file://{REPO}/static/')
 
 

@@ -20,8 +20,14 @@ NAMES = ["Ana", "Ben", "Chloé", "Dmitri", "Eva", "Farid", "Gus", "Hana", "Ivo",
 
 def seats(n: int, kinds: dict[int, str] | None = None) -> list[SeatInfo]:
     kinds = kinds or {}
-    return [SeatInfo(index=i, name=NAMES[i] if kinds.get(i) != "computer" else f"Computer {i + 1}",
-                     kind=kinds.get(i, "human")) for i in range(n)]
+    return [
+        SeatInfo(
+            index=i,
+            name=NAMES[i] if kinds.get(i) != "computer" else f"Computer {i + 1}",
+            kind=kinds.get(i, "human"),
+        )
+        for i in range(n)
+    ]
 
 
 def step(state: RoundState) -> RoundState:
@@ -30,7 +36,9 @@ def step(state: RoundState) -> RoundState:
     return apply(state, choose(view(state, state.turn), "strong"))
 
 
-def play_until(state: RoundState, stop: Callable[[RoundState], bool], limit: int = 2000) -> RoundState:
+def play_until(
+    state: RoundState, stop: Callable[[RoundState], bool], limit: int = 2000
+) -> RoundState:
     for _ in range(limit):
         if stop(state) or state.over:
             return state
@@ -100,7 +108,9 @@ def match_over(players: int = 3, seed: int = 11) -> RoundState:
         s = next_round(s)
 
 
-def history_of(players: int = 3, seed: int = 11, rounds: int = 13) -> tuple[list[tuple[int, ...]], RoundState]:
+def history_of(
+    players: int = 3, seed: int = 11, rounds: int = 13
+) -> tuple[list[tuple[int, ...]], RoundState]:
     """Points of each finished round and the last state, playing `rounds` rounds."""
     s = start(players, seed)
     points = []

@@ -48,8 +48,15 @@ def shots(artifacts_dir: Path) -> Path:
     return out
 
 
-def write(tmp_path: Path, name: str, v: Any, seats: Any, viewer: Any = None, flags: Any = None,
-          lang: str = "en") -> str:
+def write(
+    tmp_path: Path,
+    name: str,
+    v: Any,
+    seats: Any,
+    viewer: Any = None,
+    flags: Any = None,
+    lang: str = "en",
+) -> str:
     with translation.override(lang):
         html = render_page(v, seats, viewer, flags or Flags(match_id=1, version=5))
     path = tmp_path / f"{name}.html"
@@ -132,11 +139,18 @@ def test_r8_in_the_first_turn_one_tap_lays_a_lit_tile_on_your_train(new_context,
     tile = page.locator(".htile[data-targets]:not([data-targets=''])").first
     assert tile.get_attribute("data-targets") == str(st.turn)
     tile.hover()
-    assert page.eval_on_selector_all(".train.is-lays-here", "els => els.map(e => e.dataset.train)") == [str(st.turn)]
+    assert page.eval_on_selector_all(
+        ".train.is-lays-here", "els => els.map(e => e.dataset.train)"
+    ) == [str(st.turn)]
     tile.click()
     act = sent(page)[-1]
     assert act["type"] == "act"
-    assert act["action"] == {"seat": st.turn, "act": "play", "tile": tile.get_attribute("data-tile"), "train": st.turn}
+    assert act["action"] == {
+        "seat": st.turn,
+        "act": "play",
+        "tile": tile.get_attribute("data-tile"),
+        "train": st.turn,
+    }
     assert len([m for m in sent(page) if m["type"] == "act"]) == 1
 
 
@@ -233,26 +247,36 @@ def test_a_new_board_is_swapped_in_keeping_the_selection(new_context, later_turn
     name = tile.get_attribute("data-tile")
     tile.click()
     html = board_html(page).replace('data-version="5"', 'data-version="6"')
-    page.evaluate("h => window.__serve({type: 'board', version: 6, html: h, title: 'New title', your_turn: true})", html)
+    page.evaluate(
+        "h => window.__serve({type: 'board', version: 6, html: h, title: 'New title', your_turn: true})",
+        html,
+    )
     assert page.evaluate("MT.version()") == 6
     assert page.title() == "● New title"  # your turn shows in the tab's title, and in its favicon
     assert page.get_attribute("#favicon", "href").endswith("favicon-turn.svg")
     assert page.locator(f'.htile.is-selected[data-tile="{name}"]').count() == 1
     # An older board arriving late is ignored.
-    page.evaluate("h => window.__serve({type: 'board', version: 4, html: '<div class=\"board\" data-version=\"4\"></div>', title: 'old', your_turn: false})", html)
+    page.evaluate(
+        "h => window.__serve({type: 'board', version: 4, html: '<div class=\"board\" data-version=\"4\"></div>', title: 'old', your_turn: false})",
+        html,
+    )
     assert page.evaluate("MT.version()") == 6 and page.locator(".htile").count() > 0
 
 
 def test_a_drawer_asked_for_while_its_script_loads_opens_though_a_whole_board_came_meanwhile(
-        new_context, later_turn):
+    new_context, later_turn
+):
     """The drawers' script comes on first use (static/js/lazy.js): the click waits for it, and
     a whole new board arriving meanwhile (a connect, a resync) replaces the button it was on."""
     _st, url = later_turn
     page = open_page(new_context, url)
     html = board_html(page).replace('data-version="5"', 'data-version="6"')
-    page.evaluate("h => { const old = document.querySelector('#board [data-panel=\"log\"]'); old.click();"
-                  " window.__serve({type: 'board', version: 6, html: h, title: 't', your_turn: true});"
-                  " window.__replaced = !old.isConnected; }", html)
+    page.evaluate(
+        "h => { const old = document.querySelector('#board [data-panel=\"log\"]'); old.click();"
+        " window.__serve({type: 'board', version: 6, html: h, title: 't', your_turn: true});"
+        " window.__replaced = !old.isConnected; }",
+        html,
+    )
     assert page.evaluate("window.__replaced")  # the button clicked is gone before the script came
     page.locator("#log-panel").wait_for(state="visible", timeout=5000)
     assert sent(page)[-1] == {"type": "panel", "open": True}
@@ -275,8 +299,15 @@ def test_an_error_for_a_play_shakes_the_tile_and_shows_the_reason(new_context, l
     tile.click()
     page.locator(".train.is-target").first.click()
     request = sent(page)[-1]
-    page.evaluate("m => window.__serve(m)", {"type": "error", "code": "stale", "message": "Refresh first",
-                                             "request_id": request["request_id"]})
+    page.evaluate(
+        "m => window.__serve(m)",
+        {
+            "type": "error",
+            "code": "stale",
+            "message": "Refresh first",
+            "request_id": request["request_id"],
+        },
+    )
     assert page.locator("#toast").inner_text() == "Refresh first"
     assert sent(page)[-1] == {"type": "sync"}  # stale: fetch the current board
 
@@ -286,10 +317,16 @@ def test_r23_hint_highlights_one_tile_and_one_train(new_context, first_turn):
     page = open_page(new_context, url)
     page.keyboard.press("h")
     assert sent(page)[-1] == {"type": "hint", "seat": st.turn}
-    tile = page.locator(".htile[data-targets]:not([data-targets=''])").first.get_attribute("data-tile")
-    page.evaluate("m => window.__serve(m)", {"type": "hint", "tile": tile, "train": st.turn, "act": "play",
-                                             "reason": "Because."})
-    assert page.locator(".htile.is-hint").count() == 1 and page.locator(".train.is-hint").count() == 1
+    tile = page.locator(".htile[data-targets]:not([data-targets=''])").first.get_attribute(
+        "data-tile"
+    )
+    page.evaluate(
+        "m => window.__serve(m)",
+        {"type": "hint", "tile": tile, "train": st.turn, "act": "play", "reason": "Because."},
+    )
+    assert (
+        page.locator(".htile.is-hint").count() == 1 and page.locator(".train.is-hint").count() == 1
+    )
     # The hint reads on the hand's line; no toast repeats it over the hand.
     assert page.inner_text(".hand__say.hand__say--hint") == "Hint: Because."
     assert page.locator("#toast").is_hidden()
@@ -321,14 +358,26 @@ def test_screenshots_desktop_and_phone(new_context, tmp_path, shots, lang):
     """Pictures for people to look at; also: nothing overflows a 375 px phone."""
     out = shots
     pages = {
-        "mid4": (lambda st: (view(st, st.turn), S.seats(4), None, Flags(undo=True, restart=True)))(S.mid_game(4)),
-        "mid10": (lambda st: (view(st, None), S.seats(10), Viewer(), Flags()))(S.mid_game(10, seed=3, plays_after_first=30)),
+        "mid4": (lambda st: (view(st, st.turn), S.seats(4), None, Flags(undo=True, restart=True)))(
+            S.mid_game(4)
+        ),
+        "mid10": (lambda st: (view(st, None), S.seats(10), Viewer(), Flags()))(
+            S.mid_game(10, seed=3, plays_after_first=30)
+        ),
     }
     history, st = S.history_of(4, seed=7, rounds=2)
-    pages["round_over"] = (view(st, 0), S.seats(4), None, Flags(next_round=True, history=tuple(history)))
+    pages["round_over"] = (
+        view(st, 0),
+        S.seats(4),
+        None,
+        Flags(next_round=True, history=tuple(history)),
+    )
     for name, (v, seats, viewer, flags) in pages.items():
         url = write(tmp_path, f"{name}-{lang}", v, seats, viewer, flags, lang=lang)
-        for size, viewport in (("1280", {"width": 1280, "height": 900}), ("375", {"width": 375, "height": 740})):
+        for size, viewport in (
+            ("1280", {"width": 1280, "height": 900}),
+            ("375", {"width": 375, "height": 740}),
+        ):
             page = open_page(new_context, url, viewport=viewport)
             page.screenshot(path=str(out / f"{name}-{lang}-{size}.png"), full_page=True)
             if size == "375":
@@ -353,9 +402,18 @@ def test_r24_a_cover_arriving_takes_the_focus_and_makes_the_board_inert(new_cont
     page.locator(".train").first.focus()
     covered = S.play_until(st, lambda s: s.turn == 1)
     with translation.override("en"):
-        html = board_html(present(
-            view(covered, None), seats, viewer=Viewer(controlled=(0, 1, 2), revealed=0), flags=Flags(version=9)))
-    page.evaluate("h => window.__serve({type: 'board', version: 9, html: h, title: 't', your_turn: false})", html)
+        html = board_html(
+            present(
+                view(covered, None),
+                seats,
+                viewer=Viewer(controlled=(0, 1, 2), revealed=0),
+                flags=Flags(version=9),
+            )
+        )
+    page.evaluate(
+        "h => window.__serve({type: 'board', version: 9, html: h, title: 't', your_turn: false})",
+        html,
+    )
     assert page.evaluate("document.activeElement.dataset.reveal") == "1"
     assert page.locator(".htile").count() == 0
     assert page.evaluate("document.querySelector('.trains').closest('[inert]') !== null")
@@ -364,13 +422,17 @@ def test_r24_a_cover_arriving_takes_the_focus_and_makes_the_board_inert(new_cont
 
 
 @pytest.mark.parametrize("lang", ["es", "de"])
-def test_the_whose_turn_words_stay_whole_while_the_tools_go_icons_only(new_context, tmp_path, shots, lang):
+def test_the_whose_turn_words_stay_whole_while_the_tools_go_icons_only(
+    new_context, tmp_path, shots, lang
+):
     """es/de at 1280 px with the R26 badge and every tool: the tools drop their words
     (kept as accessible names), the whose-turn label is not cut short."""
     st = S.first_turn_chain(4)
     flags = Flags(match_id=1, version=5, paused=True, undo=True, redo=True, restart=True)
-    page = open_page(new_context, write(tmp_path, f"tight-{lang}", view(st, st.turn), S.seats(4), flags=flags,
-                                        lang=lang))
+    page = open_page(
+        new_context,
+        write(tmp_path, f"tight-{lang}", view(st, st.turn), S.seats(4), flags=flags, lang=lang),
+    )
     assert page.locator(".badge--paused").is_visible()
     status = page.locator(".tbar__status")
     assert status.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), status.inner_text()
@@ -389,10 +451,20 @@ def test_undo_gives_its_words_up_when_the_badges_are_still_cut(new_context, tmp_
     (tbar--tighter), Undo's words go too, so the badges are whole. The rule that hides them
     was less specific than the one showing an enabled Undo's words, so they stayed."""
     st = S.with_open_double(4)
-    flags = Flags(match_id=1, version=5, paused=True, undo=True, redo=True, restart=True,
-                  undo_text="Undo the end of your first turn and 3 computer moves")
-    page = open_page(new_context, write(tmp_path, "tighter", view(st, st.turn), S.seats(4), flags=flags),
-                     viewport={"width": 1280, "height": 800})
+    flags = Flags(
+        match_id=1,
+        version=5,
+        paused=True,
+        undo=True,
+        redo=True,
+        restart=True,
+        undo_text="Undo the end of your first turn and 3 computer moves",
+    )
+    page = open_page(
+        new_context,
+        write(tmp_path, "tighter", view(st, st.turn), S.seats(4), flags=flags),
+        viewport={"width": 1280, "height": 800},
+    )
     assert page.locator(".badge--doubles").is_visible()
     page.evaluate("() => window.dispatchEvent(new Event('resize'))")
     page.wait_for_timeout(100)
@@ -412,10 +484,20 @@ def test_the_open_double_badge_stays_whole_the_pace_badge_gives_way(new_context,
     table's menu) gives way first; the open double, a duty of the game (R19), stays whole."""
     st = S.with_open_double(4)
     seats = S.seats(4, {1: "computer", 2: "computer", 3: "computer"})
-    flags = Flags(match_id=1, version=5, undo=True, redo=True, restart=True, may_pace=True,
-                  undo_text="Undo your 6-4 and 3 computer moves")
-    page = open_page(new_context, write(tmp_path, "doubles-de", view(st, st.turn), seats, flags=flags, lang="de"),
-                     viewport={"width": 1280, "height": 800})
+    flags = Flags(
+        match_id=1,
+        version=5,
+        undo=True,
+        redo=True,
+        restart=True,
+        may_pace=True,
+        undo_text="Undo your 6-4 and 3 computer moves",
+    )
+    page = open_page(
+        new_context,
+        write(tmp_path, "doubles-de", view(st, st.turn), seats, flags=flags, lang="de"),
+        viewport={"width": 1280, "height": 800},
+    )
     page.evaluate("() => window.dispatchEvent(new Event('resize'))")
     page.wait_for_timeout(100)
     doubles = page.locator(".badge--doubles")
@@ -426,7 +508,9 @@ def test_the_open_double_badge_stays_whole_the_pace_badge_gives_way(new_context,
     assert doubles.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), doubles.inner_text()
     facts = page.locator(".tbar__facts")
     right = doubles.evaluate("e => e.getBoundingClientRect().right")
-    assert right <= facts.evaluate("e => e.getBoundingClientRect().right") + 1  # not clipped by the facts' end
+    assert (
+        right <= facts.evaluate("e => e.getBoundingClientRect().right") + 1
+    )  # not clipped by the facts' end
     page.screenshot(path=str(shots / "doubles-de-1280.png"))
     assert not page.errors
 
@@ -453,7 +537,9 @@ def test_the_more_menu_closes_with_escape_and_a_click_outside(new_context, first
     assert not page.errors
 
 
-def test_flash_messages_float_close_by_keyboard_and_fade_without_moving_the_board(new_context, first_turn, shots):
+def test_flash_messages_float_close_by_keyboard_and_fade_without_moving_the_board(
+    new_context, first_turn, shots
+):
     """'Match N has started' (django messages, templates/base.html) neither stays nor pushes
     the board: it floats, has a keyboard-reachable close button, and fades by itself."""
     _st, url = first_turn
@@ -461,9 +547,14 @@ def test_flash_messages_float_close_by_keyboard_and_fade_without_moving_the_boar
     html = path.read_text()
     main = '<main id="main" class="page" tabindex="-1">'
     assert main in html
-    path.write_text(html.replace(main, main + '<ul class="messages" role="status">'
-                                 '<li class="message message--success">Match 1 has started.</li>'
-                                 '<li class="message message--error">Something is wrong.</li></ul>'))
+    path.write_text(
+        html.replace(
+            main,
+            main + '<ul class="messages" role="status">'
+            '<li class="message message--success">Match 1 has started.</li>'
+            '<li class="message message--error">Something is wrong.</li></ul>',
+        )
+    )
     page = open_page(new_context, url)
     top = page.locator(".tbar").bounding_box()["y"]
     ok, bad = page.locator(".message--success"), page.locator(".message--error")

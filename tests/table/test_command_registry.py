@@ -25,16 +25,36 @@ def test_every_module_registers_and_the_protocol_parses_what_is_registered() -> 
 
 
 def _sample(field: str) -> object:
-    return {"seat": 0, "action": {"act": "draw"}, "version": 1, "request_id": "r-1", "open": True,
-            "pace": "fast", "ask": 1, "on": True, "limit": "1h",
-            "room": "players", "say": "good_move", "text": "Hello", "ref": 1}[field]
+    return {
+        "seat": 0,
+        "action": {"act": "draw"},
+        "version": 1,
+        "request_id": "r-1",
+        "open": True,
+        "pace": "fast",
+        "ask": 1,
+        "on": True,
+        "limit": "1h",
+        "room": "players",
+        "say": "good_move",
+        "text": "Hello",
+        "ref": 1,
+    }[field]
 
 
 def test_an_offer_renders_its_menu_item_and_its_dialog_from_its_own_words() -> None:
-    offer = Offer("last_round", "games/commands/last_round.html",
-                  (("label", "L"), ("title", "T"), ("text", "X"), ("confirm", "C"), ("cancel", "N")))
+    offer = Offer(
+        "last_round",
+        "games/commands/last_round.html",
+        (("label", "L"), ("title", "T"), ("text", "X"), ("confirm", "C"), ("cancel", "N")),
+    )
     template = engines["jinja2"].get_template(offer.template)
     menu = template.render({"o": offer, "slot": "menu"})
     after = template.render({"o": offer, "slot": "after"})
     assert 'data-dialog="last-round-dialog"' in menu and ">L<" in menu and "<dialog" not in menu
-    assert 'data-cmd="last_round"' in after and ">T<" in after and ">C<" in after and "data-close" in after
+    assert (
+        'data-cmd="last_round"' in after
+        and ">T<" in after
+        and ">C<" in after
+        and "data-close" in after
+    )

@@ -26,8 +26,12 @@ from . import states as S
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "games" / "jinja2"
 
-HOSTILE = ['<script>alert(1)</script>', 'Ana "the" O\'Brien & co', '<img src=x onerror=alert(2)>',
-           "{{ b.version }}"]
+HOSTILE = [
+    "<script>alert(1)</script>",
+    'Ana "the" O\'Brien & co',
+    "<img src=x onerror=alert(2)>",
+    "{{ b.version }}",
+]
 
 
 class _Values(HTMLParser):
@@ -64,17 +68,50 @@ def _boards() -> list[tuple[str, list[str]]]:
     seats = _seats(4)
     names = [s.name for s in seats]
     last = f"{HOSTILE[0]} played 5-3"
-    out = [(board_html(present(view(st, seat), seats, viewer=Viewer(controlled=(seat,)),
-                               flags=Flags(last_event=last))), names) for seat in range(4)]
-    out.append((board_html(present(view(st, None), seats, viewer=Viewer(), flags=Flags(last_event=last))), names))
+    out = [
+        (
+            board_html(
+                present(
+                    view(st, seat),
+                    seats,
+                    viewer=Viewer(controlled=(seat,)),
+                    flags=Flags(last_event=last),
+                )
+            ),
+            names,
+        )
+        for seat in range(4)
+    ]
+    out.append(
+        (
+            board_html(
+                present(view(st, None), seats, viewer=Viewer(), flags=Flags(last_event=last))
+            ),
+            names,
+        )
+    )
     relay = Viewer(controlled=(0, 1, 2, 3), revealed=None)
     out.append((board_html(present(view(st, None), seats, viewer=relay)), names))
     history, over = S.history_of(4, seed=7, rounds=2)
-    out.append((board_html(present(view(over, 0), seats, flags=Flags(next_round=True, history=tuple(history)))),
-                names))
+    out.append(
+        (
+            board_html(
+                present(view(over, 0), seats, flags=Flags(next_round=True, history=tuple(history)))
+            ),
+            names,
+        )
+    )
     history, end = S.history_of(3, seed=11)
-    out.append((board_html(present(view(end, 0), _seats(3), flags=Flags(new_match=True, history=tuple(history)))),
-                names[:3]))
+    out.append(
+        (
+            board_html(
+                present(
+                    view(end, 0), _seats(3), flags=Flags(new_match=True, history=tuple(history))
+                )
+            ),
+            names[:3],
+        )
+    )
     return out
 
 
@@ -99,7 +136,9 @@ def test_names_are_escaped_everywhere_the_board_writes_them():
 def test_translated_words_are_escaped_and_unknown_names_fail():
     env = engines["jinja2"]
     with translation.override("de"):
-        assert env.from_string('{{ _("a < b & \\"c\\"") }}').render({}) == "a &lt; b &amp; &#34;c&#34;"
+        assert (
+            env.from_string('{{ _("a < b & \\"c\\"") }}').render({}) == "a &lt; b &amp; &#34;c&#34;"
+        )
         assert env.from_string('{{ _("Trains") }}').render({}) == "Bahnen"
     with pytest.raises(jinja2.UndefinedError):
         env.from_string("{{ b.no_such_field }}").render({"b": object()})
@@ -117,10 +156,12 @@ def test_every_word_of_the_templates_is_extracted_and_translated():
     for name, source in sources.items():
         # Django's tags would be read by makemessages but not by Jinja2; Jinja2's {% trans %}
         # is not read by makemessages; `_()` with arguments neither.
-        assert not re.search(r"{%-?\s*(trans|translate|blocktrans|blocktranslate|load)\b", source), name
+        assert not re.search(
+            r"{%-?\s*(trans|translate|blocktrans|blocktranslate|load)\b", source
+        ), name
         calls = re.findall(r"\b(?:_|gettext|ngettext)\(", source)
         found = literal.findall(source)
-        assert len(calls) == len(found), f"{name}: only _(\"literal\") is extracted"
+        assert len(calls) == len(found), f'{name}: only _("literal") is extracted'
         words.update(a or b for a, b in found)
     assert len(words) > 50
     for lang in ("es", "de"):

@@ -17,21 +17,31 @@ def english():
 
 
 def test_plays_name_the_tile_and_the_train():
-    assert describe({"seat": 0, "act": "play", "tile": "3-5", "train": 0}, NAMES) == \
-        "Ana played 5-3 on their own train"
-    assert describe({"seat": 0, "act": "play", "tile": "3-5", "train": 1}, NAMES) == \
-        "Ana played 5-3 on Ben's train"
-    assert describe({"seat": 2, "act": "play", "tile": "6-4", "train": "mexican"}, NAMES) == \
-        "Computer 3 played 6-4 on the Mexican train"
+    assert (
+        describe({"seat": 0, "act": "play", "tile": "3-5", "train": 0}, NAMES)
+        == "Ana played 5-3 on their own train"
+    )
+    assert (
+        describe({"seat": 0, "act": "play", "tile": "3-5", "train": 1}, NAMES)
+        == "Ana played 5-3 on Ben's train"
+    )
+    assert (
+        describe({"seat": 2, "act": "play", "tile": "6-4", "train": "mexican"}, NAMES)
+        == "Computer 3 played 6-4 on the Mexican train"
+    )
 
 
 def test_the_viewer_reads_their_own_lines_in_the_second_person():
-    assert describe({"seat": 1, "act": "play", "tile": "3-5", "train": 1}, NAMES, 1) == \
-        "You played 5-3 on your own train"
+    assert (
+        describe({"seat": 1, "act": "play", "tile": "3-5", "train": 1}, NAMES, 1)
+        == "You played 5-3 on your own train"
+    )
     assert describe({"seat": 1, "act": "draw"}, NAMES, 1) == "You drew a tile"
     assert describe({"seat": 1, "act": "draw"}, NAMES, None) == "Ben drew a tile"
-    assert describe({"seat": 2, "act": "play", "tile": "11-2", "train": 0}, NAMES, 0) == \
-        "Computer 3 played 11-2 on your train"
+    assert (
+        describe({"seat": 2, "act": "play", "tile": "11-2", "train": 0}, NAMES, 0)
+        == "Computer 3 played 11-2 on your train"
+    )
 
 
 def test_r15_r24_a_draw_never_shows_the_tile_in_any_language():
@@ -51,8 +61,12 @@ def test_other_actions():
 
 
 def test_undo_counts_with_plural_forms():
-    assert describe_entry("undo", {"count": 1}, NAMES, actor="ana") == "ana took back 1 action (undo)"
-    assert describe_entry("undo", {"count": 3}, NAMES, actor="ana") == "ana took back 3 actions (undo)"
+    assert (
+        describe_entry("undo", {"count": 1}, NAMES, actor="ana") == "ana took back 1 action (undo)"
+    )
+    assert (
+        describe_entry("undo", {"count": 3}, NAMES, actor="ana") == "ana took back 3 actions (undo)"
+    )
     with translation.override("de"):
         assert "3 Aktionen" in describe_entry("undo", {"count": 3}, NAMES, actor="ana")
         assert "1 Aktion " in describe_entry("undo", {"count": 1}, NAMES, actor="ana")

@@ -19,9 +19,18 @@ from tests.table.snapshots import pages, render_page
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 #: twenty characters each: wide letters, no spaces, hyphens, accents, digits in a name
-LONG = ["WWWWWWWWWWWWWWWWWWWW", "Maximiliano_Ferreira", "Anneliese-Schwarzkop", "Bartholomew Kingsley",
-        "Świętosław Zaręba 12", "Oluwaseun Adebayo-Ok", "Jean-Christophe Marc", "Alexandros Papadakis",
-        "Rumpelstiltskin 1998", "Wilhelmina Vanderbil"]
+LONG = [
+    "WWWWWWWWWWWWWWWWWWWW",
+    "Maximiliano_Ferreira",
+    "Anneliese-Schwarzkop",
+    "Bartholomew Kingsley",
+    "Świętosław Zaręba 12",
+    "Oluwaseun Adebayo-Ok",
+    "Jean-Christophe Marc",
+    "Alexandros Papadakis",
+    "Rumpelstiltskin 1998",
+    "Wilhelmina Vanderbil",
+]
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 375, "height": 667}}
 
 #: Elements whose own text holds a digit, shown, not a name: each must be whole in its box and
@@ -56,7 +65,9 @@ def shots_dir(artifacts_dir: Path) -> Path:
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
-def test_long_names_break_no_board(new_context: Any, tmp_path: Path, shots_dir: Path, lang: str, size: str) -> None:
+def test_long_names_break_no_board(
+    new_context: Any, tmp_path: Path, shots_dir: Path, lang: str, size: str
+) -> None:
     page = new_context(viewport=SIZES[size]).new_page()
     with translation.override(lang):
         states = pages()
@@ -73,14 +84,22 @@ def test_long_names_break_no_board(new_context: Any, tmp_path: Path, shots_dir: 
         cut = page.evaluate(CUT_NUMBERS)
         if width[0] > width[1] or cut:
             problems[name] = (width, cut)
-            page.screenshot(path=str(shots_dir / f"long-names-{size}-{lang}-{name}.png"), full_page=True)
+            page.screenshot(
+                path=str(shots_dir / f"long-names-{size}-{lang}-{name}.png"), full_page=True
+            )
         # the Mexican train's name is whole, "Öffentliche Bahn" on a phone too
-        mexican = page.eval_on_selector_all(".train--mexican .train__name",
-                                            "els => els.map(e => e.scrollWidth <= e.clientWidth + 1)")
+        mexican = page.eval_on_selector_all(
+            ".train--mexican .train__name",
+            "els => els.map(e => e.scrollWidth <= e.clientWidth + 1)",
+        )
         assert all(mexican), (name, "the Mexican train's name is cut")
         # every name on the board is the one element, with its whole self in its title
-        names = page.eval_on_selector_all("#board .pname", "els => els.map(e => [e.title, e.textContent])")
+        names = page.eval_on_selector_all(
+            "#board .pname", "els => els.map(e => [e.title, e.textContent])"
+        )
         assert names and all(title == text for title, text in names), names
     page.goto(files["round_over"].as_uri())
-    page.screenshot(path=str(shots_dir / f"long-names-{size}-{lang}-round_over.png"), full_page=True)
+    page.screenshot(
+        path=str(shots_dir / f"long-names-{size}-{lang}-round_over.png"), full_page=True
+    )
     assert problems == {}, problems

@@ -90,7 +90,11 @@ def test_a_waiting_match_sends_you_to_its_page(ana):
 
 @pytest.mark.django_db
 def test_r24_pass_and_play_shows_the_relay_cover_first(ana):
-    seats = [SeatSpec("local", name="Ana"), SeatSpec("local", name="Ben"), SeatSpec("computer", level="basic")]
+    seats = [
+        SeatSpec("local", name="Ana"),
+        SeatSpec("local", name="Ben"),
+        SeatSpec("computer", level="basic"),
+    ]
     match = services.match_create(creator=ana, seats=seats, seed=5)
     state = state_from_json(match.state)
     html = client_for(ana).get(reverse("games:table", args=[match.pk])).content.decode()
@@ -109,9 +113,16 @@ def test_render_board_and_message_for_the_consumer(ana):
     assert isinstance(message["your_turn"], bool) and message["title"]
     assert f'data-version="{match.version}"' in message["html"]
     from games import selectors
+
     seat_view = selectors.seat_view(match, 0)
-    html = board.board_html(board.present(seat_view, board.seat_infos(match), viewer=viewer,
-                                          flags=board.match_flags(match, viewer, seat_view)))
+    html = board.board_html(
+        board.present(
+            seat_view,
+            board.seat_infos(match),
+            viewer=viewer,
+            flags=board.match_flags(match, viewer, seat_view),
+        )
+    )
     assert hand_tiles(html) == hand_tiles(message["html"])
     spectator = board.board_message(match=match, viewer=board.Viewer())
     assert not hand_tiles(spectator["html"]) and not spectator["your_turn"]
@@ -124,6 +135,7 @@ def test_log_panel_lists_actions_in_words_without_drawn_tiles(ana):
     version = match.version
     # Play the round forward: the human seat by its first legal action, computers by their steps.
     from engine.rules import legal_actions
+
     for _ in range(60):
         match.refresh_from_db()
         state = state_from_json(match.state)
@@ -131,8 +143,14 @@ def test_log_panel_lists_actions_in_words_without_drawn_tiles(ana):
             break
         if state.turn == 0:
             action = legal_actions(state)[0]
-            services.action_submit(match_id=match.pk, user=ana, seat=0, action=action.to_json(),
-                                   expected_version=match.version, request_id=uuid.uuid4().hex)
+            services.action_submit(
+                match_id=match.pk,
+                user=ana,
+                seat=0,
+                action=action.to_json(),
+                expected_version=match.version,
+                request_id=uuid.uuid4().hex,
+            )
         else:
             services.computer_step(match_id=match.pk)
     match.refresh_from_db()
@@ -179,7 +197,9 @@ def test_table_page_has_no_english(ana, lang):
     match = vs_computers(ana)
     html = client_for(ana, lang).get(reverse("games:table", args=[match.pk])).content.decode()
     assert not english_leaks(html, lang)
-    strings = re.search(r'<script id="board-strings" type="application/json">(.*?)</script>', html).group(1)
+    strings = re.search(
+        r'<script id="board-strings" type="application/json">(.*?)</script>', html
+    ).group(1)
     assert "Reconnecting" not in strings  # the script's words are translated too
 
 
@@ -189,7 +209,9 @@ def test_r26_log_panel_contents_over_http_with_the_same_access(ana, ben):
     url = reverse("games:table_log", args=[match.pk])
     mine = client_for(ana).get(url)
     assert mine.status_code == 200
-    assert "Round 1" in mine.content.decode() or "Nothing has happened yet." in mine.content.decode()
+    assert (
+        "Round 1" in mine.content.decode() or "Nothing has happened yet." in mine.content.decode()
+    )
     assert client_for(ben).get(url).status_code == 404
     assert client_for().get(url).status_code == 404
     assert client_for(ben).get(url, {"watch": match.watch_token}).status_code == 200

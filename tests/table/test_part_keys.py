@@ -22,8 +22,14 @@ from games.table.jinja_env import fixed_language
 
 from . import states as S
 
-ASK = Ask(id=7, change="undo", text="Ben asks to take back their last move.", mine=False, answer=True,
-          expires="2026-01-01T00:00:00+00:00")
+ASK = Ask(
+    id=7,
+    change="undo",
+    text="Ben asks to take back their last move.",
+    mine=False,
+    answer=True,
+    expires="2026-01-01T00:00:00+00:00",
+)
 
 
 def changed(value: Any) -> list[Any]:
@@ -44,15 +50,31 @@ def changed(value: Any) -> list[Any]:
 def variants(board: Any) -> list[tuple[str, Any]]:
     out = []
     for f in dataclasses.fields(board):
-        if f.name in ("source", "me", "cover", "turn_seat", "hand", "seats", "trains", "history", "engine"):
+        if f.name in (
+            "source",
+            "me",
+            "cover",
+            "turn_seat",
+            "hand",
+            "seats",
+            "trains",
+            "history",
+            "engine",
+        ):
             continue
         value = getattr(board, f.name)
         if f.name == "actions":
             for a in dataclasses.fields(value):
                 for other in changed(getattr(value, a.name)):
                     if a.name != "end_double":
-                        out.append((f"actions.{a.name}", dataclasses.replace(
-                            board, actions=dataclasses.replace(value, **{a.name: other}))))
+                        out.append(
+                            (
+                                f"actions.{a.name}",
+                                dataclasses.replace(
+                                    board, actions=dataclasses.replace(value, **{a.name: other})
+                                ),
+                            )
+                        )
             continue
         if f.name == "ask" or f.name == "pace_options":
             others = changed(value) + [None]
@@ -69,13 +91,36 @@ def variants(board: Any) -> list[tuple[str, Any]]:
 
 def boards() -> list[Any]:
     seats = S.seats(4, {2: "computer", 3: "computer"})
-    flags = Flags(match_id=3, version=9, undo=True, undo_text="Take back: you played 5-3.", redo=True,
-                  restart=True, pace="fast", may_pace=True, ask=ASK)
+    flags = Flags(
+        match_id=3,
+        version=9,
+        undo=True,
+        undo_text="Take back: you played 5-3.",
+        redo=True,
+        restart=True,
+        pace="fast",
+        may_pace=True,
+        ask=ASK,
+    )
     out = []
-    for state in (S.start(4), S.first_turn_chain(4), S.mid_game(4), S.with_draw(4), S.round_over(4)):
-        out.append(present(view(state, state.turn if state.turn is not None else 0), seats,
-                           viewer=Viewer(controlled=(state.turn if state.turn is not None else 0,)), flags=flags))
-        out.append(present(view(state, None), seats, viewer=Viewer(), flags=Flags(match_id=3, version=9)))
+    for state in (
+        S.start(4),
+        S.first_turn_chain(4),
+        S.mid_game(4),
+        S.with_draw(4),
+        S.round_over(4),
+    ):
+        out.append(
+            present(
+                view(state, state.turn if state.turn is not None else 0),
+                seats,
+                viewer=Viewer(controlled=(state.turn if state.turn is not None else 0,)),
+                flags=flags,
+            )
+        )
+        out.append(
+            present(view(state, None), seats, viewer=Viewer(), flags=Flags(match_id=3, version=9))
+        )
     return out
 
 
@@ -91,4 +136,6 @@ def test_a_private_part_s_key_changes_whenever_its_html_does(part: str) -> None:
                 except Exception:  # a combination no presenter makes (e.g. no hand yet actions)
                     continue
                 if other_html != html and key is not None:
-                    assert parts.shows(part, other) != key, f"{part} shows {name} but its key leaves it out"
+                    assert parts.shows(part, other) != key, (
+                        f"{part} shows {name} but its key leaves it out"
+                    )

@@ -37,7 +37,9 @@ def shots_dir(artifacts_dir: Path) -> Path:
     return out
 
 
-def open_hand(new_context: Any, tmp_path: Path, size: int, lang: str, viewport: dict[str, int]) -> Any:
+def open_hand(
+    new_context: Any, tmp_path: Path, size: int, lang: str, viewport: dict[str, int]
+) -> Any:
     state = S.with_hand_of(size)
     with translation.override(lang):
         html = render_page(view(state, state.turn), S.seats(2), None, Flags(version=9))
@@ -60,8 +62,9 @@ def test_phone_columns_keep_rows_few() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
 @pytest.mark.parametrize("size", [15, 21, 32])
-def test_every_tile_of_the_hand_is_in_view_on_a_phone(new_context: Any, tmp_path: Path, shots_dir: Path,
-                                                      size: int, lang: str) -> None:
+def test_every_tile_of_the_hand_is_in_view_on_a_phone(
+    new_context: Any, tmp_path: Path, shots_dir: Path, size: int, lang: str
+) -> None:
     page = open_hand(new_context, tmp_path, size, lang, PHONE)
     page.screenshot(path=str(shots_dir / f"phone-hand-{size}-{lang}.png"))
     tiles = page.eval_on_selector_all("#hand .htile", f"els => els.map({BOX})")
@@ -77,7 +80,9 @@ def test_every_tile_of_the_hand_is_in_view_on_a_phone(new_context: Any, tmp_path
     # the hand stays at the bottom of the screen, whole
     assert hand[3] <= PHONE["height"] + 0.5
     # playable tiles are among them, lit and at full strength
-    lit = page.eval_on_selector_all("#hand .htile--playable", "els => els.map(e => getComputedStyle(e).opacity)")
+    lit = page.eval_on_selector_all(
+        "#hand .htile--playable", "els => els.map(e => getComputedStyle(e).opacity)"
+    )
     assert lit and all(float(o) == 1.0 for o in lit)
     if size == 15:
         assert hand[3] - hand[1] <= 0.35 * PHONE["height"], hand
@@ -86,15 +91,20 @@ def test_every_tile_of_the_hand_is_in_view_on_a_phone(new_context: Any, tmp_path
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
 def test_the_phone_table_has_one_menu_button(new_context: Any, tmp_path: Path, lang: str) -> None:
     page = open_hand(new_context, tmp_path, 15, lang, PHONE)
-    menus = page.eval_on_selector_all(".menubtn, .tbar__fold", "els => els.filter(e => e.offsetParent).length")
+    menus = page.eval_on_selector_all(
+        ".menubtn, .tbar__fold", "els => els.filter(e => e.offsetParent).length"
+    )
     assert menus == 1
     # the site's menu is an item of the table's: it opens over the page, with the lobby in it
     page.click(".tbar__fold")
     page.click("[data-site-menu]")
     assert page.locator("#site-menu a[href='/lobby/']").is_visible()
     # the boneyard's count and word on one line; the engine double drawn as a tile
-    boneyard = page.eval_on_selector(".tbar__boneyard strong", "el => el.getClientRects().length === 1 "
-                                     "&& el.offsetHeight < 1.6 * parseFloat(getComputedStyle(el).fontSize) * 1.2")
+    boneyard = page.eval_on_selector(
+        ".tbar__boneyard strong",
+        "el => el.getClientRects().length === 1 "
+        "&& el.offsetHeight < 1.6 * parseFloat(getComputedStyle(el).fontSize) * 1.2",
+    )
     assert boneyard
     engine = page.eval_on_selector(".tbar__engine .tile", BOX)
     assert engine[3] - engine[1] >= 24
@@ -105,5 +115,7 @@ def test_unplayable_tiles_keep_dark_pips(new_context: Any, tmp_path: Path) -> No
     page = open_hand(new_context, tmp_path, 15, "en", DESKTOP)
     dull = page.locator("#hand .htile:not(.htile--playable)").first
     assert float(dull.evaluate("el => getComputedStyle(el).opacity")) == 1.0
-    face = dull.evaluate("el => getComputedStyle(el.querySelector('.tile')).getPropertyValue('--face-fill')")
+    face = dull.evaluate(
+        "el => getComputedStyle(el.querySelector('.tile')).getPropertyValue('--face-fill')"
+    )
     assert face.strip(), "the face of a tile that fits nowhere is greyed"

@@ -35,8 +35,12 @@ def test_r7_holder_sees_only_confirm_engine_and_others_wait():
     assert b.actions.engine and not (b.actions.draw or b.actions.pass_ or b.actions.end)
     assert b.your_turn and not b.engine_placed
     # Every hand tile waits for the engine (R7), so none is playable.
-    assert all(not t.targets and t.why == "First the engine double goes in the centre." and t.why_url == "/rules/#R7"
-               for t in b.hand.tiles)
+    assert all(
+        not t.targets
+        and t.why == "First the engine double goes in the centre."
+        and t.why_url == "/rules/#R7"
+        for t in b.hand.tiles
+    )
     other = (st.holder + 1) % 4
     ob = present(view(st, other), S.seats(4))
     assert not ob.actions.engine and not ob.your_turn and not ob.actions.hint
@@ -69,12 +73,18 @@ def test_r7_r8_the_holders_tiles_that_will_start_the_train_are_lit_and_a_tap_pla
 
 
 def test_r10_a_holder_with_no_tile_to_start_is_told_that_confirming_also_passes():
-    seed = next(s for s in range(1, 400) if not any(t.after_engine for t in _holder_board(4, s)[1].hand.tiles))
+    seed = next(
+        s
+        for s in range(1, 400)
+        if not any(t.after_engine for t in _holder_board(4, s)[1].hand.tiles)
+    )
     _st, b = _holder_board(4, seed)
     assert b.engine_then == "pass" and b.actions.engine
 
 
-@pytest.mark.parametrize("builder", [S.first_turn_chain, S.mid_game, S.with_draw, S.with_open_double])
+@pytest.mark.parametrize(
+    "builder", [S.first_turn_chain, S.mid_game, S.with_draw, S.with_open_double]
+)
 @pytest.mark.parametrize("players", [2, 4, 10])
 def test_r23_targets_are_exactly_the_legal_plays(builder, players):
     st = builder(players)
@@ -82,7 +92,9 @@ def test_r23_targets_are_exactly_the_legal_plays(builder, players):
     b = present(v, S.seats(players))
     legal = legal_actions(st)
     for t in b.hand.tiles:
-        expected = sorted(str(a.train) for a in legal if a.act == "play" and spoken(a.tile) == t.data)
+        expected = sorted(
+            str(a.train) for a in legal if a.act == "play" and spoken(a.tile) == t.data
+        )
         assert sorted(t.targets) == expected
         assert t.targets_attr == " ".join(t.targets)
         # A tile says why exactly when it fits nowhere.
@@ -108,8 +120,11 @@ def test_r15_draw_is_offered_alone_and_the_drawn_tile_is_marked():
     assert not bd.actions.draw  # never a second draw (R15)
     others = [t for t in bd.hand.tiles if not t.drawn]
     if marked[0].targets:
-        assert all(t.why == "After drawing, only the drawn tile may be played." and t.why_url.endswith("#R15")
-                   for t in others)
+        assert all(
+            t.why == "After drawing, only the drawn tile may be played."
+            and t.why_url.endswith("#R15")
+            for t in others
+        )
     else:
         assert bd.actions.pass_
 
@@ -121,7 +136,11 @@ def test_r19_tiles_say_the_open_double_must_be_satisfied_first():
     double, key = st.open_doubles[0][0], st.train_key(st.open_doubles[0][1])
     for t in b.hand.tiles:
         if not t.targets and not (v.drawn_tile is not None):
-            assert t.why_url.endswith("#R19") and "must be satisfied first" in t.why and spoken(double) in t.why
+            assert (
+                t.why_url.endswith("#R19")
+                and "must be satisfied first" in t.why
+                and spoken(double) in t.why
+            )
         for target in t.targets:
             assert target == str(key)
     badged = [(tr.key, x.badge) for tr in b.trains for x in tr.tiles if x.badge]
@@ -135,7 +154,10 @@ def test_r8_first_turn_why_names_the_own_train_end():
     reasons = [why_not(v, t) for t in v.hand if not any(a.tile == t for a in v.legal)]
     assert reasons and all(r is not None and r.rule == "R8" for r in reasons)
     assert reasons[0].params == {"end": v.train(st.turn).end}
-    assert say(reasons[0]) == f"On your first turn you play only on your own train, which ends in {v.train(st.turn).end}."
+    assert (
+        say(reasons[0])
+        == f"On your first turn you play only on your own train, which ends in {v.train(st.turn).end}."
+    )
 
 
 def test_r13_why_names_a_closed_train_that_would_fit():
@@ -149,8 +171,10 @@ def test_r13_why_names_a_closed_train_that_would_fit():
         pytest.skip("no closed train fits a tile in this position")
     owner = int(reason.params["train"])  # type: ignore[call-overload]
     assert reason.rule == "R13" and owner != st.turn
-    assert say(reason, names=S.NAMES) == \
-        f"{S.NAMES[owner]}'s train ends in {reason.params['end']} but is not open to you."
+    assert (
+        say(reason, names=S.NAMES)
+        == f"{S.NAMES[owner]}'s train ends in {reason.params['end']} but is not open to you."
+    )
 
 
 def test_r9_end_first_turn_previews_what_it_leaves():
@@ -166,7 +190,9 @@ def test_r24_spectator_gets_no_hand_no_actions():
     st = S.mid_game(5, seed=9)
     b = present(view(st, None), S.seats(5), viewer=Viewer())
     assert b.spectator and b.hand is None and b.me is None
-    assert not (b.actions.engine or b.actions.draw or b.actions.pass_ or b.actions.end or b.actions.hint)
+    assert not (
+        b.actions.engine or b.actions.draw or b.actions.pass_ or b.actions.end or b.actions.hint
+    )
     assert not (b.undo or b.redo or b.restart)
     assert all(s.revealed is None for s in b.seats)
 
@@ -200,9 +226,9 @@ def test_r24_relay_cover_hides_every_hand_until_revealed():
 def test_r24_relay_rules_for_the_seat_shown():
     v = Viewer(controlled=(0, 2))
     assert v.shown_seat(1, False) is None and v.cover_seat(1, False) is None  # nobody revealed yet
-    assert Viewer(controlled=(0, 2), revealed=2).shown_seat(1, False) == 2   # a computer acts
-    assert Viewer(controlled=(0, 2), revealed=2).cover_seat(0, False) == 0   # the next local seat
-    assert Viewer(controlled=(3,)).shown_seat(0, False) == 3                 # one seat: no relay
+    assert Viewer(controlled=(0, 2), revealed=2).shown_seat(1, False) == 2  # a computer acts
+    assert Viewer(controlled=(0, 2), revealed=2).cover_seat(0, False) == 0  # the next local seat
+    assert Viewer(controlled=(3,)).shown_seat(0, False) == 3  # one seat: no relay
     assert Viewer(controlled=(3,)).cover_seat(3, False) is None
     assert Viewer(controlled=(0, 2), revealed=2).shown_seat(None, True) == 2  # round over: no cover
     assert Viewer().shown_seat(0, False) is None
@@ -224,7 +250,11 @@ def test_r21_round_over_reveals_every_hand_and_marks_the_lowest_quietly():
 def test_r22_match_over_lists_winners_sharing_ties():
     history, st = S.history_of(3, seed=11)
     assert st.phase == "match_over"
-    b = present(view(st, 0), S.seats(3), flags=Flags(new_match=True, next_round=True, history=tuple(history)))
+    b = present(
+        view(st, 0),
+        S.seats(3),
+        flags=Flags(new_match=True, next_round=True, history=tuple(history)),
+    )
     assert b.match_over and b.new_match and not b.next_round
     best = min(st.totals)
     assert [s.winner for s in b.seats] == [t == best for t in st.totals]
@@ -245,7 +275,11 @@ def test_r27_r28_buttons_only_when_offered():
     st = S.mid_game(4)
     v = view(st, st.turn)
     assert not present(v, S.seats(4)).undo
-    b = present(v, S.seats(4), flags=Flags(undo=True, redo=True, restart=True, next_round=True, new_match=True))
+    b = present(
+        v,
+        S.seats(4),
+        flags=Flags(undo=True, redo=True, restart=True, next_round=True, new_match=True),
+    )
     assert b.undo and b.redo and b.restart
     assert not b.next_round and not b.new_match  # the round is not over
 
@@ -287,8 +321,12 @@ def test_r23_hint_message_names_a_legal_move_and_a_reason():
     msg = hint_message(v)
     assert msg["type"] == "hint" and msg["reason"]
     legal = legal_actions(st)
-    assert any(a.act == msg["act"] and (msg["tile"] is None or spoken(a.tile) == msg["tile"])
-               and a.train == msg["train"] for a in legal)
+    assert any(
+        a.act == msg["act"]
+        and (msg["tile"] is None or spoken(a.tile) == msg["tile"])
+        and a.train == msg["train"]
+        for a in legal
+    )
     idle = hint_message(view(st, (st.turn + 1) % 4))
     assert idle["act"] is None and idle["tile"] is None
 
@@ -306,15 +344,20 @@ def test_the_hand_line_says_what_to_do_now():
     assert present(view(st, st.turn), S.seats(4)).status == "Your turn: no tile fits, so draw one."
     drawn = apply(st, Action("draw", st.turn))
     status = present(view(drawn, drawn.turn), S.seats(4)).status
-    assert status in ("The drawn tile fits: play it.",
-                      "Your turn: nothing fits, so pass; your train opens.")
+    assert status in (
+        "The drawn tile fits: play it.",
+        "Your turn: nothing fits, so pass; your train opens.",
+    )
     st = S.first_turn_chain(4)
-    assert present(view(st, st.turn), S.seats(4)).status == \
-        "Your first turn: add another tile to your chain, or end your turn."
+    assert (
+        present(view(st, st.turn), S.seats(4)).status
+        == "Your first turn: add another tile to your chain, or end your turn."
+    )
     st = S.start(4)
     assert present(view(st, st.holder), S.seats(4)).status in (
         "Your turn: confirm the engine double, or tap a lit tile: that places it and starts your train.",
-        "Your turn: none of your tiles can start your train, so confirming the engine double also passes.")
+        "Your turn: none of your tiles can start your train, so confirming the engine double also passes.",
+    )
 
 
 def _must_pass(marked: bool):
@@ -326,7 +369,11 @@ def _must_pass(marked: bool):
             if st.over:
                 break
             v = view(st, st.turn)
-            if st.phase == "play" and {a.act for a in v.legal} == {"pass"} and v.train(st.turn).marker == marked:
+            if (
+                st.phase == "play"
+                and {a.act for a in v.legal} == {"pass"}
+                and v.train(st.turn).marker == marked
+            ):
                 return st
             st = S.step(st)
     raise AssertionError("no such position")
@@ -336,9 +383,15 @@ def test_the_pass_line_does_not_open_a_train_already_open():
     """R15: a pass marks your train; when it is open already the line says it stays open,
     not that it opens."""
     st = _must_pass(marked=True)
-    assert present(view(st, st.turn), S.seats(4)).status == "Your turn: nothing fits, so pass; your train stays open."
+    assert (
+        present(view(st, st.turn), S.seats(4)).status
+        == "Your turn: nothing fits, so pass; your train stays open."
+    )
     st = _must_pass(marked=False)
-    assert present(view(st, st.turn), S.seats(4)).status == "Your turn: nothing fits, so pass; your train opens."
+    assert (
+        present(view(st, st.turn), S.seats(4)).status
+        == "Your turn: nothing fits, so pass; your train opens."
+    )
 
 
 def test_the_last_move_is_marked_on_its_train_and_doubles_lie_across():
@@ -349,6 +402,8 @@ def test_the_last_move_is_marked_on_its_train_and_doubles_lie_across():
     train = next(t for t in b.trains if t.key == key)
     assert marked == [(key, train.tiles[-1].tile)]
     assert all(x.double == is_double(x.tile) for t in b.trains for x in t.tiles)
-    assert not any(x.last_move for t in present(view(st, st.turn), S.seats(4)).trains for x in t.tiles)
+    assert not any(
+        x.last_move for t in present(view(st, st.turn), S.seats(4)).trains for x in t.tiles
+    )
     # The label under a train: the name and the tiles in hand.
     assert b.trains[0].short == S.NAMES[0] and b.seats[0].hand_size_text.endswith("in hand")

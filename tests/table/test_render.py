@@ -32,7 +32,9 @@ def render(v, seats, viewer=None, flags=None, lang="en"):
 
 def drawn_tiles(html):
     """Every tile drawn in the page, as a normalised pair (from the tile tag's data-pips)."""
-    return [tuple(sorted(map(int, m.split("-")))) for m in re.findall(r'data-pips="(\d+-\d+)"', html)]
+    return [
+        tuple(sorted(map(int, m.split("-")))) for m in re.findall(r'data-pips="(\d+-\d+)"', html)
+    ]
 
 
 def hand_attrs(html):
@@ -101,7 +103,9 @@ def test_r7_r9_r15_action_buttons_only_when_legal():
     st = S.with_draw(4)
     html = render(view(st, st.turn), S.seats(4))
     # The only legal action is to draw: one click draws, no dialog first (issue 12).
-    assert 'data-act="draw"' in html and 'id="draw-dialog"' not in html and 'data-only="draw"' in html
+    assert (
+        'data-act="draw"' in html and 'id="draw-dialog"' not in html and 'data-only="draw"' in html
+    )
     assert 'data-act="pass"' not in html and 'data-act="end"' not in html
     st = S.first_turn_chain(4)
     html = render(view(st, st.turn), S.seats(4))
@@ -115,10 +119,21 @@ def test_r27_r28_commands_only_when_allowed():
     st = S.mid_game(4)
     plain = render(view(st, 0), S.seats(4))
     # Undo and Redo stand in the bar, disabled, so the bar does not shift when they come.
-    assert buttons(plain, "undo") == buttons(plain, "redo") == ["disabled"] and 'data-cmd="restart"' not in plain
-    offered = render(view(st, 0), S.seats(4), flags=Flags(undo=True, redo=True, restart=True,
-                                                         undo_text="Undo your 6-4 and 3 computer moves"))
-    assert buttons(offered, "undo") == buttons(offered, "redo") == ["enabled"] and 'data-cmd="restart"' in offered
+    assert (
+        buttons(plain, "undo") == buttons(plain, "redo") == ["disabled"]
+        and 'data-cmd="restart"' not in plain
+    )
+    offered = render(
+        view(st, 0),
+        S.seats(4),
+        flags=Flags(
+            undo=True, redo=True, restart=True, undo_text="Undo your 6-4 and 3 computer moves"
+        ),
+    )
+    assert (
+        buttons(offered, "undo") == buttons(offered, "redo") == ["enabled"]
+        and 'data-cmd="restart"' in offered
+    )
     # What Undo takes back is its label, not only its tooltip.
     undo = re.search(r'<button[^>]*data-cmd="undo".*?</button>', offered, re.S).group(0)
     assert "Undo your 6-4 and 3 computer moves" in visible_text(undo)
@@ -128,8 +143,10 @@ def test_r27_r28_commands_only_when_allowed():
 
 def buttons(html: str, cmd: str) -> list[str]:
     """Each button of `html` sending `cmd`: "disabled" or "enabled"."""
-    return ["disabled" if re.search(r"\sdisabled[\s>]", tag) else "enabled"
-            for tag in re.findall(rf'<button[^>]*data-cmd="{cmd}"[^>]*>', html)]
+    return [
+        "disabled" if re.search(r"\sdisabled[\s>]", tag) else "enabled"
+        for tag in re.findall(rf'<button[^>]*data-cmd="{cmd}"[^>]*>', html)
+    ]
 
 
 def test_board_carries_version_turn_and_title():
@@ -156,7 +173,7 @@ def test_r22_match_end_shows_winners_totals_and_new_match():
     html = render(view(st, 0), S.seats(3), flags=Flags(new_match=True, history=tuple(history)))
     assert 'data-cmd="new_match"' in html and "New match at this table" in html
     assert "The match is over" in html
-    assert html.count('<tr>') >= 13 + 2  # the scoreboard of all 13 rounds (twice: panel and dialog)
+    assert html.count("<tr>") >= 13 + 2  # the scoreboard of all 13 rounds (twice: panel and dialog)
 
 
 EXPECTED = {
@@ -170,19 +187,39 @@ def all_pages(lang):
     out = []
     for name in STATES:
         st = STATES[name]()
-        out.append(render(view(st, st.turn), S.seats(st.players), lang=lang,
-                          flags=Flags(undo=True, redo=True, restart=True, paused=True)))
+        out.append(
+            render(
+                view(st, st.turn),
+                S.seats(st.players),
+                lang=lang,
+                flags=Flags(undo=True, redo=True, restart=True, paused=True),
+            )
+        )
         out.append(render(view(st, None), S.seats(st.players), viewer=Viewer(), lang=lang))
     st = S.with_draw(4)
     drawn = apply(st, Action("draw", st.turn))
     out.append(render(view(drawn, drawn.turn), S.seats(4), lang=lang))
     st = S.play_until(S.start(3, seed=5), lambda s: s.phase == "play" and s.turn == 1)
-    out.append(render(view(st, None), S.seats(3, {0: "local", 1: "local", 2: "local"}),
-                      viewer=Viewer(controlled=(0, 1, 2), revealed=0), lang=lang))
+    out.append(
+        render(
+            view(st, None),
+            S.seats(3, {0: "local", 1: "local", 2: "local"}),
+            viewer=Viewer(controlled=(0, 1, 2), revealed=0),
+            lang=lang,
+        )
+    )
     history, st = S.history_of(4, seed=7, rounds=2)
-    out.append(render(view(st, 0), S.seats(4), flags=Flags(next_round=True, history=tuple(history)), lang=lang))
+    out.append(
+        render(
+            view(st, 0), S.seats(4), flags=Flags(next_round=True, history=tuple(history)), lang=lang
+        )
+    )
     history, st = S.history_of(3, seed=11)
-    out.append(render(view(st, 0), S.seats(3), flags=Flags(new_match=True, history=tuple(history)), lang=lang))
+    out.append(
+        render(
+            view(st, 0), S.seats(3), flags=Flags(new_match=True, history=tuple(history)), lang=lang
+        )
+    )
     return out
 
 

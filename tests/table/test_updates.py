@@ -41,8 +41,12 @@ def _nothing_kept() -> Any:
 
 def seated(django_user_model: Any, players: int, seed: int) -> tuple[Any, list[Any]]:
     users = [django_user_model.objects.create_user(f"u{seed}-{i}") for i in range(players)]
-    match = services.match_create(creator=users[0], seed=seed, listed=False,
-                                  seats=[SeatSpec("me")] + [SeatSpec("human")] * (players - 1))
+    match = services.match_create(
+        creator=users[0],
+        seed=seed,
+        listed=False,
+        seats=[SeatSpec("me")] + [SeatSpec("human")] * (players - 1),
+    )
     for user in users[1:]:
         services.seat_join(match_id=match.pk, user=user, token=match.invite_token)
     return match, users
@@ -55,8 +59,14 @@ def act(match_id: int, users: list[Any], rng: random.Random) -> None:
     state = selectors.match_state(match)
     actions = rules.legal_actions(state)
     action = rng.choice(actions)
-    services.action_submit(match_id=match_id, user=users[action.seat], seat=action.seat,
-                           action=action.to_json(), expected_version=match.version, request_id=uuid.uuid4().hex)
+    services.action_submit(
+        match_id=match_id,
+        user=users[action.seat],
+        seat=action.seat,
+        action=action.to_json(),
+        expected_version=match.version,
+        request_id=uuid.uuid4().hex,
+    )
 
 
 class Connection:
@@ -69,11 +79,15 @@ class Connection:
         self.frames: list[dict[str, Any]] = []
 
     def viewer(self) -> board.Viewer:
-        return board.Viewer(user=self.user, controlled=(self.seat,) if self.seat is not None else ())
+        return board.Viewer(
+            user=self.user, controlled=(self.seat,) if self.seat is not None else ()
+        )
 
     def receive(self, reads: board_reads.BoardReads) -> None:
         """The consumer's `board_message`: an update when it can, else the whole board."""
-        page = board.match_page(match=reads.match, viewer=self.viewer(), reads=reads, kept=self.sent.kept)
+        page = board.match_page(
+            match=reads.match, viewer=self.viewer(), reads=reads, kept=self.sent.kept
+        )
         frame = parts.update_frame(page, self.sent, board.events_since(reads, self.sent.version))
         if frame is None:
             self.sent = parts.Sent(kept=self.sent.kept)
@@ -97,9 +111,12 @@ def hidden(state: Any, seat: int | None) -> set[tuple[int, int]]:
     return out - {(state.engine, state.engine)}
 
 
-@pytest.mark.parametrize(("players", "seed", "steps"), [(2, 101, 200), (3, 102, 200), (5, 103, 90), (10, 106, 60)])
+@pytest.mark.parametrize(
+    ("players", "seed", "steps"), [(2, 101, 200), (3, 102, 200), (5, 103, 90), (10, 106, 60)]
+)
 def test_the_updates_applied_in_order_make_the_board_a_full_render_makes(
-        django_user_model: Any, players: int, seed: int, steps: int) -> None:
+    django_user_model: Any, players: int, seed: int, steps: int
+) -> None:
     match, users = seated(django_user_model, players, seed)
     rng = random.Random(seed)
     connections = [Connection(users[i], i) for i in range(players)] + [Connection(None, None)]
@@ -135,13 +152,19 @@ def test_the_updates_applied_in_order_make_the_board_a_full_render_makes(
                     updates += 1
                     edited += bool(frame.get("edits"))
                     near = {c.seat, (c.seat + 1) % players} if c.seat is not None else set()
-                    if c.seat is not None and state.turn is not None and turn not in near | {None} \
-                            and state.turn not in near:
+                    if (
+                        c.seat is not None
+                        and state.turn is not None
+                        and turn not in near | {None}
+                        and state.turn not in near
+                    ):
                         # The turn passed between others (and not from the seat after this one,
                         # which ends this seat's undo): this seat's "tools" stay as they were —
                         # "What can I do?"'s line of the moment comes from the board's data-status.
                         quiet += 1
-                        assert "tools" not in frame["parts"] and "tools" not in frame.get("edits", {})
+                        assert "tools" not in frame["parts"] and "tools" not in frame.get(
+                            "edits", {}
+                        )
                     sent = set().union(*map(tiles_written, frames.frame_texts(frame)))
                 else:
                     sent = tiles_written(frame["html"])
@@ -161,11 +184,22 @@ def test_the_updates_applied_in_order_make_the_board_a_full_render_makes(
 
 
 def test_a_part_goes_as_the_edits_of_its_lines_when_that_is_shorter() -> None:
-    row = ['<li id="train-1">', '<span class="train__count">3 in hand</span>',
-           *(f'<span class="ttile"><svg data-pips="{n}-{n + 1}"></svg></span>' for n in range(7)), "</li>"]
+    row = [
+        '<li id="train-1">',
+        '<span class="train__count">3 in hand</span>',
+        *(f'<span class="ttile"><svg data-pips="{n}-{n + 1}"></svg></span>' for n in range(7)),
+        "</li>",
+    ]
     old = "\n".join(row)
-    laid = "\n".join([row[0], '<span class="train__count">2 in hand</span>', *row[2:-1],
-                      '<span class="ttile"><svg data-pips="8-9"></svg></span>', row[-1]])
+    laid = "\n".join(
+        [
+            row[0],
+            '<span class="train__count">2 in hand</span>',
+            *row[2:-1],
+            '<span class="ttile"><svg data-pips="8-9"></svg></span>',
+            row[-1],
+        ]
+    )
     diff = parts.edits(old, laid)
     assert diff is not None and parts.apply_edits(old, diff) == laid
     assert len(json.dumps(diff)) < len(laid) / 3
@@ -185,18 +219,28 @@ def test_a_part_goes_as_the_edits_of_its_lines_when_that_is_shorter() -> None:
 def test_an_update_carries_the_board_attributes_that_changed_only() -> None:
     base = {"class": "board", "data-version": "4", "data-turn": "1", "data-cover": "1"}
     html = f'<div{frames.xmlattr(base)}>\n<p id="status">a</p>\n</div>'
-    page = parts.Page(version=5, round=1, title="t", your_turn=False,
-                      attrs={"class": "board", "data-version": "5", "data-turn": "1"},
-                      parts={"status": Markup('<p id="status">a</p>')}, trains=())
+    page = parts.Page(
+        version=5,
+        round=1,
+        title="t",
+        your_turn=False,
+        attrs={"class": "board", "data-version": "5", "data-turn": "1"},
+        parts={"status": Markup('<p id="status">a</p>')},
+        trains=(),
+    )
     sent = parts.Sent(version=4, round=1, attrs=base, texts={"status": '<p id="status">a</p>'})
     frame = parts.update_frame(page, sent, [])
     assert frame is not None and frame["parts"] == {} and "edits" not in frame
     assert frame["board"] == {"data-version": "5", "data-cover": None}
-    assert frames.apply(html, frame) == f'<div{frames.xmlattr(page.attrs)}>\n<p id="status">a</p>\n</div>'
+    assert (
+        frames.apply(html, frame)
+        == f'<div{frames.xmlattr(page.attrs)}>\n<p id="status">a</p>\n</div>'
+    )
 
 
 def test_an_update_carries_only_the_changed_parts_and_the_events_name_no_drawn_tile(
-        django_user_model: Any) -> None:
+    django_user_model: Any,
+) -> None:
     match, users = seated(django_user_model, 4, 7)
     rng = random.Random(7)
     watcher = Connection(None, None)

@@ -25,10 +25,19 @@ def match_scores(match: Match) -> dict[str, Any]:
     seats = sorted(match.seats.all(), key=lambda s: s.index)
     names = [s.display_name for s in seats]
     styles = [seat_style(s.index) for s in seats]
-    return {"chart": scores.chart_svg(names, [c for c, _s, _p in styles], rows,
-                                      shapes=[p for _c, _s, p in styles], rounds=match.length),
-            "round_rows": rows,
-            "names": names, "legend": scores.legend(names, styles), "show": bool(rows)}
+    return {
+        "chart": scores.chart_svg(
+            names,
+            [c for c, _s, _p in styles],
+            rows,
+            shapes=[p for _c, _s, p in styles],
+            rounds=match.length,
+        ),
+        "round_rows": rows,
+        "names": names,
+        "legend": scores.legend(names, styles),
+        "show": bool(rows),
+    }
 
 
 @register.simple_tag

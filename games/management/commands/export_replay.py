@@ -22,7 +22,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("match_id", type=int)
-        parser.add_argument("-o", "--output", default="-", help="file to write (default: standard output)")
+        parser.add_argument(
+            "-o", "--output", default="-", help="file to write (default: standard output)"
+        )
 
     def handle(self, *args: Any, match_id: int, output: str, **options: Any) -> None:
         match = Match.objects.filter(pk=match_id).first()

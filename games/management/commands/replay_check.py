@@ -38,12 +38,20 @@ class Command(BaseCommand):
                 self.stdout.write(f"match {match_id}: not started, nothing stored to check")
             elif differences:
                 failed += 1
-                self.stdout.write(self.style.ERROR(
-                    f"match {match_id}: MISMATCH ({len(differences)} difference(s))"))
+                self.stdout.write(
+                    self.style.ERROR(
+                        f"match {match_id}: MISMATCH ({len(differences)} difference(s))"
+                    )
+                )
                 for line in differences:
                     self.stdout.write(f"  {line}")
             else:
-                self.stdout.write(self.style.SUCCESS(
-                    f"match {match_id}: OK (round {match.round_number}, version {match.version})"))
+                self.stdout.write(
+                    self.style.SUCCESS(
+                        f"match {match_id}: OK (round {match.round_number}, version {match.version})"
+                    )
+                )
         if failed:
-            raise CommandError(f"{failed} of {len(match_ids)} match(es) failed the check", returncode=1)
+            raise CommandError(
+                f"{failed} of {len(match_ids)} match(es) failed the check", returncode=1
+            )

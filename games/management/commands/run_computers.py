@@ -27,17 +27,29 @@ class Command(BaseCommand):
     help = "Let computer players take their turns in every match (a worker process)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--delay", type=float, default=None,
-                            help="seconds between two actions of a match at the normal pace; the other paces "
-                                 "scale with it (default: settings.COMPUTER_DELAY)")
-        parser.add_argument("--poll", type=float, default=DEFAULT_POLL,
-                            help="seconds between two looks at the database when nothing is due")
+        parser.add_argument(
+            "--delay",
+            type=float,
+            default=None,
+            help="seconds between two actions of a match at the normal pace; the other paces "
+            "scale with it (default: settings.COMPUTER_DELAY)",
+        )
+        parser.add_argument(
+            "--poll",
+            type=float,
+            default=DEFAULT_POLL,
+            help="seconds between two looks at the database when nothing is due",
+        )
         parser.add_argument("--once", action="store_true", help="one pass, then exit")
 
-    def handle(self, *args: Any, delay: float | None, poll: float, once: bool, **options: Any) -> None:
+    def handle(
+        self, *args: Any, delay: float | None, poll: float, once: bool, **options: Any
+    ) -> None:
         if isinstance(get_channel_layer(), InMemoryChannelLayer) or get_channel_layer() is None:
-            raise CommandError("run_computers needs a channel layer shared with the servers: set REDIS_URL "
-                               "(with the in-memory layer the tables would not see the moves).")
+            raise CommandError(
+                "run_computers needs a channel layer shared with the servers: set REDIS_URL "
+                "(with the in-memory layer the tables would not see the moves)."
+            )
         if delay is not None and delay < 0 or poll <= 0:
             raise CommandError("--delay must be 0 or more and --poll more than 0")
         worker = ComputerWorker(delay=delay, poll=poll)

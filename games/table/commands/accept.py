@@ -11,10 +11,18 @@ from games.table.commands import Spec
 
 
 async def handle(t: Any, c: Any) -> None:
-    result = await t.call(services.change_answer, match_id=t.match_id, user=t.user, ask=c.ask,
-                          accept=c.type == "accept", request_id=c.request_id)
+    result = await t.call(
+        services.change_answer,
+        match_id=t.match_id,
+        user=t.user,
+        ask=c.ask,
+        accept=c.type == "accept",
+        request_id=c.request_id,
+    )
     await t.ack(c, result)
 
 
-commands = [Spec("accept", frozenset({"ask", "request_id"}), handle),
-            Spec("decline", frozenset({"ask", "request_id"}), handle)]
+commands = [
+    Spec("accept", frozenset({"ask", "request_id"}), handle),
+    Spec("decline", frozenset({"ask", "request_id"}), handle),
+]

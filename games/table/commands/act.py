@@ -11,8 +11,15 @@ from games.table.commands import Spec
 
 
 async def handle(t: Any, c: Any) -> None:
-    result = await t.call(services.action_submit, match_id=t.match_id, user=t.user, seat=c.seat,
-                          action=c.action, expected_version=c.version, request_id=c.request_id)
+    result = await t.call(
+        services.action_submit,
+        match_id=t.match_id,
+        user=t.user,
+        seat=c.seat,
+        action=c.action,
+        expected_version=c.version,
+        request_id=c.request_id,
+    )
     await t.ack(c, result)
 
 

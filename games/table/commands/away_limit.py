@@ -11,8 +11,13 @@ from games.table.commands import Spec
 
 
 async def handle(t: Any, c: Any) -> None:
-    result = await t.call(standin.away_limit_set, match_id=t.match_id, user=t.user, limit=c.limit,
-                          request_id=c.request_id)
+    result = await t.call(
+        standin.away_limit_set,
+        match_id=t.match_id,
+        user=t.user,
+        limit=c.limit,
+        request_id=c.request_id,
+    )
     await t.ack(c, result)
 
 

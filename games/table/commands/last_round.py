@@ -46,16 +46,30 @@ def consent_done(p: consent.Pending) -> None:
     services.store_state(p.match, p.round, new)
 
 
-def end_after_this_round(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:
+def end_after_this_round(
+    *, match_id: int, user: object, expected_version: int, request_id: str
+) -> Result:
     """R32: make the round in play the match's last, asked of the others at a shared table."""
-    return services.asked_or_done(match_id=match_id, user=user, request_id=request_id, action=Can.LAST_ROUND,
-                                  change=consent.LAST_ROUND.name, check=_check, make=consent_done,
-                                  expected_version=expected_version)
+    return services.asked_or_done(
+        match_id=match_id,
+        user=user,
+        request_id=request_id,
+        action=Can.LAST_ROUND,
+        change=consent.LAST_ROUND.name,
+        check=_check,
+        make=consent_done,
+        expected_version=expected_version,
+    )
 
 
 async def handle(t: Any, c: Any) -> None:
-    result = await t.call(end_after_this_round, match_id=t.match_id, user=t.user, expected_version=c.version,
-                          request_id=c.request_id)
+    result = await t.call(
+        end_after_this_round,
+        match_id=t.match_id,
+        user=t.user,
+        expected_version=c.version,
+        request_id=c.request_id,
+    )
     await t.ack(c, result)
 
 
@@ -71,17 +85,27 @@ def offer(ctx: OfferContext) -> Offer | None:
     if not permissions.may(ctx.user, Can.LAST_ROUND, match):
         return None
     shared = permissions.needs_consent(match, ctx.user)
-    return Offer("last_round", "games/commands/last_round.html", (
-        ("label", _("End the match after this round")),
-        ("title", _("End the match after this round?")),
-        ("text", _("This round becomes the match's last: the match ends when it ends, scored as usual. "
-                   "The others at the table are asked first.") if shared else
-         _("This round becomes the match's last: the match ends when it ends, scored as usual.")),
-        ("confirm", _("End after this round")),
-        ("cancel", _("Cancel")),
-    ))
+    return Offer(
+        "last_round",
+        "games/commands/last_round.html",
+        (
+            ("label", _("End the match after this round")),
+            ("title", _("End the match after this round?")),
+            (
+                "text",
+                _(
+                    "This round becomes the match's last: the match ends when it ends, scored as usual. "
+                    "The others at the table are asked first."
+                )
+                if shared
+                else _(
+                    "This round becomes the match's last: the match ends when it ends, scored as usual."
+                ),
+            ),
+            ("confirm", _("End after this round")),
+            ("cancel", _("Cancel")),
+        ),
+    )
 
 
 command = Spec("last_round", frozenset({"version", "request_id"}), handle, offer)
-
-

@@ -13,9 +13,16 @@ from games.table.commands import Spec
 
 
 async def handle(t: Any, c: Any) -> None:
-    new = await t.call(services.table_new_match, match_id=t.match_id, user=t.user, request_id=c.request_id)
-    await t.send_json({"type": "redirect", "request_id": c.request_id,
-                       "url": reverse("games:table", args=[new.pk])})
+    new = await t.call(
+        services.table_new_match, match_id=t.match_id, user=t.user, request_id=c.request_id
+    )
+    await t.send_json(
+        {
+            "type": "redirect",
+            "request_id": c.request_id,
+            "url": reverse("games:table", args=[new.pk]),
+        }
+    )
 
 
 command = Spec("new_match", frozenset({"version", "request_id"}), handle)

@@ -10,7 +10,9 @@ from games.table.commands import Spec
 
 
 async def handle(t: Any, c: Any) -> None:
-    result = await t.call(services.hurry_start, match_id=t.match_id, user=t.user, request_id=c.request_id)
+    result = await t.call(
+        services.hurry_start, match_id=t.match_id, user=t.user, request_id=c.request_id
+    )
     await t.ack(c, result)
 
 

@@ -12,10 +12,15 @@ from games.table.commands import Handler, Spec
 
 def _seat_change(service: Callable[..., Any]) -> Handler:
     async def handle(t: Any, c: Any) -> None:
-        result = await t.call(service, match_id=t.match_id, user=t.user, seat=c.seat, request_id=c.request_id)
+        result = await t.call(
+            service, match_id=t.match_id, user=t.user, seat=c.seat, request_id=c.request_id
+        )
         await t.ack(c, result)
+
     return handle
 
 
-commands = [Spec("stand_in", frozenset({"seat", "request_id"}), _seat_change(standin.standin_start)),
-            Spec("take_back", frozenset({"seat", "request_id"}), _seat_change(standin.standin_end))]
+commands = [
+    Spec("stand_in", frozenset({"seat", "request_id"}), _seat_change(standin.standin_start)),
+    Spec("take_back", frozenset({"seat", "request_id"}), _seat_change(standin.standin_end)),
+]

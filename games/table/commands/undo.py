@@ -9,8 +9,13 @@ from games.table.commands import Spec
 
 
 async def handle(t: Any, c: Any) -> None:
-    result = await t.call(services.match_undo, match_id=t.match_id, user=t.user, expected_version=c.version,
-                          request_id=c.request_id)
+    result = await t.call(
+        services.match_undo,
+        match_id=t.match_id,
+        user=t.user,
+        expected_version=c.version,
+        request_id=c.request_id,
+    )
     await t.ack(c, result)
 
 
