@@ -6,12 +6,13 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language, gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts import emails, guests, words
+from accounts.http import AuthenticatedHttpRequest
 
 
 class EmailForm(forms.Form):
@@ -25,7 +26,7 @@ class EmailForm(forms.Form):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def email(request: HttpRequest) -> HttpResponse:
+def email(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Add, change or remove the account's address; a new one gets a confirmation link."""
     if guests.is_guest(request.user):
         messages.info(request, words.sentence("email_keep_first"))
@@ -60,7 +61,7 @@ def email(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def confirm(request: HttpRequest, token: str) -> HttpResponse:
+def confirm(request: AuthenticatedHttpRequest, token: str) -> HttpResponse:
     """The link in the e-mail: a page with one button (a GET changes nothing, so mail
     scanners that follow links confirm nothing)."""
     if request.method == "POST":

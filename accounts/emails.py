@@ -19,10 +19,10 @@ import hashlib
 import hmac
 from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import BaseUserManager
 from django.core import signing
 from django.core.mail import send_mail
@@ -32,6 +32,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import EmailAddress
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 SALT = "accounts.emails.confirm"
 #: a link may be sent again after this long (a button cannot flood someone's mailbox)
@@ -54,11 +57,11 @@ def confirm_days() -> int:
     return int(getattr(settings, "EMAIL_CONFIRM_DAYS", 3))
 
 
-def row_of(user: AbstractBaseUser) -> EmailAddress | None:
+def row_of(user: User) -> EmailAddress | None:
     return EmailAddress.objects.filter(user=user).first()
 
 
-def verified_address(user: AbstractBaseUser) -> str | None:
+def verified_address(user: User) -> str | None:
     """The account's address if its owner has confirmed it (and it is still the account's)."""
     row = row_of(user)
     email = getattr(user, "email", "") or ""
@@ -72,7 +75,7 @@ def normalize(address: str) -> str:
 
 
 @transaction.atomic
-def set_address(user: AbstractBaseUser, address: str) -> EmailAddress | None:
+def set_address(user: User, address: str) -> EmailAddress | None:
     """Give `user` this address (unverified unless it is the one they have); "" removes it."""
     address = normalize(address)
     row = EmailAddress.objects.select_for_update().filter(user=user).first()
@@ -136,7 +139,7 @@ def send_confirmation(row: EmailAddress, *, language: str | None = None) -> bool
     return True
 
 
-def check(user: AbstractBaseUser, token: str) -> tuple[Outcome | None, EmailAddress | None]:
+def check(user: User, token: str) -> tuple[Outcome | None, EmailAddress | None]:
     """What confirming `token` as `user` would do: (refusal, None) or (None, the row to verify);
     (ALREADY, row) when it is verified already. Changes nothing."""
     try:
@@ -163,7 +166,7 @@ def check(user: AbstractBaseUser, token: str) -> tuple[Outcome | None, EmailAddr
     return None, row
 
 
-def confirm(user: AbstractBaseUser, token: str) -> Outcome:
+def confirm(user: User, token: str) -> Outcome:
     """Verify the address the link was made for, if every check passes."""
     refusal, row = check(user, token)
     if refusal is not None or row is None:

@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import guests, names
+from accounts.http import AuthenticatedHttpRequest
 from accounts.models import Preferences
 from accounts.words import sentence
 
@@ -25,7 +26,7 @@ from accounts.words import sentence
 class KeepForm(BaseUserCreationForm):
     """The guest's new name and password (the same User, so every match stays theirs)."""
 
-    class Meta(BaseUserCreationForm.Meta):
+    class Meta(BaseUserCreationForm.Meta):  # type: ignore[name-defined]  # Django's, not in django-stubs
         model = User
         fields = ("username",)
 
@@ -44,7 +45,7 @@ class KeepForm(BaseUserCreationForm):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def keep(request: HttpRequest) -> HttpResponse:
+def keep(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Turn the signed-in guest into a full account."""
     if not guests.is_guest(request.user):
         return redirect("home")

@@ -218,7 +218,7 @@ def _lookalike_among(name: str, others: QuerySet[Any]) -> bool:
     return any(mine & lookalike_keys(existing) for existing in near.iterator())
 
 
-def looks_like_a_user(name: str, *, exclude_pk: object = None) -> bool:
+def looks_like_a_user(name: str, *, exclude_pk: int | None = None) -> bool:
     """Whether a (pass-and-play) name is a user's name but the one excluded, or looks like one."""
     users = get_user_model().objects.all()
     return _lookalike_among(
@@ -226,7 +226,7 @@ def looks_like_a_user(name: str, *, exclude_pk: object = None) -> bool:
     )
 
 
-def validate_new_username(value: str, *, exclude_pk: object = None) -> str:
+def validate_new_username(value: str, *, exclude_pk: int | None = None) -> str:
     """A name for a new user (`validate_name`), unique ignoring case and not confusable with
     an existing user's name; returns it normalised."""
     name = validate_name(value)

@@ -57,7 +57,7 @@ def session_user_id(session_key: str | None) -> int | None:
     # What get_user reads of a request: its session. A copy, so that its housekeeping on a
     # stale session (flush, or cycle_key after a SECRET_KEY rotation) does not touch the
     # browser's HTTP session: the next page request does that.
-    user = get_user(SimpleNamespace(session=_SessionCopy(store.items())))
+    user = get_user(SimpleNamespace(session=_SessionCopy(store.items())))  # type: ignore[arg-type]  # duck-typed request: get_user reads .session only
     return user.pk if user.is_authenticated else None
 
 
@@ -86,7 +86,7 @@ class SessionCheck:
             return self.seen[1]
         # Changed, or not seen yet: get_user's checks on the data just read.
         user = get_user(
-            SimpleNamespace(session=_SessionCopy(store(session_key=self.session_key).decode(data)))
+            SimpleNamespace(session=_SessionCopy(store(session_key=self.session_key).decode(data)))  # type: ignore[arg-type]  # duck-typed request, as above
         )
         if not user.is_authenticated:
             self.seen = None
@@ -115,7 +115,7 @@ class SessionCheck:
             return cursor.fetchone()
 
 
-class _SessionCopy(dict):  # type: ignore[type-arg]
+class _SessionCopy(dict[str, Any]):
     """A session's data for `get_user`, changed in memory only."""
 
     def flush(self) -> None:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import OrderedDict
-from typing import Literal, NamedTuple, TypeAlias
+from typing import Literal, NamedTuple, TypeAlias, cast
 
 from .state import MEXICAN, Action
 from .tiles import FULL_SET, HIGHEST, Tile
@@ -69,7 +69,7 @@ def canonical(level: str) -> Level:
         return ALIASES[level]
     if level not in LEVELS:
         raise ValueError(f"no computer level {level!r}")
-    return level
+    return cast(Level, level)  # one of LEVELS: checked just above
 
 
 def luck(seed: int, round_number: int, seat: int, step: int) -> int:

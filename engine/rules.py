@@ -23,7 +23,7 @@ from .deal import (
 )
 from .index import BIT, CLEAR, MEXICAN_BIT, MEXICAN_SLOT, NUMBERS, _slot, build, keep, slot, take
 from .index import hand as hand_index
-from .state import MEXICAN, Action, IllegalAction, RoundStart, RoundState, Train, TrainKey
+from .state import MEXICAN, Act, Action, IllegalAction, RoundStart, RoundState, Train, TrainKey
 from .tiles import FULL_SET, HIGHEST, Tile, norm, points, spoken, tile_str
 
 # ---------------------------------------------------------------- round set-up
@@ -132,9 +132,9 @@ _by_tile = itemgetter(2)
 
 #: every action but a play, made once per act and seat (actions are immutable, and a
 #: legal list is made for every action of every match)
+_SIMPLE_ACTS: tuple[Act, ...] = ("engine", "draw", "pass", "end")
 _SIMPLE: dict[str, tuple[Action, ...]] = {
-    act: tuple(Action(act, seat) for seat in range(MAX_PLAYERS))
-    for act in ("engine", "draw", "pass", "end")
+    act: tuple(Action(act, seat) for seat in range(MAX_PLAYERS)) for act in _SIMPLE_ACTS
 }
 _ENGINE, _DRAW, _PASS, _END = _SIMPLE["engine"], _SIMPLE["draw"], _SIMPLE["pass"], _SIMPLE["end"]
 

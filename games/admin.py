@@ -11,7 +11,7 @@ by a seed, a state, a deal or a link token (issue 22, item 2).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib import admin
 from django.db.models import Prefetch, Q, QuerySet
@@ -126,7 +126,7 @@ class MatchAdmin(AllowListedLookups, admin.ModelAdmin):
     search_help_text = gettext_lazy("A match id or seed, a user name or a seat's name.")
     date_hierarchy = "created_at"
     list_select_related = ("created_by",)
-    fields = (
+    fields: ClassVar[tuple[str, ...]] = (
         "table",
         "number",
         "status",
@@ -196,6 +196,8 @@ class MatchAdmin(AllowListedLookups, admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("created by"), ordering="created_by__username")
     def creator(self, match: Match) -> str:
+        if match.created_by is None:  # a removed guest's match (accounts.guests.remove)
+            return self.get_empty_value_display()
         return format_html("<bdi>{}</bdi>", match.created_by.get_username())
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:

@@ -66,9 +66,10 @@ def resolve(model: type[models.Model], lookup: str) -> tuple[list[Any], list[str
         except FieldDoesNotExist:
             return fields, parts[i:]
         fields.append(field)
-        if not getattr(field, "path_infos", None):
+        path_infos = getattr(field, "path_infos", None)
+        if not path_infos:
             return fields, parts[i + 1 :]
-        model = field.path_infos[-1].to_opts.model
+        model = path_infos[-1].to_opts.model
     return fields, []
 
 

@@ -151,7 +151,7 @@ class MatchCreateForm(forms.Form):
         self,
         *args: Any,
         creator_name: str = "",
-        creator_pk: object = None,
+        creator_pk: int | None = None,
         guest: bool = False,
         **kwargs: Any,
     ) -> None:

@@ -44,6 +44,9 @@ class Entry(Protocol):
 
 
 E = TypeVar("E", bound=Entry)
+#: a folded entry's type: unbounded, as a model's fields are not known yet when mypy checks
+#: the bounds of type arguments (``Folded[LogEntry]``: typeddjango/django-stubs#651)
+T = TypeVar("T")
 
 
 class BadLog(ValueError):
@@ -51,11 +54,11 @@ class BadLog(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Folded(Generic[E]):
+class Folded(Generic[T]):
     #: the entries whose actions made the current state, in order
-    effective: tuple[E, ...]
+    effective: tuple[T, ...]
     #: undone groups, oldest first: the last one is what Redo restores
-    redo: tuple[tuple[E, ...], ...]
+    redo: tuple[tuple[T, ...], ...]
 
 
 def undo_count(entry: Entry) -> int:

@@ -329,6 +329,9 @@ class Round(models.Model):
     restarts = models.PositiveSmallIntegerField(_("restarts"), default=0)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+    #: not a column: the round's log's last sequence number (None: no entry yet), set when
+    #: games.services reads the round for a change
+    last_seq: int | None
 
     class Meta:
         verbose_name = _("round")

@@ -80,7 +80,8 @@ def held() -> Iterator[list[tuple[int, dict[str, Any]]]]:
     runs its commands so, and hands them to the hub after its own answer (an ack), so
     that the acting page gets the ack before the board of the version."""
     before = getattr(_held, "notices", None)
-    _held.notices = kept = []
+    kept: list[tuple[int, dict[str, Any]]] = []
+    _held.notices = kept
     try:
         yield kept
     finally:

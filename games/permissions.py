@@ -254,8 +254,8 @@ def _staff_with(user: object, permission: str) -> bool:
     return bool(
         getattr(user, "is_active", False)
         and getattr(user, "is_staff", False)
-        and user.has_perm(permission)
-    )  # type: ignore[attr-defined]
+        and user.has_perm(permission)  # type: ignore[attr-defined]  # a user: is_staff is set
+    )
 
 
 def may(
@@ -290,9 +290,9 @@ def may(
                 logger.warning(
                     "staff watch: user %s (%s) watches match %s live",
                     uid,
-                    user.get_username(),
+                    user.get_username(),  # type: ignore[attr-defined]  # staff: a user
                     match.pk,
-                )  # type: ignore[attr-defined]
+                )
         else:
             allowed = False
         if action == Action.SEE_HANDS:

@@ -29,10 +29,12 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
-from typing import Any, Literal
+from functools import partial
+from typing import Any, Literal, cast
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
+from django.db.models import Field
 from django.utils import timezone
 
 from accounts import names
@@ -128,7 +130,7 @@ _SEATS = 'SELECT {} FROM games_seat WHERE match_id = %s ORDER BY "index"'.format
 )
 #: the Round columns a change reads, in the model's order (the deal, `start`, loads only if asked for)
 _ROUND_FIELDS = [
-    Round._meta.get_field(name)
+    cast("Field[Any, Any]", Round._meta.get_field(name))  # columns all
     for name in ("id", "match", "number", "ended_by", "points", "totals", "restarts", "ended_at")
 ]
 
@@ -391,7 +393,8 @@ def _logged(
     version back, games.table.hub). Public only (R24): an action names no hidden tile (a
     draw names none; a played tile is on the table)."""
     name = user.get_username() if user is not None and hasattr(user, "get_username") else None
-    match.logged = [
+    assert rnd.last_seq is not None  # the entry was just logged with this sequence number
+    match.logged = [  # type: ignore[attr-defined]  # not a column: this change's entries, for _announce
         *getattr(match, "logged", ()),
         notify.Entry(
             id=entry_id,
@@ -474,7 +477,7 @@ def _announce(match: Match, version: int) -> Result:
     """Tell the table of `version` after commit, with the entries it logged if it only played
     actions (`_logged`) and the match's new "skip to my turn" flag."""
     match_id, entries, hurry = match.pk, tuple(getattr(match, "logged", ())), bool(match.hurry)
-    match.logged = []
+    match.logged = []  # type: ignore[attr-defined]  # not a column (`_logged`)
     transaction.on_commit(
         lambda: notify.match_changed(match_id, version, entries=entries, hurry=hurry)
     )
@@ -606,7 +609,7 @@ def _start(match: Match) -> None:
 # ---------------------------------------------------------------- creating and joining
 
 
-def _check_specs(seats: list[SeatSpec], *, creator_id: object = None) -> None:
+def _check_specs(seats: list[SeatSpec], *, creator_id: int | None = None) -> None:
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
         raise GameError(BAD_REQUEST, sentence("seat_count"))
     if sum(1 for s in seats if s.kind == "me") > 1:
@@ -663,8 +666,8 @@ def _new_match(
     *,
     table: Table,
     number: int,
-    creator: object,
-    seats: list[tuple[str, object, str, str]],
+    creator: Any,
+    seats: list[tuple[str, Any, str, str]],
     seed: int,
     listed: bool,
     pace: str = "normal",
@@ -697,7 +700,7 @@ def _new_match(
 
 def match_create(
     *,
-    creator: object,
+    creator: Any,
     seats: list[SeatSpec],
     seed: int | None = None,
     listed: bool = True,
@@ -721,7 +724,7 @@ def match_create(
     pace = _pace(pace)
     if away_limit not in Match.AwayLimit.values:
         raise GameError(BAD_REQUEST, sentence("away_limits"))
-    rows: list[tuple[str, object, str, str]] = []
+    rows: list[tuple[str, Any, str, str]] = []
     for spec in seats:
         if spec.kind == "me":
             rows.append((str(Seat.Kind.HUMAN), creator, "", ""))
@@ -754,7 +757,7 @@ def match_create(
 
 
 def seat_join(
-    *, match_id: int, user: object, token: str | None = None, seat_index: int | None = None
+    *, match_id: int, user: Any, token: str | None = None, seat_index: int | None = None
 ) -> Seat:
     """Take a free player's seat with the invitation token (not needed for a match listed in
     the lobby); the match starts when the last free seat is taken. Joining again gives back
@@ -907,7 +910,7 @@ def match_redo(*, match_id: int, user: object, expected_version: int, request_id
         if not folded.redo or folded.redo[-1][0].seat not in mine:
             raise GameError(NO_REDO, sentence("nothing_to_redo"))
         group = folded.redo[-1]
-        state = state_from_json(match.state)
+        state = _started(match)
         for entry in group:  # the same actions again, from the state they were undone to
             state = rules.apply(state, parse_action(entry.action))
         version = match.version + 1
@@ -1020,7 +1023,7 @@ def _close(
 
 
 def _ask(
-    match: Match, rnd: Round, user: object, change: str, request_id: str, value: str = ""
+    match: Match, rnd: Round, user: Any, change: str, request_id: str, value: str = ""
 ) -> Result:
     """Open a request for `change` (a games.consent kind; `value`: what it sets, for a kind that
     carries one) — one at a time per match —, logged in the round."""
@@ -1214,7 +1217,7 @@ def _next_round(match: Match, state: RoundState) -> None:
     match.state = state_to_json(new)
 
 
-def table_new_match(*, match_id: int, user: object, request_id: str) -> Match:
+def table_new_match(*, match_id: int, user: Any, request_id: str) -> Match:
     """R29: after a match is over, its creator starts a new one at the same table: the same
     seats and length (R31), a new random deal, round 1 (12-12, or the shorter match's first
     double) and totals at zero. The old match and its log stay as they are. Asking again gives
@@ -1350,7 +1353,8 @@ def setting_set(
     Refused, changing nothing, in the caller's words: a value not among the field's
     choices (`unknown`: bad_request), a finished match (`over`: illegal), the table's
     setting already (`same`: bad_request). Everyone at the table sees it with the new version."""
-    allowed = {choice for choice, _label in Match._meta.get_field(field).choices or ()}
+    column = cast("Field[Any, Any]", Match._meta.get_field(field))  # a column, not a relation
+    allowed = {choice for choice, _label in column.choices or ()}
 
     def change(match: Match, seats: list[Seat]) -> None:
         if not isinstance(value, str) or value not in allowed:
@@ -1360,7 +1364,8 @@ def setting_set(
         if value == getattr(match, field):
             raise GameError(BAD_REQUEST, same)
         setattr(match, field, value)
-        Match.objects.filter(pk=match.pk).update(**{field: value})
+        columns: dict[str, str] = {field: value}
+        Match.objects.filter(pk=match.pk).update(**columns)
 
     return seated_change(
         match_id=match_id, user=user, request_id=request_id, action=Can.PACE, change=change
@@ -1407,12 +1412,13 @@ def autodraw_of(user: object) -> bool:
     """Whether `user` (None: nobody signed in) has "draw and pass for me" on."""
     from accounts.models import Preferences
 
-    if permissions.user_id(user) is None:
+    user_id = permissions.user_id(user)
+    if user_id is None:
         return False
-    return Preferences.objects.filter(user_id=permissions.user_id(user), autodraw=True).exists()
+    return Preferences.objects.filter(user_id=user_id, autodraw=True).exists()
 
 
-def pause_open(*, match_id: int, user: object, channel: str) -> bool:
+def pause_open(*, match_id: int, user: Any, channel: str) -> bool:
     """R26: a player opened the rules or the log: computer players wait. Saying so again
     renews the pause (the page does every `PAUSE_RENEW` while the panel is open; a pause
     not renewed within `PAUSE_TIMEOUT` has expired). True when this started the pause."""
@@ -1473,5 +1479,5 @@ def pauses_expire(*, everything: bool = False) -> list[int]:
         )
         resumed = sorted(matches - live)
         for pk in resumed:
-            transaction.on_commit(lambda pk=pk: notify.match_paused(pk, False))
+            transaction.on_commit(partial(notify.match_paused, pk, False))
         return resumed

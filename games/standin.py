@@ -33,6 +33,7 @@ The rules:
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -90,7 +91,7 @@ def _limit_words(limit: str) -> str:
 # ---------------------------------------------------------------- changes
 
 
-def standin_start(*, match_id: int, user: object, seat: object, request_id: str) -> Result:
+def standin_start(*, match_id: int, user: Any, seat: object, request_id: str) -> Result:
     """Let a computer (`LEVEL`) play `seat` until its owner takes it back: asked by another
     person seated at the match, once the seat has been away longer than the table's limit."""
     index = _index(seat)

@@ -628,5 +628,5 @@ def start_with_daphne() -> bool:
             logger.exception("computer players: could not start with the server")
 
     # callLater runs `start` inside the running asyncio loop (the reactor's), once it runs.
-    reactor.callLater(0, start)
+    reactor.callLater(0, start)  # type: ignore[arg-type]  # a zope.interface method: no self
     return True

@@ -138,7 +138,7 @@ async def deliver(t: Any, message: dict[str, Any]) -> None:
     elif kind == "state":
         await t.send_json({"type": "chat", "event": "state", "on": bool(event.get("on"))})
     elif kind == "mute" and me is not None and event.get("by") == me:
-        (chat.muted.add if event.get("on") else chat.muted.discard)(event.get("user"))
+        (chat.muted.add if event.get("on") else chat.muted.discard)(event["user"])
 
 
 async def refused(t: Any, e: Refused, request_id: str | None) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.db import connection, transaction
@@ -306,7 +307,7 @@ def hide(messages: Iterable[Message], *, by: Any) -> int:
                 target_id=message.author_id,
             )
             event, match_id = {"kind": "hidden", "id": message.pk}, message.match_id
-            transaction.on_commit(lambda m=match_id, e=event: push(m, e, EVERYONE))
+            transaction.on_commit(partial(push, match_id, event, EVERYONE))
             count += 1
     return count
 

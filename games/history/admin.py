@@ -14,7 +14,7 @@ reports the first action where it parts from the stored match
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
@@ -76,7 +76,7 @@ class HasComputerFilter(admin.SimpleListFilter):
 
 
 class HistoryMatchAdmin(MatchAdmin):
-    list_filter: tuple[Any, ...] = (
+    list_filter: ClassVar[tuple[Any, ...]] = (
         "status",
         "players",
         HasComputerFilter,
@@ -84,7 +84,7 @@ class HistoryMatchAdmin(MatchAdmin):
         "finished_at",
     )
     search_help_text = gettext_lazy("A match id or seed, or a player's user name or seat name.")
-    fields = (*MatchAdmin.fields, "replay_links")
+    fields: ClassVar[tuple[str, ...]] = (*MatchAdmin.fields, "replay_links")
     readonly_fields = (*MatchAdmin.readonly_fields, "replay_links")
 
     def get_urls(self) -> list[Any]:
@@ -136,13 +136,16 @@ class HistoryMatchAdmin(MatchAdmin):
         self,
         request: HttpRequest,
         context: dict[str, Any],
-        *args: Any,
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
         obj: Match | None = None,
-        **kwargs: Any,
     ) -> HttpResponse:
         # The match page's export link (templates/admin/games/match/change_form.html).
         context["export_name"] = _exportable_name(request, obj) if obj is not None else ""
-        return super().render_change_form(request, context, *args, obj=obj, **kwargs)
+        return super().render_change_form(
+            request, context, add=add, change=change, form_url=form_url, obj=obj
+        )
 
     def replay_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """The players' viewer (?round=R&step=K), the seed, the export and the import check."""
@@ -206,7 +209,7 @@ class HistoryMatchAdmin(MatchAdmin):
             replay_json(selectors.match_replay_doc(match)),
             content_type="application/json; charset=utf-8",
         )
-        response["Content-Disposition"] = content_disposition_header(True, export_filename(match))
+        response["Content-Disposition"] = content_disposition_header(True, export_filename(match))  # type: ignore[assignment]  # never None for an attachment
         return response
 
     actions = ("export_selected", "check_selected")
@@ -267,7 +270,7 @@ class HistoryMatchAdmin(MatchAdmin):
         )
         # Translators: a file's name after the game's "mexican-train-": lower case, hyphens, no spaces.
         words = pgettext("file name", "replays")
-        response["Content-Disposition"] = content_disposition_header(
+        response["Content-Disposition"] = content_disposition_header(  # type: ignore[assignment]  # never None for an attachment
             True, f"mexican-train-{words}.json"
         )
         return response

@@ -62,7 +62,7 @@ def due_turns(now: datetime) -> list[tuple[Match, Seat, TurnMail]]:
         .annotate(turn=Cast(KeyTextTransform("turn", "state"), IntegerField()))
         .filter(Exists(on_turn))
     )
-    out = []
+    out: list[tuple[Match, Seat, TurnMail]] = []
     for match in matches:
         seat = (
             Seat.objects.filter(match=match, index=match.turn)
@@ -73,9 +73,9 @@ def due_turns(now: datetime) -> list[tuple[Match, Seat, TurnMail]]:
             continue
         setting = seat.user.turn_mail
         away = timedelta(minutes=setting.after_minutes)
-        if presence.connected(seat.user_id, now):
+        if presence.connected(seat.user.pk, now):
             continue
-        seen = presence.last_seen(seat.user_id)
+        seen = presence.last_seen(seat.user.pk)
         if seen is not None and now - seen < away:
             continue
         if now - match.updated_at < away:  # the turn has not been open that long
@@ -85,13 +85,16 @@ def due_turns(now: datetime) -> list[tuple[Match, Seat, TurnMail]]:
 
 
 def _send(match: Match, seat: Seat, setting: TurnMail, base_url: str) -> bool:
-    address = emails.verified_address(seat.user)
+    user = seat.user
+    if user is None:  # `due_turns` gives a person's seat
+        return False
+    address = emails.verified_address(user)
     if address is None:
         return False
     key = f"v{match.version}"
     try:
         with transaction.atomic():
-            TurnMailSent.objects.create(user=seat.user, match=match, turn_key=key)
+            TurnMailSent.objects.create(user=user, match=match, turn_key=key)
     except IntegrityError:
         return False  # sent already for this turn
     with translation.override(settings.LANGUAGE_CODE):
@@ -103,7 +106,7 @@ def _send(match: Match, seat: Seat, setting: TurnMail, base_url: str) -> bool:
             "Play on: %(table)s\n\nYou get this e-mail because you asked for one when it is your turn "
             "and you are away.\nNo more of these e-mails: %(unsubscribe)s\n"
         ) % {
-            "name": seat.user.get_username(),
+            "name": user.get_username(),
             "id": match.pk,
             "round": match.round_number,
             "rounds": match.length,

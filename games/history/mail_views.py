@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts import emails
+from accounts.http import AuthenticatedHttpRequest
 from games.history import words
 from games.history.models import TurnMail
 
@@ -36,7 +37,7 @@ class TurnMailForm(forms.ModelForm):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def turn_mail(request: HttpRequest) -> HttpResponse:
+def turn_mail(request: AuthenticatedHttpRequest) -> HttpResponse:
     setting, _created = TurnMail.objects.get_or_create(user=request.user)
     form = TurnMailForm(request.POST or None, instance=setting)
     if request.method == "POST" and form.is_valid():

@@ -137,7 +137,7 @@ def count_match(match: Match) -> bool:
     return True
 
 
-def _rate(facts: MatchFacts, players: list[Seat], stats: dict[int, PlayerStats]) -> None:
+def _rate(facts: MatchFacts, players: list[Seat], stats: dict[int | None, PlayerStats]) -> None:
     """openskill over a match among people: rank = total, lowest first, equal totals tie (R22)."""
     model = _model()
     teams = []

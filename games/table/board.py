@@ -239,7 +239,7 @@ def match_flags(
     seats_away = away.for_viewer(match, user if signed_in else None, names, reads)
     waiting = ask is not None  # one request at a time: no other undo or restart meanwhile
     answered = (
-        answer_for(match, reads, user if signed_in else None) if signed_in and not waiting else None
+        answer_for(match, reads, user if signed_in else None) if signed_in and not waiting else ""
     )
     from games.table import commands
 

@@ -42,10 +42,11 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from django.contrib.auth import get_user_model
 from django.db import connection, router, transaction
+from django.db.models import Field
 from django.utils import timezone
 
 from games import log, selectors
@@ -118,7 +119,7 @@ class BoardReads:
 # round's log. They read the rows and columns the ORM queries they replaced did.
 
 #: `Line`'s columns but the user's name: LogEntry's fields in the model's order (see `_entry`)
-_ENTRY = [LogEntry._meta.get_field(name) for name in Line._fields[:-1]]
+_ENTRY = [cast("Field[Any, Any]", LogEntry._meta.get_field(name)) for name in Line._fields[:-1]]
 _ACTION = LogEntry._meta.get_field("action")
 _POINTS = Round._meta.get_field("points")
 _MATCH = Match._meta.concrete_fields
@@ -136,7 +137,7 @@ def _statements() -> dict[str, str]:
     users, pk, name = (
         user._meta.db_table,
         user._meta.pk.column,
-        user._meta.get_field(user.USERNAME_FIELD).column,
+        cast("Field[Any, Any]", user._meta.get_field(user.USERNAME_FIELD)).column,
     )
     line = f'{_columns("l", _ENTRY)}, u."{name}" FROM games_logentry l LEFT JOIN "{users}" u ON u."{pk}" = l.user_id'
     return {
@@ -166,7 +167,7 @@ def _lines(name: str, params: list[Any]) -> list[Line]:
     return [
         Line._make(
             row[:action]
-            + (_ACTION.from_db_value(row[action], None, connection),)
+            + (_ACTION.from_db_value(row[action], None, connection),)  # type: ignore[arg-type]  # no key transform
             + row[action + 1 :]
         )
         for row in _rows(name, params)
@@ -195,7 +196,7 @@ def read(match: Match, *, paused: bool | None = None) -> BoardReads:
         paused = getattr(match, "paused_now", None)
     rounds = _rows("rounds", [match.pk])
     history = tuple(
-        (number, tuple(_POINTS.from_db_value(points, None, connection)))
+        (number, tuple(_POINTS.from_db_value(points, None, connection)))  # type: ignore[arg-type]  # no key transform
         for number, points, _id in rounds
         if points is not None
     )
@@ -248,7 +249,7 @@ def _load(match_id: int) -> Match | None:
     if not found:
         return None
     match = from_row(Match, _MATCH, found[0][:-2])
-    match.paused_now, match.asking_now = found[0][-2:]
+    match.paused_now, match.asking_now = found[0][-2:]  # type: ignore[attr-defined]  # read with the match
     user = get_user_model()
     seats = []
     for row in _rows("seats", [match_id]):
@@ -263,7 +264,7 @@ def _load(match_id: int) -> Match | None:
     # reads, the parsed snapshot with them, to the cycle collector: tests/bench/test_gc.py).
     # The seats travel with the match as a plain list (`selectors.match_seats` takes it):
     # Django has no public way to hand rows read here to ``match.seats.all()``.
-    match.seat_list = seats
+    match.seat_list = seats  # type: ignore[attr-defined]  # as selectors.match_seats reads them
     return match
 
 

@@ -107,7 +107,7 @@ def scope_language(scope: dict[str, Any]) -> str:
         COOKIES=scope.get("cookies") or {},
         META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
     )
-    return translation.get_language_from_request(request)
+    return translation.get_language_from_request(request)  # type: ignore[arg-type]  # reads COOKIES and META only
 
 
 def load_match(match_id: int) -> Match | None:

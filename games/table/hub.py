@@ -46,7 +46,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -83,7 +83,7 @@ class Outbox:
         send: Callable[[str], Awaitable[None]],
         *,
         on_resync: Callable[[], None],
-        on_dead: Callable[[], Awaitable[None]],
+        on_dead: Callable[[], Coroutine[Any, Any, None]],
         limit: int = OUTBOX_LIMIT,
     ) -> None:
         self._send = send
@@ -307,6 +307,7 @@ class Hub:
         changed = notice.get("type") == "match.changed" and isinstance(version, int)
         started = time.perf_counter()
         if changed:
+            assert isinstance(version, int)  # `changed` says so
             if version <= self.version:
                 return []
             if key is not None:

@@ -46,7 +46,7 @@ TRAIN = "train-"
 def _env() -> Any:
     from django.template import engines
 
-    return engines["jinja2"].env
+    return engines["jinja2"].env  # type: ignore[attr-defined]  # the Jinja2 backend's
 
 
 #: a run of blanks holding a line break: the templates' indentation
