@@ -154,7 +154,7 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
         away=away.for_viewer(match, user, [s.name for s in board.seat_infos(match)]),
         # the asker told of a declined or expired request (issue 19), the commands the menu
         # offers (games.table.commands), whether this round is the match's last (R32)
-        answered=board.answer_for(match, None, user) if signed_in and ask is None else None,
+        answered=board.answer_for(match, None, user) if signed_in and ask is None else "",
         offers=commands.offers(
             commands.OfferContext(
                 match=match,
