@@ -73,8 +73,8 @@ def came_back(*, match_id: int, user: Any) -> bool:
         match_id=match_id, user_id=uid, match__status=Match.Status.PLAYING
     ).exists():
         return False
-    rows = Presence.objects.filter(match_id=match_id, user_id=uid)
-    return rows.exists() and not rows.filter(_live(timezone.now())).exists()
+    seen = Presence.objects.filter(match_id=match_id, user_id=uid).exists()
+    return seen and not here(match_id=match_id, user=user)
 
 
 def renew(*, match_id: int, channel: str) -> int:
