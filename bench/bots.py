@@ -6,8 +6,7 @@
 `--ladder` plays every level against the next stronger one (LEVELS, weakest first)
 and says for each pair whether the stronger level wins clearly: its points per
 round lower with the two 95% intervals apart, or the paired difference's interval
-excluding 0. 200 matches are 2,600 rounds. The old level names (basic, strong) are
-understood too.
+excluding 0. 200 matches are 2,600 rounds.
 
 Match m is dealt from seed m // 2, and the two levels sit alternately around the
 table: the first level on the even seats in even matches and on the odd seats in
@@ -37,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from engine.bots import ALIASES, LEVELS, Level, canonical, choose, luck  # noqa: E402
+from engine.bots import LEVELS, Level, canonical, choose, luck  # noqa: E402
 from engine.rules import apply, new_match_round  # noqa: E402
 from engine.state import Action  # noqa: E402
 from engine.views import view  # noqa: E402
@@ -138,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = p.parse_args(argv)
     names: list[str] = args.levels.split(",")
-    known = set(LEVELS) | set(ALIASES)
+    known = set(LEVELS)
     if (
         len(names) != 2
         or any(name not in known for name in names)

@@ -38,7 +38,7 @@ def main() -> None:
     match = services.match_create(
         creator=ana,
         seed=1,
-        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="basic")],
+        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="casual")],
     )
     services.seat_join(match_id=match.pk, user=ben, token=match.invite_token)
     limit, chat.FLOOD_COUNT = chat.FLOOD_COUNT, 10**9

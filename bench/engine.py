@@ -1,6 +1,6 @@
 """Engine benchmark (issue 2): full 13-round computer matches from fixed seeds.
 
-    python bench/engine.py [--matches 40] [--repeats 5] [--players 4] [--levels strong,basic]
+    python bench/engine.py [--matches 40] [--repeats 5] [--players 4] [--levels expert,casual]
     python bench/engine.py --playouts [--compare 63a5a6e] [--matches 40] [--repeats 5] [--players 4]
 
 Every action goes the way a computer seat's does on the site: the seat gets its
@@ -202,8 +202,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--players", type=int, default=4)
     p.add_argument(
         "--levels",
-        default="strong,basic",
-        help="levels by seat, repeated around the table (default: strong,basic)",
+        default="expert,casual",
+        help="levels by seat, repeated around the table (default: expert,casual)",
     )
     p.add_argument(
         "--playouts",

@@ -11,15 +11,12 @@ measured by ``bench/bots.py``):
   go on (R9). It only ever takes a legal action; its whims come from
   ``random.Random(luck)``, and the site derives the luck from the match's seed, the
   round, the seat and the match's version (`luck`), so a match stays reproducible.
-- ``casual`` (called ``basic`` before): places the heaviest tile it can, one at a
+- ``casual``: places the heaviest tile it can, one at a
   time, and never plans.
-- ``expert`` (called ``strong`` before): plans its first-turn chain (the longest,
+- ``expert``: plans its first-turn chain (the longest,
   then heaviest, run from its own hand), sheds high tiles, plays doubles only when
   it can follow them, prefers its own train while it carries a marker, and keeps
   its options open.
-
-The old names ``basic`` and ``strong`` are still understood (`canonical`): the
-site stored them before the levels were renamed.
 
 A computer player decides once per action, so this module is on the hot path of
 every computer match: the expert level works on bitmasks of hand positions rather
@@ -40,8 +37,6 @@ from .views import SeatView
 Level = Literal["beginner", "casual", "expert"]
 #: weakest first: each level beats the one before it (bench/bots.py --ladder)
 LEVELS: tuple[Level, ...] = ("beginner", "casual", "expert")
-#: the levels' names before there were three (kept in old seats and arguments)
-ALIASES: dict[str, Level] = {"basic": "casual", "strong": "expert"}
 
 #: how often the beginner ends its first turn after a tile although it could go on (R9)
 BEGINNER_STOPS = 0.4
@@ -64,9 +59,7 @@ class Choice(NamedTuple):
 
 
 def canonical(level: str) -> Level:
-    """The level called `level`, by its name or its old name; ValueError for anything else."""
-    if level in ALIASES:
-        return ALIASES[level]
+    """The level called `level`; ValueError for anything else."""
     if level not in LEVELS:
         raise ValueError(f"no computer level {level!r}")
     return cast(Level, level)  # one of LEVELS: checked just above

@@ -59,8 +59,6 @@ KIND_CHOICES = [
     (LOCAL, _("Pass-and-play on this device")),
     *((value, label) for value, label, _line in LEVELS),
 ]
-#: the levels' names before there were three, still taken from a page loaded before the change
-OLD_LEVELS = {"basic": CASUAL, "strong": EXPERT}
 #: what a new form offers: one casual computer opponent, the smallest complete match
 DEFAULT_KINDS = {2: CASUAL}
 
@@ -155,17 +153,6 @@ class MatchCreateForm(forms.Form):
         guest: bool = False,
         **kwargs: Any,
     ) -> None:
-        data = args[0] if args else kwargs.get("data")
-        if data is not None and any(data.get(kind_field(n)) in OLD_LEVELS for n in OTHER_SEATS):
-            # A page loaded before the levels were renamed: its "basic" and "strong" still mean something.
-            data = data.copy()
-            for n in OTHER_SEATS:
-                if data.get(kind_field(n)) in OLD_LEVELS:
-                    data[kind_field(n)] = OLD_LEVELS[data[kind_field(n)]]
-            if args:
-                args = (data, *args[1:])
-            else:
-                kwargs["data"] = data
         super().__init__(*args, **kwargs)
         self.creator_name = creator_name
         self.fields["length"].choices = length.choices()  # type: ignore[attr-defined]

@@ -84,7 +84,7 @@ class SeatSpec:
     """One seat of a new match: the creator ("me"), a free seat for an invited player
     ("human"), a pass-and-play seat on the creator's device ("local", R24) or a
     computer player ("computer", R25) with a level: "beginner", "casual" or "expert"
-    (engine.bots.LEVELS; the old names "basic" and "strong" mean casual and expert)."""
+    (engine.bots.LEVELS)."""
 
     kind: SeatKind
     name: str = ""
@@ -637,11 +637,9 @@ def _check_specs(seats: list[SeatSpec], *, creator_id: int | None = None) -> Non
 
 
 def _level(level: object) -> str:
-    """A computer level's name as stored: the old names ("basic", "strong") are the casual
-    and expert levels (engine.bots.ALIASES); anything else is left for the check to refuse."""
-    if not isinstance(level, str):
-        return ""
-    return bots.ALIASES.get(level, level)
+    """A computer level's name as given (engine.bots.LEVELS); anything else is left for the
+    check to refuse."""
+    return level if isinstance(level, str) else ""
 
 
 def _pace(pace: object) -> str:

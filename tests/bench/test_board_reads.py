@@ -318,7 +318,7 @@ def test_matches_awaiting_a_computer_in_one_query(
     ]
     for seed in range(12):
         seats = [
-            SeatSpec(k, level="basic") if k == "computer" else SeatSpec(k)
+            SeatSpec(k, level="casual") if k == "computer" else SeatSpec(k)
             for k in rng.choice(kinds)
         ]  # type: ignore[arg-type]
         match = services.match_create(creator=players[0], seed=seed, seats=seats)
@@ -447,7 +447,7 @@ def test_what_the_boards_of_a_version_share_is_kept_per_language(players: list[A
         creator=players[0],
         seed=11,
         listed=False,
-        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="basic")],
+        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="casual")],
     )
     services.seat_join(match_id=match.pk, user=players[1], token=match.invite_token)
     shared = board_reads.current(match.pk, at_least=None)

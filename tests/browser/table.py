@@ -333,7 +333,7 @@ def simulate(
     seed: int,
     me: Policy | Mapping[int, Policy],
     *,
-    level: str = "basic",
+    level: str = "casual",
     limit: int = 400,
 ) -> list[tuple[str, Action]] | None:
     """Round 1 of a match of `players` seats: seat 0 plays by `me` (or each seat in a
@@ -364,7 +364,7 @@ def pick_seed(
     seeds: Iterable[int] = range(1, 300),
 ) -> int:
     """Among `seeds`, the cheapest (by `cost`, default: actions in the round) whose round 1, played
-    by `me` and basic computers, shows what `wanted` asks: the test then runs as short as it can."""
+    by `me` and casual computers, shows what `wanted` asks: the test then runs as short as it can."""
     best: tuple[int, int] | None = None
     for seed in seeds:
         actions = simulate(players, seed, me)
@@ -391,10 +391,10 @@ def _engine_seed() -> int:
 
 
 def against_a_computer(user: Any) -> Any:
-    """A match of `user` against a basic computer, dealt so that `user` holds the engine
+    """A match of `user` against a casual computer, dealt so that `user` holds the engine
     double (R7) and then has a tile to play: the table tests' usual start."""
     return services.match_create(
         creator=user,
         seed=_engine_seed(),
-        seats=[SeatSpec("me"), SeatSpec("computer", level="basic")],
+        seats=[SeatSpec("me"), SeatSpec("computer", level="casual")],
     )

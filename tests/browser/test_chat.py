@@ -39,7 +39,7 @@ def duo(ana: Any, ben: Any) -> Any:
     match = services.match_create(
         creator=ana,
         seed=7,
-        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="basic")],
+        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="casual")],
     )
     services.seat_join(match_id=match.pk, user=ben, token=match.invite_token)
     return match

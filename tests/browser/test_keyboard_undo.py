@@ -70,7 +70,7 @@ def test_one_turn_by_keyboard_alone(
     seed = pick_seed(2, first_fit_policy, computer_holds_then_chain_draw_pass, cost=until_our_pass)
     ana = make_user("ana")
     match = services.match_create(
-        creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("computer", level="basic")]
+        creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")]
     )
     table = Table(context_for(ana).new_page()).open(f"{live}/m/{match.pk}/")
     page = table.page
@@ -201,8 +201,8 @@ def test_undo_after_the_computers_answered_restores_the_earlier_board(
         seed=seed,
         seats=[
             SeatSpec("me"),
-            SeatSpec("computer", level="basic"),
-            SeatSpec("computer", level="basic"),
+            SeatSpec("computer", level="casual"),
+            SeatSpec("computer", level="casual"),
         ],
     )
     table = Table(context_for(ana).new_page()).open(f"{live}/m/{match.pk}/")

@@ -121,7 +121,7 @@ def test_a_round_looks_like_the_game(
     seed = pick_seed(4, first_fit_policy, a_double_on_a_train)
     ana = make_user("ana")  # a new player: the first-time tips come (static/js/tips.js)
     match = services.match_create(
-        creator=ana, seats=[SeatSpec("me")] + [SeatSpec("computer", level="basic")] * 3, seed=seed
+        creator=ana, seats=[SeatSpec("me")] + [SeatSpec("computer", level="casual")] * 3, seed=seed
     )
     viewport = VIEWPORTS[size]
     page = context_for(ana, lang=lang, viewport=viewport).new_page()
@@ -385,8 +385,8 @@ def test_the_rounds_result_shows_whole_names_on_a_laptop_and_a_phone(
         seed=seed,
         seats=[
             SeatSpec("me"),
-            SeatSpec("computer", level="basic"),
-            SeatSpec("computer", level="basic"),
+            SeatSpec("computer", level="casual"),
+            SeatSpec("computer", level="casual"),
         ],
     )
     table = Table(context_for(guest, lang=lang, viewport=DESKTOP).new_page()).open(

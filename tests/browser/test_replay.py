@@ -20,7 +20,7 @@ def test_history_replay_autoplay_log_jump_and_chart(
     live: str, make_user: Any, context_for: Any, shots: Any
 ) -> None:
     ana = make_user("ana")
-    match = finished_match([ana, "basic"], seed=5151)
+    match = finished_match([ana, "casual"], seed=5151)
     context = context_for(ana, viewport=PHONE)
     page = context.new_page()
     page.goto(live + "/players/ana/")

@@ -185,8 +185,8 @@ def test_a_spectator_sees_no_hand_until_the_round_ends(
         seed=seed,
         seats=[
             SeatSpec("me"),
-            SeatSpec("computer", level="basic"),
-            SeatSpec("computer", level="basic"),
+            SeatSpec("computer", level="casual"),
+            SeatSpec("computer", level="casual"),
         ],
     )
 

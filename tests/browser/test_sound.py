@@ -97,7 +97,7 @@ def test_the_turn_sound_is_off_until_chosen_then_chimes_when_the_turn_comes(
 def test_spectators_have_no_turn_sound(live: str, make_user: Any, context_for: Any) -> None:
     ana, bob = make_user("ana"), make_user("bob")
     match = services.match_create(
-        creator=ana, seed=3, seats=[SeatSpec("me"), SeatSpec("computer", level="basic")]
+        creator=ana, seed=3, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")]
     )
     page = context_for(bob).new_page()
     Table(page).open(f"{live}/m/{match.pk}/?watch={match.watch_token}")

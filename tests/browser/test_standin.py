@@ -77,7 +77,7 @@ def test_a_computer_plays_for_away_bob_until_he_takes_his_seat_back(
         creator=ana_context.user,
         seed=4242,
         away_limit="10m",
-        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="basic")],
+        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="casual")],
     )
     services.seat_join(match_id=match.pk, user=bob_context.user, token=match.invite_token)
     ana = Table(ana_context.new_page()).open(f"{live}/m/{match.pk}/")

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 
 def duo(ana: Any, ben: Any) -> Any:
-    match = create(ana, "human", "basic")
+    match = create(ana, "human", "casual")
     services.seat_join(match_id=match.pk, user=ben, token=match.invite_token)
     match.refresh_from_db()
     return match

@@ -1,7 +1,7 @@
 """Computer players (R25): they get a seat's view and nothing else, always choose a
 legal action, choose the same one for the same view (and luck), and the expert level
 plans its first turn, satisfies doubles, takes doubles it can follow and beats the
-casual level, which beats the beginner (the old names "strong" and "basic" still work).
+casual level, which beats the beginner.
 """
 
 from __future__ import annotations
@@ -67,12 +67,12 @@ def reachable(obj: Any) -> Iterator[Any]:
 
 
 def mid_round(seed: int, players: int, steps: int) -> RoundState:
-    """A seeded round after `steps` actions of strong seats (stops at the round's end)."""
+    """A seeded round after `steps` actions of expert seats (stops at the round's end)."""
     s = new_match_round(players, seed)
     for _ in range(steps):
         if s.turn is None:
             break
-        s = apply(s, choose(view(s, s.turn), "strong"))
+        s = apply(s, choose(view(s, s.turn), "expert"))
     return s
 
 
@@ -186,7 +186,7 @@ def test_r25_a_view_made_by_hand_is_all_a_bot_needs() -> None:
     )
     for level in LEVELS:
         assert choose(v, level) in legal
-    assert choose(v, "basic") == Action("play", 0, (5, 9), 0)  # the heaviest tile
+    assert choose(v, "casual") == Action("play", 0, (5, 9), 0)  # the heaviest tile
 
 
 # ------------------------------------------------------------------ legal and deterministic
@@ -288,27 +288,27 @@ def test_r8_best_chain_puts_a_double_where_the_chain_first_reaches_it() -> None:
     assert best_chain(hand, 12) == [(5, 12), (5, 5), (5, 9), (1, 9)]
 
 
-def test_r8_r25_strong_plans_a_four_tile_chain_over_a_heavy_single_tile() -> None:
+def test_r8_r25_expert_plans_a_four_tile_chain_over_a_heavy_single_tile() -> None:
     s = table("12-12 12-1 1-2 2-3 3-4 12-11", "0-0 0-1")
     s = do(s, "0 engine")
     v = view(s, 0)
-    assert decide(v, "basic").action == action("0 play 12-11 0")  # heaviest first: 23 points
-    assert decide(v, "strong") == bots.Choice(action("0 play 12-1 0"), "chain")
+    assert decide(v, "casual").action == action("0 play 12-11 0")  # heaviest first: 23 points
+    assert decide(v, "expert") == bots.Choice(action("0 play 12-1 0"), "chain")
     for _ in range(4):
-        s = apply(s, choose(view(s, 0), "strong"))
+        s = apply(s, choose(view(s, 0), "expert"))
     assert train(s, 0) == ["12-1", "1-2", "2-3", "3-4"]
-    assert choose(view(s, 0), "strong") == action("0 end")  # 12-11 no longer fits: end (R9)
+    assert choose(view(s, 0), "expert") == action("0 end")  # 12-11 no longer fits: end (R9)
 
 
-def test_r8_r25_strong_plans_afresh_after_a_detour_from_its_plan() -> None:
+def test_r8_r25_expert_plans_afresh_after_a_detour_from_its_plan() -> None:
     # The plan is 12-1 1-2 2-3; the seat played 12-11 instead (say, by hand): from 11
     # the best is 11-6, and then nothing fits.
     s = do(table("12-12 12-1 1-2 2-3 12-11 11-6", "0-0 0-1"), "0 engine")
-    assert choose(view(s, 0), "strong") == action("0 play 12-1 0")
+    assert choose(view(s, 0), "expert") == action("0 play 12-1 0")
     s = apply(s, action("0 play 12-11 0"))
     steps = []
     while s.turn == 0:
-        a = choose(view(s, 0), "strong")
+        a = choose(view(s, 0), "expert")
         steps.append(a)
         s = apply(s, a)
     assert steps == [action("0 play 11-6 0"), action("0 end")]
@@ -317,23 +317,23 @@ def test_r8_r25_strong_plans_afresh_after_a_detour_from_its_plan() -> None:
 # ------------------------------------------------------------------ doubles (R17, R19)
 
 
-def test_r19_r25_strong_satisfies_the_oldest_double_with_its_heaviest_tile() -> None:
+def test_r19_r25_expert_satisfies_the_oldest_double_with_its_heaviest_tile() -> None:
     s = board("5-5 12-3 0-0", h1="5-1 5-9 4-10 2-3")
     s = do(s, "0 play 5-5 0", "0 play 12-3 mexican")  # R17: plays again; 5-5 stays open
     assert s.turn == 1 and s.open_doubles == (((5, 5), 0),)
-    choice = decide(view(s, 1), "strong")
+    choice = decide(view(s, 1), "expert")
     assert choice == bots.Choice(action("1 play 5-9 0"), "satisfy")
 
 
-def test_r17_r25_strong_takes_a_double_it_can_follow_and_follows_it() -> None:
-    # Own train ends 5; 5-5 (10 points) can be followed by 5-2; basic sheds 12-1 (13 points).
+def test_r17_r25_expert_takes_a_double_it_can_follow_and_follows_it() -> None:
+    # Own train ends 5; 5-5 (10 points) can be followed by 5-2; casual sheds 12-1 (13 points).
     s = board("5-5 5-2 12-1 8-9")
     v = view(s, 0)
-    assert decide(v, "basic").action.tile == (1, 12)
-    assert decide(v, "strong") == bots.Choice(action("0 play 5-5 0"), "double")
-    s = apply(s, choose(v, "strong"))
+    assert decide(v, "casual").action.tile == (1, 12)
+    assert decide(v, "expert") == bots.Choice(action("0 play 5-5 0"), "double")
+    s = apply(s, choose(v, "expert"))
     assert s.turn == 0 and s.owes  # R17: play again
-    follow = choose(view(s, 0), "strong")
+    follow = choose(view(s, 0), "expert")
     assert follow.act == "play"
     s = apply(s, follow)
     assert s.turn == 1 and not s.owes
@@ -341,51 +341,50 @@ def test_r17_r25_strong_takes_a_double_it_can_follow_and_follows_it() -> None:
 
 def test_r17_r25_with_a_choice_a_double_can_always_be_followed() -> None:
     """Why "only when it can follow" needs no special case: another tile that fits
-    now still fits after the double (a double keeps its train's end), so the strong
+    now still fits after the double (a double keeps its train's end), so the expert
     level only meets an unfollowable double when that double is its only play."""
     s = board("5-5 8-9")  # 5-5 is the only play: it must be played, then a draw (R15, R17)
-    assert decide(view(s, 0), "strong").action == action("0 play 5-5 0")
+    assert decide(view(s, 0), "expert").action == action("0 play 5-5 0")
     s = apply(s, action("0 play 5-5 0"))
-    assert decide(view(s, 0), "strong").action == action("0 draw")
+    assert decide(view(s, 0), "expert").action == action("0 draw")
 
 
 # ------------------------------------------------------------------ whole matches
 
 
-def test_r22_r25_a_full_match_of_strong_against_basic_finishes() -> None:
-    s = play_match(3, ("strong", "basic", "strong", "basic"))
+def test_r22_r25_a_full_match_of_expert_against_casual_finishes() -> None:
+    s = play_match(3, ("expert", "casual", "expert", "casual"))
     assert s.phase == "match_over" and s.round == 13 and s.turn is None
     winners = s.winners()
     assert winners and all(s.totals[w] == min(s.totals) for w in winners)
 
 
-def test_r25_strong_scores_fewer_points_than_basic_over_twenty_seeded_matches() -> None:
+def test_r25_expert_scores_fewer_points_than_casual_over_twenty_seeded_matches() -> None:
     """Deterministic (fixed seeds, deterministic bots): it cannot flake. Each deal is
     played twice with the levels swapped, so neither gets the better seats."""
-    points: dict[Level, list[float]] = {"strong": [], "basic": []}
+    points: dict[Level, list[float]] = {"expert": [], "casual": []}
     for m in range(20):
         seats: tuple[Level, ...] = (
-            ("strong", "basic") * 2 if m % 2 == 0 else ("basic", "strong") * 2
+            ("expert", "casual") * 2 if m % 2 == 0 else ("casual", "expert") * 2
         )
         s = play_match(1000 + m // 2, seats)
         for seat, level in enumerate(seats):
             points[level].append(s.totals[seat] / 13)
-    strong, basic = statistics.fmean(points["strong"]), statistics.fmean(points["basic"])
-    assert strong < basic, (strong, basic)
-    assert strong < 0.75 * basic, (strong, basic)  # a clear margin, not a coin flip
+    expert, casual = statistics.fmean(points["expert"]), statistics.fmean(points["casual"])
+    assert expert < casual, (expert, casual)
+    assert expert < 0.75 * casual, (expert, casual)  # a clear margin, not a coin flip
 
 
 # ------------------------------------------------------------------ the levels and their names
 
 
-def test_r25_the_old_level_names_are_the_casual_and_expert_levels() -> None:
-    assert bots.canonical("basic") == "casual" and bots.canonical("strong") == "expert"
+def test_r25_the_levels_are_known_by_their_names_only() -> None:
     assert [bots.canonical(level) for level in LEVELS] == list(LEVELS)
     s = mid_round(5, 4, 30)
     assert s.turn is not None
     v = view(s, s.turn)
-    assert decide(v, "basic") == decide(v, "casual") and decide(v, "strong") == decide(v, "expert")
-    for wrong in ("", "Expert", "godlike", "strong "):
+    assert decide(v, "casual") == decide(v, "casual") and decide(v, "expert") == decide(v, "expert")
+    for wrong in ("", "Expert", "godlike", "basic", "strong", "strong "):
         try:
             decide(v, wrong)
         except ValueError:

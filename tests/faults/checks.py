@@ -20,15 +20,15 @@ from tests.faults.players import Player
 
 
 def new_match(alice: Any, bob: Any, seed: int = 5150) -> Match:
-    """alice (seat 0), a basic computer, bob (seat 2, joined by invitation), a strong computer."""
+    """alice (seat 0), a casual computer, bob (seat 2, joined by invitation), an expert computer."""
     match = services.match_create(
         creator=alice,
         seed=seed,
         seats=[
             SeatSpec("me"),
-            SeatSpec("computer", level="basic"),
+            SeatSpec("computer", level="casual"),
             SeatSpec("human"),
-            SeatSpec("computer", level="strong"),
+            SeatSpec("computer", level="expert"),
         ],
     )
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)

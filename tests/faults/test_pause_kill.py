@@ -48,8 +48,8 @@ def alone_with_computers(alice: Any) -> Any:
         seed=4242,
         seats=[
             SeatSpec("me"),
-            SeatSpec("computer", level="basic"),
-            SeatSpec("computer", level="basic"),
+            SeatSpec("computer", level="casual"),
+            SeatSpec("computer", level="casual"),
         ],
     )
 

@@ -1,7 +1,7 @@
 """Fixtures for the games app's models, services and selectors (PostgreSQL).
 
 - `alice`, `bob`, `carol`: signed-up users;
-- `make_match(...)`: a match from seat kinds ("me", "human", "local", "computer:basic");
+- `make_match(...)`: a match from seat kinds ("me", "human", "local", "computer:casual");
 - `Driver`: plays a match through its services, choosing among the engine's legal
   actions (`engine.rules.legal_actions`) for the seats people control and letting
   `computer_step` play the computer seats.
@@ -31,8 +31,8 @@ def rid() -> str:
     return uuid.uuid4().hex
 
 
-def spec(kind: str, computer_level: str = "strong") -> SeatSpec:
-    """ "me", "human", "local", "local:Ana", "computer", "computer:basic" -> SeatSpec
+def spec(kind: str, computer_level: str = "expert") -> SeatSpec:
+    """ "me", "human", "local", "local:Ana", "computer", "computer:casual" -> SeatSpec
     (a computer without a level gets `computer_level`)."""
     base, _, extra = kind.partition(":")
     if base == "computer":

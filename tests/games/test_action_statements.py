@@ -109,7 +109,7 @@ def test_a_persons_action_writes_the_rows_the_orm_wrote(
 def test_a_computers_action_has_no_user_and_no_undo_point(
     make_match: Callable[..., Match], alice: Any
 ) -> None:
-    match = make_match("computer:basic", "me")
+    match = make_match("computer:casual", "me")
     driver = Driver(match, {1: alice})
     state = driver.until(lambda s: s.turn == 0)
     assert not state.over

@@ -67,7 +67,7 @@ def in_threads(*calls: Callable[[], Any]) -> list[Any]:
 
 @pytest.fixture
 def my_turn(make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]) -> Driver:
-    match = make_match("me", "computer:basic")
+    match = make_match("me", "computer:casual")
     d = driver(match, {0: alice}, rng_seed=21)
     d.until(lambda s: s.turn == 0 and s.phase == "play" and len(legal_actions(s)) >= 1)
     match.refresh_from_db()
@@ -132,7 +132,7 @@ def test_the_same_request_twice_at_once_is_applied_once(
 def test_computer_step_skips_a_match_another_process_holds(
     make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
 ) -> None:
-    match = make_match("computer:basic", "me")
+    match = make_match("computer:casual", "me")
     d = driver(match, {1: alice}, rng_seed=22)
     d.until(lambda s: s.turn == 0)
     held, release = threading.Event(), threading.Event()
@@ -162,7 +162,7 @@ def test_computer_step_skips_a_match_another_process_holds(
 def test_two_workers_never_act_twice_for_one_turn(
     make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver], slow_apply: None
 ) -> None:
-    match = make_match("computer:basic", "me")
+    match = make_match("computer:casual", "me")
     d = driver(match, {1: alice}, rng_seed=23)
     d.until(lambda s: s.turn == 0)
     match.refresh_from_db()
@@ -202,7 +202,7 @@ def test_resume_after_a_server_restart(
 ) -> None:
     """Play, undo, then stop: a new process with nothing but the database rebuilds the
     same state from the log, lets the computers play on, and the players continue."""
-    match = make_match("me", "computer:basic", "human", "computer")
+    match = make_match("me", "computer:casual", "human", "computer")
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
     d = driver(match, {0: alice, 2: bob}, rng_seed=24)
     d.until(lambda s: s.phase == "play" and s.turn == 0)

@@ -44,7 +44,7 @@ def refused(code: str, match: Match, call: Callable[[], Any]) -> None:
 @pytest.fixture
 def trio(make_match: Callable[..., Match], alice: Any, bob: Any, carol: Any) -> Match:
     """alice (creator, seat 0), bob (seat 1), a computer (seat 2): a shared table."""
-    match = make_match("me", "human", "computer:basic")
+    match = make_match("me", "human", "computer:casual")
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
     match.refresh_from_db()
     return match
@@ -223,7 +223,7 @@ def test_a_request_past_its_minute_closes_on_time_with_a_new_version(
 def test_alone_with_computers_or_own_pass_and_play_seats_it_stays_immediate(
     make_match: Callable[..., Match], alice: Any
 ) -> None:
-    for kinds in (("me", "computer:basic"), ("me", "local:Ana", "computer:basic")):
+    for kinds in (("me", "computer:casual"), ("me", "local:Ana", "computer:casual")):
         match = make_match(*kinds)
         result = restart(match, alice)
         assert not result.asked and match.rounds.get().restarts == 1

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def trio(make_match: Callable[..., Match], alice: Any, bob: Any) -> Match:
     """alice (creator, seat 0), bob (seat 1), a computer (seat 2): a shared table."""
-    match = make_match("me", "human", "computer:basic")
+    match = make_match("me", "human", "computer:casual")
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
     match.refresh_from_db()
     return match

@@ -50,7 +50,7 @@ def duo(make_match: Callable[..., Match], bob: Any) -> Match:
 def test_alone_with_computers_the_round_becomes_the_last_at_once(
     make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
 ) -> None:
-    match = make_match("me", "computer:basic", "computer:basic")
+    match = make_match("me", "computer:casual", "computer:casual")
     result = end_early(match, alice)
     assert not result.asked and state_of(match).start.final
     assert [e.kind for e in LogEntry.objects.filter(round__match=match)] == ["last_round"]
@@ -114,7 +114,7 @@ def test_accepted_it_ends_the_match_after_the_round_which_is_rated_and_replayed(
 def test_refused_once_the_round_is_over_or_the_last_already(
     make_match: Callable[..., Match], alice: Any, carol: Any, driver: Callable[..., Driver]
 ) -> None:
-    match = make_match("me", "computer:basic")
+    match = make_match("me", "computer:casual")
     with pytest.raises(GameError) as e:
         end_early(match, carol)
     assert e.value.code == "forbidden"
@@ -167,7 +167,7 @@ def test_an_undo_keeps_the_round_the_last(
     make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
 ) -> None:
     """R27 with R32: taking back a move made before the agreement does not take the agreement back."""
-    match = make_match("me", "computer:basic")
+    match = make_match("me", "computer:casual")
     play = driver(match, {0: alice})
     play.until(lambda s: s.phase == "play" and s.turn == 0)
     play.step()

@@ -56,7 +56,7 @@ def test_a_valid_match_with_its_rows_is_accepted(
     Seat.objects.create(match=match, index=0, kind="human", user=alice)
     Seat.objects.create(match=match, index=1, kind="human", user=bob)
     Seat.objects.create(match=match, index=2, kind="local", user=alice, name="Ana")
-    Seat.objects.create(match=match, index=3, kind="computer", level="basic")
+    Seat.objects.create(match=match, index=3, kind="computer", level="casual")
     entry = LogEntry.objects.create(
         round=rnd, seq=1, kind="action", seat=0, action={"act": "engine"}, version=1
     )
@@ -101,8 +101,8 @@ def test_match_numbers_unique_per_table_and_tokens_unique(
     [
         {"index": 10, "kind": "human"},
         {"index": 1, "kind": "computer", "level": ""},  # a computer needs a level
-        {"index": 1, "kind": "computer", "level": "basic", "user": "alice"},
-        {"index": 1, "kind": "human", "level": "strong"},
+        {"index": 1, "kind": "computer", "level": "casual", "user": "alice"},
+        {"index": 1, "kind": "human", "level": "expert"},
         {"index": 1, "kind": "local"},  # a pass-and-play seat belongs to the creator
         {"index": 1, "kind": "robot"},
     ],
@@ -115,7 +115,7 @@ def test_seat_constraints(match: Match, alice: Any, fields: dict[str, Any]) -> N
 
 def test_seat_indexes_unique_and_one_player_seat_per_user(match: Match, alice: Any) -> None:
     Seat.objects.create(match=match, index=0, kind="human", user=alice)
-    refused(lambda: Seat.objects.create(match=match, index=0, kind="computer", level="basic"))
+    refused(lambda: Seat.objects.create(match=match, index=0, kind="computer", level="casual"))
     refused(lambda: Seat.objects.create(match=match, index=1, kind="human", user=alice))
     # pass-and-play seats of the same user are many
     Seat.objects.create(match=match, index=1, kind="local", user=alice)
@@ -204,6 +204,6 @@ def test_request_ids_unique_per_match_and_pauses_per_connection(
 def test_seat_names_shown_at_the_table(match: Match, alice: Any) -> None:
     assert Seat(match=match, index=0, kind="human", user=alice).display_name == "alice"
     assert Seat(match=match, index=1, kind="human").display_name == "Free seat 2"
-    assert Seat(match=match, index=2, kind="computer", level="basic").display_name == "Computer 3"
+    assert Seat(match=match, index=2, kind="computer", level="casual").display_name == "Computer 3"
     assert Seat(match=match, index=3, kind="local", user=alice).display_name == "Player 4"
     assert Seat(match=match, index=3, kind="local", user=alice, name="Ana").display_name == "Ana"

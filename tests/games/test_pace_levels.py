@@ -82,8 +82,8 @@ def test_r25_a_match_stores_the_three_levels_and_takes_the_old_names(alice: Any)
         seats=[
             SeatSpec("me"),
             SeatSpec("computer", level="beginner"),
-            SeatSpec("computer", level="basic"),
-            SeatSpec("computer", level="strong"),
+            SeatSpec("computer", level="casual"),
+            SeatSpec("computer", level="expert"),
             SeatSpec("computer", level="expert"),
         ],
     )
@@ -107,7 +107,7 @@ def test_r25_a_stored_old_level_name_still_plays(alice: Any) -> None:
         creator=alice, seed=5, seats=[SeatSpec("me"), SeatSpec("computer", level="expert")]
     )
     Seat.objects.filter(match=match, index=1).update(
-        level="strong"
+        level="expert"
     )  # a row the migration never saw
     computers_to(match, 1)
     state = state_of(match)

@@ -81,7 +81,7 @@ def world(django_user_model: Any) -> dict[str, Any]:
         seats=[
             services.SeatSpec("human"),
             services.SeatSpec("human"),
-            services.SeatSpec("computer", level="basic"),
+            services.SeatSpec("computer", level="casual"),
         ],
     )
     services.seat_join(match_id=m.pk, user=users["seated"], token=m.invite_token, seat_index=0)
@@ -91,7 +91,7 @@ def world(django_user_model: Any) -> dict[str, Any]:
         seats=[
             services.SeatSpec("local", name="Ana"),
             services.SeatSpec("local", name="Ben"),
-            services.SeatSpec("computer", level="basic"),
+            services.SeatSpec("computer", level="casual"),
         ],
     )
     return {"users": users, "M": Match.objects.get(pk=m.pk), "P": Match.objects.get(pk=p.pk)}

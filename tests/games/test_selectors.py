@@ -86,7 +86,7 @@ def test_computer_to_act_and_awaiting(make_match: Callable[..., Match]) -> None:
 def test_replay_export_reproduces_the_match(
     make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
 ) -> None:
-    match = make_match("me", "computer:basic", "computer")
+    match = make_match("me", "computer:casual", "computer")
     d = driver(match, {0: alice}, rng_seed=11)
     d.finish_round()
     d.next_round(alice)
@@ -104,7 +104,7 @@ def test_replay_export_reproduces_the_match(
 def test_match_log_is_in_order_and_public(
     make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
 ) -> None:
-    match = make_match("me", "computer:basic")
+    match = make_match("me", "computer:casual")
     d = driver(match, {0: alice}, rng_seed=12)
     d.until(lambda s: s.phase == "play" and s.turn == 0)
     services.match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
@@ -121,7 +121,7 @@ def test_rebuilt_state_equals_the_snapshot_through_undo_redo_and_restart(
 ) -> None:
     """The snapshot on the match is only a cache: the deal and the effective log rebuild it
     exactly, after many random actions, undos, redos, restarts and a new round."""
-    match = make_match("me", "local:Ana", "computer:basic")
+    match = make_match("me", "local:Ana", "computer:casual")
     d = driver(match, {0: alice, 1: alice}, rng_seed=13)
     rng = random.Random(13)
     counts = {"undo": 0, "redo": 0, "restart": 0}

@@ -66,13 +66,13 @@ def submit(
 def test_r4_create_with_seed_starts_when_no_seat_is_free(
     make_match: Callable[..., Match], alice: Any
 ) -> None:
-    match = make_match("me", "local:Ana", "computer:basic")
+    match = make_match("me", "local:Ana", "computer:casual")
     assert match.status == Match.Status.PLAYING and match.version == 1
     assert [(s.kind, s.user_id, s.name, s.level) for s in match.seats.order_by("index")] == [
         ("human", alice.pk, "", ""),
         ("local", alice.pk, "Ana", ""),
         ("computer", None, "", "casual"),
-    ]  # the old name "basic" is the casual level
+    ]
     state = state_of(match)
     assert state.seed == SEED and state.round == 1 and state.phase == "engine"  # R5, R6, R7
     rnd = match.rounds.get()
@@ -101,7 +101,7 @@ def test_create_with_a_free_seat_waits(make_match: Callable[..., Match]) -> None
         ["me", "robot"],
         [SeatSpec("me"), SeatSpec("computer", level="genius")],
         [SeatSpec("me"), SeatSpec("computer")],
-        [SeatSpec("me"), SeatSpec("human", level="basic")],
+        [SeatSpec("me"), SeatSpec("human", level="casual")],
         [SeatSpec("me"), SeatSpec("local", name="x" * 41)],
     ],
 )
@@ -384,7 +384,7 @@ def test_r8_r10_illegal_moves_get_the_engines_reason_and_rule(
 def test_r13_a_closed_train_is_refused_with_r13(
     make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
 ) -> None:
-    match = make_match("me", "computer:basic", "computer:basic")
+    match = make_match("me", "computer:casual", "computer:casual")
     d = driver(match, {0: alice}, rng_seed=3)
 
     def closed_train_play(state: Any) -> Action | None:
@@ -415,7 +415,7 @@ def test_r13_a_closed_train_is_refused_with_r13(
 def test_r27_undo_and_redo_round_trip_exactly(
     make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
 ) -> None:
-    match = make_match("me", "computer", "computer:basic")
+    match = make_match("me", "computer", "computer:casual")
     d = driver(match, {0: alice}, rng_seed=1)
     d.to_human_turn()
     d.step()
@@ -445,7 +445,7 @@ def test_r27_undo_and_redo_round_trip_exactly(
 def test_r27_undo_steps_back_action_by_action_then_refuses(
     make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
 ) -> None:
-    match = make_match("me", "computer:basic")
+    match = make_match("me", "computer:casual")
     d = driver(match, {0: alice}, rng_seed=2)
     d.until(lambda s: s.phase == "play" and s.turn == 0)
     start = Round.objects.get(match=match).start
@@ -529,7 +529,7 @@ def test_r27_undo_refused_when_another_person_acted_since(
 def test_r27_undo_takes_back_my_pass_and_play_seats_too(
     make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
 ) -> None:
-    match = make_match("me", "local:Ana", "computer:basic")
+    match = make_match("me", "local:Ana", "computer:casual")
     d = driver(match, {0: alice, 1: alice}, rng_seed=5)
     d.until(lambda s: s.phase == "play" and s.turn == 2)
     effective = selectors.effective_actions(match.rounds.get())
@@ -543,7 +543,7 @@ def test_r27_undo_takes_back_my_pass_and_play_seats_too(
 def test_r27_a_new_action_ends_redo(
     make_match: Callable[..., Match], alice: Any, driver: Callable[..., Driver]
 ) -> None:
-    match = make_match("me", "computer:basic")
+    match = make_match("me", "computer:casual")
     d = driver(match, {0: alice}, rng_seed=6)
     d.until(lambda s: s.phase == "play" and s.turn == 0)
     services.match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
@@ -564,7 +564,7 @@ def test_r27_a_new_action_ends_redo(
 def test_r28_restart_keeps_the_deal_and_earlier_totals(
     make_match: Callable[..., Match], alice: Any, bob: Any, driver: Callable[..., Driver]
 ) -> None:
-    match = make_match("me", "computer:basic", "computer")
+    match = make_match("me", "computer:casual", "computer")
     d = driver(match, {0: alice}, rng_seed=8)
     first = d.finish_round()
     d.next_round(alice)
@@ -631,7 +631,7 @@ def test_r28_a_player_alone_with_computers_may_restart(
 def test_round_next_only_when_the_round_is_over(
     make_match: Callable[..., Match], alice: Any, carol: Any, driver: Callable[..., Driver]
 ) -> None:
-    match = make_match("me", "computer:basic")
+    match = make_match("me", "computer:casual")
     d = driver(match, {0: alice}, rng_seed=9)
     e = refused("illegal", match, lambda: d.next_round(alice))
     assert e.rule == "R20"
@@ -664,7 +664,7 @@ def test_r27_r24_no_undo_once_the_round_is_over(
 ) -> None:
     """Every hand is shown when a round ends (R21, R24): its moves stand, so Undo is neither
     offered nor done then, even when the last action of the round was ours (R27)."""
-    match = make_match("me", "computer:basic")
+    match = make_match("me", "computer:casual")
     d = driver(match, {0: alice}, rng_seed=9)
     d.until(lambda s: reads.undo_available(match, alice))
     assert reads.undo_available(match, alice)
@@ -686,7 +686,7 @@ def test_r27_r24_no_undo_once_the_round_is_over(
 def test_r22_r29_a_full_match_then_a_new_match_at_the_table(
     make_match: Callable[..., Match], alice: Any, bob: Any, driver: Callable[..., Driver]
 ) -> None:
-    match = make_match("me", "computer:basic")
+    match = make_match("me", "computer:casual")
     d = driver(match, {0: alice}, rng_seed=10)
     refused(
         "illegal",
@@ -867,7 +867,7 @@ def test_r26_a_pause_lives_while_its_connection_renews_it(
 
 
 def test_all_computer_match_plays_on_by_itself(make_match: Callable[..., Match]) -> None:
-    match = make_match("computer:basic", "computer:basic")
+    match = make_match("computer:casual", "computer:casual")
     for _ in range(3000):
         if services.computer_step(match_id=match.pk) is None:
             break

@@ -101,7 +101,7 @@ def test_guests_do_not_list_tables(ana: Any) -> None:
     client, guest = guest_client()
     page = client.get("/lobby/").content.decode()
     assert 'name="listed"' not in page
-    client.post("/lobby/new/", {"seat_2_kind": "basic", "listed": "on", "seed": ""})
+    client.post("/lobby/new/", {"seat_2_kind": "casual", "listed": "on", "seed": ""})
     assert (
         Match.objects.filter(created_by=guest).values_list("listed", flat=True).distinct().get()
         is False
@@ -109,8 +109,8 @@ def test_guests_do_not_list_tables(ana: Any) -> None:
 
 
 def test_guests_do_not_watch_private_tables(ana: Any) -> None:
-    private = create(ana, "basic", listed=False)
-    listed = create(ana, "basic", listed=True)
+    private = create(ana, "casual", listed=False)
+    listed = create(ana, "casual", listed=True)
     client, _guest = guest_client()
     assert client.get(f"/m/{private.pk}/watch/{private.watch_token}/").status_code == 404
     assert client.get(f"/m/{private.pk}/?watch={private.watch_token}").status_code == 404
@@ -184,7 +184,7 @@ def test_remove_guests_removes_only_guests_unused_for_30_days(ana: Any) -> None:
 
 
 def test_a_removed_guest_leaves_a_former_guest_seat_and_all_history(ana: Any) -> None:
-    match = create(ana, "human", "basic")
+    match = create(ana, "human", "casual")
     client = Client()
     client.post(f"/m/{match.pk}/join/{match.invite_token}/", {"seat": "1"})
     guest = Guest.objects.get().user
@@ -266,16 +266,16 @@ def test_a_new_table_is_private_unless_listed_and_the_seed_is_an_advanced_option
     advanced = page[page.index('<details class="advanced"') :]
     assert 'name="seed"' in advanced[: advanced.index("</details>")]
     assert "(R4)" not in page and "R4" not in page
-    ana_client.post("/lobby/new/", {"seat_2_kind": "basic", "seed": ""})
+    ana_client.post("/lobby/new/", {"seat_2_kind": "casual", "seed": ""})
     assert Match.objects.get().listed is False
 
 
 def test_the_lobby_lists_players_round_and_free_seats_with_join_and_watch(
     ana: Any, ana_client: Client
 ) -> None:
-    waiting = create(ana, "human", "basic")
-    playing = play(create(ana, "basic", "strong"), 2)
-    private = create(ana, "basic", listed=False)
+    waiting = create(ana, "human", "casual")
+    playing = play(create(ana, "casual", "expert"), 2)
+    private = create(ana, "casual", listed=False)
     page = Client().get("/lobby/").content.decode()
     assert f"/m/{waiting.pk}/join/{waiting.invite_token}/" in page
     assert "1 free seat" in page
@@ -287,8 +287,8 @@ def test_the_lobby_lists_players_round_and_free_seats_with_join_and_watch(
 def test_the_table_websocket_lets_guests_watch_only_listed_tables(ana: Any) -> None:
     from games.table.consumers import may_watch
 
-    private = create(ana, "basic", listed=False)
-    listed = create(ana, "basic", listed=True)
+    private = create(ana, "casual", listed=False)
+    listed = create(ana, "casual", listed=True)
     _client, guest = guest_client()
     assert not may_watch(private, guest, private.watch_token)
     assert may_watch(listed, guest, listed.watch_token)
@@ -326,12 +326,12 @@ def test_watch_a_game_says_when_only_private_tables_are_played_and_offers_play_n
 ) -> None:
     page = Client().get("/lobby/").content.decode()
     assert "Nobody is playing a listed match right now." in page
-    play(create(ana, "basic", listed=False), 1)
+    play(create(ana, "casual", listed=False), 1)
     page = Client().get("/lobby/").content.decode()
     live = page[page.index('id="live"') :]
     assert "Only private tables are being played right now." in live
     assert 'action="/play/computers/"' in live
-    play(create(ana, "basic"), 1)  # a listed one: it is shown, and nothing needs saying
+    play(create(ana, "casual"), 1)  # a listed one: it is shown, and nothing needs saying
     live = Client().get("/lobby/").content.decode()
     live = live[live.index('id="live"') :]
     assert "Only private tables" not in live and 'action="/play/computers/"' not in live

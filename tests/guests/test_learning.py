@@ -33,7 +33,7 @@ def client_for(user: Any = None, lang: str = "en") -> Client:
 
 def vs_computers(user: Any, seed: int = 7) -> Any:
     return services.match_create(
-        creator=user, seats=[SeatSpec("me")] + [SeatSpec("computer", level="basic")] * 3, seed=seed
+        creator=user, seats=[SeatSpec("me")] + [SeatSpec("computer", level="casual")] * 3, seed=seed
     )
 
 

@@ -39,7 +39,7 @@ def test_the_match_admin_is_the_history_wings_and_its_replay_is_the_players_view
 
     assert type(admin.site._registry[Match]) is HistoryMatchAdmin
     assert not hasattr(MatchAdmin, "replay_view") and not hasattr(MatchAdmin, "export_view")
-    match = play(create(ana, "basic", "local", seed=3), 5)
+    match = play(create(ana, "casual", "local", seed=3), 5)
     page = admin_client_.get(replay_url(match))
     assert [t.name for t in page.templates][0] == "admin/history/match_replay.html"
     change = admin_client_.get(
@@ -58,7 +58,7 @@ def test_the_match_admin_is_the_history_wings_and_its_replay_is_the_players_view
 
 
 def test_a_live_round_shows_no_hand_to_staff(admin_client_: Client, ana: Any) -> None:
-    match = play(create(ana, "basic", "local", seed=3), 15)
+    match = play(create(ana, "casual", "local", seed=3), 15)
     assert match.round_number == 1 and match.state["phase"] not in ("round_over", "match_over")
     page = admin_client_.get(replay_url(match, "?round=1&step=3"))
     assert page.status_code == 200
@@ -72,7 +72,7 @@ def test_a_live_round_shows_no_hand_to_staff(admin_client_: Client, ana: Any) ->
 def test_an_ended_round_on_the_board_with_log_and_positions(
     admin_client_: Client, ana: Any
 ) -> None:
-    match = play(play_rounds(create(ana, "basic", seed=2024), 2), 3)
+    match = play(play_rounds(create(ana, "casual", seed=2024), 2), 3)
     rnd = Round.objects.get(match=match, number=1)
     page = admin_client_.get(replay_url(match, "?round=1&step=2"))
     html = page.content.decode()
@@ -95,7 +95,7 @@ def test_an_ended_round_on_the_board_with_log_and_positions(
 
 
 def test_import_check_reports_the_first_divergence(admin_client_: Client, ana: Any) -> None:
-    match = play(play_rounds(create(ana, "basic", seed=77), 2), 4)
+    match = play(play_rounds(create(ana, "casual", seed=77), 2), 4)
     doc = selectors.match_replay_doc(match)
 
     def check(content: bytes) -> Any:
@@ -146,7 +146,7 @@ def over(match: Match) -> Match:
 
 
 def test_export_is_the_replay_file_under_a_proper_name(admin_client_: Client, ana: Any) -> None:
-    match = over(play(create(ana, "basic", seed=11), 6))
+    match = over(play(create(ana, "casual", seed=11), 6))
     response = admin_client_.get(reverse("admin:games_match_export", args=[match.pk]))
     assert (
         response["Content-Disposition"]
@@ -168,7 +168,7 @@ def test_every_export_link_names_the_file_as_the_export_serves_it(
 ) -> None:
     """The match page's and the replay page's export links give the file (``download``) the
     name it is served under, in the admin's language."""
-    match = over(play(create(ana, "basic", seed=11), 6))
+    match = over(play(create(ana, "casual", seed=11), 6))
     admin_client_.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
     export = reverse("admin:games_match_export", args=[match.pk])
     served = admin_client_.get(export)["Content-Disposition"]
@@ -180,7 +180,7 @@ def test_every_export_link_names_the_file_as_the_export_serves_it(
 
 
 def test_round_log_numbers_seats_from_one(admin_client_: Client, ana: Any) -> None:
-    match = play(create(ana, "basic", seed=12), 4)
+    match = play(create(ana, "casual", seed=12), 4)
     rnd = Round.objects.get(match=match, number=1)
     html = admin_client_.get(reverse("admin:games_round_change", args=[rnd.pk])).content.decode()
     assert "(seat 1)" in html or "(seat 2)" in html
@@ -190,7 +190,7 @@ def test_round_log_numbers_seats_from_one(admin_client_: Client, ana: Any) -> No
 def test_changelist_filters_by_computers_and_searches_players(
     admin_client_: Client, ana: Any, ben: Any
 ) -> None:
-    with_computer = create(ana, "basic", seed=1)
+    with_computer = create(ana, "casual", seed=1)
     people = create(ben, "human", seed=2)
     url = reverse("admin:games_match_changelist")
     ids = [m.pk for m in admin_client_.get(url + "?computers=yes").context["cl"].result_list]
@@ -205,10 +205,10 @@ def test_list_actions_export_and_check_the_selected_matches(
     admin_client_: Client, ana: Any
 ) -> None:
     one, two = (
-        over(play(create(ana, "basic", seed=41), 5)),
-        over(play(create(ana, "basic", seed=42), 3)),
+        over(play(create(ana, "casual", seed=41), 5)),
+        over(play(create(ana, "casual", seed=42), 3)),
     )
-    live = play(create(ana, "basic", seed=43), 3)
+    live = play(create(ana, "casual", seed=43), 3)
     url = reverse("admin:games_match_changelist")
     response = admin_client_.post(
         url, {"action": "export_selected", "_selected_action": [one.pk, two.pk, live.pk]}
@@ -232,7 +232,7 @@ def test_the_round_page_is_in_words_with_seats_from_one_and_links_its_replay(
 ) -> None:
     """No stored action in its raw form ({'act': 'engine', 'seat': 2}); points and totals by
     name with seats numbered from 1; a link to the round's replay once it has ended (R24)."""
-    match = play(play_rounds(create(ana, "basic", "expert", seed=2024), 2), 3)
+    match = play(play_rounds(create(ana, "casual", "expert", seed=2024), 2), 3)
     ended = Round.objects.get(match=match, number=1)
     html = admin_client_.get(reverse("admin:games_round_change", args=[ended.pk])).content.decode()
     main = html[html.index('id="content-main"') :]
@@ -261,7 +261,7 @@ def test_the_round_page_is_in_words_with_seats_from_one_and_links_its_replay(
 def test_export_selected_refuses_unfinished_matches_with_a_message(
     admin_client_: Client, ana: Any
 ) -> None:
-    live = play(create(ana, "basic", seed=43), 3)
+    live = play(create(ana, "casual", seed=43), 3)
     url = reverse("admin:games_match_changelist")
     response = admin_client_.post(
         url, {"action": "export_selected", "_selected_action": [live.pk]}, follow=True
@@ -275,10 +275,10 @@ def test_the_bulk_export_passes_the_check_of_each_of_its_matches(
     admin_client_: Client, ana: Any
 ) -> None:
     one, two = (
-        over(play(create(ana, "basic", seed=41), 5)),
-        over(play(create(ana, "basic", seed=42), 3)),
+        over(play(create(ana, "casual", seed=41), 5)),
+        over(play(create(ana, "casual", seed=42), 3)),
     )
-    other = over(play(create(ana, "basic", seed=44), 3))
+    other = over(play(create(ana, "casual", seed=44), 3))
     response = admin_client_.post(
         reverse("admin:games_match_changelist"),
         {"action": "export_selected", "_selected_action": [one.pk, two.pk]},

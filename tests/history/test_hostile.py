@@ -27,7 +27,7 @@ junk = st.one_of(
 def scene(make_user: Any) -> dict[str, Any]:
     ana, ben = make_user("ana"), make_user("ben")
     boss = make_user("boss", is_staff=True, is_superuser=True)
-    match = play(create(ana, "basic", seed=17), 12)  # round 1 being played
+    match = play(create(ana, "casual", seed=17), 12)  # round 1 being played
     clients = {}
     for name, user in (("ana", ana), ("ben", ben), ("boss", boss), ("anon", None)):
         c = Client()

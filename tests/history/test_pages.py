@@ -27,7 +27,7 @@ def client_for(user: Any) -> Client:
 
 def test_match_page_draws_13_points_per_seat_and_the_round_table(make_user: Any) -> None:
     ana, ben = make_user("ana"), make_user("ben")
-    match = finished_match([ana, ben, "basic"], seed=314)
+    match = finished_match([ana, ben, "casual"], seed=314)
     html = client_for(ana).get(f"/m/{match.pk}/about/").content.decode()
     for seat in (1, 2, 3):
         assert len(re.findall(rf'class="chart__point" data-seat="{seat}"', html)) == 13
@@ -62,7 +62,7 @@ def test_player_page_shows_record_rating_and_history(make_user: Any) -> None:
 def test_my_matches_puts_your_turn_first_with_a_badge(make_user: Any) -> None:
     ana = make_user("ana")
     waiting = create(ana, "human", seed=3)  # a free seat: nobody's turn yet
-    mine = create(ana, "basic", seed=21)
+    mine = create(ana, "casual", seed=21)
     from tests.history.test_turn_mail import on_turn
 
     on_turn(mine)
@@ -73,7 +73,7 @@ def test_my_matches_puts_your_turn_first_with_a_badge(make_user: Any) -> None:
 
 def test_the_match_end_on_the_table_links_to_the_replay_and_scores(make_user: Any) -> None:
     ana = make_user("ana")
-    match = finished_match([ana, "basic"], seed=99)
+    match = finished_match([ana, "casual"], seed=99)
     html = client_for(ana).get(f"/m/{match.pk}/").content.decode()
     assert "The match is over" in html
     assert f'href="/m/{match.pk}/replay/"' in html

@@ -38,7 +38,7 @@ def test_a_players_page_shows_each_viewer_only_the_matches_they_may_open(make_us
     ana, ben, cy = make_user("ana"), make_user("ben"), make_user("cy")
     with_ben = finished_match([ana, ben], seed=1)
     with_cy = finished_match([ana, cy], seed=2)
-    alone = finished_match([ana, "basic"], seed=3)
+    alone = finished_match([ana, "casual"], seed=3)
     staff = make_user("staff")
     staff.is_staff = True
     staff.save()
@@ -67,7 +67,7 @@ def test_the_filter_answers_as_the_permission_does(make_user: Any) -> None:
     ana, ben, cy = make_user("ana"), make_user("ben"), make_user("cy")
     matches = [
         finished_match([ana, ben], seed=4),
-        finished_match([ben, "basic"], seed=5),
+        finished_match([ben, "casual"], seed=5),
         finished_match([cy, ana], seed=6),
     ]
     for viewer in (ana, ben, cy, make_user("dora")):

@@ -57,7 +57,7 @@ def play_recording(match: Match, rounds: int) -> dict[int, str]:
 
 @pytest.mark.django_db
 def test_every_step_of_an_ended_round_is_the_live_board_with_hands_face_up(ana: Any) -> None:
-    match = create(ana, "basic", "strong", seed=4242)
+    match = create(ana, "casual", "expert", seed=4242)
     seen = play_recording(match, 3)  # rounds 1 and 2 ended, round 3 being played
     checked = 0
     for number in (1, 2):
@@ -80,7 +80,7 @@ def test_every_step_of_an_ended_round_is_the_live_board_with_hands_face_up(ana: 
 def test_a_round_being_played_is_never_replayed(
     ana: Any, ana_client: Client, admin_client_: Client
 ) -> None:
-    match = create(ana, "basic", "strong", seed=99)
+    match = create(ana, "casual", "expert", seed=99)
     for _ in range(6):
         step(match)
     match.refresh_from_db()
@@ -97,7 +97,7 @@ def test_a_round_being_played_is_never_replayed(
 
 @pytest.mark.django_db
 def test_strangers_and_visitors_cannot_replay(ana: Any, ben: Any) -> None:
-    match = create(ana, "basic", seed=5)
+    match = create(ana, "casual", seed=5)
     stranger = Client()
     stranger.force_login(ben)
     assert stranger.get(f"/m/{match.pk}/replay/").status_code == 404

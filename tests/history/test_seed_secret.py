@@ -44,7 +44,7 @@ def pages(client: Client, match: Match) -> dict[str, str]:
 def test_the_admin_hides_a_live_matchs_seed_and_shows_it_once_over(
     admin_client_: Client, ana: Any
 ) -> None:
-    match = play(play_rounds(create(ana, "basic", seed=SEED), 2), 3)  # round 1 ended, round 2 live
+    match = play(play_rounds(create(ana, "casual", seed=SEED), 2), 3)  # round 1 ended, round 2 live
     assert match.status == Match.Status.PLAYING
     for name, html in pages(admin_client_, match).items():
         assert str(SEED) not in html, name
@@ -62,7 +62,7 @@ def test_the_admin_hides_a_live_matchs_seed_and_shows_it_once_over(
 def test_the_admin_search_finds_a_match_by_seed_only_once_it_is_over(
     admin_client_: Client, ana: Any
 ) -> None:
-    match = play(create(ana, "basic", seed=SEED), 3)
+    match = play(create(ana, "casual", seed=SEED), 3)
     url = reverse("admin:games_match_changelist") + f"?q={SEED}"
     assert [
         m.pk for m in admin_client_.get(url).context["cl"].result_list
@@ -72,7 +72,7 @@ def test_the_admin_search_finds_a_match_by_seed_only_once_it_is_over(
 
 
 def test_the_players_replay_of_a_live_match_shows_no_seed(ana_client: Client, ana: Any) -> None:
-    match = play(play_rounds(create(ana, "basic", seed=SEED), 2), 3)
+    match = play(play_rounds(create(ana, "casual", seed=SEED), 2), 3)
     page = ana_client.get(reverse("history:replay", args=[match.pk]) + "?round=1&step=2")
     assert page.status_code == 200 and str(SEED) not in page.content.decode()
     step = ana_client.get(reverse("history:replay_step", args=[match.pk]) + "?round=1&step=2")
@@ -83,7 +83,7 @@ def test_nobody_may_see_the_seed_or_export_while_the_match_is_played(
     make_user: Any, ana: Any
 ) -> None:
     root = make_user("root", is_staff=True, is_superuser=True)
-    match = play(create(ana, "basic", seed=SEED), 3)
+    match = play(create(ana, "casual", seed=SEED), 3)
     for user in (ana, root):
         assert not permissions.may(user, Action.SEE_SEED, match)
         assert not permissions.may(user, Action.EXPORT, match)

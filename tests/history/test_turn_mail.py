@@ -53,7 +53,7 @@ def ana_opted_in(make_user: Any) -> Any:
 
 
 def test_one_mail_per_turn(ana_opted_in: Any) -> None:
-    match = on_turn(create(ana_opted_in, "basic", seed=21))
+    match = on_turn(create(ana_opted_in, "casual", seed=21))
     away(match)
     assert send_turn_mails() == 1
     assert send_turn_mails() == 0  # the same turn: no second e-mail
@@ -69,7 +69,7 @@ def test_one_mail_per_turn(ana_opted_in: Any) -> None:
 
 
 def test_none_before_the_chosen_time_or_when_not_her_turn(ana_opted_in: Any) -> None:
-    match = on_turn(create(ana_opted_in, "basic", seed=21))
+    match = on_turn(create(ana_opted_in, "casual", seed=21))
     away(match, minutes=10)  # chose 30
     assert send_turn_mails() == 0
     assert send_turn_mails(now=timezone.now() + timedelta(minutes=40)) == 1
@@ -77,7 +77,7 @@ def test_none_before_the_chosen_time_or_when_not_her_turn(ana_opted_in: Any) -> 
 
 def test_none_to_accounts_that_did_not_opt_in(make_user: Any) -> None:
     ben = confirmed(make_user("ben", email="ben@example.org"))
-    match = on_turn(create(ben, "basic", seed=21))
+    match = on_turn(create(ben, "casual", seed=21))
     away(match)
     assert send_turn_mails() == 0  # no setting at all
     TurnMail.objects.create(user=ben, enabled=False)
@@ -86,7 +86,7 @@ def test_none_to_accounts_that_did_not_opt_in(make_user: Any) -> None:
 
 
 def test_none_to_an_unconfirmed_or_changed_address(ana_opted_in: Any) -> None:
-    match = on_turn(create(ana_opted_in, "basic", seed=21))
+    match = on_turn(create(ana_opted_in, "casual", seed=21))
     away(match)
     emails.set_address(ana_opted_in, "ana@elsewhere.example")  # changed: not confirmed yet
     assert send_turn_mails() == 0
@@ -98,7 +98,7 @@ def test_none_to_an_unconfirmed_or_changed_address(ana_opted_in: Any) -> None:
 
 
 def test_none_while_connected_and_not_right_after_leaving(ana_opted_in: Any) -> None:
-    match = on_turn(create(ana_opted_in, "basic", seed=21))
+    match = on_turn(create(ana_opted_in, "casual", seed=21))
     away(match, minutes=120)
     presence.opened(match_id=match.pk, user=ana_opted_in, channel="tab-1")
     presence.opened(match_id=match.pk, user=ana_opted_in, channel="tab-2")  # two tabs
@@ -114,7 +114,7 @@ def test_a_connection_its_server_no_longer_renews_stops_counting(ana_opted_in: A
     """A server killed with ana's table open leaves her row open: once not renewed for
     `presence.TIMEOUT` (minutes, not hours) it no longer blocks her turn e-mails, and her
     time away counts from its last renewal."""
-    match = on_turn(create(ana_opted_in, "basic", seed=21))
+    match = on_turn(create(ana_opted_in, "casual", seed=21))
     away(match, minutes=120)
     presence.opened(match_id=match.pk, user=ana_opted_in, channel="killed")
     for _beat in range(3):  # the server renews it while it lives
@@ -139,7 +139,7 @@ def test_a_connection_its_server_no_longer_renews_stops_counting(ana_opted_in: A
 
 
 def test_a_lone_server_starting_up_closes_every_presence(ana_opted_in: Any) -> None:
-    match = on_turn(create(ana_opted_in, "basic", seed=21))
+    match = on_turn(create(ana_opted_in, "casual", seed=21))
     presence.opened(match_id=match.pk, user=ana_opted_in, channel="before-restart")
     assert presence.connected(ana_opted_in.pk)
     assert presence.expire(everything=True) == 1
@@ -147,7 +147,7 @@ def test_a_lone_server_starting_up_closes_every_presence(ana_opted_in: Any) -> N
 
 
 def test_unsubscribe_link_turns_the_mails_off(ana_opted_in: Any) -> None:
-    match = on_turn(create(ana_opted_in, "basic", seed=21))
+    match = on_turn(create(ana_opted_in, "casual", seed=21))
     away(match)
     send_turn_mails()
     link = re.search(r"http://\S+/mail/unsubscribe/\S+/", mail.outbox[0].body).group(0)

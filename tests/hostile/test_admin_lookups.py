@@ -54,7 +54,7 @@ def live_match(alice: Any) -> Match:
                 match_id=match.pk,
                 user=alice,
                 seat=0,
-                action=choose(view(state, 0), "basic").to_json(),
+                action=choose(view(state, 0), "casual").to_json(),
                 expected_version=version,
                 request_id=rid(),
             )

@@ -31,7 +31,7 @@ def policy(response: Any) -> dict[str, list[str]]:
 def test_pages_carry_a_policy_without_inline_script_and_hold_none(django_user_model: Any) -> None:
     root = django_user_model.objects.create_superuser("root", password=None)
     match = services.match_create(
-        creator=root, seats=[SeatSpec("me"), SeatSpec("computer", level="basic")]
+        creator=root, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")]
     )
     client = Client()
     client.force_login(root)

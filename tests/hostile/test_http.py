@@ -84,7 +84,7 @@ def world(django_user_model: Any, settings: Any) -> dict[str, Any]:
             SeatSpec("me"),
             SeatSpec("local", name="Ana"),
             SeatSpec("human"),
-            SeatSpec("computer", level="basic"),
+            SeatSpec("computer", level="casual"),
         ],
     )
     services.seat_join(match_id=playing.pk, user=bob, token=playing.invite_token)

@@ -77,7 +77,7 @@ def plan(seed: int) -> list[str]:
     rnd = random.Random(seed)
     n = rnd.randint(2, 7)
     kinds = [
-        rnd.choice(["me", "human", "human", "local", "computer:basic", "computer:strong"])
+        rnd.choice(["me", "human", "human", "local", "computer:casual", "computer:expert"])
         for _ in range(n)
     ]
     if kinds.count("me") > 1:
@@ -88,23 +88,23 @@ def plan(seed: int) -> list[str]:
 
 
 SESSIONS = [
-    pytest.param(1, ["me", "human", "computer:basic"], 0, id="two-players-and-a-computer"),
+    pytest.param(1, ["me", "human", "computer:casual"], 0, id="two-players-and-a-computer"),
     pytest.param(
-        2, ["me", "local:Ana", "local:Ben", "computer:strong"], 1, id="pass-and-play-relay"
+        2, ["me", "local:Ana", "local:Ben", "computer:expert"], 1, id="pass-and-play-relay"
     ),
     pytest.param(
-        3, ["human", "computer:basic", "human", "local:Lu"], 0, id="creator-with-one-local-seat"
+        3, ["human", "computer:casual", "human", "local:Lu"], 0, id="creator-with-one-local-seat"
     ),
     pytest.param(
         4,
-        ["computer:basic", "human", "computer:strong", "human", "computer:basic"],
+        ["computer:casual", "human", "computer:expert", "human", "computer:casual"],
         0,
         id="creator-watches",
     ),
     *[pytest.param(seed, plan(seed), 0, id=f"random-{seed}") for seed in (11, 12, 13)],
     pytest.param(
         21,
-        ["me", "local:Ana", "human", "computer:basic"],
+        ["me", "local:Ana", "human", "computer:casual"],
         1,
         id="full-round-into-round-2",
         marks=pytest.mark.slow,

@@ -153,7 +153,7 @@ async def test_a_session_gone_unannounced_is_caught_before_the_next_command(
     await on_phone.send(
         type="act",
         seat=0,
-        action=choose(view(state, 0), "basic").to_json(),
+        action=choose(view(state, 0), "casual").to_json(),
         version=version,
         request_id="after-logout",
     )

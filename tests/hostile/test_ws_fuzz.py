@@ -94,7 +94,7 @@ def set_table(make_match: Any, alice: Any, bob: Any) -> Match:
                 match_id=match.pk,
                 user=users[seat],
                 seat=seat,
-                action=choose(view(state, seat), "basic").to_json(),
+                action=choose(view(state, seat), "casual").to_json(),
                 expected_version=match.version,
                 request_id=request_id,
             )

@@ -131,7 +131,9 @@ async def test_origins_strangers_garbage_and_huge_frames_on_a_real_server(
     # Someone else's seat, a stale version: refused, nothing applied.
     state = await db(state_of, match.pk)
     seat = state.turn if state.turn in (0, 1) else 0
-    action = choose(view(state, seat), "basic").to_json() if state.turn == seat else {"act": "draw"}
+    action = (
+        choose(view(state, seat), "casual").to_json() if state.turn == seat else {"act": "draw"}
+    )
     version = me.version
     await me.send(type="act", seat=1, action=action, version=version, request_id=rid())
     assert (await me.expect("error"))["code"] == "forbidden"

@@ -39,8 +39,8 @@ TIMEOUT = 30  # generous: only a failing test waits this long
 
 
 def spec(kind: str) -> SeatSpec:
-    """The games tests' seat shorthand; computers here are basic (fast, predictable)."""
-    return games_spec(kind, computer_level="basic")
+    """The games tests' seat shorthand; computers here are casual (fast, predictable)."""
+    return games_spec(kind, computer_level="casual")
 
 
 async def db(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -70,7 +70,7 @@ def play(
     match_id: int, users: dict[int, Any], *, until: Callable[[RoundState], bool], limit: int = 3000
 ) -> RoundState:
     """Play through the services until `until(state)`: people (seat -> user) choose with the
-    basic computer player's judgement from their own view, computers take their steps."""
+    casual computer player's judgement from their own view, computers take their steps."""
     from engine.bots import choose
     from engine.views import view
 
@@ -84,7 +84,7 @@ def play(
                 match_id=match_id,
                 user=users[state.turn],
                 seat=state.turn,
-                action=choose(view(state, state.turn), "basic").to_json(),
+                action=choose(view(state, state.turn), "casual").to_json(),
                 expected_version=version,
                 request_id=rid(),
             )

@@ -36,7 +36,7 @@ async def to_my_turn(match_id: int, seat: int = 0) -> None:
 
 async def my_action(match_id: int, seat: int = 0) -> dict[str, Any]:
     state = await db(state_of, match_id)
-    return choose(view(state, seat), "basic").to_json()
+    return choose(view(state, seat), "casual").to_json()
 
 
 MALFORMED: list[tuple[str, Any]] = [
@@ -285,7 +285,7 @@ def finish_match(match_id: int) -> None:
         if state.phase == "round_over":
             state = rules.next_round(state)
         else:
-            state = rules.apply(state, choose(view(state, state.turn), "basic"))
+            state = rules.apply(state, choose(view(state, state.turn), "casual"))
     match.state = state_to_json(state)
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
@@ -386,7 +386,7 @@ async def to_computer_turn(match_id: int, user: Any, seat: int = 0) -> None:
             match_id=match_id,
             user=user,
             seat=seat,
-            action=choose(view(state, seat), "basic").to_json(),
+            action=choose(view(state, seat), "casual").to_json(),
             expected_version=(await db(snapshot, match_id))[0],
             request_id=rid(),
         )

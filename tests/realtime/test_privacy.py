@@ -51,7 +51,7 @@ async def play_one(match_id: int, state: RoundState, browsers: dict[int, Browser
         assert await db(services.computer_step, match_id=match_id) is not None
         return
     me = browsers[seat]
-    action = choose(view(state, seat), "basic")
+    action = choose(view(state, seat), "casual")
     await me.send(
         type="act", seat=seat, action=action.to_json(), version=me.version, request_id=rid()
     )
@@ -152,7 +152,7 @@ async def test_two_players_each_get_their_own_board_after_a_move(
     mover, other = (a, b) if state.turn == 0 else (b, a)
     seat = state.turn
     version = (await db(snapshot, match.pk))[0]
-    action = choose(view(state, seat), "basic")
+    action = choose(view(state, seat), "casual")
     await mover.catch_up(version)
     await other.catch_up(version)
     await mover.send(
@@ -250,7 +250,7 @@ async def test_reconnecting_gets_the_current_board(
     while changed < 3:  # the table moves on while alice is away
         state = await db(state_of, match.pk)
         if state.turn == 0:
-            action = choose(view(state, 0), "basic")
+            action = choose(view(state, 0), "casual")
             await db(
                 services.action_submit,
                 match_id=match.pk,

@@ -80,7 +80,7 @@ async def test_two_consumers_share_the_table_through_redis(
     await mover.send(
         type="act",
         seat=seat,
-        action=choose(view(state, seat), "basic").to_json(),
+        action=choose(view(state, seat), "casual").to_json(),
         version=mover.version,
         request_id=rid(),
     )

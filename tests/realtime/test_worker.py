@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 async def test_r25_computers_play_a_whole_round_against_a_scripted_human_through_the_loop(
     make_match: Any, alice: Any, connect: Any
 ) -> None:
-    match = await db(make_match, "me", "computer:basic", "computer:strong", "computer:basic")
+    match = await db(make_match, "me", "computer:casual", "computer:expert", "computer:casual")
     me = await connect(match, alice)
     worker = ComputerWorker(delay=0, poll=0.02)
     loop = asyncio.create_task(worker.run())
@@ -37,7 +37,7 @@ async def test_r25_computers_play_a_whole_round_against_a_scripted_human_through
             if board["your_turn"]:
                 state = await db(state_of, match.pk)
                 assert state.turn == 0 and board["version"] == (await db(snapshot, match.pk))[0]
-                action = choose(view(state, 0), "basic")  # alice sees only her own view
+                action = choose(view(state, 0), "casual")  # alice sees only her own view
                 await me.send(
                     type="act",
                     seat=0,
@@ -108,7 +108,7 @@ async def test_two_workers_at_once_act_once_each_time_and_keep_the_pace(
 ) -> None:
     """Like two server processes: each worker has its own thread and database connection."""
     matches = [
-        await db(make_match, "computer:basic", "computer:basic", creator=alice) for _ in range(2)
+        await db(make_match, "computer:casual", "computer:casual", creator=alice) for _ in range(2)
     ]
     delay = 0.25
     workers = [ComputerWorker(delay=delay, poll=0.02) for _ in range(2)]
@@ -141,7 +141,7 @@ async def test_two_workers_at_once_act_once_each_time_and_keep_the_pace(
 async def test_a_match_of_computers_only_goes_on_past_the_round_end(
     make_match: Any, alice: Any
 ) -> None:
-    match = await db(make_match, "computer:basic", "computer:basic", creator=alice)
+    match = await db(make_match, "computer:casual", "computer:casual", creator=alice)
     worker = ComputerWorker(delay=0)
     for _ in range(1000):
         await db(worker.run_once)

@@ -100,7 +100,7 @@ async def test_a_worker_apart_clears_expired_pauses_only(make_match: Any, alice:
 
 
 async def test_two_workers_never_take_the_same_move(make_match: Any) -> None:
-    match = await db(make_match, "computer:basic", "computer:basic")
+    match = await db(make_match, "computer:casual", "computer:casual")
     first, second = computers.ComputerWorker(delay=3600), computers.ComputerWorker(delay=3600)
     # Both due at once (the match's last change is an hour old); they race for the row.
     await db(

@@ -2,7 +2,7 @@
 
 Matches are built and played only through the services (`games.services`), the
 way the site does it: `play(match, n)` makes n moves, a human seat's move chosen by
-the basic computer player from that seat's own view, a computer's by `computer_step`.
+the casual computer player from that seat's own view, a computer's by `computer_step`.
 """
 
 from __future__ import annotations
@@ -64,16 +64,10 @@ def admin_client_(make_user: Callable[..., Any]) -> Client:
 
 
 def create(creator: Any, *kinds: str, seed: int | None = 7, listed: bool = True) -> Match:
-    """A match with the creator at seat 1 and one seat per kind: "human" (free), "local", "basic", "strong"."""
+    """A match with the creator at seat 1 and one seat per kind: "human" (free), "local", "casual", "expert"."""
     seats = [SeatSpec(kind="me")]
     for n, kind in enumerate(kinds, start=2):
-        if kind in (
-            "basic",
-            "strong",
-            "beginner",
-            "casual",
-            "expert",
-        ):  # a computer level (old names too)
+        if kind in ("beginner", "casual", "expert"):  # a computer level
             seats.append(SeatSpec(kind="computer", name=f"Computer {n}", level=kind))
         elif kind == "local":
             seats.append(SeatSpec(kind="local", name=f"Guest {n}"))
@@ -101,7 +95,7 @@ def step(match: Match) -> bool:
     if seat.kind == Seat.Kind.COMPUTER:
         assert services.computer_step(match_id=match.pk) is not None
         return True
-    action = bots.choose(selectors.seat_view(match, seat.index), "basic")
+    action = bots.choose(selectors.seat_view(match, seat.index), "casual")
     services.action_submit(
         match_id=match.pk,
         user=seat.user,

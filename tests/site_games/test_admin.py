@@ -27,7 +27,7 @@ def replay_url(match: Match, step: int | None = None) -> str:
 
 def test_changelist_lists_and_filters_matches(admin_client_: Client, ana: Any) -> None:
     waiting = create(ana, "human")
-    playing = create(ana, "basic", "local")
+    playing = create(ana, "casual", "local")
     url = reverse("admin:games_match_changelist")
     response = admin_client_.get(url)
     assert response.status_code == 200
@@ -45,7 +45,7 @@ def test_changelist_search_by_id_seed_user_and_seat_name(
     admin_client_: Client, ana: Any, ben: Any, term: str
 ) -> None:
     target = create(ana, "human", "local", seed=987654)
-    create(ana, "basic", seed=5)
+    create(ana, "casual", seed=5)
     client = Client()
     client.force_login(ben)
     client.post(reverse("games:join", args=[target.pk, target.invite_token]), {"seat": 1})
@@ -58,7 +58,7 @@ def test_changelist_search_by_id_seed_user_and_seat_name(
 
 
 def test_match_change_page_edits_only_listed(admin_client_: Client, ana: Any) -> None:
-    match = play(create(ana, "basic", seed=11), 3)
+    match = play(create(ana, "casual", seed=11), 3)
     url = reverse("admin:games_match_change", args=[match.pk])
     page = admin_client_.get(url).content.decode()
     assert replay_url(match) in page
@@ -87,7 +87,7 @@ def test_match_change_page_edits_only_listed(admin_client_: Client, ana: Any) ->
 
 
 def test_log_rounds_and_undo_points_are_read_only(admin_client_: Client, ana: Any) -> None:
-    match = play(create(ana, "basic", "local"), 6)
+    match = play(create(ana, "casual", "local"), 6)
     entry = LogEntry.objects.filter(round__match=match).first()
     assert entry is not None
     models = {
@@ -121,7 +121,7 @@ def test_log_rounds_and_undo_points_are_read_only(admin_client_: Client, ana: An
 
 
 def test_admin_pages_need_staff(client: Client, ana: Any) -> None:
-    match = create(ana, "basic")
+    match = create(ana, "casual")
     signed = Client()
     signed.force_login(ana)
     for url in (replay_url(match), reverse("admin:games_match_export", args=[match.pk])):
@@ -132,7 +132,7 @@ def test_admin_pages_need_staff(client: Client, ana: Any) -> None:
 
 
 def test_replay_export_and_round_trip_across_rounds(admin_client_: Client, ana: Any) -> None:
-    match = play(play_rounds(create(ana, "basic", seed=2024), 2), 5)
+    match = play(play_rounds(create(ana, "casual", seed=2024), 2), 5)
     assert match.round_number == 2
     doc = selectors.match_replay_doc(match)
     assert doc["seed"] == 2024 and doc["players"] == 2 and doc["round"] == 1

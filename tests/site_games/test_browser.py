@@ -157,9 +157,9 @@ def test_lobby_pages_fit_a_phone(
     context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
     ana = context.user
     waiting = create(
-        ana, "human", "strong", "local", "basic", "basic", "basic", "basic", "basic", "basic"
+        ana, "human", "expert", "local", "casual", "casual", "casual", "casual", "casual", "casual"
     )
-    create(ana, "basic", "local")
+    create(ana, "casual", "local")
     guest = signed_in_context(new_context, live_server, "guest-with-a-long-name", viewport=PHONE)
     page = context.new_page()
     pages = {
@@ -194,7 +194,7 @@ def test_admin_replay_steps_with_the_arrow_keys(
     boss = context.user
     boss.is_staff = boss.is_superuser = True
     boss.save()
-    match = play_rounds(create(boss, "basic", "local", seed=5), 2)  # round 1 has ended
+    match = play_rounds(create(boss, "casual", "local", seed=5), 2)  # round 1 has ended
     page = context.new_page()
     page.goto(f"{live_server.url}/admin/games/match/{match.pk}/replay/?round=1&step=2")
     root = page.locator("#replay")

@@ -50,7 +50,7 @@ def test_join_with_a_wrong_token_is_not_found(ana: Any, ben: Any) -> None:
 def test_r2_join_shows_the_free_seats_and_the_last_one_taken_starts_the_match(
     ana: Any, ben: Any, make_user: Any
 ) -> None:
-    match = create(ana, "human", "basic", "human")
+    match = create(ana, "human", "casual", "human")
     client = signed_in(ben)
     page = client.get(join_url(match)).content.decode()
     assert 'name="seat" value="1"' in page and 'name="seat" value="3"' in page
@@ -113,7 +113,7 @@ def test_a_seat_taken_a_moment_ago_points_to_another_free_seat(
 
 
 def test_watch_link_opens_the_table_as_a_spectator(client: Client, ana: Any) -> None:
-    match = create(ana, "basic")
+    match = create(ana, "casual")
     url = reverse("games:watch", args=[match.pk, match.watch_token])
     response = client.get(url)  # no account needed to watch
     assert response.status_code == 302
@@ -128,7 +128,7 @@ def test_watch_link_opens_the_table_as_a_spectator(client: Client, ana: Any) -> 
 
 
 def test_match_summary_shows_links_to_players_only(client: Client, ana: Any, ben: Any) -> None:
-    match = create(ana, "human", "basic")
+    match = create(ana, "human", "casual")
     detail = reverse("games:detail", args=[match.pk])
     page = signed_in(ana).get(detail).content.decode()
     assert match.invite_token in page and match.watch_token in page
@@ -145,7 +145,7 @@ def test_match_summary_shows_links_to_players_only(client: Client, ana: Any, ben
 
 
 def test_match_summary_of_a_started_match_leads_to_the_table(client: Client, ana: Any) -> None:
-    match = create(ana, "basic")
+    match = create(ana, "casual")
     table = reverse("games:table", args=[match.pk])
     detail = reverse("games:detail", args=[match.pk])
     assert f'href="{table}"' in signed_in(ana).get(detail).content.decode()

@@ -28,10 +28,10 @@ def test_my_matches_needs_sign_in(client: Client) -> None:
 
 
 def test_my_matches_lists_mine_with_round_seats_totals_turn_and_resume(ana: Any, ben: Any) -> None:
-    playing = play(create(ana, "basic", "local"), 12)
+    playing = play(create(ana, "casual", "local"), 12)
     waiting = create(ana, "human")
-    finished = finish(create(ana, "strong"), (40, 50))
-    not_mine = create(ben, "basic")
+    finished = finish(create(ana, "expert"), (40, 50))
+    not_mine = create(ben, "casual")
 
     response = signed_in(ana).get(reverse("games:my_matches"))
     assert response.status_code == 200
@@ -63,7 +63,7 @@ def test_my_matches_lists_mine_with_round_seats_totals_turn_and_resume(ana: Any,
 
 
 def test_a_player_who_joined_sees_the_match_too(ana: Any, ben: Any) -> None:
-    match = create(ana, "human", "basic")
+    match = create(ana, "human", "casual")
     signed_in(ben).post(reverse("games:join", args=[match.pk, match.invite_token]), {"seat": 1})
     response = signed_in(ben).get(reverse("games:my_matches"))
     assert [s.match.pk for s in response.context["in_progress"]] == [match.pk]
@@ -72,9 +72,9 @@ def test_a_player_who_joined_sees_the_match_too(ana: Any, ben: Any) -> None:
 
 
 def test_lobby_lists_listed_matches_with_a_free_seat(client: Client, ana: Any, ben: Any) -> None:
-    open_match = create(ana, "human", "basic")
+    open_match = create(ana, "human", "casual")
     unlisted = create(ana, "human", listed=False)
-    started = create(ana, "basic")
+    started = create(ana, "casual")
     full = create(ana, "human")
     signed_in(ben).post(reverse("games:join", args=[full.pk, full.invite_token]), {"seat": 1})
 
@@ -98,7 +98,7 @@ def test_lobby_offers_the_create_form_to_a_signed_in_user(ana: Any) -> None:
 
 
 def test_r22_summary_of_a_finished_match_names_the_winners(ana: Any) -> None:
-    finish(create(ana, "basic", "local"), (10, 3, 3))
+    finish(create(ana, "casual", "local"), (10, 3, 3))
     response = signed_in(ana).get(reverse("games:my_matches"))
     summary = response.context["finished"][0]
     assert summary.status_line == "Finished: Computer 2, Guest 3 won"

@@ -83,12 +83,12 @@ def test_r2_one_seat_is_refused_with_a_clear_message(ana_client: Client) -> None
 
 
 def test_r2_ten_seats_is_the_most_and_an_eleventh_row_is_ignored(ana_client: Client) -> None:
-    kinds = ["human", "local", "basic", "strong", "human", "local", "basic", "strong", "basic"]
+    kinds = ["human", "local", "casual", "expert", "human", "local", "casual", "expert", "casual"]
     rows = {
         n: (kind, f"Guest {n}" if kind == "local" else "")
         for n, kind in zip(range(2, 11), kinds, strict=True)
     }
-    response = post(ana_client, rows, seat_11_kind="basic", seat_11_name="Intruder")
+    response = post(ana_client, rows, seat_11_kind="casual", seat_11_name="Intruder")
     assert response.status_code == 302
     match = Match.objects.get()
     assert match.players == 10
@@ -101,7 +101,7 @@ def test_r2_ten_seats_is_the_most_and_an_eleventh_row_is_ignored(ana_client: Cli
 
 
 def test_empty_rows_are_skipped_and_seats_numbered_in_order(ana_client: Client) -> None:
-    post(ana_client, {2: ("", ""), 3: ("", ""), 4: ("basic", ""), 7: ("local", "Ben")})
+    post(ana_client, {2: ("", ""), 3: ("", ""), 4: ("casual", ""), 7: ("local", "Ben")})
     match = Match.objects.get()
     assert [(s.index, s.kind, s.display_name) for s in match.seats.order_by("index")] == [
         (0, "human", "ana"),
@@ -120,21 +120,21 @@ def test_empty_rows_are_skipped_and_seats_numbered_in_order(ana_client: Client) 
     ],
 )
 def test_r4_bad_seeds_are_refused(ana_client: Client, seed: str, message: str) -> None:
-    response = post(ana_client, {2: ("basic", "")}, seed=seed)
+    response = post(ana_client, {2: ("casual", "")}, seed=seed)
     assert response.status_code == 200
     assert message in errors_of(response)
     assert not Match.objects.exists()
 
 
 def test_r4_seed_zero_and_the_largest_seed_are_kept(ana_client: Client) -> None:
-    post(ana_client, {2: ("basic", "")}, seed="0")
-    post(ana_client, {2: ("basic", "")}, seed=str(2**63 - 1))
+    post(ana_client, {2: ("casual", "")}, seed="0")
+    post(ana_client, {2: ("casual", "")}, seed=str(2**63 - 1))
     assert sorted(Match.objects.values_list("seed", flat=True)) == [0, 2**63 - 1]
 
 
 def test_r4_a_blank_seed_deals_a_random_one(ana_client: Client) -> None:
     for _ in range(3):
-        post(ana_client, {2: ("basic", "")}, seed="")
+        post(ana_client, {2: ("casual", "")}, seed="")
     seeds = list(Match.objects.values_list("seed", flat=True))
     assert len(seeds) == 3 and all(s >= 0 for s in seeds)
     assert len(set(seeds)) == 3
@@ -151,11 +151,11 @@ def test_unticked_list_in_lobby_is_kept(ana_client: Client) -> None:
         ({2: ("local", "")}, "A pass-and-play seat needs a name"),
         ({2: ("human", "Ben")}, "An invited player brings their own user name"),
         ({2: ("", "Ben")}, "Choose who sits at this seat"),
-        ({2: ("local", "Ben"), 3: ("basic", "ben")}, "Two seats cannot share the name"),
+        ({2: ("local", "Ben"), 3: ("casual", "ben")}, "Two seats cannot share the name"),
         ({2: ("local", "ANA")}, "Two seats cannot share the name"),
-        ({2: ("basic", ""), 3: ("local", "Computer 2")}, "Two seats cannot share the name"),
+        ({2: ("casual", ""), 3: ("local", "Computer 2")}, "Two seats cannot share the name"),
         ({2: ("robot", "")}, "Select a valid choice"),
-        ({2: ("basic", "x" * 41)}, "at most 40 characters"),
+        ({2: ("casual", "x" * 41)}, "at most 40 characters"),
     ],
 )
 def test_bad_seats_are_refused_with_clear_errors(
@@ -169,7 +169,7 @@ def test_bad_seats_are_refused_with_clear_errors(
 
 
 def test_errors_in_the_folded_rows_open_them(ana_client: Client) -> None:
-    page = post(ana_client, {2: ("basic", ""), 6: ("local", "")}).content.decode()
+    page = post(ana_client, {2: ("casual", ""), 6: ("local", "")}).content.decode()
     assert '<details class="more-seats" open>' in page
 
 
@@ -216,18 +216,23 @@ def test_r25_the_lobby_shows_each_computer_level_with_one_line_about_it(ana_clie
     assert "Ordenador (principiante)" in es and "Ritmo de los ordenadores" in es
 
 
-def test_r25_a_beginner_at_a_chosen_pace_and_the_old_level_names_from_an_old_page(
+def test_r25_a_beginner_at_a_chosen_pace_and_each_level_by_its_name(
     ana_client: Client,
 ) -> None:
     post(
         ana_client,
-        {2: ("beginner", ""), 3: ("basic", ""), 4: ("strong", "")},
+        {2: ("beginner", ""), 3: ("casual", ""), 4: ("expert", "")},
         seed="7",
         pace="instant",
     )
     match = Match.objects.get()
     assert match.pace == "instant"
     assert [s.level for s in match.seats.order_by("index")] == ["", "beginner", "casual", "expert"]
+
+
+def test_r25_a_level_name_the_lobby_does_not_offer_is_refused(ana_client: Client) -> None:
+    response = post(ana_client, {2: ("strong", "")})
+    assert response.status_code == 200 and not Match.objects.exists()
 
 
 def test_an_unknown_pace_is_refused_and_creates_nothing(ana_client: Client) -> None:

@@ -56,7 +56,7 @@ def test_the_leaderboard_says_its_order_in_plain_words(ana_client: Client, lang:
 
 @pytest.mark.django_db
 def test_a_replay_names_the_matchs_own_pace(ana: Any) -> None:
-    match = create(ana, "basic", seed=4242)
+    match = create(ana, "casual", seed=4242)
     Match.objects.filter(pk=match.pk).update(pace=Match.Pace.INSTANT)
     match = play_rounds(Match.objects.get(pk=match.pk), 2)
     replay = round_replay(match, 1)

@@ -31,8 +31,8 @@ def check(*ids: int) -> tuple[str, str, CommandError | None]:
 
 
 def test_replay_check_ok_for_played_matches(ana: Any) -> None:
-    two_rounds = play(play_rounds(create(ana, "basic", seed=99), 2), 3)
-    short = play(create(ana, "strong", "local", seed=5), 12)
+    two_rounds = play(play_rounds(create(ana, "casual", seed=99), 2), 3)
+    short = play(create(ana, "expert", "local", seed=5), 12)
     out, _err, error = check(two_rounds.pk, short.pk)
     assert error is None
     assert f"match {two_rounds.pk}: OK (round 2" in out
@@ -56,8 +56,8 @@ def test_replay_check_ok_for_played_matches(ana: Any) -> None:
     ],
 )
 def test_replay_check_detects_a_tampered_snapshot(ana: Any, tamper: Any, difference: str) -> None:
-    match = play(create(ana, "basic", "basic", seed=8), 10)
-    good = play(create(ana, "basic", seed=9), 4)
+    match = play(create(ana, "casual", "casual", seed=8), 10)
+    good = play(create(ana, "casual", seed=9), 4)
     state = copy.deepcopy(match.state)
     tamper(state)
     Match.objects.filter(pk=match.pk).update(state=state)
@@ -81,7 +81,7 @@ def test_replay_check_reports_a_missing_match_and_a_waiting_one(ana: Any) -> Non
 
 def test_replay_check_detects_a_changed_phase(ana: Any) -> None:
     # call_command raises; manage.py turns the CommandError into its exit status (1).
-    match = play(create(ana, "basic", seed=4), 3)
+    match = play(create(ana, "casual", seed=4), 3)
     Match.objects.filter(pk=match.pk).update(state={**match.state, "phase": "round_over"})
     with pytest.raises(CommandError) as caught:
         call_command("replay_check", str(match.pk), stdout=StringIO(), stderr=StringIO())
@@ -89,7 +89,7 @@ def test_replay_check_detects_a_changed_phase(ana: Any) -> None:
 
 
 def test_export_replay_writes_the_replay_file(ana: Any, tmp_path: Path) -> None:
-    match = play(create(ana, "basic", "local", seed=77), 9)
+    match = play(create(ana, "casual", "local", seed=77), 9)
     target = tmp_path / "m.json"
     call_command(
         "export_replay", str(match.pk), "-o", str(target), stdout=StringIO(), stderr=StringIO()

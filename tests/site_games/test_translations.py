@@ -34,11 +34,11 @@ def test_site_games_pages_have_no_english(
 ) -> None:
     client = client_in(lang, ana)
     # Created in the user's language: the computer is named in it too.
-    client.post(reverse("games:create"), {"seat_2_kind": "basic", "seed": "3", "listed": "on"})
+    client.post(reverse("games:create"), {"seat_2_kind": "casual", "seed": "3", "listed": "on"})
     playing = Match.objects.get()
     client.post(
         reverse("games:create"),
-        {"seat_2_kind": "human", "seat_3_kind": "strong", "seed": "", "listed": "on"},
+        {"seat_2_kind": "human", "seat_3_kind": "expert", "seed": "", "listed": "on"},
     )
     waiting = Match.objects.exclude(pk=playing.pk).get()
     playing = play(playing, 1)  # the engine placed: now the first turns

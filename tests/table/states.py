@@ -1,7 +1,7 @@
 """Engine states for the board tests and screenshots, reached by playing real moves.
 
 Each builder returns a `RoundState`; positions come from a seeded deal (R4) and
-the strong computer player's choices, so they are real positions of the game,
+the expert computer player's choices, so they are real positions of the game,
 not hand-made ones.
 """
 
@@ -31,9 +31,9 @@ def seats(n: int, kinds: dict[int, str] | None = None) -> list[SeatInfo]:
 
 
 def step(state: RoundState) -> RoundState:
-    """One action of the seat to act, as the strong computer would play it."""
+    """One action of the seat to act, as the expert computer would play it."""
     assert state.turn is not None
-    return apply(state, choose(view(state, state.turn), "strong"))
+    return apply(state, choose(view(state, state.turn), "expert"))
 
 
 def play_until(

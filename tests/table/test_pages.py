@@ -41,7 +41,7 @@ def ben(django_user_model):
 
 
 def vs_computers(user, n=3, seed=7):
-    seats = [SeatSpec("me")] + [SeatSpec("computer", level="basic") for _ in range(n)]
+    seats = [SeatSpec("me")] + [SeatSpec("computer", level="casual") for _ in range(n)]
     return services.match_create(creator=user, seats=seats, seed=seed)
 
 
@@ -93,7 +93,7 @@ def test_r24_pass_and_play_shows_the_relay_cover_first(ana):
     seats = [
         SeatSpec("local", name="Ana"),
         SeatSpec("local", name="Ben"),
-        SeatSpec("computer", level="basic"),
+        SeatSpec("computer", level="casual"),
     ]
     match = services.match_create(creator=ana, seats=seats, seed=5)
     state = state_from_json(match.state)
