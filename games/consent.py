@@ -3,8 +3,8 @@
 At a table with more than one person (games.permissions.needs_consent) some changes are
 not made at once but asked of the others (`games.models.ChangeRequest`): every other
 person must accept, one decline closes the request, a minute passing expires it
-(games.services.change_ask / change_answer). Each *kind* of such change is one `Kind`
-here, with
+(games.services.asking: `asked_or_done`, `change_answer`). Each *kind* of such change is
+one `Kind` here, with
 
 - its name (stored in ``ChangeRequest.change``; the model's choices come from `KINDS`),
 - its words: the label, the banner line for the asker and for the others, the log lines
@@ -81,7 +81,7 @@ class Kind:
     #: to the asker on their table after a decline ("%(name)s declined …") or an expiry
     declined: Any
     expired: Any
-    #: "games.services.consent_undo": ``done(pending)`` checks and makes the change
+    #: "games.services.changes.consent_undo": ``done(pending)`` checks and makes the change
     done: str
 
     def accept(self, pending: Pending) -> None:
@@ -112,7 +112,7 @@ UNDO = Kind(
     log_void=_("The undo request is no longer possible"),
     declined=_("%(name)s declined your request to take back your last move."),
     expired=_("Nobody answered your request to take back your last move in time."),
-    done="games.services.consent_undo",
+    done="games.services.changes.consent_undo",
 )
 RESTART = Kind(
     name="restart",
@@ -126,7 +126,7 @@ RESTART = Kind(
     log_void=_("The restart request is no longer possible"),
     declined=_("%(name)s declined your request to restart the round."),
     expired=_("Nobody answered your request to restart the round in time."),
-    done="games.services.consent_restart",
+    done="games.services.changes.consent_restart",
 )
 LAST_ROUND = Kind(
     name="last_round",

@@ -125,7 +125,8 @@ class Match(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
-    #: the computers' pace, chosen at creation and changed by the seated people (games.services.pace_set)
+    #: the computers' pace, chosen at creation and changed by the seated people
+    #: (games.services.settings.pace_set)
     pace = models.CharField(
         _("computer pace"), max_length=10, choices=Pace.choices, default=Pace.NORMAL
     )
@@ -330,7 +331,7 @@ class Round(models.Model):
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
     #: not a column: the round's log's last sequence number (None: no entry yet), set when
-    #: games.services reads the round for a change
+    #: games.services.store reads the round for a change
     last_seq: int | None
 
     class Meta:
@@ -519,7 +520,7 @@ class ChangeRequest(models.Model):
     """A change one person asked for at a table shared with others (games.consent: an undo,
     R27; a restart, R28; ending after this round, R32; a new away limit): it is made once
     every other person accepts; one declining, or a minute passing, closes it. One open
-    request per match at a time (services.change_ask)."""
+    request per match at a time (games.services.asking)."""
 
     class Status(models.TextChoices):
         OPEN = "open", _("Open")

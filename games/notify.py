@@ -152,7 +152,7 @@ def match_changed(
 ) -> bool:
     """Tell the match group the match is now at `version`, and this process's computer
     players (`signals.match_moved`, heard by games.worker: a computer may be next). `entries`: the action entries
-    this version logged, when it logged only actions (games.services._logged), and
+    this version logged, when it logged only actions (games.services.store._logged), and
     `hurry` the match's "skip to my turn" after it; a hub derives the version from them.
     True if sent."""
     _poke(match_id)

@@ -73,7 +73,7 @@ who see reported messages in the admin).
 An anonymous viewer may do nothing. At a table with more than one person (distinct
 users; pass-and-play seats count as their holder, a seat a computer stands in for as its
 owner) the changes of games.consent (undo, restart, end after this round, the away limit)
-are not done at once but asked of the others (`others`, `needs_consent`; services._ask).
+are not done at once but asked of the others (`others`, `needs_consent`; services.asking._ask).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The statements every action runs, written out in SQL in games/services.py (issue 5):
+"""The statements every action runs, written out in SQL in games/services/ (issue 5):
 they must read and write what the ORM calls they replaced did.
 
 - a person's action: one log entry (next seq, its user, its time), an undo point holding

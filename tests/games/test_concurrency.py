@@ -34,13 +34,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def slow_apply(monkeypatch: pytest.MonkeyPatch) -> None:
     """Hold every service a moment inside its transaction, after the match row is read,
     so that concurrent requests really overlap."""
-    real = services._apply
+    real = services.moves._apply
 
     def slow(*args: Any) -> Any:
         time.sleep(0.3)
         return real(*args)
 
-    monkeypatch.setattr(services, "_apply", slow)
+    monkeypatch.setattr(services.moves, "_apply", slow)
 
 
 def in_threads(*calls: Callable[[], Any]) -> list[Any]:

@@ -750,13 +750,13 @@ def test_r25_computer_step_acts_only_for_a_computer(
 ) -> None:
     match = make_match("computer", "me")
     seen: list[Any] = []
-    real = services.bots.choose
+    real = services.moves.bots.choose
 
     def spy(view: Any, level: Any, luck: int = 0) -> Any:
         seen.append(view)
         return real(view, level, luck)
 
-    monkeypatch.setattr(services.bots, "choose", spy)
+    monkeypatch.setattr(services.moves.bots, "choose", spy)
     state = state_of(match)
     while state.turn == 0 and not state.over:
         result = services.computer_step(match_id=match.pk)

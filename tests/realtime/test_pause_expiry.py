@@ -32,7 +32,9 @@ async def test_a_pause_nobody_renews_holds_the_computers_no_longer_than_its_time
     make_match: Any, alice: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(selectors, "PAUSE_TIMEOUT", timedelta(seconds=TIMEOUT))
-    monkeypatch.setattr(services, "PAUSE_TIMEOUT", timedelta(seconds=TIMEOUT))
+    # the services read their own copy: the computers' lock (moves) and the pauses' expiry
+    monkeypatch.setattr(services.moves, "PAUSE_TIMEOUT", timedelta(seconds=TIMEOUT))
+    monkeypatch.setattr(services.pauses, "PAUSE_TIMEOUT", timedelta(seconds=TIMEOUT))
     match = await db(make_match, "me", "computer")
     await db(play, match.pk, {0: alice}, until=lambda s: s.turn == 1)
     before = (await db(snapshot, match.pk))[0]

@@ -177,3 +177,12 @@ def test_the_scan_sees_function_level_imports_circles_and_breaches(tmp_path: Pat
         "games.history.stats imports games.table.board",
         "games.views imports games.table.board",
     ]
+
+
+def test_the_services_kernel_imports_none_of_the_services_modules() -> None:
+    """games/services/ is a store kernel and a module per noun (issue 20): each noun module
+    imports the kernel, and the kernel none of them (nor the package, which imports them)."""
+    edges = graph()
+    nouns = {m for m in edges if m.startswith("games.services.")} - {"games.services.store"}
+    assert nouns and all("games.services.store" in edges[m] for m in nouns)
+    assert not {m for m in edges["games.services.store"] if m.startswith("games.services")}

@@ -35,6 +35,8 @@ GETTEXT = {
 #: the modules that must not hold sentences: services, consumers, views, and the stand-ins'
 #: and selectors' services
 SCANNED = ("services.py", "consumers.py", "views.py", "standin.py", "selectors.py")
+#: packages of services, every module of them scanned: games/services/ (issue 20)
+SCANNED_PACKAGES = ("services",)
 #: games/table/consumers.py's sentences, left for the consumers' rewrite (the hub issue):
 #: no new one may join them
 PENDING: dict[str, set[str]] = {}
@@ -70,7 +72,8 @@ def scanned_modules(root: Path = ROOT) -> list[Path]:
         p
         for package in ("games", "accounts", "tablesite")
         for p in (root / package).rglob("*.py")
-        if "migrations" not in p.parts and (p.name in SCANNED or p.name.endswith("_views.py"))
+        if "migrations" not in p.parts
+        and (p.name in SCANNED or p.name.endswith("_views.py") or p.parent.name in SCANNED_PACKAGES)
     )
 
 
@@ -98,6 +101,19 @@ def test_the_scan_finds_a_sentence_and_passes_words_by_key(tmp_path: Path) -> No
         (3, "This match does not exist."),
         (6, "Choose a seat, then play."),
     ]
+
+
+def test_every_module_of_the_services_package_is_scanned(tmp_path: Path) -> None:
+    """games/services/ is a package (a kernel and a module per noun): each of its modules is
+    scanned as games/services.py was, and a module elsewhere only by its name."""
+    for name in ("games/services/__init__.py", "games/services/moves.py", "games/seats.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    assert [str(p.relative_to(tmp_path)) for p in scanned_modules(tmp_path)] == [
+        "games/services/__init__.py",
+        "games/services/moves.py",
+    ]
+    assert ROOT / "games/services/moves.py" in scanned_modules()
 
 
 def test_each_sentence_is_said_once() -> None:

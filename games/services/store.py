@@ -1,0 +1,380 @@
+"""The store kernel every change goes through: the match row locked, the checks all the
+services share, the round's append-only log, the new snapshot stored, the version committed
+and announced. The services' modules import it; it imports none of them.
+
+- statements: the ones every action runs are written out in SQL (the lock, the seats, the
+  request id and the round read with the lock, the log entry, the match row);
+- checks (their order: games.services): 1. `_lock` (not_found; `_lock_for_action` reads
+  what an action needs with it), 3. `_seen` (a repeated request id answered with its
+  result), 4. `_fresh` (stale), 5. `_started` (not_started); `_seats` and `_user_id` for
+  the seat checks; the refusals the services share, in words (`_refused`,
+  `refused_by_engine`, `_pace_unknown`);
+- writing: `_current_round`, `_append` (`log_entry`: a command's own line), `_store`
+  (`store_state`: the snapshot on the match, the round's result kept in step with it, R21,
+  R22), `_logged` (a change's action entries for its notice, public only: R24), `_commit`
+  (the match at its new version, the request id remembered) and `_announce` (games.notify,
+  after commit);
+- `Result`: what a change produced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, cast
+
+from django.db import connection, transaction
+from django.db.models import Field
+from django.utils import timezone
+
+from engine.serialize import state_from_json, state_to_json
+from engine.state import Action, IllegalAction, RoundState
+from games import log, notify, signals
+from games.errors import BAD_REQUEST, ILLEGAL, NOT_FOUND, NOT_STARTED, STALE, GameError
+from games.models import ChangeRequest, Match, Round, Seat, from_row
+from games.words import refusal, sentence
+
+MAX_REQUEST_ID = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What a change produced: the match's version after it; `duplicate` when the
+    request id had been seen and nothing was applied this time."""
+
+    match_id: int
+    version: int
+    duplicate: bool = False
+    #: the change was not done but asked of the others at the table (`ChangeRequest`, games.consent)
+    asked: bool = False
+    #: for a change asked of the others: its request's status now (ChangeRequest.Status), so a
+    #: repeated request id is answered with the request's true state (issue 22)
+    request: str = ""
+
+
+# ---------------------------------------------------------------- statements
+#
+# The statements every action runs (lock, seat, request id, round, log entry, undo
+# point, match, request id) are written out in SQL. They run on every move of every
+# match, and the ORM spent ~0.6-1 ms of CPU building and compiling each one (on the
+# load benchmark's machine) where running it takes ~0.1 ms. Each reads or writes the
+# rows and columns the ORM call it replaced did; rarer changes (a round's result, a
+# restart count, creating and joining) keep the ORM.
+
+#: every column of the match, in the model's order (`_lock` loads the whole row)
+_MATCH_FIELDS = Match._meta.concrete_fields
+_MATCH_COLUMNS = ", ".join(f'm."{f.column}"' for f in _MATCH_FIELDS)
+_LOCK = f"SELECT {_MATCH_COLUMNS} FROM games_match m WHERE m.id = %s FOR UPDATE"
+_SEAT_FIELDS = Seat._meta.concrete_fields
+_SEATS = 'SELECT {} FROM games_seat WHERE match_id = %s ORDER BY "index"'.format(
+    ", ".join(f'"{f.column}"' for f in _SEAT_FIELDS)
+)
+#: the Round columns a change reads, in the model's order (the deal, `start`, loads only if asked for)
+_ROUND_FIELDS = [
+    cast("Field[Any, Any]", Round._meta.get_field(name))  # columns all
+    for name in ("id", "match", "number", "ended_by", "points", "totals", "restarts", "ended_at")
+]
+
+
+#: what `action_submit` reads after the lock (1.), one statement: the request id's earlier
+#: result if any (3.) and the current round with its log's last sequence number. Not part of
+#: the lock's statement: a statement that waited for the lock sees the locked row as the
+#: other transaction left it, but the rows it joined to it as they were before.
+_READ_FOR_ACTION = (
+    "SELECT c.user_id, c.version, c.match_id IS NOT NULL, "
+    + ", ".join(f'r."{f.column}"' for f in _ROUND_FIELDS)
+    + ", (SELECT max(seq) FROM games_logentry WHERE round_id = r.id)"
+    " FROM (SELECT %s::bigint AS id) m"
+    " LEFT JOIN games_clientrequest c ON c.match_id = m.id AND c.request_id = %s"
+    " LEFT JOIN games_round r ON r.match_id = m.id AND r.number = %s"
+)
+
+
+def _rows(statement: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    """Run one statement; the rows it gives (none for a write without RETURNING)."""
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
+        return cursor.fetchall() if cursor.description is not None else []
+
+
+def _row(statement: str, params: list[Any]) -> tuple[Any, ...] | None:
+    """Run one statement; its first row (None when it gives none)."""
+    rows = _rows(statement, params)
+    return rows[0] if rows else None
+
+
+def _jsonb(value: Any) -> Any:
+    """A JSON value as the ORM sends it to a JSONField (None stays SQL NULL; no JSONField
+    of these models has an encoder of its own)."""
+    return Match._meta.get_field("state").get_db_prep_save(value, connection)
+
+
+# ---------------------------------------------------------------- checks
+
+
+def _lock(match_id: object) -> Match:
+    """1. The match exists; lock its row for the rest of the transaction (SELECT ... FOR UPDATE)."""
+    try:
+        pk = int(match_id)  # type: ignore[call-overload]  # what the ORM makes of a primary key
+    except (ValueError, TypeError):
+        raise GameError(NOT_FOUND, sentence("no_such_match")) from None
+    row = _row(_LOCK, [pk])
+    if row is None:
+        raise GameError(NOT_FOUND, sentence("no_such_match"))
+    return from_row(Match, _MATCH_FIELDS, row)
+
+
+def _lock_for_action(
+    match_id: object, request_id: object
+) -> tuple[Match, tuple[Any, ...], Round | None]:
+    """`_lock`, then what `_seen` and `_current_round` would read, in one statement: the match,
+    the request id's earlier (user id, version, found), and the current round (None before
+    the match starts)."""
+    match = _lock(match_id)
+    row = _row(
+        _READ_FOR_ACTION,
+        [match.pk, request_id if isinstance(request_id, str) else None, match.round_number],
+    )
+    assert row is not None
+    seen, rest = row[:3], row[3:]
+    rnd = None
+    if rest[0] is not None:
+        rnd = from_row(Round, _ROUND_FIELDS, rest[:-1])
+        rnd.last_seq = rest[-1]
+    return match, seen, rnd
+
+
+def _user_id(user: object) -> int | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return getattr(user, "pk", None)
+
+
+def _seats(match: Match) -> list[Seat]:
+    return [from_row(Seat, _SEAT_FIELDS, row) for row in _rows(_SEATS, [match.pk])]
+
+
+def _seen(
+    match: Match, user: object, request_id: object, read: tuple[Any, ...] | None = None
+) -> Result | None:
+    """3. A repeated request id is answered with the result it produced, not applied again
+    (`read`: its (user id, version, found) as `_lock_for_action` read them)."""
+    if not isinstance(request_id, str) or not 1 <= len(request_id) <= MAX_REQUEST_ID:
+        raise GameError(BAD_REQUEST, sentence("request_id_needed"))
+    if read is not None:
+        seen = read[:2] if read[2] else None
+    else:
+        seen = _row(
+            "SELECT user_id, version FROM games_clientrequest WHERE match_id = %s AND request_id = %s",
+            [match.pk, request_id],
+        )
+    if seen is None:
+        return None
+    seen_user, seen_version = seen
+    if seen_user != _user_id(user):
+        raise GameError(BAD_REQUEST, sentence("request_id_used"))
+    if read is None:  # a change that may have been asked of the others: say what became of it
+        asked = (
+            ChangeRequest.objects.filter(match=match, asked_by_id=seen_user, request_id=request_id)
+            .values_list("status", flat=True)
+            .first()
+        )
+        if asked is not None:
+            return Result(match.pk, seen_version, duplicate=True, asked=True, request=asked)
+    return Result(match.pk, seen_version, duplicate=True)
+
+
+def _fresh(match: Match, expected_version: object) -> None:
+    """4. The client acted on what the match is now, not on an older picture of it."""
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise GameError(BAD_REQUEST, sentence("version_needed"))
+    if expected_version != match.version:
+        raise GameError(STALE, sentence("stale"))
+
+
+def _started(match: Match) -> RoundState:
+    """5. The match has started: its current round's state."""
+    if match.status == Match.Status.WAITING or match.state is None:
+        raise GameError(NOT_STARTED, sentence("not_started"))
+    return state_from_json(match.state)
+
+
+def _refused(match: Match, e: IllegalAction, me: int | None) -> GameError:
+    """The engine's refusal in the player's words (games.words), seats named as at the table."""
+    names = [s.display_name for s in _seats(match)]
+    return GameError(
+        ILLEGAL, refusal(e.code, e.params, names=names, me=me), rule=e.rule, reason=e.code
+    )
+
+
+def refused_by_engine(match: Match, e: IllegalAction) -> GameError:
+    """An engine refusal of a change of the table (no seat's): in words (games.words)."""
+    return _refused(match, e, None)
+
+
+def _pace_unknown() -> str:
+    return sentence("paces")
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _current_round(match: Match) -> Round:
+    """The round being played, with `last_seq`: its log's last sequence number (0 when empty)."""
+    row = _row(
+        "SELECT r.id, r.match_id, r.number, r.ended_by, r.points, r.totals, r.restarts, r.ended_at,"
+        " (SELECT max(seq) FROM games_logentry WHERE round_id = r.id)"
+        " FROM games_round r WHERE r.match_id = %s AND r.number = %s",
+        [match.pk, match.round_number],
+    )
+    if row is None:
+        raise Round.DoesNotExist(f"match {match.pk} has no round {match.round_number}")
+    rnd = from_row(Round, _ROUND_FIELDS, row[:-1])
+    rnd.last_seq = row[-1]
+    return rnd
+
+
+def _append(
+    rnd: Round,
+    *,
+    kind: str,
+    version: int,
+    seat: int | None = None,
+    action: dict[str, Any] | None = None,
+    user: object = None,
+    by_computer: bool = False,
+) -> int:
+    """Append one entry to the round's log (the match row lock makes the next seq safe); its id."""
+    rnd.last_seq = (getattr(rnd, "last_seq", None) or 0) + 1
+    row = _row(
+        "INSERT INTO games_logentry (round_id, seq, kind, seat, action, user_id, by_computer, version,"
+        " created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+        [
+            rnd.pk,
+            rnd.last_seq,
+            kind,
+            seat,
+            _jsonb(action),
+            _user_id(user),
+            by_computer,
+            version,
+            timezone.now(),
+        ],
+    )
+    assert row is not None
+    return int(row[0])
+
+
+def log_entry(rnd: Round, *, kind: str, version: int, user: object = None) -> int:
+    """Append a line of `kind` (games.log) by `user` to the round's log (a command's own line)."""
+    return _append(rnd, kind=kind, version=version, user=user)
+
+
+def store_state(match: Match, rnd: Round, state: RoundState) -> None:
+    """Put a new snapshot of the round on the match (a command's change; `_commit` saves it)."""
+    _store(match, rnd, state)
+
+
+def _logged(
+    match: Match,
+    rnd: Round,
+    entry_id: int,
+    *,
+    version: int,
+    action: Action,
+    user: object,
+    by_computer: bool,
+) -> None:
+    """Remember the action entry this change logged, for its notice (`notify.match_changed`:
+    a table's hub in any process applies it to the state it holds instead of reading the
+    version back, games.table.hub). Public only (R24): an action names no hidden tile (a
+    draw names none; a played tile is on the table)."""
+    name = user.get_username() if user is not None and hasattr(user, "get_username") else None
+    assert rnd.last_seq is not None  # the entry was just logged with this sequence number
+    match.logged = [  # type: ignore[attr-defined]  # not a column: this change's entries, for _announce
+        *getattr(match, "logged", ()),
+        notify.Entry(
+            id=entry_id,
+            round_id=rnd.pk,
+            seq=rnd.last_seq,
+            kind=log.ACTION,
+            seat=action.seat,
+            action=action.to_json(),
+            user_id=_user_id(user),
+            by_computer=by_computer,
+            version=version,
+            username=name,
+        ),
+    ]
+
+
+def _store(match: Match, rnd: Round, state: RoundState) -> None:
+    """Put the new snapshot on the match and keep the round's result in step with it (R21, R22)."""
+    now = timezone.now()
+    match.state = state_to_json(state)
+    result = (rnd.ended_by, rnd.points, rnd.totals)
+    if state.over:
+        rnd.ended_by = state.ended_by or ""
+        rnd.points = list(state.round_points or ())
+        rnd.totals = list(state.totals)
+        rnd.ended_at = rnd.ended_at or now
+    else:  # an undo or restart took the round back from its end
+        rnd.ended_by, rnd.points, rnd.totals, rnd.ended_at = "", None, None, None
+    if (rnd.ended_by, rnd.points, rnd.totals) != result:
+        rnd.save(update_fields=["ended_by", "points", "totals", "ended_at"])
+    if state.phase == "match_over":
+        match.status = Match.Status.FINISHED
+        match.finished_at = now
+        signals.match_finished.send(
+            sender=Match, match=match
+        )  # stats and ratings, in this transaction
+
+
+def _commit(
+    match: Match,
+    version: int,
+    *,
+    user: object = None,
+    request_id: str | None = None,
+    hurry: bool | None = None,
+) -> Result:
+    """Save the match at `version` (the columns a change writes), remember the request id,
+    notify after commit. A person's change ends a "skip to my turn" (`hurry_start`)
+    unless `hurry` says otherwise; a computer's change keeps it as `computer_step` left it."""
+    match.version = version
+    match.updated_at = timezone.now()
+    if hurry is not None:
+        match.hurry = hurry
+    elif user is not None:
+        match.hurry = False
+    _row(
+        "UPDATE games_match SET version = %s, state = %s, round_number = %s, status = %s, finished_at = %s,"
+        " updated_at = %s, hurry = %s WHERE id = %s",
+        [
+            match.version,
+            _jsonb(match.state),
+            match.round_number,
+            match.status,
+            match.finished_at,
+            match.updated_at,
+            match.hurry,
+            match.pk,
+        ],
+    )
+    if request_id is not None:
+        _row(
+            "INSERT INTO games_clientrequest (match_id, request_id, user_id, version, created_at)"
+            " VALUES (%s, %s, %s, %s, %s)",
+            [match.pk, request_id, _user_id(user), version, timezone.now()],
+        )
+    return _announce(match, version)
+
+
+def _announce(match: Match, version: int) -> Result:
+    """Tell the table of `version` after commit, with the entries it logged if it only played
+    actions (`_logged`) and the match's new "skip to my turn" flag."""
+    match_id, entries, hurry = match.pk, tuple(getattr(match, "logged", ())), bool(match.hurry)
+    match.logged = []  # type: ignore[attr-defined]  # not a column (`_logged`)
+    transaction.on_commit(
+        lambda: notify.match_changed(match_id, version, entries=entries, hurry=hurry)
+    )
+    return Result(match_id, version)
