@@ -35,7 +35,7 @@ A small kernel and a module per noun (issue 20):
   `round_restart`, and `consent_undo`, `consent_restart` once the others accepted);
 - `asking`: a change asked of the others at the table and their answers (`asked_or_done`,
   `change_answer`, `requests_expire`);
-- `settings`: the table's settings (`pace_set`, `setting_set`, `hurry_start`, through
+- `table_settings`: the table's settings (`pace_set`, `setting_set`, `hurry_start`, through
   `seated_change`) and a player's "draw and pass for me" (`autodraw_set`, `autodraw_of`);
 - `pauses`: the rules or the log open, the computers waiting (`pause_open`, `pause_close`,
   `pauses_expire`).
@@ -68,7 +68,14 @@ from games.services.matches import (
 )
 from games.services.moves import action_submit, computer_step, round_next
 from games.services.pauses import pause_close, pause_open, pauses_expire
-from games.services.settings import (
+from games.services.store import (
+    MAX_REQUEST_ID,
+    Result,
+    log_entry,
+    refused_by_engine,
+    store_state,
+)
+from games.services.table_settings import (
     TableSetting,
     autodraw_of,
     autodraw_set,
@@ -76,13 +83,6 @@ from games.services.settings import (
     pace_set,
     seated_change,
     setting_set,
-)
-from games.services.store import (
-    MAX_REQUEST_ID,
-    Result,
-    log_entry,
-    refused_by_engine,
-    store_state,
 )
 
 __all__ = [
