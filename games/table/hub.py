@@ -59,6 +59,7 @@ from games.table import board_reads
 from games.table.threads import DATABASE_THREADS
 
 if TYPE_CHECKING:
+    from games.table.connection import Connection
     from games.table.consumers import TableConsumer
 
 logger = logging.getLogger(__name__)
@@ -151,7 +152,7 @@ class _Job:
     """Work for the hub's next database hop: a notice, or one connection's board."""
 
     notice: dict[str, Any] | None = None
-    conn: TableConsumer | None = None
+    conn: Connection | None = None
     board: dict[str, Any] = field(default_factory=dict)
     done: asyncio.Future[None] | None = None
 
@@ -198,8 +199,8 @@ class Hub:
         if box is not None:
             await box.close()
 
-    async def board(self, conn: TableConsumer, **kwargs: Any) -> None:
-        """Make and queue `conn`'s board (`TableConsumer.board_message`'s arguments), in the
+    async def board(self, conn: Connection, **kwargs: Any) -> None:
+        """Make and queue `conn`'s board (`Connection.made_board`'s arguments), in the
         hub's next hop, in order with the table's other work; raises what making it raised."""
         done = asyncio.get_running_loop().create_future()
         self._jobs.append(_Job(conn=conn, board=kwargs, done=done))
