@@ -107,10 +107,12 @@ class Connection(Screen):
         version: int | None = None,
         at_least: int | None = None,
         whole: bool = False,
+        changes_only: bool = False,
     ) -> dict[str, Any] | None:
         """In a database thread: this connection's board message (`send_board`'s arguments;
-        `at_least`: the version the reads must be at), this connection's `sent` moved on;
-        None when it has `version` already (the hub may have sent it since it was asked)."""
+        `at_least`: the version the reads must be at; `changes_only`: not an update that
+        changes nothing, games.table.screen), this connection's `sent` moved on; None when it
+        has `version` already (the hub may have sent it since it was asked)."""
         if (
             newer_than is not None
             and isinstance(version, int)
@@ -121,7 +123,9 @@ class Connection(Screen):
             # Told of a version (a notice, an ack): the reads of that version another connection
             # at this table made may serve; otherwise (connect, sync, a refusal, a pause) read afresh.
             at_least = version
-        message = self.in_database(self.board_message, at_least=at_least, whole=whole)
+        message = self.in_database(
+            self.board_message, at_least=at_least, whole=whole, changes_only=changes_only
+        )
         if message is not None:
             self.sent_version = max(self.sent_version, self.sent.version)
         return message

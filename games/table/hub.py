@@ -338,10 +338,8 @@ class Hub:
                     message = conn.made_board(
                         newer_than=conn.sent_version, version=version, at_least=at_least
                     )
-                else:
-                    message = conn.made_board(at_least=at_least, whole=whole)
-                    if _says_nothing(message):
-                        continue  # the same version read again, and this board did not change
+                else:  # the same version read again: a board only if it changed
+                    message = conn.made_board(at_least=at_least, whole=whole, changes_only=True)
             except Exception as e:  # that connection's board; the others' go on
                 logger.exception("table %s: a notice could not be answered", self.match_id)
                 out.append((conn, None, None, e, None))
@@ -366,20 +364,6 @@ class Hub:
         self._jobs = []
         for conn in list(self.outboxes):
             await self.remove(conn)
-
-
-def _says_nothing(message: dict[str, Any] | None) -> bool:
-    """An update of a board to its own version that changes no part (a seat's dot that was
-    already right on this board, e.g. the connection that told the table it came back)."""
-    return (
-        message is not None
-        and message.get("type") == "update"
-        and message.get("v") == message.get("base")
-        and not message.get("parts")
-        and not message.get("edits")
-        and not message.get("board")
-        and not message.get("events")
-    )
 
 
 def _cancel(jobs: list[_Job]) -> None:
