@@ -307,15 +307,12 @@ class TableConsumer(Connection, AsyncWebsocketConsumer):
         await self.close(code=SESSION_ENDED)
         await self.release()
 
-    # ------------------------------------------------------------ notices from the group
-
-    # The match's notices (``match.changed``, ``match.paused``, ``match.seats``) go to its
-    # hub, not to each connection (games.table.hub). Other wings' events on the match
-    # group reach the consumer's handler of their type through the hub (`handle_event`).
+    # ------------------------------------------------------------ events from the groups
 
     async def handle_event(self, event: dict[str, Any]) -> None:
-        """An event on the match group the hub does not handle itself: this consumer's
-        handler of its type (Channels' naming), if it has one."""
+        """An event on the match group the hub does not handle itself (its notices, ``match.*``,
+        make boards there, games.table.hub): this consumer's handler of its type (Channels'
+        naming), if it has one."""
         if self.ended:
             return
         handler = getattr(self, get_handler_name(event), None)

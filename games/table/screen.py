@@ -54,6 +54,7 @@ class Screen:
         self.sent = parts.Sent()
 
     def viewer(self, match: Match) -> board.Viewer:
+        """Who this connection is at `match` (R24, games.table.viewer)."""
         user = self.user if getattr(self.user, "is_authenticated", False) else None
         controlled = tuple(permissions.seats_controlled(match, user))
         return board.Viewer(
