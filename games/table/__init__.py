@@ -1,7 +1,10 @@
 """The live table: the wing of games/ that shows a match and takes its commands.
 
-- `protocol`: the closed set of websocket commands, parsed and checked.
-- `consumers`: the table's websocket (thin: authenticate, parse, call a service, answer).
+- `protocol` and `commands/`: the frames' checks and the registry of commands, one module each.
+- `consumers`: the table's websocket (thin: its lifecycle, and the dispatch of commands).
+- `connection`: what commands and the hub use of a connection (database calls, frames, acks);
+  `screen`: a connection's own board (its viewer, its update frames); `access`: its way in
+  (language, match, may it watch); `budget`: its frames per second.
 - `board_reads`: what every connection of a table reads of a version, read once.
 - `hub`: one per table per process: its connections, the reads it holds (derived from
   notices where it can), one database hop per version for its boards, its sends.

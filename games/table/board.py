@@ -14,11 +14,11 @@ chosen by the relay), `match_page` (its parts, the shared ones kept on the reads
 `board_message` (the whole board), `events_since` (an update's events) and
 `render_log`. Its names from the modules above are kept here too for the callers.
 
-## Contract with the websocket consumer (games/consumers.py)
+## Contract with a connection's screen (games/table/screen.py)
 
 **Rendering.** ``match_page(*, match, viewer, reads)`` gives a viewer's board as parts
-(``parts.Page``): the consumer sends ``parts.update_frame(page, sent, events)`` — only what
-changed since it last sent — or the whole ``page.message()``.
+(``parts.Page``): a connection's screen sends ``parts.update_frame(page, sent, events)`` —
+only what changed since it last sent — or the whole ``page.message()``.
 `viewer` is a `Viewer`: the seats this connection may act
 for (``selectors.seats_controlled``), the relay seat last revealed on it, whether it
 watches. Pick the seat with ``viewer.shown_seat(turn, over)`` and pass

@@ -19,7 +19,7 @@ frames were handled was never "too fast" once handling a frame took longer than
 1/`RATE` (a busy server): it got a board for every frame. `Budget` itself is pure
 bookkeeping; the consumer (games.table.consumers.TableConsumer.__call__) reads through
 `Metered(receive, for_connection())` and is handed a ``table.over_budget`` message
-(`OVER_BUDGET`) when a frame is refused with something to say or do. ``settings.TABLE_FRAME_BUDGET = (rate, burst, tolerance)``
+(`OVER_BUDGET`) when a frame is refused with something to say or do, which `answer` does. ``settings.TABLE_FRAME_BUDGET = (rate, burst, tolerance)``
 replaces the defaults (the fuzz tests send hundreds of frames a second on purpose).
 """
 
@@ -27,11 +27,17 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
+
+from games.table import words as table_words
+
+logger = logging.getLogger(__name__)
 
 #: frames a second a connection may send on average
 RATE = 20.0
@@ -154,3 +160,24 @@ class Metered:
                 await self._task
             except asyncio.CancelledError:
                 pass
+
+
+async def answer(conn: Any, event: dict[str, Any]) -> None:
+    """An `OVER_BUDGET` message's answer on table connection `conn`: the first frame dropped in
+    a run gets one error frame; a connection that goes on is closed with `CLOSE_CODE`."""
+    verdict = Verdict(event["verdict"])
+    if verdict is Verdict.WARN:
+        await conn.send_json(
+            {
+                "type": "error",
+                "code": TOO_MANY,
+                "message": conn.words(table_words.too_many_frames),
+                "request_id": None,
+            }
+        )
+    elif verdict is Verdict.CLOSE:
+        logger.warning(
+            "table %s: closing a connection that kept sending past its budget", conn.match_id
+        )
+        conn.ended = True  # the frames still queued behind this one are not acted on
+        await conn.close(code=CLOSE_CODE)

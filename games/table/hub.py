@@ -59,6 +59,7 @@ from games.table import board_reads
 from games.table.threads import DATABASE_THREADS
 
 if TYPE_CHECKING:
+    from games.table.connection import Connection
     from games.table.consumers import TableConsumer
 
 logger = logging.getLogger(__name__)
@@ -151,7 +152,7 @@ class _Job:
     """Work for the hub's next database hop: a notice, or one connection's board."""
 
     notice: dict[str, Any] | None = None
-    conn: TableConsumer | None = None
+    conn: Connection | None = None
     board: dict[str, Any] = field(default_factory=dict)
     done: asyncio.Future[None] | None = None
 
@@ -198,8 +199,8 @@ class Hub:
         if box is not None:
             await box.close()
 
-    async def board(self, conn: TableConsumer, **kwargs: Any) -> None:
-        """Make and queue `conn`'s board (`TableConsumer.board_message`'s arguments), in the
+    async def board(self, conn: Connection, **kwargs: Any) -> None:
+        """Make and queue `conn`'s board (`Connection.made_board`'s arguments), in the
         hub's next hop, in order with the table's other work; raises what making it raised."""
         done = asyncio.get_running_loop().create_future()
         self._jobs.append(_Job(conn=conn, board=kwargs, done=done))
@@ -337,10 +338,8 @@ class Hub:
                     message = conn.made_board(
                         newer_than=conn.sent_version, version=version, at_least=at_least
                     )
-                else:
-                    message = conn.made_board(at_least=at_least, whole=whole)
-                    if _says_nothing(message):
-                        continue  # the same version read again, and this board did not change
+                else:  # the same version read again: a board only if it changed
+                    message = conn.made_board(at_least=at_least, whole=whole, changes_only=True)
             except Exception as e:  # that connection's board; the others' go on
                 logger.exception("table %s: a notice could not be answered", self.match_id)
                 out.append((conn, None, None, e, None))
@@ -365,20 +364,6 @@ class Hub:
         self._jobs = []
         for conn in list(self.outboxes):
             await self.remove(conn)
-
-
-def _says_nothing(message: dict[str, Any] | None) -> bool:
-    """An update of a board to its own version that changes no part (a seat's dot that was
-    already right on this board, e.g. the connection that told the table it came back)."""
-    return (
-        message is not None
-        and message.get("type") == "update"
-        and message.get("v") == message.get("base")
-        and not message.get("parts")
-        and not message.get("edits")
-        and not message.get("board")
-        and not message.get("events")
-    )
 
 
 def _cancel(jobs: list[_Job]) -> None:

@@ -1,5 +1,5 @@
 """The threads the table's database work runs in (each with its own connection): the
-connections' calls (games.table.consumers) and the hubs' passes (games.table.hub).
+connections' calls (games.table.connection) and the hubs' passes (games.table.hub).
 
 Channels' default runs every connection's calls of a process in one thread, one after the
 other, so each waits for the others' queries and commits; a few threads overlap those waits

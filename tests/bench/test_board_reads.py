@@ -26,7 +26,7 @@ from games import selectors, services
 from games.models import Match
 from games.services import SeatSpec
 from games.table import board, board_reads
-from games.table.consumers import load_match
+from games.table.access import load_match
 from tests import reads
 
 pytestmark = pytest.mark.django_db

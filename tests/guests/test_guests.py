@@ -285,7 +285,7 @@ def test_the_lobby_lists_players_round_and_free_seats_with_join_and_watch(
 
 
 def test_the_table_websocket_lets_guests_watch_only_listed_tables(ana: Any) -> None:
-    from games.table.consumers import may_watch
+    from games.table.access import may_watch
 
     private = create(ana, "casual", listed=False)
     listed = create(ana, "casual", listed=True)

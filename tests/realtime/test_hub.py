@@ -9,7 +9,9 @@
 - secrecy: nothing on the channel layer names a tile not on the table (R24);
 - a slow client (it never reads) does not hold up its table's other connections,
   and is resynced with the whole board;
-- `Hub.broadcast` reaches all, the players only or the spectators only.
+- `Hub.broadcast` reaches all, the players only or the spectators only;
+- a board read again at its own version that changed nothing is no frame
+  (games.table.screen, asked for changes only).
 """
 
 from __future__ import annotations
@@ -520,14 +522,30 @@ async def test_the_listener_stops_when_cancelled_even_if_the_layer_turns_it_into
     assert station.layer.receives == 1  # type: ignore[attr-defined]
 
 
-def test_an_update_that_changes_nothing_on_its_own_version_is_not_sent() -> None:
-    """A notice read again at the board's own version with no changed part (the seat's dot
-    was already right on this board) sends no frame; any change, or a newer version, does."""
-    from games.table.hub import _says_nothing
-
-    empty = {"type": "update", "v": 7, "base": 7, "parts": {}, "edits": [], "events": []}
-    assert _says_nothing(empty)
-    assert not _says_nothing({**empty, "parts": {"seats": "<ol></ol>"}})
-    assert not _says_nothing({**empty, "v": 8})
-    assert not _says_nothing({"type": "board", "version": 7, "html": ""})
-    assert not _says_nothing(None)
+def test_an_update_that_changes_nothing_on_its_own_version_is_not_made(
+    alice: Any, bob: Any
+) -> None:
+    """Asked for changes only (what the hub asks when a pause or a seat's dot makes it read the
+    same version again), a board that did not change is no frame at all; asked otherwise (the
+    board after a refusal) it is an update of nothing; a change at the same version (a pause)
+    is an update. For players and spectators alike, the spectators' shared frame included."""
+    m = services.match_create(
+        creator=alice, seats=[spec("me"), spec("human"), spec("computer")], seed=5
+    )
+    services.seat_join(match_id=m.pk, user=bob, token=m.invite_token)
+    version = Match.objects.get(pk=m.pk).version
+    player, watcher, other = (table_consumer(m.pk, u) for u in (alice, AnonymousUser(), None))
+    for conn in (player, watcher, other):
+        assert conn.made_board(whole=True)["type"] == "board"  # type: ignore[index]
+    for conn in (player, watcher):
+        assert conn.made_board(at_least=version, changes_only=True) is None
+    for conn in (player, other):  # `other` shares the spectators' frame `watcher` had made
+        empty = conn.made_board(at_least=version)
+        assert empty is not None and empty["type"] == "update"
+        assert empty["v"] == empty["base"] == version
+        assert not (empty["parts"] or empty.get("edits") or empty.get("board") or empty["events"])
+    services.pause_open(match_id=m.pk, user=alice, channel="the rules panel")
+    for conn in (player, watcher):
+        paused = conn.made_board(changes_only=True)
+        assert paused is not None and paused["type"] == "update" and paused["v"] == version
+        assert paused["parts"] or paused.get("edits") or paused.get("board")

@@ -25,7 +25,7 @@ from engine.views import view
 from games import selectors, services
 from games.services import SeatSpec
 from games.table import board, board_reads, parts
-from games.table.consumers import load_match
+from games.table.access import load_match
 from tests import frames
 from tests.hostile.secrets import tiles_written
 

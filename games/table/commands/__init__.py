@@ -22,10 +22,12 @@ from dataclasses import dataclass
 from typing import Any
 
 #: A command's handler: ``await handler(connection, command)``. `connection` is the
-#: table's consumer: ``call(fn, **kw)`` runs `fn` in a database thread in the
-#: connection's language, ``ack(command, result)`` answers a change and sends its board,
-#: ``send_board(whole=…)``, ``send_json(message)``, and what it keeps per connection
-#: (``revealed``, ``pausing``, ``sent_version``, ``match_id``, ``user``).
+#: table's consumer as a games.table.connection `Connection`: ``call(fn, **kw)`` runs `fn`
+#: in a database thread in the connection's language, ``ack(command, result)`` answers a
+#: change and sends its board, ``send_board(whole=…)``, ``send_json(message)``,
+#: ``viewer(match)`` (games.table.screen), and what it keeps per connection (``revealed``,
+#: ``autodraw``, ``pausing``, ``sent_version``, ``match_id``, ``user``). A helper only one
+#: command uses lives in that command's module.
 Handler = Callable[[Any, Any], Awaitable[None]]
 
 

@@ -1,14 +1,30 @@
-"""``hint``: R23, R25 — a hint for the user's own ``seat``."""
+"""``hint``: R23, R25 — a hint for the user's own ``seat``: a suggested play from that seat's
+view, for the seat whose hand this connection shows (games.permissions ``require_look``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from games import permissions, selectors
+from games.table import access, board
 from games.table.commands import Spec
 
 
+def hint(*, t: Any, seat: int) -> dict[str, Any]:
+    """In a database thread: the hint frame for `seat`, refused unless connection `t` shows its hand."""
+    match = access.started_match(t.match_id)
+    viewer = t.viewer(match)
+    public = selectors.seat_view(match, None)
+    permissions.require_look(
+        viewer.controlled,
+        viewer.shown_seat(public.turn, public.phase in ("round_over", "match_over")),
+        seat,
+    )
+    return board.hint_message(selectors.seat_view(match, seat))
+
+
 async def handle(t: Any, c: Any) -> None:
-    await t.send_json(await t.call(t.hint, seat=c.seat))
+    await t.send_json(await t.call(hint, t=t, seat=c.seat))
 
 
 command = Spec("hint", frozenset({"seat"}), handle)

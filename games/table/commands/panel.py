@@ -1,18 +1,29 @@
 """``panel``: the rules or the log opened or closed (R26): ``open``. Spectators may read the
-rules too, but only players pause the computers."""
+rules too, but only players pause the computers (games.permissions ``PAUSE``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from games import services
+from games import permissions, services
+from games.permissions import Action as Can
+from games.table import access
 from games.table.commands import Spec
+
+
+def pause_open(*, t: Any) -> bool:
+    """In a database thread: pause the computers for connection `t`, if its user may."""
+    match = access.started_match(t.match_id)
+    if not permissions.may(t.user, Can.PAUSE, match):
+        return False
+    services.pause_open(match_id=t.match_id, user=t.user, channel=t.channel_name)
+    return True
 
 
 async def handle(t: Any, c: Any) -> None:
     if c.open:
         # Sent again while the panel stays open: it renews the pause (it expires otherwise).
-        t.pausing = await t.call(t.pause_open)
+        t.pausing = await t.call(pause_open, t=t)
     elif t.pausing:
         await t.call(services.pause_close, match_id=t.match_id, channel=t.channel_name)
         t.pausing = False  # only once ended: a failed close is ended again with the connection

@@ -1,14 +1,30 @@
-"""``reveal``: the relay's "Show my tiles" (R24) for a pass-and-play ``seat`` of the user's."""
+"""``reveal``: the relay's "Show my tiles" (R24) for a pass-and-play ``seat`` of the user's: only
+the seat the relay cover is up for on this device (games.permissions ``require_look``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from games import permissions, selectors
+from games.table import access
 from games.table.commands import Spec
 
 
+def check_reveal(*, t: Any, seat: int) -> None:
+    """In a database thread: refuse unless `seat` is the user's and connection `t` covers it."""
+    match = access.started_match(t.match_id)
+    viewer = t.viewer(match)
+    public = selectors.seat_view(match, None)
+    permissions.require_look(
+        viewer.controlled,
+        viewer.cover_seat(public.turn, public.phase in ("round_over", "match_over")),
+        seat,
+        reveal=True,
+    )
+
+
 async def handle(t: Any, c: Any) -> None:
-    await t.call(t.check_reveal, seat=c.seat)
+    await t.call(check_reveal, t=t, seat=c.seat)
     t.revealed = c.seat
     await t.send_board()
 
