@@ -20,8 +20,8 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def table_tips(context: dict[str, Any]) -> SafeString:
     request = context["request"]
-    match = context.get("match")
-    data = tips_context(request.user, **({"rounds": match.length} if match is not None else {}))
+    rounds = getattr(context.get("match"), "length", None)  # (a page without a match: the standard)
+    data = tips_context(request.user, **({"rounds": rounds} if isinstance(rounds, int) else {}))
     if not request.user.is_authenticated:
         data.update(off=True, tips=[])
     data.update(url=reverse("tips"), csrf=get_token(request), rules=reverse("games:rules"))
