@@ -40,7 +40,7 @@ def email(request: AuthenticatedHttpRequest) -> HttpResponse:
         if (
             row is not None
             and not row.verified
-            and emails.send_confirmation(row, language=get_language())
+            and emails.send_confirmation(row, language=get_language(), request=request)
         ):
             messages.success(request, words.sentence("email_link_resent", address=row.address))
         elif row is not None and not row.verified:
@@ -51,7 +51,7 @@ def email(request: AuthenticatedHttpRequest) -> HttpResponse:
         if new is None:
             messages.success(request, words.sentence("email_removed"))
         elif row is None or row.pk != new.pk or row.address != new.address:
-            emails.send_confirmation(new, language=get_language())
+            emails.send_confirmation(new, language=get_language(), request=request)
             messages.success(request, words.sentence("email_link_sent", address=new.address))
         return redirect("email")
     return render(

@@ -27,6 +27,7 @@ from django.contrib.auth.models import BaseUserManager
 from django.core import signing
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -107,17 +108,24 @@ def confirmation_token(row: EmailAddress) -> str:
     return signing.dumps([row.user_id, _fingerprint(row)], salt=SALT)
 
 
-def confirmation_url(row: EmailAddress) -> str:
-    base = getattr(settings, "SITE_URL", "http://127.0.0.1:8000").rstrip("/")
-    return base + reverse("email_confirm", args=[confirmation_token(row)])
+def confirmation_url(row: EmailAddress, request: HttpRequest | None = None) -> str:
+    """The link for `row`: on SITE_URL when it is set, else on the host that `request` came to
+    (the one the person used), else on SITE_FALLBACK."""
+    path = reverse("email_confirm", args=[confirmation_token(row)])
+    if not settings.SITE_URL and request is not None:
+        return request.build_absolute_uri(path)
+    return (settings.SITE_URL or settings.SITE_FALLBACK).rstrip("/") + path
 
 
 def may_send_again(row: EmailAddress, now: datetime | None = None) -> bool:
     return row.sent_at is None or (now or timezone.now()) - row.sent_at >= RESEND_AFTER
 
 
-def send_confirmation(row: EmailAddress, *, language: str | None = None) -> bool:
-    """E-mail the confirmation link to the row's address (at most once a minute); whether it went."""
+def send_confirmation(
+    row: EmailAddress, *, language: str | None = None, request: HttpRequest | None = None
+) -> bool:
+    """E-mail the confirmation link to the row's address (at most once a minute); whether it
+    went. The link is on the host of `request` when SITE_URL is unset (`confirmation_url`)."""
     now = timezone.now()
     if row.verified or not may_send_again(row, now):
         return False
@@ -131,7 +139,7 @@ def send_confirmation(row: EmailAddress, *, language: str | None = None) -> bool
             "name": row.user.get_username(),
             "address": row.address,
             "days": confirm_days(),
-            "url": confirmation_url(row),
+            "url": confirmation_url(row, request),
         }
     send_mail(subject, body, None, [row.address])
     EmailAddress.objects.filter(pk=row.pk).update(sent_at=now)

@@ -69,7 +69,7 @@ class SignUpView(CreateView):
         if form.cleaned_data.get("email"):
             row = emails.set_address(user, form.cleaned_data["email"])
             if row is not None:
-                emails.send_confirmation(row, language=get_language())
+                emails.send_confirmation(row, language=get_language(), request=self.request)
         login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
         # The home page greets a new account with "Welcome", not "Welcome back" (once).
         self.request.session["new_account"] = True

@@ -60,20 +60,72 @@ def _number_terms(search_term: str) -> list[int]:
 # ------------------------------------------------------------------ inlines
 
 
-class SeatInline(ReadOnlyMixin, admin.TabularInline):
+class SeatNumber:
+    """A seat as players see it: numbered from 1 (issue 19: the admin counted from 0)."""
+
+    @admin.display(description=gettext_lazy("seat"), ordering="index")
+    def seat_number(self, seat: Seat) -> int:
+        return seat.index + 1
+
+
+def by_seat(values: Any, names: list[str]) -> str:
+    """`[32, 53, 0]` as "1. ana: 32 · 2. Computer 2: 53 · …" (seats from 1, names isolated)."""
+    if not values:
+        return "—"
+    return format_html_join(
+        " · ",
+        "{}. <bdi>{}</bdi>: {}",
+        ((i + 1, names[i] if i < len(names) else "", v) for i, v in enumerate(values)),
+    )
+
+
+def seat_names(match: Match) -> list[str]:
+    """The seats' names as players see them at the table, in seat order (prefetched)."""
+    return [s.display_name or _("free") for s in sorted(match.seats.all(), key=lambda s: s.index)]
+
+
+class SeatInline(SeatNumber, ReadOnlyMixin, admin.TabularInline):
     model = Seat
-    fields = ("index", "kind", "user", "name", "level", "standin")
+    fields = ("seat_number", "kind", "user", "name", "level", "standin")
     readonly_fields = fields
     extra = 0
     show_change_link = True
 
 
 class RoundInline(ReadOnlyMixin, admin.TabularInline):
+    """A match's rounds, their points and totals by name with seats from 1."""
+
     model = Round
-    fields = ("number", "ended_by", "points", "totals", "restarts", "started_at", "ended_at")
+    fields = (
+        "number",
+        "ended_by",
+        "points_shown",
+        "totals_shown",
+        "restarts",
+        "started_at",
+        "ended_at",
+    )
     readonly_fields = fields
     extra = 0
     show_change_link = True
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Round]:
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("match")
+            .prefetch_related(
+                Prefetch("match__seats", queryset=Seat.objects.select_related("user"))
+            )
+        )
+
+    @admin.display(description=gettext_lazy("penalty points"))
+    def points_shown(self, rnd: Round) -> str:
+        return by_seat(rnd.points, seat_names(rnd.match))
+
+    @admin.display(description=gettext_lazy("totals after"))
+    def totals_shown(self, rnd: Round) -> str:
+        return by_seat(rnd.totals, seat_names(rnd.match))
 
 
 class LogEntryInline(ReadOnlyMixin, admin.TabularInline):
@@ -229,8 +281,10 @@ class TableAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ("match", "index", "kind", "user", "name", "level")
+class SeatAdmin(SeatNumber, AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("match", "seat_number", "kind", "user", "name", "level")
+    exclude = ("index",)  # shown from 1 (seat_number), as players see it
+    readonly_fields = ("seat_number",)
     list_filter = ("kind", "level")
     search_fields = ("name", "user__username")
     search_help_text = gettext_lazy("A match id, a user name or a seat's name.")

@@ -5,6 +5,8 @@ moment (its data attributes and classes: the phase, whose turn, a marker on your
 an open double, the end-of-turn preview, one tile left, the round's result); the
 browser never works out a rule itself. Which tips a player has dismissed, and "don't
 show tips again", are kept on the account (`accounts.models.Preferences`, guests too).
+A tip about the match's length says the match's own (R31): "after 7 rounds", "the double 6
+in round 1" in a shorter match.
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from django.views.decorators.http import require_safe
+
+from games import length
 
 #: (tip id, title, text, rule id of the rules page's anchor); the order is the order of a round.
 #: The ids are what the account keeps and what static/js/tips.js looks for on the board.
@@ -25,9 +30,9 @@ TIPS: list[tuple[str, Promise, Promise, str]] = [
         "engine",
         _("The engine double"),
         _(
-            "Every round starts from one double in the centre: the double 12 in round 1, one less each round. "
-            "Whoever holds it places it. If nobody held it, everyone drew one tile at a time, in turn, until "
-            "someone found it: those tiles are in the hands now."
+            "Every round starts from one double in the centre: the double %(first)s in round 1, one less each "
+            "round. Whoever holds it places it. If nobody held it, everyone drew one tile at a time, in turn, "
+            "until someone found it: those tiles are in the hands now."
         ),
         "R6",
     ),
@@ -80,13 +85,16 @@ TIPS: list[tuple[str, Promise, Promise, str]] = [
         _("Play your last tile and you go out: the round ends and you add no points."),
         "R20",
     ),
-    # R21: the round's result
+    # R21, R22, R31: the round's result, and the match's real length
     (
         "scoring",
         _("Round scoring"),
-        _(
+        ngettext_lazy(
             "The round is over. Every hand is shown and each player adds the pips left in their hand to their "
-            "total. Fewer is better: after 13 rounds the lowest total wins."
+            "total. Fewer is better: after %(rounds)s round the lowest total wins.",
+            "The round is over. Every hand is shown and each player adds the pips left in their hand to their "
+            "total. Fewer is better: after %(rounds)s rounds the lowest total wins.",
+            "rounds",
         ),
         "R21",
     ),
@@ -94,8 +102,9 @@ TIPS: list[tuple[str, Promise, Promise, str]] = [
 TIP_IDS = frozenset(t[0] for t in TIPS)
 
 
-def tips_context(user: Any) -> dict[str, Any]:
-    """What static/js/tips.js needs: the tips still to show this user, and the words."""
+def tips_context(user: Any, *, rounds: int = length.STANDARD) -> dict[str, Any]:
+    """What static/js/tips.js needs: the tips still to show this user, and the words; a
+    tip's words about the match's length say `rounds` (R31: the match's number of rounds)."""
     from accounts.models import Preferences
 
     prefs = (
@@ -110,7 +119,7 @@ def tips_context(user: Any) -> dict[str, Any]:
         "tips": []
         if off
         else [
-            {"id": tid, "title": str(title), "text": str(text), "rule": rule}
+            {"id": tid, "title": str(title), "text": _words(text, rounds), "rule": rule}
             for tid, title, text, rule in TIPS
             if tid not in seen
         ],
@@ -120,6 +129,11 @@ def tips_context(user: Any) -> dict[str, Any]:
         "more": str(_("The exact rule")),
         "label": str(_("Tip")),
     }
+
+
+def _words(text: Promise, rounds: int) -> str:
+    """A tip's text for a match of `rounds` rounds (R31): its length and its first double."""
+    return str(text % {"rounds": rounds, "first": length.first_double(rounds)})
 
 
 @require_safe

@@ -269,7 +269,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.match_id}/{self.index} {self.display_name}"
+        return f"{self.match_id}/{self.index + 1} {self.display_name}"  # seats from 1, as players see them
 
     @property
     def display_name(self) -> str:

@@ -59,6 +59,7 @@ BUNDLES: dict[str, list[str]] = {
         "js/chat.js",  # table talk (games/chat): its own frames, never the board
         "js/messages.js",
         "js/tips.js",
+        "js/localtime.js",
         "js/cando.js",
     ],
 }

@@ -258,5 +258,8 @@ if _email.get("EMAIL_FILE_PATH"):
 #: days an e-mail confirmation link works (accounts/emails.py)
 EMAIL_CONFIRM_DAYS = int(ENV.get("EMAIL_CONFIRM_DAYS", "3"))
 DEFAULT_FROM_EMAIL = ENV.get("DEFAULT_FROM_EMAIL", "Mexican Train <noreply@localhost>")
-#: the site's address in e-mails (links to the table and to unsubscribe)
-SITE_URL = ENV.get("SITE_URL", "http://127.0.0.1:8000")
+#: the site's address in e-mails (links to the table and to unsubscribe); unset (""), an e-mail
+#: sent while answering a request links to the host that request came to (accounts/emails.py),
+#: and one sent by the worker to SITE_FALLBACK
+SITE_URL = ENV.get("SITE_URL", "")
+SITE_FALLBACK = "http://127.0.0.1:8000"

@@ -23,7 +23,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.http import content_disposition_header, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
@@ -31,7 +31,7 @@ from django.utils.translation import gettext_lazy, pgettext
 from engine.deal import engine_value
 from engine.replay import BadReplay
 from games import permissions, selectors
-from games.admin import LogEntryInline, MatchAdmin, RoundAdmin
+from games.admin import LogEntryInline, MatchAdmin, RoundAdmin, by_seat, seat_names
 from games.history import checks
 from games.history.replays import NotReplayable, parse_position, round_replay
 from games.history.views import position_url, viewer_context
@@ -319,24 +319,6 @@ class NumberedLogInline(LogEntryInline):
         return [seat_label(s.display_name, s.index) for s in seats]
 
 
-def _seat_names(rnd: Round) -> list[str]:
-    """The seats' names as players see them at the table, in seat order (prefetched)."""
-    return [
-        s.display_name or _("free") for s in sorted(rnd.match.seats.all(), key=lambda s: s.index)
-    ]
-
-
-def _by_seat(values: Any, names: list[str]) -> str:
-    """`[32, 53, 0]` as "1. ana: 32 · 2. Computer 2: 53 · …" (seats from 1, names isolated)."""
-    if not values:
-        return "—"
-    return format_html_join(
-        " · ",
-        "{}. <bdi>{}</bdi>: {}",
-        ((i + 1, names[i] if i < len(names) else "", v) for i, v in enumerate(values)),
-    )
-
-
 class HistoryRoundAdmin(RoundAdmin):
     """A round in words: its match, who scored what by name with seats from 1, and a link to
     its replay (once the round has ended, R24); the log below in words too."""
@@ -376,11 +358,11 @@ class HistoryRoundAdmin(RoundAdmin):
 
     @admin.display(description=gettext_lazy("penalty points"))
     def points_shown(self, rnd: Round) -> str:
-        return _by_seat(rnd.points, _seat_names(rnd))
+        return by_seat(rnd.points, seat_names(rnd.match))
 
     @admin.display(description=gettext_lazy("totals after"))
     def totals_shown(self, rnd: Round) -> str:
-        return _by_seat(rnd.totals, _seat_names(rnd))
+        return by_seat(rnd.totals, seat_names(rnd.match))
 
     @admin.display(description=gettext_lazy("replay"))
     def replay_link(self, rnd: Round) -> str:

@@ -120,7 +120,7 @@ def _send(match: Match, seat: Seat, setting: TurnMail, base_url: str) -> bool:
 def send_turn_mails(*, now: datetime | None = None) -> int:
     """Send every due turn e-mail once; how many went."""
     now = now or timezone.now()
-    base_url = getattr(settings, "SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+    base_url = (settings.SITE_URL or settings.SITE_FALLBACK).rstrip("/")
     return sum(_send(m, s, t, base_url) for m, s, t in due_turns(now))
 
 

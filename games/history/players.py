@@ -25,6 +25,9 @@ PER_PAGE = 20
 @dataclass(frozen=True)
 class HistoryRow:
     match: Match
+    #: the match's players ranked by their final totals, lowest first (R22), each with their
+    #: place (tied totals share one: 1, 1, 3), not in seat order, which read like a ranking
+    #: (issue 19)
     seats: list[dict[str, Any]]
     #: "won", "shared", "lost"
     result: str
@@ -70,19 +73,29 @@ def history_rows(user: Any, matches: list[Match]) -> list[HistoryRow]:
                 total=total,
                 place=place if mine else None,
                 length_label="" if length.is_standard(m.length) else length.label(m.length),
-                seats=[
-                    {
-                        "number": s.index + 1,
-                        "name": s.display_name,
-                        "total": totals[s.index],
-                        "me": s is mine,
-                        "computer": s.kind == Seat.Kind.COMPUTER,
-                    }
-                    for s in seats
-                ],
+                seats=ranked(seats, totals, mine),
             )
         )
     return rows
+
+
+def ranked(seats: list[Seat], totals: list[int | None], mine: Seat | None) -> list[dict[str, Any]]:
+    """The seats by final total, lowest first (R22: the lowest total wins), with their places
+    (equal totals share a place: 1, 1, 3) and the player's own marked."""
+    order = sorted(seats, key=lambda s: (totals[s.index] is None, totals[s.index] or 0, s.index))
+    return [
+        {
+            "place": 1
+            + sum(1 for t in totals if t is not None and total is not None and t < total),
+            "number": s.index + 1,
+            "name": s.display_name,
+            "total": total,
+            "me": s is mine,
+            "computer": s.kind == Seat.Kind.COMPUTER,
+        }
+        for s in order
+        for total in [totals[s.index]]
+    ]
 
 
 @require_safe

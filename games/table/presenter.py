@@ -195,6 +195,9 @@ class SeatCtx:
     #: "here" or "away" for a person's seat at a match being played (a dot by the name), and in words
     presence: str = ""
     presence_text: str = ""
+    #: since when away, ISO 8601 in UTC ("" when not away or never here): the browser says it in
+    #: the reader's own time (static/js/localtime.js), presence_text's UTC time being the fallback
+    away_since: str = ""
 
     @property
     def is_computer(self) -> bool:
@@ -419,6 +422,9 @@ def _seats(
                 level=info.level,
                 presence=info.presence,
                 presence_text=presence_words(info),
+                away_since=info.away_since.isoformat()
+                if info.presence == "away" and info.away_since is not None
+                else "",
                 hand_size=view.hand_sizes[i],
                 hand_size_text=ngettext(
                     "%(count)s in hand", "%(count)s in hand", view.hand_sizes[i]
@@ -579,7 +585,9 @@ def _hand(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx | None:
 
 def presence_words(info: SeatInfo) -> str:
     """ "At the table", "Away since 14:05 UTC" or "Not at the table yet" (issue 19), for the dot by
-    a person's name; "" for a computer's seat or a board with no presence (replays)."""
+    a person's name; "" for a computer's seat or a board with no presence (replays). The time is
+    in UTC here (the server does not know the reader's zone): the page says it in the reader's
+    own time (static/js/localtime.js, from SeatCtx.away_since and script_words "away_since")."""
     if info.presence == "here":
         return _("At the table")
     if info.presence != "away":

@@ -246,6 +246,8 @@ def script_words() -> dict[str, str]:
     """Words the table's scripts show, translated here (games/table/views.py puts them on the page) (no English is hard-coded in JS)."""
     return {
         "connecting": _("Connecting…"),
+        # the same words as presenter.presence_words, for static/js/localtime.js
+        "away_since": _("Away since %(time)s"),
         "reconnecting": _("Connection lost. Reconnecting…"),
         "connected": _("Connected."),
         "selected": _("Tile {tile} selected. Choose a glowing train."),

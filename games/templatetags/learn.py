@@ -1,5 +1,6 @@
 """`{% table_tips %}`: the first-time tips still to show the signed-in player (games.learn),
-as JSON for static/js/tips.js (the words translated here, on the server)."""
+as JSON for static/js/tips.js (the words translated here, on the server, for the length of
+the page's `match`, R31)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def table_tips(context: dict[str, Any]) -> SafeString:
     request = context["request"]
-    data = tips_context(request.user)
+    rounds = getattr(context.get("match"), "length", None)  # (a page without a match: the standard)
+    data = tips_context(request.user, **({"rounds": rounds} if isinstance(rounds, int) else {}))
     if not request.user.is_authenticated:
         data.update(off=True, tips=[])
     data.update(url=reverse("tips"), csrf=get_token(request), rules=reverse("games:rules"))

@@ -6,10 +6,9 @@
 //
 // A tip shows only while its moment holds; a dismissed one is remembered on the account (a
 // guest's too), so it stays dismissed in every later match.
-// Where a tip sits: on a wide screen over the side panel, level with its top (it moves no
-// train); up to 900px wide (board.css) a card docked just above the hand, over the bottom of the
-// trains, so the trains and the hand do not move (your train and the Mexican train come
-// first there, above it). Escape dismisses it like "Got it" when nothing else is open; it
+// Where a tip sits: in its own slot under the hand, reserved while tips are left (`reserve`), so
+// it moves nothing and lies over no train, no tile and no score, on a phone as on a wide
+// screen. Escape dismisses it like "Got it" when nothing else is open; it
 // never takes the focus when it appears (it is announced), and when it goes while the
 // focus was in it, the focus goes back to where it was before, or to the hand.
 (function () {
@@ -21,17 +20,19 @@
   if (data.off || !data.tips.length) return;
 
   var yours = function (b) { return b.dataset.yourTurn === "true"; };
+  var over = function (b) { return b.dataset.phase === "round_over" || b.dataset.phase === "match_over"; };
   // tip id -> whether the board shows its moment (ids: games.learn.TIPS)
   var MOMENTS = {
     // the engine double and its search: while it waits to be placed and during the first turns
     engine: function (b) { return b.dataset.phase === "engine" || b.dataset.phase === "first"; },
     first_chain: function (b) { return b.dataset.phase === "first" && yours(b); },
     end_open_double: function (b) { return !!b.querySelector("#end-dialog .confirm__tile"); },
-    // your own train (the board's data-seat, the train's data-owner) carries the marker
-    marker: function (b) { return !!b.dataset.seat && !!b.querySelector('.train--open[data-owner="' + b.dataset.seat + '"]'); },
+    // your own train (the board's data-seat, the train's data-owner) carries the marker, while the
+    // round is played (at its end the result's tip has the place)
+    marker: function (b) { return !over(b) && !!b.dataset.seat && !!b.querySelector('.train--open[data-owner="' + b.dataset.seat + '"]'); },
     open_double: function (b) { return b.dataset.phase !== "first" && yours(b) && !!b.querySelector(".badge--doubles"); },
     going_out: function (b) { return yours(b) && b.querySelectorAll(".hand__tiles .htile").length === 1; },
-    scoring: function (b) { return b.dataset.phase === "round_over" || b.dataset.phase === "match_over"; }
+    scoring: function (b) { return over(b); }
   };
   var left = data.tips.slice();
   var box = null;
@@ -62,78 +63,55 @@
     var id = shown.id;
     left = left.filter(function (t) { return t.id !== id; });
     hide();
+    if (!left.length) reserve();
     remember({tip: id});
   }
 
-  /** On a phone (board.css) the tip docks just above the hand, which stays at the bottom.
-   *  When the whole card would cover a row the player needs (your train, the Mexican train,
-   *  a train open to you, the engine to confirm), it shows only its title with "Read" and
-   *  "Got it" (tip--compact), and where even that would cover one, it lies under the hand when
-   *  the page leaves room there, never over a tile. "Read" opens the whole
-   *  card over the trains until it is dismissed. */
-  var phone = window.matchMedia ? window.matchMedia("(max-width: 900px)") : null;
+  /** The tip's own place (issue 19: a tip hid the last train row on a phone, and the player's
+   *  totals on a wide screen): a slot under the hand, reserved from the page's first board while
+   *  tips are left to show, so that a tip showing or going moves nothing and covers nothing. On a
+   *  short page it is the free space under the hand; on a long one it stays at the bottom of the
+   *  screen with the hand just above it (board.css: the hand's sticky bottom is --tip-slot), and
+   *  the page is as much longer, so every train still scrolls into view above them.
+   *  Its height is the tallest card of the tips left: each whole (title, words, buttons) where
+   *  that takes at most SHARE of the screen's height, else each as its title, wrapped whole,
+   *  with "Read" and "Got it" (tip--compact); "Read" opens the whole card, which lies over the
+   *  hand until it is dismissed. Measured again when the window is resized. */
+  var SHARE = 0.12;
+  var slot = null;
   var reading = false;  // the player opened the whole card
-  var GAP = 8;
-  function needed(b, handTop) {
-    var mine = b && b.dataset.seat !== "" ? ', #board .train[data-owner="' + b.dataset.seat + '"]' : "";
-    var bottom = 0;
-    document.querySelectorAll("#board .train--mexican, #board .train--open, #board .hub__confirm" + mine)
-      .forEach(function (el) {
-        var r = el.getBoundingClientRect();
-        if (r.height && r.bottom > 0 && r.top < handTop) bottom = Math.max(bottom, r.bottom);
-      });
-    return bottom;
+  var compact = false;
+  function fill(tip) {
+    box.querySelector(".tip__title").textContent = data.label + ": " + tip.title;
+    box.querySelector(".tip__text").textContent = tip.text;
+    box.querySelector(".tip__more a").href = data.rules + "#" + tip.rule;
   }
-  /** The lowest bottom of the rows the player needs (as `needed`), wherever they are. */
-  function lowest(b) {
-    var mine = b && b.dataset.seat !== "" ? ', #board .train[data-owner="' + b.dataset.seat + '"]' : "";
-    var bottom = 0;
-    document.querySelectorAll("#board .train--mexican, #board .train--open, #board .hub__confirm" + mine)
-      .forEach(function (el) {
-        var r = el.getBoundingClientRect();
-        if (r.height) bottom = Math.max(bottom, r.bottom);
-      });
-    return bottom;
+  function tallest(asCompact) {
+    box.classList.toggle("tip--compact", asCompact);
+    var most = 0;
+    left.forEach(function (tip) { fill(tip); most = Math.max(most, box.offsetHeight); });
+    return most;
   }
-  /** On a wide screen the tip lies over the side panel (the totals), level with its top: it
-   *  pushes no train and no hand down, and covers no train (issue 19: an open tip pushed the
-   *  board ~185 px down). Placed when it shows, the board changes or the window is resized. */
-  function dockWide(scrolling) {
-    box.style.removeProperty("--tip-above");
-    box.classList.remove("tip--compact");
-    if (scrolling) return;
-    var side = document.getElementById("board-side");
+  function reserve() {
+    if (!slot) return;
     var table = host.parentNode;
-    if (!side || !table || !table.getBoundingClientRect) return;
-    var sideTop = side.getBoundingClientRect().top;
-    box.style.top = Math.max(0, Math.round(sideTop - table.getBoundingClientRect().top)) + "px";
-    // Where the whole card would reach down over the hand (a short board: the hand comes right
-    // after the trains), it shows only its title with "Read" and "Got it" (tip--compact).
-    var hand = document.querySelector("#board .hand");
-    if (reading || !hand) return;
-    box.classList.toggle("tip--compact", box.offsetHeight > hand.getBoundingClientRect().top - sideTop - GAP);
-  }
-  function dock(event) {
-    if (!box || box.hidden) return;
-    if (!phone || !phone.matches) {
-      dockWide(!!event && event.type === "scroll");
+    if (!left.length) {  // none left (the player dismissed the last one): the slot goes too
+      slot.hidden = true;
+      table.style.removeProperty("--tip-slot");
       return;
     }
-    box.style.removeProperty("top");
-    var vh = window.innerHeight;
-    var hand = document.querySelector("#board .hand");
-    var handTop = hand ? Math.min(hand.getBoundingClientRect().top, vh) : vh;
-    var room = handTop - needed(host.querySelector(".board"), handTop) - 2 * GAP;
-    box.classList.remove("tip--compact");
-    var compact = !reading && box.offsetHeight > room;
-    box.classList.toggle("tip--compact", compact);
-    var above = vh - handTop;
-    // No room above the hand: under it when the page is short enough to leave room there
-    // (the hand follows the trains), else right above it, over the bottom of the trains; never
-    // over the hand's tiles (on a phone its heading is one short line, issue 19).
-    var below = vh - (hand ? hand.getBoundingClientRect().bottom : vh) - GAP;
-    if (compact && box.offsetHeight > room && below >= box.offsetHeight + GAP) above = below - box.offsetHeight - GAP;
-    box.style.setProperty("--tip-above", Math.max(0, Math.round(above)) + "px");
+    // Measured out of sight in one go, before the page is painted again.
+    var wasHidden = box.hidden;
+    box.style.visibility = "hidden";
+    box.hidden = false;
+    compact = tallest(false) > SHARE * window.innerHeight;
+    var height = compact ? tallest(true) : tallest(false);
+    if (shown) fill(shown);
+    box.classList.toggle("tip--compact", compact && !reading);
+    box.hidden = wasHidden;
+    box.style.removeProperty("visibility");
+    slot.style.minHeight = height + parseFloat(getComputedStyle(slot).paddingTop) + "px";  // border-box
+    table.style.setProperty("--tip-slot", slot.offsetHeight + "px");
   }
 
   function build() {
@@ -154,7 +132,7 @@
     box.querySelector("[data-tip-read]").textContent = data.read;
     box.querySelector("[data-tip-read]").addEventListener("click", function () {
       reading = true;
-      dock();
+      box.classList.remove("tip--compact");
       box.querySelector("[data-tip-ok]").focus();  // "Read" itself is gone now
     });
     box.querySelector("[data-tip-ok]").addEventListener("click", dismiss);
@@ -164,9 +142,15 @@
     box.querySelector("[data-tip-never]").addEventListener("click", function () {
       left = [];
       hide();
+      reserve();
       remember({off: "1"});
     });
-    host.parentNode.insertBefore(box, host);  // wide: in the flow above the board; phone: docked (board.css)
+    box.hidden = true;
+    slot = document.createElement("div");
+    slot.className = "tip-slot";
+    slot.appendChild(box);
+    host.parentNode.insertBefore(slot, host.nextSibling);  // under the board and its hand
+    reserve();
   }
 
   function show(tip) {
@@ -174,16 +158,15 @@
     shown = tip;
     reading = false;
     box.dataset.tip = tip.id;
-    box.querySelector(".tip__title").textContent = data.label + ": " + tip.title;
-    box.querySelector(".tip__text").textContent = tip.text;
-    box.querySelector(".tip__more a").href = data.rules + "#" + tip.rule;
+    fill(tip);
+    box.classList.toggle("tip--compact", compact);
     box.hidden = false;
-    dock();
   }
 
   function check() {
     var b = host.querySelector(".board");
     if (!b || b.dataset.seat === "" || b.dataset.cover) return;
+    if (!box) build();  // the slot is there from the first board on, a tip in it or not
     if (shown) {
       // A tip shows only while its moment holds (issue 19: no "Your first turn" in a later turn,
       // no "Round scoring" as the next round starts): when it has passed the tip goes, not
@@ -204,9 +187,8 @@
   // parts (table.js settle), which leaves #board's children in place.
   var MT = window.MT = window.MT || {};
   MT.afterSwap = MT.afterSwap || [];
-  MT.afterSwap.push(function () { check(); dock(); });
-  window.addEventListener("resize", dock);
-  window.addEventListener("scroll", dock, {passive: true});
+  MT.afterSwap.push(check);
+  window.addEventListener("resize", reserve);
   // Escape: "Got it", unless a dialog or a menu is open or the board used the key (a lifted tile).
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape" || !shown || event.defaultPrevented) return;

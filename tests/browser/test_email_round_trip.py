@@ -99,3 +99,31 @@ def test_sign_up_confirm_by_the_e_mailed_link_and_turn_mail_form(
         )
         page.screenshot(path=str(shots / f"turn-mail-{lang}.png"), full_page=True)
         context.close()
+
+
+@pytest.mark.parametrize("viewport", [RUNS[0][1], RUNS[1][1]], ids=["1280x800", "375x667"])
+def test_send_the_link_again_keeps_its_distance_from_the_label_below(
+    live_server: Any, new_context: Any, inbox: Inbox, viewport: dict[str, int]
+) -> None:
+    """Issue 19: on the e-mail page of an unconfirmed address, the "Send the link again" button
+    touched the label of the address field under it."""
+    from django.conf import settings
+    from django.test import Client
+
+    from accounts import emails
+
+    user = get_user_model().objects.create_user("ana")
+    emails.set_address(user, "ana@example.org")
+    client = Client()
+    client.force_login(user)
+    context = new_context(viewport=viewport)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
+    )
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/email/")
+    button = page.locator("form:has(input[value=resend]) button").bounding_box()
+    label = page.locator("label[for=id_email]").bounding_box()
+    assert button and label
+    assert label["y"] - (button["y"] + button["height"]) >= 16, (button, label)

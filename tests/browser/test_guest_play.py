@@ -131,9 +131,9 @@ def test_a_visitor_plays_a_first_turn_learns_from_tips_and_keeps_the_account(
     assert clicks(page) <= 2, f"{clicks(page)} clicks from the front page to a played first turn"
     table.assert_no_errors()
 
-    # The engine tip came with the engine search and stays until dismissed. On a phone it lies
-    # over the bottom of the board, above the hand: it covers neither our train, the Mexican
-    # train nor the hand, and moves nothing when it goes.
+    # The engine tip came with the engine search and stays while the first turns last, in its
+    # slot under the hand: it covers neither our train, the Mexican train nor the hand, and
+    # moves nothing when it goes.
     page.screenshot(path=str(shots / f"tip-{size}.png"))
     tip = box(page, "#tip")
     if viewport is PHONE:
@@ -182,7 +182,7 @@ def test_a_visitor_plays_a_first_turn_learns_from_tips_and_keeps_the_account(
         "() => !!document.getElementById('tip') && !document.getElementById('tip').hidden"
     )
     if page.locator("#tip.tip--compact").count():  # a short phone: the title only, and "Read"
-        page.click("#tip [data-tip-read]")  # the whole card, over the trains until dismissed
+        page.click("#tip [data-tip-read]")  # the whole card, over the hand until dismissed
         assert page.locator("#tip .tip__text").is_visible()
         assert page.evaluate("document.activeElement.matches('#tip [data-tip-ok]')")
     with page.expect_response(lambda r: r.url.endswith("/accounts/tips/") and r.status == 204):

@@ -178,7 +178,7 @@ def test_a_round_looks_like_the_game(
                     ".getPropertyValue('--face-fill')"
                 ).strip()
             if size == "desktop" and page.locator("#tip").is_visible():
-                # A tip open above the board pushes no train we may play on, nor the Mexican
+                # A tip in its slot under the hand pushes no train we may play on, nor the Mexican
                 # train, under the hand (which stays at the bottom): all in view without scrolling.
                 tips_seen.add(page.get_attribute("#tip", "data-tip"))
                 hand_top = page.eval_on_selector(".hand", BOX)[1]
@@ -192,7 +192,7 @@ def test_a_round_looks_like_the_game(
             if size != "desktop":
                 # Our train, the Mexican train and every train we may play on can be reached
                 # without leaving the hand, and a tip, left open, lies over none of them (it
-                # docks above the hand).
+                # has its own slot under the hand).
                 assert in_viewport(page, mine), page.eval_on_selector(mine, BOX)
                 assert in_viewport(page, ".train--mexican"), page.eval_on_selector(
                     ".train--mexican", BOX
@@ -271,7 +271,7 @@ def visible_part(row: list[float], hand_top: float) -> list[float]:
 @pytest.mark.parametrize(
     "viewport", [PHONE, {"width": 390, "height": 844}], ids=["375x667", "390x844"]
 )
-def test_on_a_phone_a_tip_docks_above_the_hand_moves_nothing_and_goes_with_escape(
+def test_on_a_phone_a_tip_has_its_place_under_the_hand_moves_nothing_and_goes_with_escape(
     viewport: dict[str, int], live: str, context_for: Any, make_user: Any, shots: Path
 ) -> None:
     ana = make_user("ana")  # a new player: tips on
@@ -286,7 +286,7 @@ def test_on_a_phone_a_tip_docks_above_the_hand_moves_nothing_and_goes_with_escap
     page.screenshot(path=str(shots / f"tip-phone-{viewport['width']}x{viewport['height']}.png"))
     tip = page.eval_on_selector("#tip", BOX)
     hand_top = page.eval_on_selector(".hand", BOX)[1]
-    assert not covers(tip, page.eval_on_selector(".hand__tiles", BOX)), tip
+    assert not covers(tip, page.eval_on_selector(".hand", BOX)), tip  # its slot is under the hand
     for part in parts[:3]:
         row = page.eval_on_selector(part, BOX)
         assert not covers(tip, visible_part(row, hand_top)), (part, tip, row)

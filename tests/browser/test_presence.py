@@ -1,13 +1,16 @@
 """Who is at the table (issue 19, games.presence): a dot before each person's name on their
-train, filled while their table is open, a ring once they are away ("Away since 14:05 UTC"),
+train, filled while their table is open, a ring once they are away ("Away since 11:05", in the
+reader's own time),
 changing as soon as the other player's last page at the table closes (no waiting for the
 away limit), and back as soon as they open it again (no waiting for the next move)."""
 
 from __future__ import annotations
 
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -18,6 +21,10 @@ from games.services import SeatSpec
 from .table import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+ZONE = "America/Sao_Paulo"
+#: how the browser's clock (Intl, hour and minute in two digits) writes a time in each language
+CLOCK = {"en": "%I:%M %p", "de": "%H:%M"}
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -30,7 +37,10 @@ def test_the_dot_changes_when_the_other_players_page_closes(
     # ben's table is open first: ana's board, read when her page opens, shows him here
     ben_page = context_for(ben, lang=lang).new_page()
     Table(ben_page).open(f"{live}/m/{match.pk}/")
-    mine = Table(context_for(ana, lang=lang).new_page()).open(f"{live}/m/{match.pk}/")
+    # ana reads the table in São Paulo (UTC-3 all year)
+    mine = Table(context_for(ana, lang=lang, timezone_id=ZONE).new_page()).open(
+        f"{live}/m/{match.pk}/"
+    )
     bens_dot = '#board .train[data-owner="1"] .presence'
     page = mine.page
     page.wait_for_selector(f"{bens_dot}.presence--here")
@@ -43,6 +53,11 @@ def test_the_dot_changes_when_the_other_players_page_closes(
     page.wait_for_selector(f"{bens_dot}.presence--away", timeout=10_000)
     words = page.get_attribute(bens_dot, "aria-label")
     assert words.startswith({"en": "Away since", "de": "Abwesend seit"}[lang]), words
+    # in ana's own time, not in UTC (issue 19), in the page's language's clock
+    since = datetime.fromisoformat(page.get_attribute(bens_dot, "data-since"))
+    local = since.astimezone(ZoneInfo(ZONE))
+    assert "UTC" not in words and local.strftime(CLOCK[lang]) in words, (words, local)
+    assert page.get_attribute(bens_dot, "title") == words
     page.screenshot(path=str(shots / f"presence-away-{lang}.png"))
     # ben comes back: his dot fills again at once, nobody having moved (games.presence `came_back`)
     version = match.__class__.objects.get(pk=match.pk).version

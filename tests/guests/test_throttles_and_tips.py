@@ -3,14 +3,18 @@ tips kept on the account."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
+from django.utils import translation
 
 from accounts.models import Guest, Preferences
+from games import services
 from games.learn import TIPS, tips_context
+from games.services import SeatSpec
 
 pytestmark = pytest.mark.django_db
 
@@ -117,3 +121,40 @@ def test_thirty_parallel_guest_creations_make_no_more_guests_than_the_limit() ->
         codes = list(pool.map(one, range(30)))
     assert sorted(codes) == [302] * 10 + [429] * 20
     assert Guest.objects.count() == 10
+
+
+@pytest.mark.parametrize(
+    ("lang", "rounds", "words"),
+    [
+        ("en", 13, "after 13 rounds the lowest total wins"),
+        ("en", 7, "after 7 rounds the lowest total wins"),
+        ("en", 1, "after 1 round the lowest total wins"),
+        ("es", 7, "tras 7 rondas gana"),
+        ("es", 1, "tras 1 ronda gana"),
+        ("de", 7, "nach 7 Runden gewinnt"),
+        ("de", 1, "nach 1 Runde gewinnt"),
+    ],
+)
+def test_the_scoring_tip_says_the_matchs_own_length(
+    ana: Any, lang: str, rounds: int, words: str
+) -> None:
+    """R31: a shorter match's tip says its real number of rounds (issue 19: "after 13 rounds"
+    in a match of 7), in each language's plural form; the engine's tip its first double."""
+    with translation.override(lang):
+        tips = {t["id"]: t["text"] for t in tips_context(ana, rounds=rounds)["tips"]}
+    assert words in tips["scoring"]
+    assert f"{rounds - 1}" in tips["engine"]
+    if rounds != 13:
+        assert "13" not in tips["scoring"] and "12" not in tips["engine"]
+
+
+def test_the_table_page_gives_the_tips_for_its_matchs_length(ana: Any, ana_client: Client) -> None:
+    match = services.match_create(
+        creator=ana, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")], rounds=4
+    )
+    page = ana_client.get(f"/m/{match.pk}/").content.decode()
+    data = json.loads(
+        page.split('id="table-tips" type="application/json">')[1].split("</script>")[0]
+    )
+    scoring = next(t["text"] for t in data["tips"] if t["id"] == "scoring")
+    assert "after 4 rounds" in scoring

@@ -301,3 +301,25 @@ def test_the_bulk_export_passes_the_check_of_each_of_its_matches(
         f"That file holds the replays of other matches ({one.pk}, {two.pk}), "
         f"not of match {other.pk}."
     )
+
+
+def test_the_match_page_numbers_seats_from_one(admin_client_: Client, ana: Any) -> None:
+    """Issue 19: the admin's match page numbered the seats from 0 (its seats' rows and its
+    rounds' points and totals); players see them from 1."""
+    match = play(play_rounds(create(ana, "casual", "expert", seed=2024), 2), 3)
+    ended = Round.objects.get(match=match, number=1)
+    html = admin_client_.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
+    main = html[html.index('id="content-main"') :]
+    seats = re.findall(r'<td class="field-seat_number">\s*<p>(\d+)</p>', main)
+    assert seats == ["1", "2", "3"], seats
+    assert f"{match.pk}/0 " not in main and f"{match.pk}/1 ana" in main  # each seat's row title
+    for i, (name, points) in enumerate(
+        zip(["ana", "Computer 2", "Computer 3"], ended.points, strict=True)
+    ):
+        assert f"{i + 1}. <bdi>{name}</bdi>: {points}" in main
+    assert f"[{', '.join(map(str, ended.points))}]" not in main  # not the stored list
+    seat = match.seats.get(index=0)
+    page = admin_client_.get(reverse("admin:games_seat_change", args=[seat.pk])).content.decode()
+    assert re.search(r'<div class="readonly">1</div>', page), page[
+        page.index('id="content-main"') :
+    ][:3000]

@@ -108,3 +108,32 @@ def test_my_matches_and_the_player_page_share_one_pager(make_user: Any, monkeypa
             and 'href="?page=1">Newer</a>' in second
             and "Older" not in second
         )
+
+
+def test_player_page_ranks_each_matchs_players_by_final_score(make_user: Any) -> None:
+    """Issue 19: each match's seats were listed in seat order, which read like a ranking: they
+    are ranked by final total with their places, lowest first, the player marked."""
+    ana, ben = make_user("ana"), make_user("ben")
+    seats = [ana, "casual", ben]
+    names_in_seat_order = ["ana", "Computer", "ben"]
+    for seed in range(1, 20):  # a match whose ranking is not its seat order
+        match = finished_match(seats, seed=seed)
+        totals = match.state["totals"]
+        if sorted(totals) != totals and len(set(totals)) == 3:
+            break
+    else:
+        pytest.fail("no such match")
+    html = client_for(ben).get("/players/ana/").content.decode()
+    # the match's row: its ranking comes before its replay link
+    cell = html[html.rindex('class="ranking"', 0, html.index(f'href="/m/{match.pk}/replay/"')) :]
+    cell = cell[: cell.index("</ol>")]
+    names = re.findall(r"</span> (?:<strong>)?([A-Za-z]+)", cell)  # ("Computer 2": "Computer")
+    by_score = sorted(zip(totals, names_in_seat_order, strict=True), key=lambda p: p[0])
+    assert names == [n for _t, n in by_score], (names, totals)
+    places = [int(p) for p in re.findall(r'class="ranking__place">(\d+)\.', cell)]
+    assert places == [1 + sum(t < mine for t in totals) for mine, _n in by_score]
+    assert (
+        '<li class="ranking__me"><span class="ranking__place">' in cell
+        and "<strong>ana</strong>" in cell
+    )
+    assert "Final ranking (points)" in html

@@ -309,3 +309,48 @@ def test_email_host_variables_and_the_defaults() -> None:
         email_settings({"EMAIL_HOST": "h", "EMAIL_USE_TLS": "maybe"}, debug=False)
     with pytest.raises(ValueError, match="cannot both"):
         email_settings({"EMAIL_HOST": "h", "EMAIL_USE_TLS": "1", "EMAIL_USE_SSL": "1"}, debug=False)
+
+
+def the_link(smtp: Inbox) -> str:
+    body = smtp.messages[-1][1].get_payload(decode=True).decode()
+    found = re.search(r"https?://\S+/accounts/email/confirm/\S+/", body)
+    assert found, body
+    return found.group(0)
+
+
+def test_without_site_url_the_link_is_on_the_host_the_person_used(
+    smtp: Inbox, settings: Any
+) -> None:
+    """Issue 19: unset, SITE_URL no longer sends people to 127.0.0.1:8000."""
+    settings.SITE_URL = ""
+    settings.ALLOWED_HOSTS = ["play.example.org"]
+    _user, client = signed_in("ana")
+    client.post(
+        reverse("email"),
+        {"action": "save", "email": "ana@example.org"},
+        HTTP_HOST="play.example.org",
+    )
+    assert the_link(smtp).startswith("http://play.example.org/accounts/email/confirm/")
+    # the sign-up's e-mail too
+    Client(HTTP_HOST="play.example.org").post(
+        reverse("signup"),
+        {
+            "username": "bea",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "email": "bea@example.org",
+        },
+    )
+    assert the_link(smtp).startswith("http://play.example.org/accounts/email/confirm/")
+
+
+def test_a_set_site_url_makes_the_link_whatever_host_was_used(smtp: Inbox, settings: Any) -> None:
+    settings.SITE_URL = "https://train.example.net/"
+    settings.ALLOWED_HOSTS = ["play.example.org"]
+    _user, client = signed_in("ana")
+    client.post(
+        reverse("email"),
+        {"action": "save", "email": "ana@example.org"},
+        HTTP_HOST="play.example.org",
+    )
+    assert the_link(smtp).startswith("https://train.example.net/accounts/email/confirm/")

@@ -103,3 +103,19 @@ def test_the_site_menu_counts_the_matches_waiting_for_my_move_on_every_page(
             badge = f'<span class="navbadge" aria-hidden="true">{waiting[user]}</span>'
             assert (badge in html) == bool(waiting[user]), (user, path)
             assert ('class="navbadge' in html) == bool(waiting[user]), (user, path)
+
+
+@pytest.mark.django_db
+def test_the_lobby_shows_the_matches_to_watch_before_the_create_form(
+    ana: Any, ana_client: Client, client: Client
+) -> None:
+    """Issue 19: "Watch a game" came last, far down the page under the create form."""
+    create(ana, "expert", "beginner")  # a listed match being played
+    for reader in (ana_client, client):  # a player, and a visitor
+        html = reader.get("/lobby/").content.decode()
+        assert (
+            0
+            < html.index('aria-labelledby="open"')
+            < html.index('aria-labelledby="live"')
+            < html.index('aria-labelledby="create"')
+        )
