@@ -36,13 +36,10 @@
     var tbar = document.querySelector("#board .tbar");
     if (top && getComputedStyle(top).display !== "none") {
       if (toggle.parentNode !== bar) bar.insertBefore(toggle, bar.querySelector(".menubtn"));
-      toggle.classList.remove("chat-toggle--page");
+      toggle.classList.remove("chat-toggle--bar");
     } else if (tbar && toggle.parentNode !== tbar) {
       tbar.insertBefore(toggle, tbar.querySelector("#tools"));
-      toggle.classList.add("chat-toggle--page");
-    } else if (!tbar && table && toggle.nextElementSibling !== table) {
-      table.parentNode.insertBefore(toggle, table);
-      toggle.classList.add("chat-toggle--page");
+      toggle.classList.add("chat-toggle--bar");
     }
   }
   place();

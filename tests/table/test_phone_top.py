@@ -122,6 +122,13 @@ def test_the_table_top_levels_and_totals(
                     )
                     if pill[0] > pill[1] * 1.5:
                         found.append(("turn on more than one line", pill))
+                    # "Your turn" ("Dein Zug") is whole; someone else's name may give way
+                    if name == "mid_4":
+                        whole = page.eval_on_selector(
+                            ".tbar__status", "el => el.scrollWidth <= el.clientWidth + 1"
+                        )
+                        if not whole:
+                            found.append("'your turn' cut")
                 if name == "match_over_10" or (name == "mid_10" and size == "phone"):
                     if name == "mid_10":
                         page.evaluate("document.getElementById('scores-dialog').showModal()")
