@@ -140,7 +140,11 @@ def test_pages_with_long_names(live_server: Any, new_context: Any, artifacts_dir
                     page.screenshot(
                         path=str(shots / f"people-pages-{size}-{lang}-{name}.png"), full_page=True
                     )
-            for path, name in ((f"/players/{LONG}/", "player"), ("/", "home")):
+            for path, name in (
+                (f"/players/{LONG}/", "player"),
+                ("/", "home"),
+                (f"/m/{done.pk}/about/", "match"),
+            ):
                 page.goto(live_server.url + path)
                 page.screenshot(
                     path=str(shots / f"people-pages-{size}-{lang}-{name}.png"), full_page=True
