@@ -364,6 +364,9 @@ class Board:
     #: the heading of the round's result and its "Next round (4 / 13)" button (R21)
     round_over_title: str = ""
     next_round_text: str = ""
+    #: whose turn it is as (words before the name, the name, words after it), so the top bar can
+    #: cut the name (a .pname) and keep the words whole; ("", "", "") when `turn_text` names no one
+    turn_words: tuple[str, str, str] = ("", "", "")
     #: draw the running-totals chart in the scores (`chart`); a replay's board does not (its page has its own)
     charted: bool = True
     #: what it was presented from (view, seats, flags), for its shared parts (`shared_of`)
@@ -679,10 +682,14 @@ def present(
     your_turn = view.my_turn and cover is None
     status = status_text(view, seats, me, cover)
     # The top bar says whose turn it is in a few words; the hand's line carries the instruction.
+    turn_words = ("", "", "")
     if your_turn:
         turn_text = _("Your turn")
     elif view.turn is not None and cover is None and not over:
-        turn_text = _("%(name)s's turn.") % {"name": seats[view.turn].name}
+        name = seats[view.turn].name
+        turn_text = _("%(name)s's turn.") % {"name": name}
+        before, _mark, after = (_("%(name)s's turn.") % {"name": "\0"}).partition("\0")
+        turn_words = (before, name, after)
     else:
         turn_text = status
     round_words = _("Round %(round)s / %(rounds)s") % {"round": view.round, "rounds": view.rounds}
@@ -710,6 +717,7 @@ def present(
         your_turn=your_turn,
         status=status,
         turn_text=turn_text,
+        turn_words=turn_words,
         title=title,
         trains=_trains(view, seats, seat_ctx, me, flags.last_train),
         # Once the round is over every hand lies face up on its row instead (R21).

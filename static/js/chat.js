@@ -28,20 +28,24 @@
   // The button goes into the site's top bar, after the brand (before the phone's menu button):
   // outside the board, it covers none of it on any screen.
   // On a phone the table folds the site's top bar away (one menu button, the table's): the
-  // button then stands on its own line just above the table.
+  // button then stands in the table's own top bar, before its menu button, so the table's top
+  // stays one row (issue 19); after the board is swapped or morphed it is put back there.
   var bar = document.querySelector(".topbar__inner");
   function place() {
     var top = bar && bar.closest(".topbar");
+    var tbar = document.querySelector("#board .tbar");
     if (top && getComputedStyle(top).display !== "none") {
       if (toggle.parentNode !== bar) bar.insertBefore(toggle, bar.querySelector(".menubtn"));
-      toggle.classList.remove("chat-toggle--page");
-    } else if (table && toggle.nextElementSibling !== table) {
-      table.parentNode.insertBefore(toggle, table);
-      toggle.classList.add("chat-toggle--page");
+      toggle.classList.remove("chat-toggle--bar");
+    } else if (tbar && toggle.parentNode !== tbar) {
+      tbar.insertBefore(toggle, tbar.querySelector("#tools"));
+      toggle.classList.add("chat-toggle--bar");
     }
   }
   place();
   window.addEventListener("resize", place);
+  MT.afterSwap = MT.afterSwap || [];
+  MT.afterSwap.push(place);
 
   var state = { own: "players", shown: "players", rooms: {}, may: {}, on: true, unread: 0, built: false };
   var MAX_LINES = 200;

@@ -118,10 +118,12 @@ def test_the_open_chat_leaves_the_hand_and_the_trains_in_view(
     page = context_for(ana, lang="en", viewport=viewport).new_page()
     Table(page).open(f"{live}/m/{match.pk}/")
     page.locator("#chat-toggle").wait_for(state="visible")
-    # In the site's bar, or on a phone's table (whose site bar folds into the table's menu) on
-    # its own line just above the table: over nothing of the board either way.
+    # In the site's bar, or on a phone's table (whose site bar folds into the table's menu) in
+    # the table's own top bar, before its menu button (issue 19): over nothing of the board.
     where = (
-        ".topbar #chat-toggle" if viewport == DESKTOP else "#chat-toggle.chat-toggle--page + #table"
+        ".topbar #chat-toggle"
+        if viewport == DESKTOP
+        else "#board .tbar > #chat-toggle.chat-toggle--bar + #tools"
     )
     assert page.locator(where).count() == 1
     page.screenshot(path=str(shots / f"chat-closed-{viewport['width']}.png"))

@@ -25,7 +25,10 @@ def test_the_table_shows_the_computers_level(
     match = create(ana, "expert", "beginner")
     ana_client.cookies["django_language"] = lang
     html = ana_client.get(f"/m/{match.pk}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
-    assert f'<span class="train__level" title="{word}"> · {word}</span>' in html
+    assert (
+        f'<span class="train__level" title="{word}"><span class="train__sep"> · </span>{word}</span>'
+        in html
+    )
     assert html.count('class="train__level"') == 2  # two computers; ana's seat has none
 
 

@@ -26,7 +26,7 @@ def client_in(lang: str, user: Any) -> Client:
     "lang, words",
     [
         ("es", ["Crear una partida", "Partidas abiertas", "Continuar", "Ordenador 2", "Tu turno"]),
-        ("de", ["Partie anlegen", "Offene Partien", "Fortsetzen", "Computer 2", "Du bist dran"]),
+        ("de", ["Partie anlegen", "Offene Partien", "Fortsetzen", "Computer 2", "Dein Zug"]),
     ],
 )
 def test_site_games_pages_have_no_english(
