@@ -125,15 +125,17 @@ def test_player_page_ranks_each_matchs_players_by_final_score(make_user: Any) ->
         pytest.fail("no such match")
     html = client_for(ben).get("/players/ana/").content.decode()
     # the match's row: its ranking comes before its replay link
-    cell = html[html.rindex('class="ranking"', 0, html.index(f'href="/m/{match.pk}/replay/"')) :]
+    cell = html[
+        html.rindex('class="history-seats"', 0, html.index(f'href="/m/{match.pk}/replay/"')) :
+    ]
     cell = cell[: cell.index("</ol>")]
-    names = re.findall(r"</span> (?:<strong>)?([A-Za-z]+)", cell)  # ("Computer 2": "Computer")
+    names = re.findall(
+        r'<bdi class="pname" title="[^"]*">([A-Za-z]+)', cell
+    )  # "Computer 2": "Computer"
     by_score = sorted(zip(totals, names_in_seat_order, strict=True), key=lambda p: p[0])
     assert names == [n for _t, n in by_score], (names, totals)
     places = [int(p) for p in re.findall(r'class="ranking__place">(\d+)\.', cell)]
     assert places == [1 + sum(t < mine for t in totals) for mine, _n in by_score]
-    assert (
-        '<li class="ranking__me"><span class="ranking__place">' in cell
-        and "<strong>ana</strong>" in cell
-    )
+    assert '<li class="history-seats__me ranking__me"><span class="ranking__place">' in cell
+    assert cell.count("ranking__me") == 1
     assert "Final ranking (points)" in html
