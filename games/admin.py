@@ -92,7 +92,30 @@ class SeatInline(SeatNumber, ReadOnlyMixin, admin.TabularInline):
     show_change_link = True
 
 
-class RoundInline(ReadOnlyMixin, admin.TabularInline):
+class RoundScores:
+    """A round's points and totals by name with seats from 1, its match's seats read with it
+    (the match's inline of rounds and the round's own page)."""
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Round]:
+        return (
+            super()  # type: ignore[misc]  # a mixin before a ModelAdmin or an inline
+            .get_queryset(request)
+            .select_related("match")
+            .prefetch_related(
+                Prefetch("match__seats", queryset=Seat.objects.select_related("user"))
+            )
+        )
+
+    @admin.display(description=gettext_lazy("penalty points"))
+    def points_shown(self, rnd: Round) -> str:
+        return by_seat(rnd.points, seat_names(rnd.match))
+
+    @admin.display(description=gettext_lazy("totals after"))
+    def totals_shown(self, rnd: Round) -> str:
+        return by_seat(rnd.totals, seat_names(rnd.match))
+
+
+class RoundInline(RoundScores, ReadOnlyMixin, admin.TabularInline):
     """A match's rounds, their points and totals by name with seats from 1."""
 
     model = Round
@@ -108,24 +131,6 @@ class RoundInline(ReadOnlyMixin, admin.TabularInline):
     readonly_fields = fields
     extra = 0
     show_change_link = True
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Round]:
-        return (
-            super()
-            .get_queryset(request)
-            .select_related("match")
-            .prefetch_related(
-                Prefetch("match__seats", queryset=Seat.objects.select_related("user"))
-            )
-        )
-
-    @admin.display(description=gettext_lazy("penalty points"))
-    def points_shown(self, rnd: Round) -> str:
-        return by_seat(rnd.points, seat_names(rnd.match))
-
-    @admin.display(description=gettext_lazy("totals after"))
-    def totals_shown(self, rnd: Round) -> str:
-        return by_seat(rnd.totals, seat_names(rnd.match))
 
 
 class LogEntryInline(ReadOnlyMixin, admin.TabularInline):

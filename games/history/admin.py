@@ -19,7 +19,6 @@ from typing import Any, ClassVar
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -31,7 +30,7 @@ from django.utils.translation import gettext_lazy, pgettext
 from engine.deal import engine_value
 from engine.replay import BadReplay
 from games import permissions, selectors
-from games.admin import LogEntryInline, MatchAdmin, RoundAdmin, by_seat, seat_names
+from games.admin import LogEntryInline, MatchAdmin, RoundAdmin, RoundScores
 from games.history import checks
 from games.history.replays import NotReplayable, parse_position, round_replay
 from games.history.views import position_url, viewer_context
@@ -319,7 +318,7 @@ class NumberedLogInline(LogEntryInline):
         return [seat_label(s.display_name, s.index) for s in seats]
 
 
-class HistoryRoundAdmin(RoundAdmin):
+class HistoryRoundAdmin(RoundScores, RoundAdmin):
     """A round in words: its match, who scored what by name with seats from 1, and a link to
     its replay (once the round has ended, R24); the log below in words too."""
 
@@ -345,24 +344,6 @@ class HistoryRoundAdmin(RoundAdmin):
         "replay_link",
     )
     readonly_fields = fields
-
-    def get_queryset(self, request: HttpRequest) -> Any:
-        return (
-            super()
-            .get_queryset(request)
-            .select_related("match")
-            .prefetch_related(
-                Prefetch("match__seats", queryset=Seat.objects.select_related("user"))
-            )
-        )
-
-    @admin.display(description=gettext_lazy("penalty points"))
-    def points_shown(self, rnd: Round) -> str:
-        return by_seat(rnd.points, seat_names(rnd.match))
-
-    @admin.display(description=gettext_lazy("totals after"))
-    def totals_shown(self, rnd: Round) -> str:
-        return by_seat(rnd.totals, seat_names(rnd.match))
 
     @admin.display(description=gettext_lazy("replay"))
     def replay_link(self, rnd: Round) -> str:
