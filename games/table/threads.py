@@ -13,4 +13,6 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-DATABASE_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="table-db")
+#: how many calls of this process's tables run at once
+THREADS = 4
+DATABASE_THREADS = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="table-db")
