@@ -42,6 +42,12 @@ IN_HAND = {"en": "in hand", "es": "en mano", "de": "auf der Hand"}
 
 #: how a box sits in the viewport, and whether a box is taller than wide
 BOX = "el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, r.width, r.height]; }"
+#: the engine double's hub is left of the first train (the trains leave it to its right)
+HUB_LEFT_OF_TRAINS = (
+    "() => { const hub = document.querySelector('.hub'), row = document.querySelector('.train');"
+    " return !!hub && !!row && hub.getBoundingClientRect().right"
+    " <= row.getBoundingClientRect().left + 1; }"
+)
 
 
 def a_double_on_a_train(actions: list[Any]) -> bool:
@@ -133,9 +139,17 @@ def test_a_round_looks_like_the_game(
     if size == "desktop":
         hub = page.locator(".hub")
         assert hub.is_visible() and hub.locator(".hub__tile").is_visible()
-        hub_box = page.eval_on_selector(".hub", BOX)
-        row_box = page.eval_on_selector(".train", BOX)
-        assert hub_box[2] <= row_box[0] + 1, "the trains leave the hub to its right"
+        # Waited for, not read once: the page may still be taking in the first board.
+        try:
+            page.wait_for_function(HUB_LEFT_OF_TRAINS, timeout=5_000)
+        except Exception as timed_out:
+            (shots / f"{name}-hub.html").write_text(page.inner_html("#board"))
+            page.screenshot(path=str(shots / f"{name}-hub.png"))
+            hub_box = page.eval_on_selector(".hub", BOX)
+            row_box = page.eval_on_selector(".train", BOX)
+            raise AssertionError(
+                f"the trains leave the hub to its right: {hub_box} {row_box}"
+            ) from timed_out
     else:
         assert page.locator(".tbar__engine .tile").is_visible()
     # Our train (board.css marks it from the board's data-seat and the train's data-owner).
