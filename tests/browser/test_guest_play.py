@@ -116,24 +116,13 @@ def test_a_visitor_plays_a_first_turn_learns_from_tips_and_keeps_the_account(
     assert match.created_by == guest and match.listed is False and match.players == 4
     table.wait_connected()
 
-    # Click 2: our first turn comes (after the engine search and, if a computer holds the
-    # engine, its placing), and one click plays it, with the tips on the screen.
+    # Our first turn comes (after the engine search and, if a computer holds the engine,
+    # its placing), with the engine tip on the screen, in its slot under the hand: it covers
+    # neither our train, the Mexican train nor the hand, and moves nothing when it goes.
     table.wait_turn_or_over()
     page.wait_for_function("() => document.getElementById('tip')?.dataset.tip === 'engine'")
     seat = table.data("seat")
     mine = f'.train[data-owner="{seat}"]'
-    done = first_move(page, table)
-    if done == "play":
-        table.wait(f"!!b.querySelector('{mine} .ttile')")
-        assert table.board.locator(f"{mine} .ttile").count() == 1
-    else:  # R10: a pass without drawing leaves a marker on our train
-        table.wait(f"!!b.querySelector('{mine}.train--open')")
-    assert clicks(page) <= 2, f"{clicks(page)} clicks from the front page to a played first turn"
-    table.assert_no_errors()
-
-    # The engine tip came with the engine search and stays while the first turns last, in its
-    # slot under the hand: it covers neither our train, the Mexican train nor the hand, and
-    # moves nothing when it goes.
     page.screenshot(path=str(shots / f"tip-{size}.png"))
     tip = box(page, "#tip")
     if viewport is PHONE:
@@ -143,11 +132,24 @@ def test_a_visitor_plays_a_first_turn_learns_from_tips_and_keeps_the_account(
             row = box(page, part)
             assert not overlaps(tip, row[:3] + [min(row[3], hand_top)]), (part, tip, row)
     before = {part: box(page, part) for part in (mine, ".hand")}
+    # Dismissed before our move: the tip lasts only while the first turns do, and after a
+    # pass the computers may end them at once.
     with page.expect_response(lambda r: r.url.endswith("/accounts/tips/") and r.status == 204):
         page.click("#tip [data-tip-ok]")  # "Got it": this one tip is dismissed for good
     assert Preferences.objects.get(user=guest).tips_seen == ["engine"]
     if viewport is PHONE:
         assert {part: box(page, part) for part in (mine, ".hand")} == before
+
+    # Click 2: one click plays the first turn ("Got it" on the tip is not a move).
+    done = first_move(page, table)
+    if done == "play":
+        table.wait(f"!!b.querySelector('{mine} .ttile')")
+        assert table.board.locator(f"{mine} .ttile").count() == 1
+    else:  # R10: a pass without drawing leaves a marker on our train
+        table.wait(f"!!b.querySelector('{mine}.train--open')")
+    moves = clicks(page) - 1
+    assert moves <= 2, f"{moves} clicks from the front page to a played first turn"
+    table.assert_no_errors()
 
     # The next tip at its moment: still our first turn after a tile (R9), or a marker after a pass.
     nxt = "first_chain" if done == "play" else "marker"
