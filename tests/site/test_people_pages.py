@@ -3,7 +3,7 @@ Spanish and German, signed in with a 20-character account name of wide letters, 
 finished matches with other long-named players and against computers (so the player page has
 its "By opponents" and "Match history" rows, the leaderboard its rows, the replay its totals):
 no page scrolls sideways, no number is cut by a name, every name is the one name element
-(ellipsis, whole name in its title), the site's header is one row at 1280 px, and on the phone
+(ellipsis, whole name in its title) and only a long one gives way, the site's header is one row at 1280 px, and on the phone
 every inline link is a tap target at least 24 px tall. One browser page walks every page in
 every language. Screenshots: test-artifacts/screenshots/people-pages-*.png."""
 
@@ -53,6 +53,16 @@ SMALL_LINKS = """() => [...document.querySelectorAll('main a')].filter(a => {
   const r = a.getBoundingClientRect();
   return r.width > 0 && r.height < 24;
 }).map(a => [a.innerText, a.getBoundingClientRect().height])"""
+#: names of a dozen letters or fewer that end in an ellipsis: only a long name gives way
+#: (a computer's "Computer 4" beside its level goes whole, its level to the next line).
+#: Not in a phone's one-row board bar, where whose turn it is shows its name cut first.
+SHORT_NAMES_CUT = """() => [...document.querySelectorAll('main .pname')]
+  .filter(e => !e.closest('.tbar') && e.textContent.length <= 12 && e.getBoundingClientRect().width > 0
+    && e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"""
+#: boxes something sticks out of (a name wider than its card)
+SPILLS = """() => [...document.querySelectorAll('main .card, main .seat-card, main .seat-list li')]
+  .filter(e => e.getBoundingClientRect().width > 0 && e.scrollWidth > e.clientWidth + 1)
+  .map(e => e.className + ': ' + e.innerText.slice(0, 40))"""
 #: the tops of the header's items that show: one row when they are all level
 HEADER_TOPS = """() => [...document.querySelectorAll(
   '.topbar .brand, .topbar .mainnav a, .topbar .langswitch__btn, .topbar .usermenu summary')]
@@ -77,7 +87,9 @@ def test_pages_with_long_names(live_server: Any, new_context: Any, artifacts_dir
     for user in others:
         services.seat_join(match_id=match.pk, user=user)
     # and an open table in the lobby, made by a long-named player
-    services.match_create(creator=others[0], seats=[SeatSpec("me"), SeatSpec("human")], seed=8)
+    waiting = services.match_create(
+        creator=others[0], seats=[SeatSpec("me"), SeatSpec("human")], seed=8
+    )
     # finished matches: the player page's history and by-opponents rows, the leaderboard's rows
     done = finished_match([me, *others, "casual"], seed=11)
     finished_match([me, "expert"], seed=12)
@@ -90,6 +102,7 @@ def test_pages_with_long_names(live_server: Any, new_context: Any, artifacts_dir
         "/lobby/",
         "/matches/",
         f"/m/{match.pk}/about/",
+        f"/m/{waiting.pk}/join/{waiting.invite_token}/",
         f"/m/{done.pk}/about/",
         f"/m/{done.pk}/replay/",
         "/rules/",
@@ -129,6 +142,10 @@ def test_pages_with_long_names(live_server: Any, new_context: Any, artifacts_dir
                 )
                 if not all(title == text for title, text in names):
                     found.append(("names", names))
+                if short_cut := page.evaluate(SHORT_NAMES_CUT):
+                    found.append(("short names cut", short_cut))
+                if spills := page.evaluate(SPILLS):
+                    found.append(("spills out of its box", spills))
                 if size == "desktop":
                     tops = page.evaluate(HEADER_TOPS)
                     if max(tops) - min(tops) > 4:

@@ -49,7 +49,7 @@ def test_create_page_offers_nine_seat_rows_and_one_computer_by_default(ana_clien
     assert re.search(
         r'<input type="radio" name="seat_2_kind" value="casual"[^>]*checked', page
     )  # seat 2 defaults to a casual computer
-    assert "You (ana)" in page
+    assert 'You (<bdi class="pname" title="ana">ana</bdi>)' in page
 
 
 def test_r2_two_seats_with_a_seed_start_at_once_and_go_to_the_table(
