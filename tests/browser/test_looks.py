@@ -184,13 +184,16 @@ def test_a_round_looks_like_the_game(
                 timeout=5000,
             ).json_value()
             assert lit[0] not in ("none", "") and float(lit[1]) == 1.0, lit
-            dull = page.locator(".htile:not(.htile--playable)")
-            if dull.count():
-                # the others step back by a greyed face, their pips as dark as ever (issue 19)
-                assert dull.first.evaluate(
-                    "el => getComputedStyle(el.querySelector('.tile'))"
-                    ".getPropertyValue('--face-fill')"
-                ).strip()
+            # the others step back by a greyed face, their pips as dark as ever (issue 19); a
+            # tile just drawn that does not fit keeps its face, to be found in the hand
+            dull = ".htile:not(.htile--playable):not(.htile--drawn)"
+            if page.locator(dull).count():
+                page.wait_for_function(
+                    f"() => {{ const el = document.querySelector('{dull} .tile');"
+                    " return !!el && el.isConnected"
+                    " && getComputedStyle(el).getPropertyValue('--face-fill').trim() !== ''; }",
+                    timeout=5000,
+                )
             if size == "desktop" and page.locator("#tip").is_visible():
                 # A tip in its slot under the hand pushes no train we may play on, nor the Mexican
                 # train, under the hand (which stays at the bottom): all in view without scrolling.
