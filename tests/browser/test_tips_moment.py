@@ -77,6 +77,15 @@ WHOLE = """el => { const s = getComputedStyle(el);
   return s.textOverflow !== 'ellipsis' && s.whiteSpace !== 'nowrap'
     && el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1; }"""
 
+#: the first word of an element's text laid out over two lines, or ""
+BROKEN_WORD = """el => { const t = el.firstChild; if (!t || t.nodeType !== 3) return "";
+  const re = /\\S+/g; let m;
+  while ((m = re.exec(t.textContent))) {
+    const r = document.createRange(); r.setStart(t, m.index); r.setEnd(t, m.index + m[0].length);
+    if (new Set([...r.getClientRects()].map(b => Math.round(b.top))).size > 1) return m[0];
+  }
+  return ""; }"""
+
 
 def four_seats(user: Any, rounds: int = 13) -> Any:
     """`user` against three computers: a full table, the rows a phone has least room for."""
@@ -129,6 +138,12 @@ def test_a_tip_has_its_own_place_and_its_whole_title(
         (title[i] >= edge) if i < 2 else (title[i] <= edge)
         for i, edge in enumerate(page.eval_on_selector("#tip", BOX))
     ), title
+    if size == "phone" and page.locator("#tip.tip--compact").count():
+        # Its buttons beside its title, not under it: the slot takes one row from the trains.
+        buttons = page.eval_on_selector("#tip .tip__buttons", BOX)
+        assert buttons[1] < title[3] and buttons[0] >= title[2], (title, buttons)
+    # No word of the title is broken over two lines ("Eröffnungsdoppe" / "l").
+    assert page.eval_on_selector("#tip .tip__title", BROKEN_WORD) == "", "a word broken"
     # Shown or not (in one frame, while the computers play), the tip takes the same room.
     moved = page.evaluate(f"""() => {{
       const kept = {KEPT}, tip = document.getElementById('tip');
