@@ -13,6 +13,7 @@ server's HTML compared); Redo brings back the board the computers left.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,16 @@ FOCUSED = """() => {
 
 
 def focused(page: Any) -> dict[str, Any]:
-    """The focused element, and whether its focus ring is drawn."""
-    found = page.evaluate(FOCUSED)
-    assert found["visible"] and found["outline"] != "none" and found["width"] >= 2, found
+    """The focused element, once its focus ring is drawn (waited for, up to 2 s: a board
+    morphed in just now may not be styled yet)."""
+    deadline = time.monotonic() + 2
+    while True:
+        found = page.evaluate(FOCUSED)
+        ringed = found["visible"] and found["outline"] != "none" and found["width"] >= 2
+        if ringed or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(50)
+    assert ringed, found
     return found
 
 
