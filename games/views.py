@@ -26,6 +26,7 @@ from games.forms import MatchCreateForm
 from games.models import Match, Seat
 from games.permissions import Action as Can
 from games.queries import match_summary
+from games.seats import match_with_seats
 from games.words import sentence
 
 #: finished matches shown per page of "My matches"
@@ -149,7 +150,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     spectator token (`?watch=`) sees the public summary; everyone else (games.permissions)
     gets a 404, signed in or not, so the page does not tell strangers that the match exists.
     """
-    match = _with_seats(Match.objects.select_related("created_by")).filter(pk=match_id).first()
+    match = match_with_seats(match_id)
     token = request.GET.get("watch", "")
     if match is None or not permissions.may(request.user, Can.WATCH, match, token=token):
         raise Http404  # the same for a match that does not exist: nobody learns which ids exist
@@ -175,7 +176,7 @@ def match_seats(request: HttpRequest, match_id: int) -> HttpResponse:
     (static/js/waiting.js asks for it every few seconds instead of reloading the page).
     ``X-Match-Status`` says whether the match has started: then the page goes to the table.
     Anyone else gets the 404 the page gives them."""
-    match = _with_seats(Match.objects.select_related("created_by")).filter(pk=match_id).first()
+    match = match_with_seats(match_id)
     if match is None or not permissions.may(request.user, Can.SEE_LINKS, match):
         raise Http404
     response = render(request, "games/_match_seats.html", {"s": match_summary(match, request.user)})

@@ -29,6 +29,7 @@ from games.chat.models import Room
 from games.chat.push import EVERYONE
 from games.chat.words import Refused, sentence
 from games.permissions import Talk
+from games.seats import match_with_seats
 
 
 @dataclass
@@ -59,7 +60,7 @@ def line(event: dict[str, Any], me: int | None) -> dict[str, Any]:
 
 def _opening(match_id: int, user: Any, token: str, language: str) -> tuple[Chat, dict[str, Any]]:
     """(The connection's chat, its history frame), read in a database thread."""
-    match = services.load_match(match_id)
+    match = match_with_seats(match_id)
     chat = Chat(token=token, joined=True)
     if match is None:
         return chat, {}

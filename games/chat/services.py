@@ -19,7 +19,6 @@ from functools import partial
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Prefetch
 from django.utils import timezone
 
 from games import permissions
@@ -40,8 +39,9 @@ from games.chat.words import (
     UNKNOWN_PHRASE,
     Refused,
 )
-from games.models import Match, Seat
+from games.models import Match
 from games.permissions import Talk
+from games.seats import match_with_seats
 
 #: the flood limit: at most `FLOOD_COUNT` messages per person in `FLOOD_WINDOW` (all tables)
 FLOOD_COUNT = 5
@@ -52,17 +52,8 @@ HISTORY = 100
 _LOCK_SPACE = 0x7A1C
 
 
-def load_match(match_id: int) -> Match | None:
-    return (
-        Match.objects.select_related("created_by")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .filter(pk=match_id)
-        .first()
-    )
-
-
 def _match(match_id: int) -> Match:
-    match = load_match(match_id)
+    match = match_with_seats(match_id)
     if match is None:
         raise Refused(NO_ROOM)
     return match

@@ -15,14 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch
-
 from engine import rules
 from engine.replay import parse_action
 from engine.serialize import start_from_json
 from engine.state import Action, RoundState
 from games import log
-from games.models import LogEntry, Match, Round, Seat
+from games.models import LogEntry, Match, Round
 
 
 class NotReplayable(LookupError):
@@ -59,18 +57,6 @@ class RoundReplay:
 
     def step(self, k: int) -> Step:
         return self.steps[max(0, min(k, self.last))]
-
-
-def load_match(match_id: int) -> Match | None:
-    """A match with its seats (and their users) for the viewer."""
-    return (
-        Match.objects.filter(pk=match_id)
-        .select_related("created_by")
-        .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
-        )
-        .first()
-    )
 
 
 def ended_rounds(match: Match) -> list[Round]:

@@ -24,12 +24,12 @@ from games.history import boards, scores, words
 from games.history.replays import (
     NotReplayable,
     RoundReplay,
-    load_match,
     parse_position,
     round_replay,
 )
 from games.models import Match
 from games.permissions import Action as Can
+from games.seats import match_with_seats
 
 
 def position_url(match_id: int, number: int, step: int) -> str:
@@ -41,7 +41,7 @@ def position_url(match_id: int, number: int, step: int) -> str:
 
 
 def _viewable(request: HttpRequest, match_id: int) -> Match:
-    match = load_match(match_id)
+    match = match_with_seats(match_id)
     if match is None or not permissions.may(request.user, Can.LOOK_BACK, match):
         raise Http404(words.no_match_to_look_back())
     return match

@@ -2,7 +2,6 @@
 
 - `scope_language`: the language a connection is answered in, chosen as the page's was
   (Django's LocaleMiddleware: the language cookie, then Accept-Language).
-- `load_match`: the match with its seats and their users, as the connection's checks read it.
 - `may_watch`: whether this user (or the holder of the watch token) may see the match's
   table at all — games.permissions' ``WATCH``, a staff member's watch logged (R24: who
   sees what once in is the viewer's business, games.table.viewer).
@@ -17,13 +16,13 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from django.db.models import Prefetch
 from django.utils import translation
 
 from games import permissions, selectors
 from games.errors import NOT_FOUND, GameError
-from games.models import Match, Seat
+from games.models import Match
 from games.permissions import Action as Can
+from games.seats import match_with_seats
 from games.words import sentence
 
 
@@ -37,16 +36,6 @@ def scope_language(scope: dict[str, Any]) -> str:
     return translation.get_language_from_request(request)  # type: ignore[arg-type]  # reads COOKIES and META only
 
 
-def load_match(match_id: int) -> Match | None:
-    """The match with its creator, its seats and their users (None: there is no such match)."""
-    return (
-        Match.objects.select_related("created_by")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .filter(pk=match_id)
-        .first()
-    )
-
-
 def may_watch(match: Match | None, user: Any, token: str) -> bool:
     """Whether this user (or token holder) may see the match's table at all (games.permissions;
     a staff member's watch is logged)."""
@@ -57,7 +46,7 @@ def may_watch(match: Match | None, user: Any, token: str) -> bool:
 
 def started_match(match_id: int) -> Match:
     """The match a command is about; refused when there is none, or while it waits for players."""
-    match = load_match(match_id)
+    match = match_with_seats(match_id)
     if match is None:
         raise GameError(NOT_FOUND, sentence("no_such_match"))
     selectors.match_state(match)  # raises not_started while waiting for players

@@ -53,9 +53,10 @@ from games import notify, presence, services
 from games.chat import live as chat
 from games.errors import GameError
 from games.notify import LAYER_LOST, match_group
+from games.seats import match_with_seats
 from games.table import budget, protocol
 from games.table import hub as hubs
-from games.table.access import load_match, may_watch, scope_language
+from games.table.access import may_watch, scope_language
 from games.table.connection import Connection, SessionEnded
 
 logger = logging.getLogger(__name__)
@@ -142,7 +143,7 @@ class TableConsumer(Connection, AsyncWebsocketConsumer):
         token = query.get("watch", [""])[0]
         try:
             allowed = await self.call(
-                lambda: may_watch(load_match(self.match_id), self.user, token)
+                lambda: may_watch(match_with_seats(self.match_id), self.user, token)
             )
         except Exception:  # the database is unreachable for a moment: the page tries again
             logger.exception("table %s: could not check a new connection", self.match_id)

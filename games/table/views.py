@@ -12,7 +12,6 @@ The page renders the board server-side so it works before the websocket connects
 
 from __future__ import annotations
 
-from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -22,8 +21,9 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_cookie
 
 from games import permissions, rules_text, services
-from games.models import Match, Seat
+from games.models import Match
 from games.permissions import Action as Can
+from games.seats import match_with_seats
 from games.table import board, board_reads, words
 
 
@@ -33,12 +33,7 @@ def _access(request: HttpRequest, match_id: int) -> tuple[Match, tuple[int, ...]
     Raises Http404 for anyone who may not watch it (games.permissions), signed in or not,
     exactly as for a match that does not exist: nobody learns which ids exist.
     """
-    match = (
-        Match.objects.select_related("created_by")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .filter(pk=match_id)
-        .first()
-    )
+    match = match_with_seats(match_id)
     token = request.GET.get("watch", "")
     user = request.user
     if match is None or not permissions.may(user, Can.WATCH, match, token=token, log_watch=True):

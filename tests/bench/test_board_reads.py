@@ -24,9 +24,9 @@ from engine.rules import legal_actions
 from engine.serialize import state_from_json
 from games import selectors, services
 from games.models import Match
+from games.seats import match_with_seats
 from games.services import SeatSpec
 from games.table import board, board_reads
-from games.table.access import load_match
 from tests import reads
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +77,7 @@ def boards(
     with translation.override("en"):
         for i in range(len(players) + 1):
             if reads is None:
-                match = load_match(match_id)
+                match = match_with_seats(match_id)
                 assert match is not None
                 viewer = viewers(match, players)[i]
                 out.append(board.board_message(match=match, viewer=viewer))
@@ -413,7 +413,7 @@ def test_a_fresh_read_loads_what_the_orm_loads_in_four_statements(
         assert [s.user.get_username() for s in seats] == [p.get_username() for p in players]
 
     fields = [f.attname for f in Match._meta.concrete_fields]
-    orm = load_match(match.pk)
+    orm = match_with_seats(match.pk)
     assert orm is not None
     assert [getattr(reads.match, f) for f in fields] == [getattr(orm, f) for f in fields]
     seat_fields = [f.attname for f in Seat._meta.concrete_fields]
@@ -455,7 +455,7 @@ def test_what_the_boards_of_a_version_share_is_kept_per_language(players: list[A
     htmls = {}
     for language in ("en", "es", "de", "en"):
         with translation.override(language):
-            fresh = load_match(match.pk)
+            fresh = match_with_seats(match.pk)
             assert fresh is not None
             for user in players[:2] + [None]:
                 mine = tuple(selectors.seats_controlled(shared.match, user)) if user else ()

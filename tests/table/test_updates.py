@@ -23,9 +23,9 @@ from markupsafe import Markup
 from engine import rules
 from engine.views import view
 from games import selectors, services
+from games.seats import match_with_seats
 from games.services import SeatSpec
 from games.table import board, board_reads, parts
-from games.table.access import load_match
 from tests import frames
 from tests.hostile.secrets import tiles_written
 
@@ -54,7 +54,7 @@ def seated(django_user_model: Any, players: int, seed: int) -> tuple[Any, list[A
 
 def act(match_id: int, users: list[Any], rng: random.Random) -> None:
     """The seat to play takes a random legal action, through the service."""
-    match = load_match(match_id)
+    match = match_with_seats(match_id)
     assert match is not None
     state = selectors.match_state(match)
     actions = rules.legal_actions(state)
@@ -142,7 +142,7 @@ def test_the_updates_applied_in_order_make_the_board_a_full_render_makes(
                     c.receive(reads)
             # Render once: the shared parts of a version are rendered for the first viewer only.
             assert rendered.count(version) == 1
-            fresh = load_match(match.pk)
+            fresh = match_with_seats(match.pk)
             assert fresh is not None
             for c in connections:
                 whole = board.board_message(match=fresh, viewer=c.viewer())
