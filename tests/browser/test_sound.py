@@ -42,11 +42,17 @@ def chimes(page: Any) -> int:
 
 
 def play_until_our_turn_comes_back(table: Table) -> None:
-    """Our moves until the turn passes, then the computer's, until it is ours again."""
-    while table.your_turn():
+    """Our moves until the turn passes, then the computer's, until it is ours again.
+
+    Whether the turn passed is read from the first board our move made, not from the page
+    afterwards: the computer may have moved, and the turn come back, by the time we look."""
+    passed = not table.your_turn()
+    while not passed:
         version = table.version()
         table.act_first_fit()
         table.wait_version_above(version)
+        made = next(b for b in table.boards() if b["version"] > version)
+        passed = not made["your_turn"]
     table.wait("b.dataset.yourTurn === 'true'", timeout=30_000)
 
 
