@@ -123,8 +123,18 @@ def test_draw_and_pass_for_me_sends_only_the_listed_action(
     )  # another browser of hers
     assert other.data("draw-pass") == "on"
     other.page.close()
-    # Play the round with the first fitting tile; draws and passes must come by themselves.
+
+    # Play with the first fitting tile; draws and passes must come by themselves. Played until
+    # the round ends or the page has sent both, three times each.
+    def sent_for_us() -> list[dict[str, Any]]:
+        return [
+            m for m in table.sent if m["type"] == "act" and m["action"]["act"] in ("draw", "pass")
+        ]
+
     for _ in range(400):
+        acts = [m["action"]["act"] for m in sent_for_us()]
+        if acts.count("draw") >= 3 and acts.count("pass") >= 3:
+            break
         table.wait(
             "b.dataset.yourTurn === 'true' || b.dataset.phase !== 'play' && b.dataset.phase !== 'first'"
             " && b.dataset.phase !== 'engine'",
@@ -139,7 +149,7 @@ def test_draw_and_pass_for_me_sends_only_the_listed_action(
             continue
         table.act_first_fit()
         table.wait_version_above(version)
-    auto = [m for m in table.sent if m["type"] == "act" and m["action"]["act"] in ("draw", "pass")]
+    auto = sent_for_us()
     assert auto, "this deal never left us without a play"
     versions = [m["version"] for m in auto]
     assert len(versions) == len(set(versions))  # one action per board, never twice

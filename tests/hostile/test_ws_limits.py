@@ -16,6 +16,7 @@ inside and outside strings) straight to the application (no daphne limit in fron
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -152,6 +153,9 @@ async def test_a_handler_that_fails_still_ends_the_pause(
 
     monkeypatch.setattr(consumers.TableConsumer, "receive", broken)
     await me.communicator.send_to(text_data=json.dumps({"type": "sync"}))
+    # The application ends (its clean-up run); receive_output then raises what it raised
+    # (asked before, it would wait its whole timeout for an output first).
+    await asyncio.wait({me.communicator.future}, timeout=TIMEOUT)
     with pytest.raises(RuntimeError, match="a bug"):
         await me.communicator.receive_output(TIMEOUT)
     assert await db(pauses, match.pk) == 0
