@@ -70,7 +70,8 @@ OUTBOX_LIMIT = 64
 #: members after its group expiry, a day by default)
 GROUP_RENEW_SECONDS = 3600.0
 #: seconds between a process's re-joins of its tables' groups on a Redis layer (one ZADD per
-#: table it holds): how long a Redis restart may leave its pages without notices
+#: table it holds, and one INFO for the process): how long a Redis restart may leave its pages
+#: without notices before their boards are read again (`Station._renew`)
 REDIS_REJOIN_SECONDS = 2.0
 #: who an out-of-band frame is for
 AUDIENCES = ("all", "players", "spectators")
@@ -383,6 +384,8 @@ class Station:
         self._renewing: asyncio.Task[None] | None = None
         self.loop = asyncio.get_running_loop()
         self._lock = asyncio.Lock()
+        #: the run ids of the layer's Redis servers when last asked (`_store_restarted`)
+        self._store_ids: list[str] | None = None
 
     async def join(self, conn: TableConsumer) -> Hub:
         """Register `conn` with its match's hub (made, and its group joined, if need be)."""
@@ -396,6 +399,7 @@ class Station:
                         # prefix in one loop, shared with the consumers' own channels; a prefix of
                         # its own would wait for their reads' timeouts (messages held for seconds).
                         self.channel = await self.layer.new_channel()
+                        await self._store_restarted()  # which Redis this is, before any join
                         self._listening = self.loop.create_task(self._listen())
                         self._renewing = self.loop.create_task(self._renew())
                     await self.layer.group_add(notify.match_group(conn.match_id), self.channel)
@@ -472,8 +476,10 @@ class Station:
     async def _renew(self) -> None:
         # On a shared (Redis) layer the memberships are joined again every few seconds too:
         # the layer's connections retry through a Redis restart (tablesite.env.redis_retry), so
-        # no error says that the restarted, empty Redis forgot them; a notice lost meanwhile is
-        # caught up by the page's own `check`.
+        # no error says that the restarted, empty Redis forgot them. The notices sent to the
+        # groups between the restart and this re-join reached no one here: when Redis is a new
+        # one, every hub reads its table again once joined, so no page waits for a turn that
+        # came meanwhile (the next notice may be its own move, which never comes).
         shared = self.layer is not None and not type(self.layer).__name__.endswith(
             "InMemoryChannelLayer"
         )
@@ -481,7 +487,32 @@ class Station:
             await asyncio.sleep(
                 min(GROUP_RENEW_SECONDS, REDIS_REJOIN_SECONDS) if shared else GROUP_RENEW_SECONDS
             )
+            restarted = shared and await self._store_restarted()  # asked before joining again
             await self._rejoin()
+            if restarted:
+                logger.warning(
+                    "table hubs: Redis restarted; reading %d tables again", len(self.hubs)
+                )
+                for hub in list(self.hubs.values()):
+                    hub.notice({"type": "layer.restarted"})  # the version read again (`_told`)
+
+    async def _store_restarted(self) -> bool:
+        """Whether the layer's Redis servers are not those of the last call (a server's
+        ``run_id`` changes when it restarts); False on the first call, and while one is down
+        (asked again at the next renewal)."""
+        connection = getattr(self.layer, "connection", None)  # channels-redis: a shard's client
+        if connection is None:
+            return False
+        try:
+            ids = [
+                str((await connection(i).info("server")).get("run_id"))
+                for i in range(int(getattr(self.layer, "ring_size", 1)))
+            ]
+        except Exception as e:  # down, or not a Redis we can ask: the re-join says the rest
+            logger.debug("table hubs: could not ask Redis for its run id (%s)", e)
+            return False
+        before, self._store_ids = self._store_ids, ids
+        return before is not None and ids != before
 
 
 _stations: dict[asyncio.AbstractEventLoop, Station] = {}

@@ -43,9 +43,14 @@ TIME_LIMIT = 90.0
 
 
 def seen_versions(player: Player) -> set[int]:
+    """The versions of the boards `player` was sent: whole ones, and update frames (``v``),
+    which bring the board to their version as a whole one does."""
     import json
 
-    return {m["version"] for m in map(json.loads, player.sock.frames) if m.get("type") == "board"}
+    frames = list(map(json.loads, player.sock.frames))
+    return {m["version"] for m in frames if m.get("type") == "board"} | {
+        m["v"] for m in frames if m.get("type") == "update"
+    }
 
 
 async def test_two_processes_share_moves_and_survive_a_redis_restart(
