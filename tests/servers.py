@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -51,6 +52,25 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def free_ports_in_a_row(count: int) -> int:
+    """The first of `count` consecutive loopback ports nobody uses now (`.ci/serve` puts its
+    daphnes on PORT+1..PORT+N), below the system's range of ports for outgoing connections
+    (32768 and up on Linux), which a browser's or a database client's socket could take
+    between this choice and the servers' start."""
+    rng = random.Random()
+    for _ in range(200):
+        first = rng.randrange(20000, 32000 - count)
+        try:
+            with contextlib.ExitStack() as held:
+                for port in range(first, first + count):
+                    s = held.enter_context(socket.socket())
+                    s.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return first
+    raise RuntimeError(f"no {count} free ports in a row")
 
 
 def database_url(settings_dict: dict[str, Any]) -> str:

@@ -15,7 +15,7 @@ import psutil
 import pytest
 from django.db import connection
 
-from tests.servers import HAPROXY, REPO_ROOT, database_url, free_port, require
+from tests.servers import HAPROXY, REPO_ROOT, database_url, free_ports_in_a_row, require
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -32,7 +32,7 @@ def test_servers_2_starts_the_proxy_two_daphnes_redis_and_the_worker_and_ctrl_c_
     tmp_path: Any,
 ) -> None:
     require(HAPROXY, "haproxy")
-    port = free_port()
+    port = free_ports_in_a_row(3)  # the proxy's, then its two daphnes'
     env = {k: v for k, v in os.environ.items() if k not in ("TEST_DATABASE_NAME", "REDIS_URL")}
     env.update(
         SERVERS="2",
