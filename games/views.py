@@ -189,8 +189,8 @@ def match_seats(request: HttpRequest, match_id: int) -> HttpResponse:
 def join(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
     """Take a free seat with an invitation link (a wrong token is a 404). A visitor
     without an account may join as a guest (one click), or log in first."""
-    match = get_object_or_404(_with_seats(Match.objects.select_related("created_by")), pk=match_id)
-    if not constant_time_compare(token, match.invite_token):
+    match = match_with_seats(match_id)
+    if match is None or not constant_time_compare(token, match.invite_token):
         raise Http404
     if request.method == "POST" and not request.user.is_authenticated and _free_seats(match):
         if quick.player(request) is None:
@@ -212,9 +212,9 @@ def join(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
         except GameError as e:
             if e.code == NOT_FOUND:
                 raise Http404 from None
-            match = get_object_or_404(
-                _with_seats(Match.objects.select_related("created_by")), pk=match_id
-            )
+            match = match_with_seats(match_id)
+            if match is None:
+                raise Http404 from None
             if e.code != SEAT_TAKEN:
                 error = e.message
             elif _free_seats(match):
