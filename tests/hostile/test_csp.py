@@ -141,6 +141,13 @@ def test_pages_carry_a_policy_without_inline_style_and_hold_none(django_user_mod
         response = anonymous.get(url)
         assert policy(response)["style-src"] == ["'self'"], url
         assert not inline_style(response.content.decode()), url
+    # A form sent without its CSRF token: the site's page, not Django's (which has a <style>).
+    for lang, words in (("en", "Form expired"), ("es", "Formulario caducado")):
+        refused = Client(enforce_csrf_checks=True).post(
+            reverse("login"), {"username": "root"}, HTTP_ACCEPT_LANGUAGE=lang
+        )
+        html = refused.content.decode()
+        assert refused.status_code == 403 and words in html and not inline_style(html), html
 
 
 def test_the_board_in_every_state_holds_no_inline_style() -> None:
