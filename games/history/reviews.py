@@ -5,8 +5,9 @@ out off the request path and kept (`RoundReview`).
   is not a computer's) when the seat had more than one legal action. Each is looked back
   at from that seat's view before the action (`engine.views.view`), never from the state.
 - Queued: by the computer worker's process for the rounds that ended lately with such a
-  decision (`queue_ended`, every `SCAN_EVERY` seconds), or when a reader asks for them on
-  the replay page (`ask`, a POST: a reader's GET never writes).
+  decision (`queue_ended`, every `SCAN_EVERY` seconds; not with ``EXPERT_REVIEWS=asked``),
+  or when a reader asks for them on the replay page (`ask`, a POST: a reader's GET never
+  writes).
 - Worked out: by one thread of the worker's process (`on_worker_pass` starts it when work
   waits and none runs), the asked rounds first, then the oldest queued. One decision per
   transaction on the locked review row, skipping a row another process holds, so two
@@ -17,6 +18,7 @@ out off the request path and kept (`RoundReview`).
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -232,6 +234,12 @@ def _drain() -> None:
         connection.close()  # this thread's own connection
 
 
+def when_ended() -> bool:
+    """Whether rounds are queued as they end (``EXPERT_REVIEWS``: ``ended``, the default) or
+    only when a reader asks (``asked``: a test server, or a site that spares the CPU)."""
+    return os.environ.get("EXPERT_REVIEWS", "ended").strip().lower() != "asked"
+
+
 def on_worker_pass(sender: object, **kwargs: object) -> None:
     """Receiver of `games.signals.worker_pass` (connected in HistoryConfig.ready): queue the
     rounds that ended lately (every `SCAN_EVERY` seconds) and, when reviews wait, start the
@@ -240,7 +248,8 @@ def on_worker_pass(sender: object, **kwargs: object) -> None:
     if now - _scan["at"] < SCAN_EVERY:
         return
     _scan["at"] = now
-    queue_ended(timezone.now() - RECENT)
+    if when_ended():
+        queue_ended(timezone.now() - RECENT)
     running = _thread["thread"]
     if running is not None and running.is_alive():
         return

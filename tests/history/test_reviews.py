@@ -128,8 +128,14 @@ def test_the_review_is_worked_out_off_the_request_path_and_shown(
 
 
 @pytest.mark.django_db
-def test_rounds_that_end_are_queued_by_the_worker(ana: Any, no_thread: list[str]) -> None:
+def test_rounds_that_end_are_queued_by_the_worker(
+    ana: Any, no_thread: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     match, rnd = ended_round(ana)
+    signals.worker_pass.send_robust(sender=None)
+    assert not RoundReview.objects.exists()  # tests ask (tests/conftest.py): nothing queued
+    monkeypatch.setenv("EXPERT_REVIEWS", "ended")
+    monkeypatch.setitem(reviews._scan, "at", float("-inf"))
     signals.worker_pass.send_robust(sender=None)
     assert RoundReview.objects.filter(round=rnd, status=RoundReview.Status.QUEUED).exists()
     assert no_thread == ["reviews"]
