@@ -14,6 +14,10 @@ it cannot read another seat's hand. Rules it leans on:
 - R21: a choice's estimate is the mean of the points left in the seat's hand at the
   playouts' ends.
 
+The samples are uniform over the deals those counts allow: they do not narrow them by what
+the play showed (a seat that drew could not play on the trains open to it then), so an
+estimate is a tendency, not a prediction.
+
 Where the expert's choice differs from the one taken, both are played out from the same
 samples of the hidden tiles (the same deal for both, so the difference shows the choice,
 not the luck of the sample). Samples come from a `random.Random` seeded by a string of
