@@ -44,6 +44,9 @@ SCAN_EVERY = 5.0
 RECENT = timedelta(hours=6)
 #: the thread's name (its database connection is its own)
 THREAD_NAME = "reviews"
+#: seconds the thread rests between two decisions: in a server process it shares the
+#: interpreter with the tables, which then get it back at once
+REST = 0.05
 
 #: when this process last looked for ended rounds (monotonic seconds), and its thread
 _scan: dict[str, float] = {"at": float("-inf")}
@@ -201,8 +204,9 @@ def next_queued() -> list[int]:
     )
 
 
-def work(budget: float | None = None) -> int:
-    """Work on queued reviews until none is left (or `budget` seconds passed); decisions done."""
+def work(budget: float | None = None, rest: float = 0.0) -> int:
+    """Work on queued reviews until none is left (or `budget` seconds passed), resting `rest`
+    seconds after each decision; how many decisions were done."""
     started = time.monotonic()
     count = 0
     while budget is None or time.monotonic() - started < budget:
@@ -214,6 +218,8 @@ def work(budget: float | None = None) -> int:
                 while work_one(pk):
                     count += 1
                     progressed = True
+                    if rest:
+                        time.sleep(rest)
                     if budget is not None and time.monotonic() - started >= budget:
                         return count
             except Exception:
@@ -227,7 +233,7 @@ def work(budget: float | None = None) -> int:
 
 def _drain() -> None:
     try:
-        work()
+        work(rest=REST)
     except Exception:
         logger.exception("reviews: working out the expert's choices failed")
     finally:

@@ -110,7 +110,9 @@
         expertNotes.innerHTML = data.notes;
         expertMarks();
         expertNote();
-        if (data.status === "computing" || data.status === "ask") {
+        if (data.status === "ask" && method === "GET") {
+          expertAsk("POST");  // not queued (or the round's log changed): ask for it
+        } else if (data.status === "computing" || data.status === "ask") {
           expertPoll = setTimeout(function () { expertAsk("GET"); }, 3000);
         } else {
           expertPoll = null;
