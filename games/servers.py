@@ -66,16 +66,15 @@ START_WAIT = 3.0
 KEEPALIVE = (10, 5, 3)
 #: the one line a process logs when it refuses to start
 REFUSED = (
-    "this %s's channel layer (%s) is not that of the %s already running on this database "
-    "(%s): it refuses to start, since its pages and theirs would not hear each other's "
-    "moves; give every server and run_computers the same REDIS_URL (host, port and "
-    "database number)"
+    "this %s refuses to start: its channel layer is %s, and %s already running on this "
+    "database %s, so its pages and theirs would not hear each other's moves; give every "
+    "server and run_computers the same REDIS_URL (host, port and database number)"
 )
 #: the one line a running process logs when it goes out of service
 OUT_OF_SERVICE = (
-    "this %s's channel layer (%s) is not that of the %s running on this database since "
-    "before it (%s): out of service (health check 503, table sockets closed, no computer "
-    "moves) until they agree; give every server and run_computers the same REDIS_URL"
+    "this %s goes out of service (health check 503, table sockets closed, no computer "
+    "moves): its channel layer is %s, and %s running on this database since before it %s; "
+    "give every server and run_computers the same REDIS_URL (host, port and database number)"
 )
 #: the line it logs once it serves again
 BACK = "the processes on this database now speak this %s's channel layer (%s): serving again"
@@ -210,12 +209,18 @@ def describe(others: list[Other]) -> str:
     for other in others:
         by_layer.setdefault(other.label, []).append(other)
     return "; ".join(
-        f"{label}: {', '.join(str(o) for o in group)}" for label, group in by_layer.items()
+        f"{label} ({', '.join(str(o) for o in group)})" for label, group in by_layer.items()
     )
 
 
 def count(others: list[Other]) -> str:
-    return "process" if len(others) == 1 else f"{len(others)} processes"
+    """The subject of a line about `others`: "the process", "the 2 processes" (verb: `speak`)."""
+    return "the process" if len(others) == 1 else f"the {len(others)} processes"
+
+
+def speak(others: list[Other]) -> str:
+    """What `others` speak, with the verb agreeing with `count`."""
+    return f"{'speaks' if len(others) == 1 else 'speak'} {describe(others)}"
 
 
 #: this process's membership (`agree_at_start`), and whether it serves
@@ -241,7 +246,7 @@ def agree_at_start(
         mine.join()
         while differing := mine.differing(mine.others()):
             if time.monotonic() >= deadline:
-                logger.critical(REFUSED, kind, label, count(differing), describe(differing))
+                logger.critical(REFUSED, kind, label, count(differing), speak(differing))
                 mine.leave()
                 return False
             time.sleep(0.2)
@@ -283,9 +288,9 @@ def beat() -> None:
         return
     older = mine.keep()
     if older and _state["out"] is None:
-        reason = f"{count(older)} of another channel layer runs: {describe(older)}"
+        reason = f"another channel layer runs on this database: {describe(older)}"
         _state["out"] = reason
-        logger.critical(OUT_OF_SERVICE, mine.kind, mine.label, count(older), describe(older))
+        logger.critical(OUT_OF_SERVICE, mine.kind, mine.label, count(older), speak(older))
         signals.out_of_service.send_robust(sender=Member, reason=reason)
     elif not older and _state["out"] is not None:
         _state["out"] = None

@@ -173,7 +173,7 @@ def layer_identity(layers: Mapping[str, Any], *, machine: str) -> tuple[str, str
     config = layers.get("default") or {}
     backend = str(config.get("BACKEND", ""))
     if "redis" not in backend.lower():
-        return MEMORY_LAYER, "the in-memory layer (no REDIS_URL)"
+        return MEMORY_LAYER, "the in-memory layer without REDIS_URL"
     options = config.get("CONFIG") or {}
     places: list[tuple[str, str, int, int]] = []
     shown: list[str] = []

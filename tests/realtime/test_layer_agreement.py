@@ -99,7 +99,7 @@ def test_a_process_of_another_layer_refuses_to_start_in_one_line(
     line = lines[0].getMessage()
     assert lines[0].levelname == "CRITICAL" and "refuses to start" in line
     assert mine[1] in line and theirs[1] in line and "REDIS_URL" in line
-    assert f"{first.kind} " in line and "2 processes" in line
+    assert f"{first.kind} " in line and "the 2 processes already running" in line
     assert "s3cret" not in line
     # it never counted: only the two running ones are recorded
     assert servers.member() is None
