@@ -198,3 +198,25 @@ async def health(application: Any) -> tuple[int, bool]:
     start = await check.receive_output(TIMEOUT)
     body = await check.receive_output(TIMEOUT)
     return start["status"], b"out of service" in body["body"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_beat_joins_again_after_the_database_dropped_the_lock(
+    others: list[servers.Member],
+) -> None:
+    """A database restart ends the lock with its connection: the next beat takes a new one
+    (with a new row), and the process still counts and serves."""
+    assert servers.agree_at_start(layer=REDIS, wait=0)
+    mine = servers.member()
+    assert mine is not None and mine.id is not None
+    before = mine.id
+    with mine.connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    watcher = running(others, REDIS)
+    with watcher.connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [backend])
+    assert [o.id for o in watcher.others()] == []  # no longer counts
+    servers.beat()
+    assert mine.id != before and servers.serving()
+    assert [o.id for o in watcher.others()] == [mine.id]
