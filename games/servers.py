@@ -309,12 +309,17 @@ class Watch:
 
     async def run(self) -> None:
         run_beat = sync_to_async(beat, thread_sensitive=False, executor=self._executor)
+        failing = False
         while True:
             await asyncio.sleep(BEAT_SECONDS)
             try:
                 await run_beat()
             except Exception as e:  # the database is down: the next beat asks again
-                logger.debug("servers: a beat failed (%s)", e)
+                if not failing:  # once, not every beat while it stays down
+                    logger.warning("could not renew this process's record on the database (%s)", e)
+                failing = True
+            else:
+                failing = False
 
     async def stop(self) -> None:
         if self.task is not None:
