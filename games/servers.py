@@ -238,7 +238,8 @@ def agree_at_start(
 ) -> bool:
     """At a process's start, before it serves: join (`Member.join`), and refuse when a
     running process speaks another layer (one `REFUSED` line; False: the caller exits).
-    True when it may go on, also when the database cannot be asked (logged)."""
+    True when it may go on, also when the database cannot be asked (logged; its beats join
+    once it can, and take it out of service if an older process of another layer runs)."""
     key, label = layer or identity()
     mine = Member(kind=kind, layer=key, label=label)
     deadline = time.monotonic() + (START_WAIT if wait is None else wait)
@@ -251,11 +252,10 @@ def agree_at_start(
                 return False
             time.sleep(0.2)
     except Exception as e:  # the database is not up yet: nothing to compare with
-        mine.leave()
+        mine.leave()  # joined by the first beat that reaches it (`Member.keep`), and checked
         logger.warning(
             "could not ask the database which channel layer the other servers speak (%s)", e
         )
-        return True
     leave()
     _state.update(member=mine, pid=os.getpid(), out=None)
     return True

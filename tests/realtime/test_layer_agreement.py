@@ -18,6 +18,7 @@ The same with real daphne processes: tests/faults/test_layer_agreement.py.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -131,6 +132,9 @@ def test_a_process_gone_no_longer_counts_and_its_row_goes(
     with killed.connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(%s)", [backend])
     others.remove(gone)
+    deadline = time.monotonic() + 10  # the backend ends a moment after it is told to
+    while killed.others() and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert servers.agree_at_start(layer=MEMORY, wait=0) is False  # `killed` still runs
     killed.leave()
     others.remove(killed)
@@ -216,7 +220,35 @@ def test_the_beat_joins_again_after_the_database_dropped_the_lock(
     watcher = running(others, REDIS)
     with watcher.connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(%s)", [backend])
+    deadline = time.monotonic() + 10  # the backend ends a moment after it is told to
+    while watcher.others() and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert [o.id for o in watcher.others()] == []  # no longer counts
     servers.beat()
     assert mine.id != before and servers.serving()
     assert [o.id for o in watcher.others()] == [mine.id]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_server_started_while_the_database_could_not_be_asked_is_checked_by_its_beat(
+    others: list[servers.Member],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    running(others, REDIS)
+    join = servers.Member.join
+
+    def down(self: servers.Member) -> None:
+        raise ConnectionError("the database is not up yet")
+
+    monkeypatch.setattr(servers.Member, "join", down)
+    with caplog.at_level("WARNING", logger="games.servers"):
+        assert servers.agree_at_start(layer=MEMORY, wait=0) is True
+    assert ["could not ask the database" in r.getMessage() for r in caplog.records] == [True]
+    assert servers.serving()
+
+    monkeypatch.setattr(servers.Member, "join", join)
+    servers.beat()  # the database answers: joined, and found out
+    assert not servers.serving()
+    mine = servers.member()
+    assert mine is not None and mine.connection is not None
