@@ -43,7 +43,7 @@ import os
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -80,6 +80,14 @@ OUT_OF_SERVICE = (
 BACK = "the processes on this database now speak this %s's channel layer (%s): serving again"
 
 
+#: a process's kind in the log's words
+KIND_WORDS = {"server": "server", "computers": "run_computers"}
+
+
+def kind_words(kind: str) -> str:
+    return KIND_WORDS.get(kind, kind)
+
+
 def identity() -> tuple[str, str]:
     """This process's channel layer: (key, label) (`tablesite.env.layer_identity`)."""
     from tablesite.env import layer_identity
@@ -99,7 +107,7 @@ class Other:
     label: str
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.host}:{self.pid}"
+        return f"{kind_words(self.kind)} {self.host}:{self.pid}"
 
 
 def _table() -> str:
@@ -125,7 +133,6 @@ class Member:
     label: str
     id: int | None = None
     connection: Any = None
-    started: float = field(default_factory=time.time)
 
     def join(self) -> None:
         """Take a lock, then write the row it stands for (a row is never seen without its
@@ -247,7 +254,9 @@ def agree_at_start(
         mine.join()
         while differing := mine.differing(mine.others()):
             if time.monotonic() >= deadline:
-                logger.critical(REFUSED, kind, label, count(differing), speak(differing))
+                logger.critical(
+                    REFUSED, kind_words(kind), label, count(differing), speak(differing)
+                )
                 mine.leave()
                 return False
             time.sleep(0.2)
@@ -290,11 +299,13 @@ def beat() -> None:
     if older and _state["out"] is None:
         reason = f"another channel layer runs on this database: {describe(older)}"
         _state["out"] = reason
-        logger.critical(OUT_OF_SERVICE, mine.kind, mine.label, count(older), speak(older))
+        logger.critical(
+            OUT_OF_SERVICE, kind_words(mine.kind), mine.label, count(older), speak(older)
+        )
         signals.out_of_service.send_robust(sender=Member, reason=reason)
     elif not older and _state["out"] is not None:
         _state["out"] = None
-        logger.warning(BACK, mine.kind, mine.label)
+        logger.warning(BACK, kind_words(mine.kind), mine.label)
 
 
 class Watch:
