@@ -29,8 +29,10 @@ from games.permissions import Action as Can
 from games.services.store import _commit, _lock, _pace_unknown, _seats, _seen, _user_id
 from games.words import sentence
 
-#: random seeds stay below 2**53 so they survive a round trip through JavaScript numbers
-SEED_LIMIT = 2**53
+#: seeds are below 2**63 (Match.seed is a signed 64-bit integer); a random seed is drawn
+#: from all of them with `secrets`, so that a player who knows their own hand cannot search
+#: the seeds for the one that deals it (and with it every other hand)
+SEED_LIMIT = 2**63
 MAX_NAME = 40
 
 SeatKind = Literal["me", "human", "local", "computer"]
@@ -90,7 +92,7 @@ def _pace(pace: object) -> str:
 def _new_seed(seed: object) -> int:
     if seed is None:
         return secrets.randbelow(SEED_LIMIT)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
         raise GameError(BAD_REQUEST, sentence("seed_range"))
     return seed
 
