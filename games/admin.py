@@ -190,6 +190,7 @@ class MatchAdmin(AllowListedLookups, admin.ModelAdmin):
         "listed",
         "players",
         "seed_shown",
+        "seed_chosen",
         "pace",
         "hurry",
         "away_limit",
@@ -204,6 +205,12 @@ class MatchAdmin(AllowListedLookups, admin.ModelAdmin):
     )
     readonly_fields = tuple(f for f in fields if f != "listed")
     inlines = (SeatInline, RoundInline)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # A match whose creator chose the seed stays out of the lobby (services.match_create).
+        if obj is not None and obj.seed_chosen:
+            return (*self.readonly_fields, "listed")
+        return self.readonly_fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
         return (

@@ -4,7 +4,9 @@ A form that needs no JavaScript: seat 1 is always the creator; seats 2 to 10 are
 drawn as a row of seats, each a group of radio buttons (nobody, an invited person,
 pass-and-play, a computer and its level) and a name. A seat left empty is skipped
 and the seats that are filled are numbered in order, so a match has 1 + (filled
-seats) seats, 2 to 10 (R2). The seed (R4) sits in an "advanced" fold. New matches
+seats) seats, 2 to 10 (R2). The seed (R4) sits in an "advanced" fold; a chosen one
+deals every hand its creator will play against, so it is refused beside an invited
+seat or a listing in the lobby (games.services.matches says the same). New matches
 are private unless the creator lists them in the lobby.
 """
 
@@ -92,7 +94,9 @@ class MatchCreateForm(forms.Form):
         min_value=0,
         max_value=MAX_SEED,
         help_text=_(
-            "The same number deals the same tiles again, to replay a match. Leave it blank for a random deal."
+            "The same number deals the same tiles again, to replay a match. Only for a table "
+            "without other people, since whoever chooses it knows every hand. Leave it blank "
+            "for a random deal."
         ),
         error_messages={
             "invalid": _(
@@ -271,11 +275,36 @@ class MatchCreateForm(forms.Form):
                         ),
                     )
                 taken |= keys
+        self._check_seed(cleaned, [kind for _n, kind, _name in chosen])
         cleaned["seats"] = seats
         cleaned["length"] = cleaned.get("length") or length.STANDARD
         cleaned["pace"] = cleaned.get("pace") or Match.Pace.NORMAL
         cleaned["away_limit"] = cleaned.get("away_limit") or Match.AwayLimit.HOUR
         return cleaned
+
+    def _check_seed(self, cleaned: dict[str, Any], kinds: list[str]) -> None:
+        """A chosen deal number (R4) shows its creator every hand: only for a table where
+        nobody else can sit, so neither beside an invited seat nor listed in the lobby."""
+        if cleaned.get("seed") is None:
+            return
+        if INVITED in kinds:
+            self.add_error(
+                "seed",
+                gettext(
+                    "A deal number can be chosen only when nobody else takes a seat, since "
+                    "whoever chooses it knows every hand. Make the invited seats computers or "
+                    "pass-and-play seats, or leave the number blank for a random deal."
+                ),
+            )
+        elif cleaned.get("listed"):
+            self.add_error(
+                "seed",
+                gettext(
+                    "A deal number can be chosen only for a table not listed in the lobby, "
+                    "since whoever chooses it knows every hand. Untick “List in the lobby”, "
+                    "or leave the number blank for a random deal."
+                ),
+            )
 
     def seat_specs(self) -> list[Any]:
         """The seats for `services.match_create`: the creator first, then the filled rows."""

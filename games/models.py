@@ -98,6 +98,9 @@ class Match(models.Model):
             "The deal of each round is a function of the seed and the round's engine double."
         ),
     )
+    #: the creator typed the seed (R4): they know every deal, so nobody else may sit at the
+    #: match (games.services.matches) and it is never rated (games.history.stats)
+    seed_chosen = models.BooleanField(_("seed chosen by its creator"), default=False)
     players = models.PositiveSmallIntegerField(_("players"))
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.WAITING

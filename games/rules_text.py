@@ -35,7 +35,8 @@ RULES: list[tuple[str, Promise]] = [
         "R4",
         _(
             "The deal is random. A match created with a seed can be replayed: the same seed and "
-            "players give the same deal in every round."
+            "players give the same deal in every round. A seed can be chosen only for a table "
+            "without other people, since whoever chooses it knows every hand."
         ),
     ),
     # Rounds and the engine

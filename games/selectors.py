@@ -219,11 +219,13 @@ def my_matches(user: object) -> QuerySet[Match]:
 
 
 def open_matches() -> QuerySet[Match]:
-    """Matches listed in the lobby that wait for players and have a free seat."""
+    """Matches listed in the lobby that wait for players and have a free seat (never one
+    whose creator chose the seed: nobody else may sit there)."""
     return (
         Match.objects.filter(
             status=Match.Status.WAITING,
             listed=True,
+            seed_chosen=False,
             seats__kind=Seat.Kind.HUMAN,
             seats__user__isnull=True,
         )

@@ -225,6 +225,8 @@ def join(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
             messages.success(request, sentence("joined", id=match.pk, number=seat.index + 1))
             return redirect("games:table", match.pk)
     free = _free_seats(match)
+    # shown once: as the error after a refused POST, as a notice on a GET
+    notice = not free and not already and not error
     return render(
         request,
         "games/join.html",
@@ -233,8 +235,8 @@ def join(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
             "free_seats": free,
             "already": already,
             "error": error,
-            # shown once: as the error after a refused POST, as a notice on a GET
-            "full": not free and not already and not error,
+            "closed": sentence("seed_chosen_no_join") if notice and match.seed_chosen else "",
+            "full": notice and not match.seed_chosen,
         },
         status=409 if error else 200,
     )
@@ -250,6 +252,10 @@ def _held_seat(match: Match, user: object) -> Seat | None:
 
 
 def _free_seats(match: Match) -> list[Seat]:
+    """The seats a visitor may take; none at a match whose creator chose the seed (R4: they
+    know every hand), as `services.seat_join` says too."""
+    if match.seed_chosen:
+        return []
     return sorted(
         (
             s

@@ -250,6 +250,14 @@ SITE: dict[str, Callable[[], str]] = {
     "name_length": lambda: _("A name has at most 40 characters."),
     "paces": lambda: _("The computers' pace is relaxed, normal, fast or instant."),
     "seed_range": lambda: _("A seed is a whole number from 0 to 2⁶³ − 1."),
+    "seed_alone": lambda: _(
+        "A deal number can be chosen only for a table without other people (you, computers "
+        "and pass-and-play seats on your device) that is not listed in the lobby: whoever "
+        "chooses it knows every hand."
+    ),
+    "seed_chosen_no_join": lambda: _(
+        "Nobody can join this match: its creator chose its deal number, so they know every hand."
+    ),
     "sign_in_to_create": lambda: _("Sign in to create a match."),
     "away_limits": lambda: _("Choose how long a seat may stay away from the list."),
     "sign_in_to_join": lambda: _("Sign in to join a match."),

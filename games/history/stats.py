@@ -8,7 +8,9 @@ lowest totals win together), penalty points per round (R21), best and worst roun
 rounds gone out (R20), all also by opponents (people, or the strongest computer
 level at the table). A match among people only (two or more accounts, no computer,
 no pass-and-play seat) also moves their openskill ratings (Plackett–Luce), ranked by
-total with ties sharing their place (R22).
+total with ties sharing their place (R22); never a match whose creator chose the seed
+(R4: they knew every hand; the site seats nobody else there, and a match made before
+that rule is kept out here all the same).
 
 `rebuild()` (``manage.py rebuild_stats``) empties everything and counts every
 finished match again in the order they finished (finished_at, then id), so it gives
@@ -130,7 +132,11 @@ def count_match(match: Match) -> bool:
         row["matches"] += 1
         row["wins"] += int(won and not shared)
         row["shared_wins"] += int(won and shared)
-    if len(players) == len(seats) and len({s.user_id for s in players}) >= 2:
+    if (
+        not match.seed_chosen
+        and len(players) == len(seats)
+        and len({s.user_id for s in players}) >= 2
+    ):
         _rate(facts, players, stats)
     for st in stats.values():
         st.save()

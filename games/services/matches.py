@@ -3,6 +3,11 @@
 same table (`table_new_match`). A match starts, round 1 dealt, as soon as no seat waits for
 a player.
 
+A seed chosen by the creator deals every hand they will play against, so it is taken only
+for a table without other people: the creator's own seat, pass-and-play seats on their
+device and computers, not listed in the lobby. Such a match has no free seat, and
+`seat_join` refuses it all the same.
+
 Rules served: R2 (2 to 10 players), R4 (the seed: given, or random), R5, R6 and R31
 (round 1 from 12-12, or the shorter match's first double, and its engine search), R24
 (pass-and-play seats), R25 (computer players and their levels), R29 (a new match at the
@@ -29,8 +34,10 @@ from games.permissions import Action as Can
 from games.services.store import _commit, _lock, _pace_unknown, _seats, _seen, _user_id
 from games.words import sentence
 
-#: random seeds stay below 2**53 so they survive a round trip through JavaScript numbers
-SEED_LIMIT = 2**53
+#: seeds are below 2**63 (Match.seed is a signed 64-bit integer); a random seed is drawn
+#: from all of them with `secrets`, so that a player who knows their own hand cannot search
+#: the seeds for the one that deals it (and with it every other hand)
+SEED_LIMIT = 2**63
 MAX_NAME = 40
 
 SeatKind = Literal["me", "human", "local", "computer"]
@@ -90,7 +97,7 @@ def _pace(pace: object) -> str:
 def _new_seed(seed: object) -> int:
     if seed is None:
         return secrets.randbelow(SEED_LIMIT)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
         raise GameError(BAD_REQUEST, sentence("seed_range"))
     return seed
 
@@ -103,6 +110,7 @@ def _new_match(
     seats: list[tuple[str, Any, str, str]],
     seed: int,
     listed: bool,
+    seed_chosen: bool = False,
     pace: str = "normal",
     away_limit: str = "1h",
     rounds: int = length.STANDARD,
@@ -112,6 +120,7 @@ def _new_match(
         table=table,
         number=number,
         seed=seed,
+        seed_chosen=seed_chosen,
         players=len(seats),
         listed=listed,
         pace=pace,
@@ -155,7 +164,9 @@ def match_create(
     `pace`: how fast its computers move (Match.Pace), changed later with `pace_set`;
     `away_limit`: how long a seat may stay away before a computer may play it
     (Match.AwayLimit, games.standin), changed later with `standin.away_limit_set`;
-    `rounds`: the match's length (R31, games.length), 13 rounds from 12-12 by default."""
+    `rounds`: the match's length (R31, games.length), 13 rounds from 12-12 by default;
+    `seed`: the deal (R4), random when None; a chosen one only with no free seat and not
+    listed, since whoever chooses it knows every hand."""
     if _user_id(creator) is None:
         raise GameError(FORBIDDEN, sentence("sign_in_to_create"))
     seats = list(seats)
@@ -164,6 +175,8 @@ def match_create(
     if chosen_rounds is None:
         raise GameError(BAD_REQUEST, length.refused(), rule="R31")
     chosen = _new_seed(seed)
+    if seed is not None and (listed or any(spec.kind == "human" for spec in seats)):
+        raise GameError(BAD_REQUEST, sentence("seed_alone"), rule="R4")
     pace = _pace(pace)
     if away_limit not in Match.AwayLimit.values:
         raise GameError(BAD_REQUEST, sentence("away_limits"))
@@ -192,6 +205,7 @@ def match_create(
             creator=creator,
             seats=rows,
             seed=chosen,
+            seed_chosen=seed is not None,
             listed=listed,
             pace=pace,
             away_limit=away_limit,
@@ -217,6 +231,8 @@ def seat_join(
         held = Seat.objects.filter(match=match, kind=Seat.Kind.HUMAN, user=user).first()
         if held is not None:
             return held
+        if match.seed_chosen:  # its creator knows every hand: nobody else sits there
+            raise GameError(FORBIDDEN, sentence("seed_chosen_no_join"), rule="R4")
         if match.status != Match.Status.WAITING:
             raise GameError(SEAT_TAKEN, sentence("match_full"))
         free = Seat.objects.filter(match=match, kind=Seat.Kind.HUMAN, user__isnull=True).order_by(

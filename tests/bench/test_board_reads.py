@@ -27,7 +27,7 @@ from games.models import Match
 from games.seats import match_with_seats
 from games.services import SeatSpec
 from games.table import board, board_reads
-from tests import reads
+from tests import reads, seeded
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +49,7 @@ def players(django_user_model: Any) -> list[Any]:
 
 
 def started(players: list[Any], seed: int = 7) -> Match:
-    match = services.match_create(
+    match = seeded.match_create(
         creator=players[0],
         seed=seed,
         listed=False,
@@ -321,7 +321,7 @@ def test_matches_awaiting_a_computer_in_one_query(
             SeatSpec(k, level="casual") if k == "computer" else SeatSpec(k)
             for k in rng.choice(kinds)
         ]  # type: ignore[arg-type]
-        match = services.match_create(creator=players[0], seed=seed, seats=seats)
+        match = seeded.match_create(creator=players[0], seed=seed, seats=seats)
         for _step in range(rng.randrange(40)):
             row = Match.objects.get(pk=match.pk)
             if row.state is None:
@@ -443,7 +443,7 @@ def test_what_the_boards_of_a_version_share_is_kept_per_language(players: list[A
     snapshot, the public view, the seats' names, the shared parts): boards in English, Spanish and German
     from one shared read equal boards read afresh in that language, a computer's name
     included ("Computer 3" is translated), and the words of each board are its own."""
-    match = services.match_create(
+    match = seeded.match_create(
         creator=players[0],
         seed=11,
         listed=False,

@@ -29,6 +29,7 @@ from games.models import Match
 from games.services import SeatSpec
 from games.table import board_reads
 from games.table.consumers import TableConsumer
+from tests import seeded
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +97,7 @@ def unreachable_after(
 
 def test_an_action_and_its_boards_leave_no_cyclic_garbage(django_user_model: Any) -> None:
     users = [django_user_model.objects.create_user(f"cycles{i}") for i in range(SEATS)]
-    match = services.match_create(
+    match = seeded.match_create(
         creator=users[0],
         seed=11,
         listed=False,

@@ -25,6 +25,7 @@ from bench.load_clients import choose
 from bench.load_server import Servers, server_env
 from games import services
 from games.services import SeatSpec
+from tests import seeded
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -45,7 +46,7 @@ def test_idle_websockets_stay_open_and_hear_the_next_move(django_user_model: Any
     from websockets.typing import Origin
 
     players = [django_user_model.objects.create_user(f"idle{i}") for i in range(2)]
-    match = services.match_create(
+    match = seeded.match_create(
         creator=players[0], seed=3, listed=False, seats=[SeatSpec("me"), SeatSpec("human")]
     )
     services.seat_join(match_id=match.pk, user=players[1], token=match.invite_token)

@@ -26,9 +26,8 @@ from engine import bots, rules
 from engine.state import Action, RoundState
 from engine.tiles import Tile
 from engine.views import SeatView, view
-from games import services
 from games.services import SeatSpec
-from tests import frames
+from tests import frames, seeded
 
 BOARD = "#board > .board"
 OVER = ("round_over", "match_over")
@@ -393,7 +392,7 @@ def _engine_seed() -> int:
 def against_a_computer(user: Any) -> Any:
     """A match of `user` against a casual computer, dealt so that `user` holds the engine
     double (R7) and then has a tile to play: the table tests' usual start."""
-    return services.match_create(
+    return seeded.match_create(
         creator=user,
         seed=_engine_seed(),
         seats=[SeatSpec("me"), SeatSpec("computer", level="casual")],

@@ -13,6 +13,7 @@ import pytest
 
 from games import services
 from games.services import SeatSpec
+from tests import seeded
 from tests.i18n_helpers import english_leaks
 
 from .table import Table
@@ -36,7 +37,7 @@ UNCOVERED = """(selector) => {
 
 
 def duo(ana: Any, ben: Any) -> Any:
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana,
         seed=7,
         seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="casual")],

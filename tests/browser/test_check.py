@@ -17,6 +17,7 @@ from engine.serialize import state_from_json
 from games import services
 from games.models import Match
 from games.services import SeatSpec
+from tests import seeded
 
 from .table import Table
 
@@ -27,7 +28,7 @@ def test_a_page_that_missed_a_notice_catches_up_by_itself(
     live: str, make_user: Any, context_for: Any
 ) -> None:
     ana, bob = make_user("ana"), make_user("bob")
-    match = services.match_create(creator=ana, seed=4, seats=[SeatSpec("me"), SeatSpec("human")])
+    match = seeded.match_create(creator=ana, seed=4, seats=[SeatSpec("me"), SeatSpec("human")])
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
     context = context_for(ana)
     context.add_init_script("window.MT_CHECK_MS = 300;")

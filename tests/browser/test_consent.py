@@ -19,6 +19,7 @@ from django.utils import timezone
 from games import services
 from games.models import ChangeRequest, Match
 from games.services import SeatSpec
+from tests import seeded
 from tests.conftest import PHONE
 
 from .table import Table
@@ -30,7 +31,7 @@ def ana_asks_ben(live: str, signed_in: Any) -> tuple[Match, Table, Table]:
     """Ana and Ben (on a phone) at one table; Ana restarts the round, which asks Ben."""
     ana_context = signed_in("ana")
     ben_context = signed_in("ben", viewport=PHONE)
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana_context.user, seats=[SeatSpec("me"), SeatSpec("human")], seed=7
     )
     services.seat_join(match_id=match.pk, user=ben_context.user, token=match.invite_token)

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from engine.state import Action
-from games import services
 from games.models import Match
 from games.services import SeatSpec
+from tests import seeded
 
 from .table import Table, first_fit_policy, mine, pick_seed
 
@@ -77,7 +77,7 @@ def test_one_turn_by_keyboard_alone(
 ) -> None:
     seed = pick_seed(2, first_fit_policy, computer_holds_then_chain_draw_pass, cost=until_our_pass)
     ana = make_user("ana")
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")]
     )
     table = Table(context_for(ana).new_page()).open(f"{live}/m/{match.pk}/")
@@ -204,7 +204,7 @@ def test_undo_after_the_computers_answered_restores_the_earlier_board(
 ) -> None:
     seed = pick_seed(3, first_fit_policy, ends_first_turn_after_playing, cost=until_we_play_again)
     ana = make_user("ana")
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana,
         seed=seed,
         seats=[

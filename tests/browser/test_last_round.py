@@ -11,6 +11,7 @@ import pytest
 from games import services
 from games.models import ChangeRequest
 from games.services import SeatSpec
+from tests import seeded
 from tests.conftest import PHONE
 
 from .table import Table
@@ -23,7 +24,7 @@ def test_a_declined_end_after_this_round_is_seen_by_the_asker(
 ) -> None:
     ana_context = signed_in("ana", lang="es")
     ben_context = signed_in("ben", viewport=PHONE)
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana_context.user, seats=[SeatSpec("me"), SeatSpec("human")], seed=7
     )
     services.seat_join(match_id=match.pk, user=ben_context.user, token=match.invite_token)

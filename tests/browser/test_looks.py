@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from games import services
 from games.services import SeatSpec
+from tests import seeded
 
 from .table import Table, against_a_computer, first_fit_policy, pick_seed
 
@@ -126,7 +126,7 @@ def test_a_round_looks_like_the_game(
 ) -> None:
     seed = pick_seed(4, first_fit_policy, a_double_on_a_train)
     ana = make_user("ana")  # a new player: the first-time tips come (static/js/tips.js)
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana, seats=[SeatSpec("me")] + [SeatSpec("computer", level="casual")] * 3, seed=seed
     )
     viewport = VIEWPORTS[size]
@@ -397,7 +397,7 @@ def test_the_rounds_result_shows_whole_names_on_a_laptop_and_a_phone(
 ) -> None:
     seed = pick_seed(3, first_fit_policy, lambda actions: True)  # the shortest round
     guest = make_user(GUEST_NAME)
-    match = services.match_create(
+    match = seeded.match_create(
         creator=guest,
         seed=seed,
         seats=[

@@ -19,6 +19,7 @@ from accounts.models import Preferences
 from games import services
 from games.models import Match
 from games.services import SeatSpec
+from tests import seeded
 
 from .table import Table
 
@@ -29,7 +30,7 @@ def test_pace_from_the_menu_and_skip_to_my_turn(
     live: str, make_user: Any, context_for: Any, shots: Any
 ) -> None:
     ana, bob = make_user("ana"), make_user("bob")
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana,
         seed=5,
         pace="relaxed",
@@ -95,7 +96,7 @@ def test_draw_and_pass_for_me_sends_only_the_listed_action(
     """The opt-in is kept on the account (a later page, another browser, shows it on); with it
     on, a board whose only legal action is to draw or pass gets that action sent, once."""
     ana = make_user("ana")
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana,
         seed=5,
         pace="instant",

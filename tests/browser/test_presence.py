@@ -17,6 +17,7 @@ import pytest
 from games import services
 from games.models import Presence
 from games.services import SeatSpec
+from tests import seeded
 
 from .table import Table
 
@@ -32,7 +33,7 @@ def test_the_dot_changes_when_the_other_players_page_closes(
     lang: str, live: str, context_for: Any, make_user: Any, shots: Path
 ) -> None:
     ana, ben = make_user("ana"), make_user("ben")
-    match = services.match_create(creator=ana, seats=[SeatSpec("me"), SeatSpec("human")], seed=7)
+    match = seeded.match_create(creator=ana, seats=[SeatSpec("me"), SeatSpec("human")], seed=7)
     services.seat_join(match_id=match.pk, user=ben)
     # ben's table is open first: ana's board, read when her page opens, shows him here
     ben_page = context_for(ben, lang=lang).new_page()

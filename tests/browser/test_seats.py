@@ -23,9 +23,10 @@ import pytest
 
 from engine.state import RoundState
 from engine.tiles import Tile, parse_tile
-from games import selectors, services
+from games import selectors
 from games.models import Match
 from games.services import SeatSpec
+from tests import seeded
 from tests.conftest import PHONE
 
 from .table import OVER, Table, first_fit_policy, mine, pick_seed, tiles_in
@@ -180,7 +181,7 @@ def test_a_spectator_sees_no_hand_until_the_round_ends(
         cost=lambda actions: len(actions) + 3 * len(mine(actions)),
     )
     ana = make_user("ana")
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana,
         seed=seed,
         seats=[
@@ -254,7 +255,7 @@ def test_pass_and_play_relay_hides_every_hand_until_show_my_tiles(
     policies = {0: first_fit_policy, 1: first_fit_policy}
     seed = pick_seed(2, policies, lambda actions: True, cost=holder_first_turn)
     ana = make_user("ana")
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana, seed=seed, seats=[SeatSpec("me"), SeatSpec("local", name="Ben")]
     )
     table = Table(context_for(ana, viewport=PHONE).new_page()).open(f"{live}/m/{match.pk}/")

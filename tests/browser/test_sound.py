@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from games import services
 from games.services import SeatSpec
+from tests import seeded
 
 from .table import Table, against_a_computer
 
@@ -102,7 +102,7 @@ def test_the_turn_sound_is_off_until_chosen_then_chimes_when_the_turn_comes(
 
 def test_spectators_have_no_turn_sound(live: str, make_user: Any, context_for: Any) -> None:
     ana, bob = make_user("ana"), make_user("bob")
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana, seed=3, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")]
     )
     page = context_for(bob).new_page()

@@ -24,6 +24,7 @@ from django.utils import timezone
 from games import services
 from games.models import LogEntry, Match, Seat, StandIn
 from games.services import SeatSpec
+from tests import seeded
 
 from .conftest import WORKER_PASS
 from .table import OVER, Table, tiles_in
@@ -73,7 +74,7 @@ def test_a_computer_plays_for_away_bob_until_he_takes_his_seat_back(
     size = f"{viewport['width']}x{viewport['height']}"
     ana_context = signed_in("ana", viewport=viewport)
     bob_context = signed_in("bob", viewport=viewport)
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana_context.user,
         seed=4242,
         away_limit="10m",

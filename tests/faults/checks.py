@@ -14,14 +14,14 @@ from engine.serialize import state_to_json
 from games import services
 from games.models import ClientRequest, LogEntry, Match
 from games.services import SeatSpec
-from tests import reads
+from tests import reads, seeded
 from tests.faults.conftest import db
 from tests.faults.players import Player
 
 
 def new_match(alice: Any, bob: Any, seed: int = 5150) -> Match:
     """alice (seat 0), a casual computer, bob (seat 2, joined by invitation), an expert computer."""
-    match = services.match_create(
+    match = seeded.match_create(
         creator=alice,
         seed=seed,
         seats=[

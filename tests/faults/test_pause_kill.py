@@ -30,6 +30,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from games.services import SeatSpec
+from tests import seeded
 from tests.faults.checks import assert_resumable, stored, version_of
 from tests.faults.conftest import db
 from tests.servers import Processes, TableSocket, choose_from_board, rid, session_cookie
@@ -41,9 +42,8 @@ FREEZE_LIMIT = 30.0
 
 
 def alone_with_computers(alice: Any) -> Any:
-    from games import services
 
-    return services.match_create(
+    return seeded.match_create(
         creator=alice,
         seed=4242,
         seats=[

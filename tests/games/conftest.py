@@ -22,6 +22,7 @@ from engine.state import Action, RoundState
 from games import services
 from games.models import LogEntry, Match, Seat
 from games.services import SeatSpec
+from tests import seeded
 
 SEED = 20261202
 
@@ -78,7 +79,7 @@ def make_match(alice: Any) -> Callable[..., Match]:
     def make(
         *kinds: str, creator: Any = None, seed: int | None = SEED, listed: bool = True
     ) -> Match:
-        return services.match_create(
+        return seeded.match_create(
             creator=creator or alice,
             seats=[spec(k) for k in kinds or ("me", "computer")],
             seed=seed,

@@ -19,6 +19,7 @@ from games.models import ChangeRequest, Match, Presence
 from games.table import board as table_board
 from games.table.commands.last_round import end_after_this_round
 from games.table.viewer import Viewer
+from tests import seeded
 from tests.games.conftest import Driver, rid, state_of
 
 pytestmark = pytest.mark.django_db
@@ -149,7 +150,7 @@ def test_the_away_limit_cannot_be_shortened_alone_nor_a_stand_in_consent(
 ) -> None:
     """Issue 22.3: alice shortens the limit to 10 minutes alone while bob is away, has his seat
     handed to a computer, then restarts the round: none of it without bob's consent."""
-    match = services.match_create(
+    match = seeded.match_create(
         creator=alice,
         seats=[
             services.SeatSpec("me"),

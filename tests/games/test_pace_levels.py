@@ -17,7 +17,7 @@ from games.errors import GameError
 from games.logtext import undo_words
 from games.models import LogEntry, Match, Seat
 from games.services import SeatSpec
-from tests import reads
+from tests import reads, seeded
 
 from .conftest import rid, state_of
 
@@ -76,7 +76,7 @@ def unchanged(match: Match) -> tuple[Any, ...]:
 
 
 def test_r25_a_match_stores_the_three_levels_and_takes_the_old_names(alice: Any) -> None:
-    match = services.match_create(
+    match = seeded.match_create(
         creator=alice,
         seed=3,
         seats=[
@@ -103,7 +103,7 @@ def test_r25_a_match_stores_the_three_levels_and_takes_the_old_names(alice: Any)
 
 
 def test_r25_a_stored_old_level_name_still_plays(alice: Any) -> None:
-    match = services.match_create(
+    match = seeded.match_create(
         creator=alice, seed=5, seats=[SeatSpec("me"), SeatSpec("computer", level="expert")]
     )
     Seat.objects.filter(match=match, index=1).update(
@@ -146,11 +146,11 @@ def test_r25_beginners_play_a_match_the_same_way_twice_from_its_seed(alice: Any)
         SeatSpec("computer", level="beginner"),
         SeatSpec("computer", level="beginner"),
     ]
-    first = play_out(services.match_create(creator=alice, seed=99, seats=seats), alice, 120)
-    again = play_out(services.match_create(creator=alice, seed=99, seats=seats), alice, 120)
+    first = play_out(seeded.match_create(creator=alice, seed=99, seats=seats), alice, 120)
+    again = play_out(seeded.match_create(creator=alice, seed=99, seats=seats), alice, 120)
     assert len(first) >= 100 and first == again
     # Each of those moves is the beginner's choice with the luck of (seed, round, seat, version).
-    match = services.match_create(creator=alice, seed=99, seats=seats)
+    match = seeded.match_create(creator=alice, seed=99, seats=seats)
     computers_to(match, 1)
     state = state_of(match)
     luck = bots.luck(99, state.round, 1, version_of(match))
@@ -166,11 +166,11 @@ def test_r25_beginners_play_a_match_the_same_way_twice_from_its_seed(alice: Any)
 def test_the_pace_is_chosen_at_creation_and_kept_for_the_next_match_at_the_table(
     alice: Any,
 ) -> None:
-    match = services.match_create(
+    match = seeded.match_create(
         creator=alice, seed=1, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")]
     )
     assert match.pace == "normal" and not match.hurry
-    fast = services.match_create(
+    fast = seeded.match_create(
         creator=alice,
         seed=1,
         pace="fast",
@@ -192,7 +192,7 @@ def test_the_pace_is_chosen_at_creation_and_kept_for_the_next_match_at_the_table
 def test_a_seated_person_changes_the_pace_and_everyone_sees_a_new_version(
     alice: Any, bob: Any, carol: Any
 ) -> None:
-    match = services.match_create(
+    match = seeded.match_create(
         creator=alice,
         seed=2,
         seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="casual")],
@@ -222,7 +222,7 @@ def test_a_seated_person_changes_the_pace_and_everyone_sees_a_new_version(
 
 
 def test_a_finished_match_keeps_its_pace(alice: Any) -> None:
-    match = services.match_create(
+    match = seeded.match_create(
         creator=alice, seed=1, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")]
     )
     Match.objects.filter(pk=match.pk).update(status="finished", finished_at=timezone.now())
@@ -271,7 +271,7 @@ def test_the_worker_honours_each_matchs_pace(alice: Any) -> None:
         SeatSpec("me"),
     ]
     made = {
-        pace: services.match_create(creator=alice, seed=4, pace=pace, seats=seats)
+        pace: seeded.match_create(creator=alice, seed=4, pace=pace, seats=seats)
         for pace in Match.Pace.values
     }
     for match in made.values():
@@ -293,7 +293,7 @@ def test_r7_skip_to_my_turn_hurries_the_computers_until_a_person_is_to_act(
         SeatSpec("computer", level="casual"),
         SeatSpec("computer", level="casual"),
     ]
-    match = services.match_create(creator=alice, seed=8, pace="relaxed", seats=seats)
+    match = seeded.match_create(creator=alice, seed=8, pace="relaxed", seats=seats)
     computers_to(match, 0)
     # Not while it is a person's turn.
     with pytest.raises(GameError) as e:
@@ -331,7 +331,7 @@ def test_a_persons_change_ends_a_skip(alice: Any) -> None:
         SeatSpec("computer", level="casual"),
         SeatSpec("computer", level="casual"),
     ]
-    match = services.match_create(creator=alice, seed=8, seats=seats)
+    match = seeded.match_create(creator=alice, seed=8, seats=seats)
     computers_to(match, 0)
     my_move(match)
     services.hurry_start(match_id=match.pk, user=alice, request_id=rid())
@@ -351,7 +351,7 @@ def test_r27_undo_says_what_it_takes_back(alice: Any) -> None:
         SeatSpec("computer", level="casual"),
         SeatSpec("computer", level="casual"),
     ]
-    match = services.match_create(creator=alice, seed=8, seats=seats)
+    match = seeded.match_create(creator=alice, seed=8, seats=seats)
     computers_to(match, 0)
     my_move(match)
     computers_to(match, 0)

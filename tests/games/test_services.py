@@ -82,7 +82,7 @@ def test_r4_create_with_seed_starts_when_no_seat_is_free(
 
 def test_r4_create_without_seed_draws_a_random_one(make_match: Callable[..., Match]) -> None:
     seeds = {make_match("me", "computer", seed=None).seed for _ in range(3)}
-    assert len(seeds) == 3 and all(0 <= s < 2**53 for s in seeds)
+    assert len(seeds) == 3 and all(0 <= s < 2**63 for s in seeds)
 
 
 def test_create_with_a_free_seat_waits(make_match: Callable[..., Match]) -> None:

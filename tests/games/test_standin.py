@@ -23,6 +23,7 @@ from games.models import LogEntry, Match, Presence, Seat, StandIn
 from games.permissions import Action
 from games.services import SeatSpec
 from games.table import board, board_reads
+from tests import seeded
 from tests.realtime.conftest import play
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,7 @@ def people(django_user_model: Any) -> dict[str, Any]:
 
 def table(people: dict[str, Any], limit: str = "10m") -> Match:
     ana, ben = people["ana"], people["ben"]
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana,
         seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="casual")],
         seed=4242,
@@ -212,7 +213,7 @@ def test_a_pass_and_play_holder_hands_over_and_takes_back_as_a_player(
     people: dict[str, Any],
 ) -> None:
     ana, ben = people["ana"], people["ben"]
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana,
         seats=[SeatSpec("local", name="Ada"), SeatSpec("human")],
         seed=5,

@@ -18,6 +18,7 @@ from games import selectors, services
 from games.learn import TIPS
 from games.rules_text import RULES
 from games.services import SeatSpec
+from tests import seeded
 from tests.i18n_helpers import english_leaks, visible_text
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,7 @@ def client_for(user: Any = None, lang: str = "en") -> Client:
 
 
 def vs_computers(user: Any, seed: int = 7) -> Any:
-    return services.match_create(
+    return seeded.match_create(
         creator=user, seats=[SeatSpec("me")] + [SeatSpec("computer", level="casual")] * 3, seed=seed
     )
 

@@ -185,3 +185,20 @@ def test_the_service_that_ends_a_match_counts_it(make_user: Any) -> None:
     counted = numbers()
     call_command("rebuild_stats", verbosity=0)
     assert numbers() == counted
+
+
+def test_a_match_whose_creator_chose_the_seed_is_never_rated(make_user: Any) -> None:
+    """R4: whoever chose the seed knew every hand. The site seats nobody else at such a
+    match; one made before that rule, among people, is counted but not rated."""
+    ana, ben = make_user("ana"), make_user("ben")
+    chosen = finished_match([ana, ben], seed=41, count=False)
+    Match.objects.filter(pk=chosen.pk).update(seed_chosen=True)
+    chosen.refresh_from_db()
+    assert count_match(chosen)
+    stats = list(PlayerStats.objects.all())
+    assert len(stats) == 2
+    assert all(s.matches == 1 and s.rated_matches == 0 and s.rating_mu is None for s in stats)
+    finished_match([ana, ben], seed=42)  # the same people, a seed nobody chose: rated
+    assert all(s.rated_matches == 1 for s in PlayerStats.objects.all())
+    call_command("rebuild_stats")
+    assert all(s.rated_matches == 1 for s in PlayerStats.objects.all())

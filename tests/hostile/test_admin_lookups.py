@@ -32,6 +32,7 @@ from engine.views import view
 from games import services
 from games.admin_lookups import SECRETS
 from games.models import Match, Round, UndoPoint
+from tests import seeded
 from tests.games.conftest import rid
 from tests.realtime.conftest import spec, state_of
 
@@ -43,9 +44,7 @@ PASSWORD_BEFORE, PASSWORD_AFTER = "a long secret 42", "another long secret 43"
 
 def live_match(alice: Any) -> Match:
     """alice and a computer, alice having acted once (so there is an undo point)."""
-    match = services.match_create(
-        creator=alice, seats=[spec("me"), spec("computer")], seed=LIVE_SEED
-    )
+    match = seeded.match_create(creator=alice, seats=[spec("me"), spec("computer")], seed=LIVE_SEED)
     for _step in range(200):
         state = state_of(match.pk)
         if state.turn == 0:
@@ -194,7 +193,7 @@ def test_no_admin_list_tells_a_secret_of_a_live_match(
 ) -> None:
     alice = django_user_model.objects.create_user("alice", password=PASSWORD_BEFORE)
     match = live_match(alice)
-    finished = services.match_create(
+    finished = seeded.match_create(
         creator=alice, seats=[spec("me"), spec("computer")], seed=FINISHED_SEED
     )
     Match.objects.filter(pk=finished.pk).update(
@@ -254,9 +253,7 @@ def test_the_lists_still_filter_sort_and_search_as_they_offer(
     viewer: Client, django_user_model: Any
 ) -> None:
     alice = django_user_model.objects.create_user("alice")
-    match = services.match_create(
-        creator=alice, seats=[spec("me"), spec("computer")], seed=LIVE_SEED
-    )
+    match = seeded.match_create(creator=alice, seats=[spec("me"), spec("computer")], seed=LIVE_SEED)
     offered = [
         ("/admin/games/match/", {"status__exact": "playing"}),
         ("/admin/games/match/", {"listed__exact": "1"}),

@@ -22,8 +22,8 @@ from django.utils import timezone, translation
 from django.utils.translation import ngettext
 
 from accounts import lockout
-from games import services
 from games.services import SeatSpec
+from tests import seeded
 from tests.i18n_helpers import english_leaks
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +62,7 @@ def test_every_form_refuses_a_post_without_its_csrf_token(ana: Any, django_user_
     staff = django_user_model.objects.create_user(
         "root", password=PASSWORD, is_staff=True, is_superuser=True
     )
-    waiting = services.match_create(creator=ana, seats=[SeatSpec("me"), SeatSpec("human")], seed=1)
+    waiting = seeded.match_create(creator=ana, seats=[SeatSpec("me"), SeatSpec("human")], seed=1)
     forms = [
         (
             None,

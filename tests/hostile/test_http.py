@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from games import services
 from games.models import Match
 from games.services import SeatSpec
+from tests import seeded
 
 pytestmark = pytest.mark.django_db
 
@@ -76,7 +77,7 @@ def world(django_user_model: Any, settings: Any) -> dict[str, Any]:
     alice = django_user_model.objects.create_user("alice")
     bob = django_user_model.objects.create_user("bob")
     carol = django_user_model.objects.create_user("carol")
-    playing = services.match_create(
+    playing = seeded.match_create(
         creator=alice,
         seed=7,
         listed=False,
@@ -88,7 +89,7 @@ def world(django_user_model: Any, settings: Any) -> dict[str, Any]:
         ],
     )
     services.seat_join(match_id=playing.pk, user=bob, token=playing.invite_token)
-    waiting = services.match_create(
+    waiting = seeded.match_create(
         creator=alice,
         seed=8,
         listed=False,

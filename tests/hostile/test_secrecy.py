@@ -38,7 +38,7 @@ from engine.state import RoundState
 from engine.tiles import Tile
 from games import services
 from games.models import LogEntry, Match
-from tests import frames
+from tests import frames, seeded
 from tests.hostile.secrets import hand_sections, outside_hand, shown_seat, tiles_written
 from tests.realtime.conftest import Browser, covered, db, rid, spec
 from tests.servers import choose_from_board
@@ -115,7 +115,7 @@ SESSIONS = [
 def make_table(kinds: list[str], seed: int) -> tuple[Match, list[Viewer]]:
     users = get_user_model().objects
     alice = users.create_user("alice")
-    match = services.match_create(creator=alice, seats=[spec(k) for k in kinds], seed=seed)
+    match = seeded.match_create(creator=alice, seats=[spec(k) for k in kinds], seed=seed)
     viewers: dict[str, Viewer] = {}
     joiners = iter(JOINERS)
     for index, kind in enumerate(kinds):

@@ -30,7 +30,7 @@ from games import services
 from games.models import Match
 from games.services import SeatSpec
 from tablesite.env import channel_layers
-from tests import frames
+from tests import frames, seeded
 from tests.games.conftest import rid
 from tests.games.conftest import spec as games_spec
 
@@ -213,7 +213,7 @@ def carol(django_user_model: Any) -> Any:
 @pytest.fixture
 def make_match(alice: Any) -> Callable[..., Match]:
     def make(*kinds: str, creator: Any = None, seed: int | None = SEED) -> Match:
-        return services.match_create(
+        return seeded.match_create(
             creator=creator or alice, seats=[spec(k) for k in kinds], seed=seed
         )
 

@@ -31,7 +31,7 @@ from games import notify, services
 from games.errors import GameError
 from games.models import Match
 from games.table import board, board_reads, hub
-from tests import frames
+from tests import frames, seeded
 from tests.realtime.conftest import db, rid, spec, state_of, tiles_in
 from tests.realtime.test_redis import redis_url
 
@@ -165,7 +165,7 @@ def test_derived_reads_and_boards_equal_a_fresh_read_at_every_version(
     kinds: tuple[str, ...], seed: int, steps: int, alice: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rng = random.Random(seed)
-    match = services.match_create(creator=alice, seats=[spec(k) for k in kinds], seed=1000 + seed)
+    match = seeded.match_create(creator=alice, seats=[spec(k) for k in kinds], seed=1000 + seed)
     told: list[dict[str, Any]] = []
     monkeypatch.setattr(notify, "hub_sink", lambda match_id, message: told.append(message))
     board_reads.forget()
@@ -264,7 +264,7 @@ async def test_every_connections_page_equals_a_fresh_render_at_every_version(
     users = [alice, bob, carol]
 
     def make() -> Match:
-        m = services.match_create(
+        m = seeded.match_create(
             creator=alice, seats=[spec("me"), spec("human"), spec("human")], seed=77
         )
         for u in (bob, carol):
@@ -307,7 +307,7 @@ async def test_a_slow_client_holds_up_nobody_and_is_resynced(
     alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def make() -> Match:
-        m = services.match_create(creator=alice, seats=[spec("me"), spec("human")], seed=5)
+        m = seeded.match_create(creator=alice, seats=[spec("me"), spec("human")], seed=5)
         services.seat_join(match_id=m.pk, user=bob, token=m.invite_token)
         return Match.objects.get(pk=m.pk)
 
@@ -346,7 +346,7 @@ async def test_a_slow_client_holds_up_nobody_and_is_resynced(
 @pytest.mark.asyncio
 async def test_broadcast_reaches_its_audience_in_order(alice: Any, bob: Any) -> None:
     def make() -> Match:
-        m = services.match_create(creator=alice, seats=[spec("me"), spec("human")], seed=5)
+        m = seeded.match_create(creator=alice, seats=[spec("me"), spec("human")], seed=5)
         services.seat_join(match_id=m.pk, user=bob, token=m.invite_token)
         return Match.objects.get(pk=m.pk)
 
@@ -387,7 +387,7 @@ async def test_nothing_on_the_channel_layer_names_a_tile_off_the_table(
     notices' entries name only tiles played onto the table; a draw names none."""
 
     def make() -> Match:
-        m = services.match_create(
+        m = seeded.match_create(
             creator=alice, seats=[spec("me"), spec("human"), spec("computer")], seed=9
         )
         services.seat_join(match_id=m.pk, user=bob, token=m.invite_token)
@@ -447,7 +447,7 @@ async def test_through_redis_one_membership_per_process_and_only_public_entries(
     import redis.asyncio as aioredis
 
     def make() -> Match:
-        m = services.match_create(creator=alice, seats=[spec("me"), spec("human")], seed=13)
+        m = seeded.match_create(creator=alice, seats=[spec("me"), spec("human")], seed=13)
         services.seat_join(match_id=m.pk, user=bob, token=m.invite_token)
         return Match.objects.get(pk=m.pk)
 
@@ -529,7 +529,7 @@ def test_an_update_that_changes_nothing_on_its_own_version_is_not_made(
     same version again), a board that did not change is no frame at all; asked otherwise (the
     board after a refusal) it is an update of nothing; a change at the same version (a pause)
     is an update. For players and spectators alike, the spectators' shared frame included."""
-    m = services.match_create(
+    m = seeded.match_create(
         creator=alice, seats=[spec("me"), spec("human"), spec("computer")], seed=5
     )
     services.seat_join(match_id=m.pk, user=bob, token=m.invite_token)

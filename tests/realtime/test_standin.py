@@ -15,13 +15,14 @@ from django.utils import timezone
 from engine.serialize import state_from_json
 from games import presence, services, standin
 from games.models import Match, Presence, Seat
+from tests import seeded
 from tests.realtime.conftest import db, hand_tiles, spec
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
 def make_table(alice: Any, bob: Any) -> Match:
-    match = services.match_create(
+    match = seeded.match_create(
         creator=alice,
         seats=[spec("me"), spec("human"), spec("computer")],
         seed=77,

@@ -14,9 +14,9 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from games import services
 from games.services import SeatSpec
 from tablesite.assets import BUNDLES, minify
+from tests import seeded
 
 PRODUCTION = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -67,7 +67,7 @@ def test_the_table_page_loads_one_bundle_in_production_each_file_in_development(
     collected: Path, django_user_model: Any
 ) -> None:
     alice = django_user_model.objects.create_user("alice")
-    match = services.match_create(
+    match = seeded.match_create(
         creator=alice, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")], seed=1
     )
     client = Client()

@@ -19,6 +19,7 @@ from django.test import Client
 
 from games import services
 from games.services import SeatSpec
+from tests import seeded
 from tests.history.fabricate import finished_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -74,7 +75,7 @@ def test_pages_with_long_names(live_server: Any, new_context: Any, artifacts_dir
     users = get_user_model().objects
     me = users.create_user(LONG, email="w@example.com")
     others = [users.create_user(n) for n in OTHERS]
-    match = services.match_create(
+    match = seeded.match_create(
         creator=me,
         seats=[
             SeatSpec("me"),
@@ -87,7 +88,7 @@ def test_pages_with_long_names(live_server: Any, new_context: Any, artifacts_dir
     for user in others:
         services.seat_join(match_id=match.pk, user=user)
     # and an open table in the lobby, made by a long-named player
-    waiting = services.match_create(
+    waiting = seeded.match_create(
         creator=others[0], seats=[SeatSpec("me"), SeatSpec("human")], seed=8
     )
     # finished matches: the player page's history and by-opponents rows, the leaderboard's rows

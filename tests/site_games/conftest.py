@@ -21,6 +21,7 @@ from engine.serialize import state_to_json
 from games import selectors, services
 from games.models import Match, Seat
 from games.services import SeatSpec
+from tests import seeded
 
 _request_ids = itertools.count(1)
 
@@ -73,7 +74,7 @@ def create(creator: Any, *kinds: str, seed: int | None = 7, listed: bool = True)
             seats.append(SeatSpec(kind="local", name=f"Guest {n}"))
         else:
             seats.append(SeatSpec(kind=kind))
-    return services.match_create(creator=creator, seats=seats, seed=seed, listed=listed)
+    return seeded.match_create(creator=creator, seats=seats, seed=seed, listed=listed)
 
 
 def step(match: Match) -> bool:

@@ -55,14 +55,16 @@ def test_create_page_offers_nine_seat_rows_and_one_computer_by_default(ana_clien
 def test_r2_two_seats_with_a_seed_start_at_once_and_go_to_the_table(
     ana_client: Client, ana: Any
 ) -> None:
-    response = post(ana_client, {2: ("expert", "")}, seed="42")
+    # A chosen seed is for a table nobody else joins: not listed in the lobby (R4).
+    response = post(ana_client, {2: ("expert", "")}, seed="42", listed="")
     match = Match.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("games:table", args=[match.pk])
-    assert (match.seed, match.players, match.status, match.listed) == (
+    assert (match.seed, match.players, match.status, match.listed, match.seed_chosen) == (
         42,
         2,
         Match.Status.PLAYING,
+        False,
         True,
     )
     seats = list(match.seats.order_by("index"))
@@ -127,8 +129,8 @@ def test_r4_bad_seeds_are_refused(ana_client: Client, seed: str, message: str) -
 
 
 def test_r4_seed_zero_and_the_largest_seed_are_kept(ana_client: Client) -> None:
-    post(ana_client, {2: ("casual", "")}, seed="0")
-    post(ana_client, {2: ("casual", "")}, seed=str(2**63 - 1))
+    post(ana_client, {2: ("casual", "")}, seed="0", listed="")
+    post(ana_client, {2: ("casual", "")}, seed=str(2**63 - 1), listed="")
     assert sorted(Match.objects.values_list("seed", flat=True)) == [0, 2**63 - 1]
 
 
@@ -223,6 +225,7 @@ def test_r25_a_beginner_at_a_chosen_pace_and_each_level_by_its_name(
         ana_client,
         {2: ("beginner", ""), 3: ("casual", ""), 4: ("expert", "")},
         seed="7",
+        listed="",
         pace="instant",
     )
     match = Match.objects.get()

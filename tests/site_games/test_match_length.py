@@ -23,6 +23,7 @@ from games.history.models import PlayerStats
 from games.models import Match, Round
 from games.queries import replay_differences
 from games.services import SeatSpec
+from tests import seeded
 from tests.site_games.conftest import play, play_rounds, request_id
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +49,7 @@ def short(creator: Any, *others: Any, rounds: int = 7, seed: int = 7, listed: bo
             if isinstance(other, str)
             else SeatSpec(kind="human")
         )
-    match = services.match_create(
+    match = seeded.match_create(
         creator=creator, seats=seats, seed=seed, listed=listed, pace="instant", rounds=rounds
     )
     for seat, other in enumerate(others, start=1):

@@ -34,8 +34,10 @@ def test_site_games_pages_have_no_english(
 ) -> None:
     client = client_in(lang, ana)
     # Created in the user's language: the computer is named in it too.
-    client.post(reverse("games:create"), {"seat_2_kind": "casual", "seed": "3", "listed": "on"})
+    # A chosen seed makes a table for the creator alone: listed afterwards, to be in the lobby.
+    client.post(reverse("games:create"), {"seat_2_kind": "casual", "seed": "3"})
     playing = Match.objects.get()
+    Match.objects.filter(pk=playing.pk).update(listed=True)
     client.post(
         reverse("games:create"),
         {"seat_2_kind": "human", "seat_3_kind": "expert", "seed": "", "listed": "on"},
@@ -50,11 +52,20 @@ def test_site_games_pages_have_no_english(
         "create, errors": client.post(
             reverse("games:create"), {"seat_2_kind": "local", "seed": "-4"}
         ),
+        "create, a seed beside an invited seat": client.post(
+            reverse("games:create"), {"seat_2_kind": "human", "seed": "4"}
+        ),
+        "create, a seed for a listed table": client.post(
+            reverse("games:create"), {"seat_2_kind": "casual", "seed": "4", "listed": "on"}
+        ),
         "detail": client.get(reverse("games:detail", args=[waiting.pk])),
         "join": client_in(lang, ben).get(
             reverse("games:join", args=[waiting.pk, waiting.invite_token])
         ),
         "join, already": client.get(reverse("games:join", args=[waiting.pk, waiting.invite_token])),
+        "join, a chosen seed": client_in(lang, ben).get(
+            reverse("games:join", args=[playing.pk, playing.invite_token])
+        ),
         "replay": client_in(lang, boss).get(
             reverse("admin:games_match_replay", args=[playing.pk]) + "?step=1"
         ),

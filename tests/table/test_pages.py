@@ -19,6 +19,7 @@ from games.models import Match
 from games.rules_text import RULES
 from games.services import SeatSpec
 from games.table import board
+from tests import seeded
 from tests.i18n_helpers import english_leaks, visible_text
 
 
@@ -42,7 +43,7 @@ def ben(django_user_model):
 
 def vs_computers(user, n=3, seed=7):
     seats = [SeatSpec("me")] + [SeatSpec("computer", level="casual") for _ in range(n)]
-    return services.match_create(creator=user, seats=seats, seed=seed)
+    return seeded.match_create(creator=user, seats=seats, seed=seed)
 
 
 def hand_tiles(html):
@@ -82,7 +83,7 @@ def test_r24_spectators_need_the_token_and_see_no_hand(ana, ben):
 
 @pytest.mark.django_db
 def test_a_waiting_match_sends_you_to_its_page(ana):
-    match = services.match_create(creator=ana, seats=[SeatSpec("me"), SeatSpec("human")], seed=3)
+    match = seeded.match_create(creator=ana, seats=[SeatSpec("me"), SeatSpec("human")], seed=3)
     response = client_for(ana).get(reverse("games:table", args=[match.pk]))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("games:detail", args=[match.pk]))
@@ -95,7 +96,7 @@ def test_r24_pass_and_play_shows_the_relay_cover_first(ana):
         SeatSpec("local", name="Ben"),
         SeatSpec("computer", level="casual"),
     ]
-    match = services.match_create(creator=ana, seats=seats, seed=5)
+    match = seeded.match_create(creator=ana, seats=seats, seed=5)
     state = state_from_json(match.state)
     html = client_for(ana).get(reverse("games:table", args=[match.pk])).content.decode()
     if state.turn in (0, 1):

@@ -26,7 +26,7 @@ from games import selectors, services
 from games.seats import match_with_seats
 from games.services import SeatSpec
 from games.table import board, board_reads, parts
-from tests import frames
+from tests import frames, seeded
 from tests.hostile.secrets import tiles_written
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ def _nothing_kept() -> Any:
 
 def seated(django_user_model: Any, players: int, seed: int) -> tuple[Any, list[Any]]:
     users = [django_user_model.objects.create_user(f"u{seed}-{i}") for i in range(players)]
-    match = services.match_create(
+    match = seeded.match_create(
         creator=users[0],
         seed=seed,
         listed=False,
