@@ -82,6 +82,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def new_match(user: Any, seats: int) -> int:
     from games import services
+    from games.models import Match
     from games.services import SeatSpec
 
     match = services.match_create(
@@ -90,6 +91,7 @@ def new_match(user: Any, seats: int) -> int:
         listed=False,
         seats=[SeatSpec("me")] + [SeatSpec("computer", level="casual")] * (seats - 1),
     )
+    Match.objects.filter(pk=match.pk).update(pace=Match.Pace.FAST)  # the person's turns come soon
     return int(match.pk)
 
 

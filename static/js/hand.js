@@ -3,7 +3,9 @@
  * Every tile button carries data-targets (the trains the server lists as legal for
  * it) and, when it fits nowhere, data-why (the server's reason). Selecting lifts
  * the tile, makes its trains glow and dims the rest; a glowing train plays it.
- * A second tap on a tile that fits exactly one train plays it there. In your first turn
+ * A second tap on a tile that fits exactly one train plays it there. A played tile leaves the
+ * hand at once, shown on its way to its train until the next board confirms it or the server's
+ * refusal puts it back with the reason; a tap on it meanwhile does nothing. In your first turn
  * (R8: your own train only) one tap on a lit tile lays it, and while the engine double
  * waits for you (R7) a tap on a tile that will start your train places the engine and
  * lays that tile. Dragging

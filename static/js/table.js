@@ -6,10 +6,12 @@
  * each whole or as line edits of the text this page holds for it: each is morphed in by id with idiomorph (static/vendor/idiomorph.min.js), so focus,
  * selection, scroll and open dialogs survive, and the board element's changed attributes are set.
  * An update that does not start from this page's version asks for a sync. Each played
- * tile slides from the hand (own move) or from its player's label to its train
+ * tile slides from the hand (own move: from where hand.js shows it on its way) or from its
+ * player's label to its train
  * (≤ 300 ms, none under prefers-reduced-motion); clicks keep working meanwhile.
- * Resyncs after a reconnect (exponential backoff) or when an ack announces a version no
- * board brought, and sends the table's commands. The browser applies no rule: what is
+ * Resyncs after a reconnect (exponential backoff), when an ack announces a version no
+ * board brought or when a request is refused because this page was behind (quietly: the
+ * board it gets says what changed), and sends the table's commands. The browser applies no rule: what is
  * clickable comes from the server.
  * Loaded after hand.js, actions.js, relay.js, lazy.js and keys.js, which register on MT; panels.js,
  * sound.js and notify.js come on first use (lazy.js).
