@@ -327,6 +327,7 @@
     }
     var train = event.target.closest(".train");
     if (train) {
+      if (pending && selected === null) return; // a second click on the train just played on
       if (selected !== null) {
         if (train.classList.contains("is-target")) play(selected, train.dataset.train);
         else MT.say(S.not_target);
