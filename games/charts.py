@@ -156,10 +156,9 @@ def _chart(
         )
         parts.append(
             format_html(
-                '<g class="chart__seat" data-seat="{}" style="--seat:{}" fill="{}" stroke="{}">'
+                '<g class="chart__seat" data-seat="{}" fill="{}" stroke="{}">'
                 '<polyline fill="none" stroke-width="2" points="{}"/>{}</g>',
                 seat + 1,
-                colour,
                 colour,
                 colour,
                 line,

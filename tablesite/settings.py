@@ -212,15 +212,17 @@ if not DEBUG:
     if _proxy_header:
         SECURE_PROXY_SSL_HEADER = (_proxy_header, "https")
 
-# A second wall behind the templates' escaping (issue 13): no script but the site's own
-# files (no inline <script>, no on...= handlers), no plugins, no framing, forms and
-# websockets only to this site. Styles may be inline (the board sets each seat's colour
-# in a style attribute).
+# A second wall behind the templates' escaping: no script but the site's own files (no
+# inline <script>, no on...= handlers), no style but the site's stylesheets (no <style>
+# element, no style="..." attribute: what a page computes — a seat's colour, a count —
+# reaches the stylesheets as a class or a data-* attribute; scripts may still set
+# element.style, which the policy does not govern), no plugins, no framing, forms and
+# websockets only to this site.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
-        "style-src": ["'self'", "'unsafe-inline'"],
+        "style-src": ["'self'"],
         "img-src": ["'self'", "data:"],
         "font-src": ["'self'"],
         "connect-src": ["'self'"],

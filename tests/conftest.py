@@ -139,20 +139,32 @@ def new_context(browser: Any) -> Iterator[Callable[..., Any]]:
     """Make browser contexts (one per simulated person); all closed after the test.
 
     ``new_context(viewport=PHONE, locale="es-ES")`` takes Playwright's options.
+
+    Whatever a page of these contexts does against the site's Content-Security-Policy (an
+    inline style or script the browser refused, which it reports on the console) fails
+    the test once it is over: such a piece of the page silently does not work.
     """
     contexts: list[Any] = []
+    refused: list[str] = []
+
+    def console(message: Any) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            page = message.page  # the page the message came from (None for a worker's)
+            refused.append(f"{page.url if page else message.location.get('url')}: {message.text}")
 
     def make(**options: Any) -> Any:
         options.setdefault("viewport", DESKTOP)
         options.setdefault("locale", "en-US")
         context = browser.new_context(**options)
         context.set_default_timeout(10_000)
+        context.on("console", console)
         contexts.append(context)
         return context
 
     yield make
     for context in contexts:
         context.close()
+    assert not refused, refused
 
 
 @pytest.fixture

@@ -100,24 +100,24 @@ class ReportAdmin(ReadOnly):
     @admin.display(description=gettext_lazy("The lines around it"))
     def lines_around(self, report: Report) -> str:
         rows = around(report.message)
+
+        def line(m: Message) -> str:
+            text = format_html(
+                "<time>{}</time> <bdi><b>{}</b></bdi>: <bdi>{}</bdi>{}",
+                m.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+                m.name,
+                _words(m),
+                format_html(" <em>({})</em>", _("hidden")) if m.hidden else "",
+            )
+            # The reported line stands out by its elements, not a style attribute (the
+            # Content-Security-Policy allows no inline style).
+            if m.pk == report.message_id:
+                text = format_html("<mark><strong>{}</strong></mark>", text)
+            return format_html("<li>{}</li>", text)
+
         return format_html(
             '<ol class="chat-around">{}</ol>',
-            format_html_join(
-                "",
-                "<li{}><time>{}</time> <bdi><b>{}</b></bdi>: <bdi>{}</bdi>{}</li>",
-                (
-                    (
-                        ' style="font-weight:bold;background:#fff3c4"'
-                        if m.pk == report.message_id
-                        else "",
-                        m.created_at.strftime("%Y-%m-%d %H:%M:%S"),
-                        m.name,
-                        _words(m),
-                        format_html(" <em>({})</em>", _("hidden")) if m.hidden else "",
-                    )
-                    for m in rows
-                ),
-            ),
+            format_html_join("", "{}", ((line(m),) for m in rows)),
         )
 
     @admin.action(description=gettext_lazy("Hide the reported messages"), permissions=["change"])

@@ -55,7 +55,9 @@ SHOWN_NARROW = 3
 COMPACT_FROM = 7
 
 #: Seat colours (Okabe–Ito based, told apart by colour-blind players) and, because
-#: colour alone is not enough, a shape per seat. Paths are in a 20 × 20 box.
+#: colour alone is not enough, a shape per seat. Paths are in a 20 × 20 box. The board's
+#: templates give a seat its colour by class (`SeatCtx.tint`): board.css holds the same
+#: colours, in this order, as ``.tint-0`` … ``.tint-9``; the charts draw with them directly.
 SEAT_COLOURS: tuple[str, ...] = (
     "#0072b2",
     "#d55e00",
@@ -207,6 +209,13 @@ class SeatCtx:
     def is_computer(self) -> bool:
         return self.kind == "computer"
 
+    @property
+    def tint(self) -> str:
+        """The class that gives what the seat marks its colour (board.css ``.tint-N`` sets
+        ``--seat``): a class, not a style attribute, as the Content-Security-Policy allows
+        no inline style."""
+        return f"tint-{self.index % len(SEAT_COLOURS)}"
+
 
 @dataclass
 class TrainTileCtx:
@@ -271,7 +280,8 @@ class HandCtx:
     count_text: str
     points_text: str
     playable: int
-    #: on a phone the hand wraps to rows of this many tiles (board.css), so every tile is in view
+    #: on a phone the hand wraps to rows of this many tiles (board.css, from the list's
+    #: data-cols), so every tile is in view
     columns: int = 8
 
 

@@ -17,7 +17,7 @@ already names it), ``css="..."`` (extra classes). ``{% tile_back %}`` draws a
 face-down tile (the draw preview, R15: it shows nothing of the tile).
 
 Pips use the 3 × 3 grid for 1–9 and a 3 × 4 grid for 10–12, each number in its
-own colour (set per number in board.css as ``--pip-N``), so high numbers read at
+own colour (set per number in board.css as ``--pip-N``, drawn by ``.pips-N``), so high numbers read at
 a glance; the colour is an aid, the count is always there.
 """
 
@@ -94,19 +94,19 @@ def _defs_svg() -> str:
     # 100 from the use's x, y), so a tile's <use>s need no width and height. overflow
     # visible: a highlighted face's wide edge is not clipped (on the pips too: a clip, even
     # one nothing reaches, changes their edges' antialiasing). Every page carries these: no
-    # class the stylesheets do not use.
+    # class the stylesheets do not use. No style attribute either (the Content-Security-Policy
+    # refuses inline style): board.css colours each number's pips (.pips-N) and keeps the
+    # svg out of the layout (.tile-defs).
     symbols = [
         f'<symbol id="mt-{k}" overflow="visible">{face}</symbol>' for k, face in _FACES.items()
     ]
     for n in range(HIGHEST + 1):
         r = pip_radius(n)
         circles = "".join(f'<circle cx="{x}" cy="{y}" r="{r}"/>' for x, y in pip_positions(n))
-        symbols.append(
-            f'<symbol id="mt-pips-{n}" overflow="visible"><g style="fill:var(--pip-{n},var(--pip))">{circles}</g></symbol>'
-        )
+        pips = f'<g class="pips-{n}">{circles}</g>' if circles else ""
+        symbols.append(f'<symbol id="mt-pips-{n}" overflow="visible">{pips}</symbol>')
     return (
-        '<svg class="tile-defs" aria-hidden="true" focusable="false" width="0" height="0" '
-        'style="position:absolute;width:0;height:0;overflow:hidden">'
+        '<svg class="tile-defs" aria-hidden="true" focusable="false" width="0" height="0">'
         f"<defs>{''.join(symbols)}</defs></svg>"
     )
 

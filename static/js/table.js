@@ -144,7 +144,8 @@
   // ------------------------------------------------------------ swapping the board
   function focusKey(el) {
     if (!el || !host.contains(el)) return null;
-    var attrs = ["data-tile", "data-train", "data-act", "data-confirm-act", "data-cmd", "data-panel", "data-dialog", "data-sort", "data-reveal"];
+    var attrs = ["data-tile", "data-train", "data-act", "data-confirm-act", "data-cmd", "data-panel", "data-dialog", "data-sort", "data-reveal",
+      "data-pace", "data-away-limit", "data-autodraw", "data-sound", "data-notify", "data-skip", "data-cando"];
     for (var i = 0; i < attrs.length; i++) {
       var holder = el.closest("[" + attrs[i] + "]");
       if (holder && host.contains(holder)) return "[" + attrs[i] + '="' + holder.getAttribute(attrs[i]) + '"]';
@@ -177,13 +178,17 @@
   }
 
 
-  /** What a board change must keep: focus, the open dialog, the hand's state, the turn. */
+  /** A menu (<details>) by its first class: the board holds one of each ("details.tmenu"). */
+  function menuKey(el) { return el.classList.length ? "details." + el.classList[0] : null; }
+
+  /** What a board change must keep: focus, the open dialog and menus, the hand's state, the turn. */
   function keep() {
     var openDialog = host.querySelector("dialog[open]");
     var old = boardEl();
     return {
       focused: focusKey(document.activeElement),
       dialogId: openDialog ? openDialog.id : null,
+      menus: Array.prototype.map.call(host.querySelectorAll("details[open]"), menuKey).filter(Boolean),
       hand: MT.hand && MT.hand.save ? MT.hand.save() : null,
       phase: old ? old.dataset.phase : null,
       yourTurn: old ? old.dataset.yourTurn : null
@@ -295,8 +300,11 @@
   var MORPH = {
     morphStyle: "outerHTML",
     callbacks: {
-      // An open dialog stays open: the server's HTML never says "open".
-      beforeAttributeUpdated: function (name, el) { return !(name === "open" && el.tagName === "DIALOG"); }
+      // An open dialog or menu stays open (and a closed one closed): the server's HTML never
+      // says "open", and what a person opened is theirs to close.
+      beforeAttributeUpdated: function (name, el) {
+        return !(name === "open" && (el.tagName === "DIALOG" || el.tagName === "DETAILS"));
+      }
     }
   };
 
@@ -347,6 +355,10 @@
       var again = document.getElementById(dialogId);
       if (again && again.showModal && !again.open) again.showModal();
     }
+    (kept.menus || []).forEach(function (key) { // a whole new board: its menus open again
+      var menu = host.querySelector(key);
+      if (menu && !menu.open) menu.open = true;
+    });
     if (focused && !b.querySelector(".cover")) { // under the relay cover, relay.js holds the focus
       var target = host.querySelector(focused);
       if (target && target.focus) target.focus({ preventScroll: true });
