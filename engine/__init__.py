@@ -3,7 +3,8 @@
 Rules are those of `shared/spec/rules.md` (R1–R31). Modules: `tiles` (R1), `deal`
 (R3–R6, R31: the match's length), `state` (the frozen round state and actions), `rules` (R6–R22), `index`
 (R13: the lookups behind the legal-move generator), `views`
-(R24), `previews` (R23), `bots` (R25), `replay` (the JSON replay contract).
+(R24), `previews` (R23), `bots` (R25), `review` (R21, R24, R25: a decision looked back at from its seat's view),
+`replay` (the JSON replay contract).
 """
 
 from .deal import Deal, engine_value, hand_size, seeded_deal

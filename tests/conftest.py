@@ -22,6 +22,11 @@ from typing import Any
 
 import pytest
 
+# The expert's choices in replays are worked out only for the rounds a test asks about
+# (games.history.reviews): every round that ends would keep a background thread busy.
+# The test servers inherit it (tests.servers.server_env copies the environment).
+os.environ.setdefault("EXPERT_REVIEWS", "asked")
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS_DIR = REPO_ROOT / "test-artifacts"
 

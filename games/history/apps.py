@@ -14,9 +14,10 @@ class HistoryConfig(AppConfig):
     def ready(self) -> None:
         """Listen to the domain's announcements (games.signals): a finished match is
         counted in the transaction that ends it; each computer-worker pass sends the due
-        turn e-mails."""
+        turn e-mails and has the expert look back at the rounds that ended."""
         from games import signals
-        from games.history import mail, stats
+        from games.history import mail, reviews, stats
 
         signals.match_finished.connect(stats.on_match_finished, dispatch_uid="history-stats")
         signals.worker_pass.connect(mail.on_worker_pass, dispatch_uid="history-turn-mail")
+        signals.worker_pass.connect(reviews.on_worker_pass, dispatch_uid="history-reviews")

@@ -13,9 +13,10 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Match
+from games.models import Match, Round
 
 
 def _token() -> str:
@@ -138,3 +139,44 @@ class TurnMailSent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.match_id} {self.turn_key}"
+
+
+class RoundReview(models.Model):
+    """The expert's look back at the people's decisions of one ended round
+    (games.history.reviews, engine.review), computed by the computer worker's process, never
+    in a request, and kept.
+
+    `moves` holds one entry per decision of a person with a choice, in step order:
+    ``{"step", "seat", "taken", "expert", "reason", "taken_points", "expert_points",
+    "playouts"}`` (actions in the replay format; the points None where the expert chose the
+    same). `version` is the match version after the round's last effective action when the
+    review was made: a round whose log says otherwise is reviewed again."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        DONE = "done", _("done")
+
+    round = models.OneToOneField(
+        Round,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="review",
+        verbose_name=_("round"),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED
+    )
+    version = models.PositiveIntegerField(_("version"), default=0)
+    moves = models.JSONField(_("decisions"), default=list)
+    #: when a reader asked for it (it goes before the rounds queued as they ended)
+    asked_at = models.DateTimeField(_("asked"), null=True, blank=True)
+    queued_at = models.DateTimeField(_("queued"), default=timezone.now)
+    done_at = models.DateTimeField(_("done"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("round review")
+        verbose_name_plural = _("round reviews")
+        indexes = [models.Index(fields=["status", "asked_at"], name="history_review_queue")]
+
+    def __str__(self) -> str:
+        return f"review of round {self.round_id} ({self.status})"

@@ -12,24 +12,25 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
 from games import permissions
 from games.chat import services as chat
-from games.history import boards, scores, words
+from games.history import boards, reviews, scores, words
 from games.history.replays import (
     NotReplayable,
     RoundReplay,
     parse_position,
     round_replay,
 )
-from games.models import Match
+from games.models import Match, Seat
 from games.permissions import Action as Can
-from games.seats import match_with_seats
+from games.seats import match_seats, match_with_seats
 
 
 def position_url(match_id: int, number: int, step: int) -> str:
@@ -80,6 +81,45 @@ def viewer_context(replay: RoundReplay, k: int) -> dict[str, Any]:
     }
 
 
+def reader_seats(match: Match, request: HttpRequest) -> set[int]:
+    """The seats the reader played themselves (their notes say "you"); a pass-and-play seat is
+    someone else at the creator's device."""
+    user_id = request.user.pk
+    return {
+        s.index for s in match_seats(match) if s.kind == Seat.Kind.HUMAN and s.user_id == user_id
+    }
+
+
+def expert_context(
+    request: HttpRequest, replay: RoundReplay, k: int, *, shown: bool
+) -> dict[str, Any]:
+    """The expert's choices for the replayed round (games.history.reviews): where the review
+    stands, a note per reviewed step and the note of step `k`. A read: queues nothing."""
+    state = reviews.review_of(replay)
+    notes = words.expert_notes(
+        state.moves, boards.names(replay), reader_seats(replay.match, request)
+    )
+    by_step = {n["step"]: n for n in notes}
+    if state.status == "done":
+        current = by_step.get(k)
+        fallback = words.expert_elsewhere()
+    else:
+        current, fallback = None, words.expert_computing()
+    return {
+        "status": state.status,
+        "shown": shown,
+        "notes": notes,
+        "differs": {n["step"] for n in notes if n["differs"]},
+        "current": current,
+        "fallback": fallback,
+        "url": reverse("history:replay_review", args=[replay.match.pk])
+        + "?"
+        + urlencode({"round": replay.round.number}),
+        "elsewhere": words.expert_elsewhere(),
+        "computing": words.expert_computing(),
+    }
+
+
 @require_safe
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
@@ -96,11 +136,15 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
                 {"match": match, "nothing": True, "chat": chat.look_back(match, request.user)},
             )
         raise Http404(words.round_not_ended()) from None
+    context = viewer_context(rep, k)
+    context["expert"] = expert_context(
+        request, rep, context["step"], shown=request.GET.get("expert") == "1"
+    )
     # The table talk: for the match's participants only, not staff (games.permissions Talk.LOOK_BACK).
     return render(
         request,
         "history/replay.html",
-        {**viewer_context(rep, k), "chat": chat.look_back(match, request.user)},
+        {**context, "chat": chat.look_back(match, request.user)},
     )
 
 
@@ -123,5 +167,36 @@ def replay_step(request: HttpRequest, match_id: int) -> JsonResponse:
             "html": str(boards.step_html(rep, step.index)),
             "line": words.step_line(step, names),
             "url": position_url(match.pk, rep.round.number, step.index),
+        }
+    )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def replay_review(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The expert's choices for one ended round: GET says where they stand, as JSON
+    {status, notes (HTML)}; POST asks for them (queued for the worker, games.history.reviews,
+    never worked out here), then answers the same — or, for a form sent without the page's
+    script, goes back to the replay with the choices shown."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    match = _viewable(request, match_id)
+    number, k = parse_position(request.GET.get("round"), request.GET.get("step"))
+    try:
+        rep = round_replay(match, number)
+    except NotReplayable:
+        return JsonResponse({"error": words.round_not_ended()}, status=404)
+    if request.method == "POST" and reviews.review_of(rep).status in ("ask", "computing"):
+        reviews.ask(rep.round)
+    if request.method == "POST" and "application/json" not in request.headers.get("Accept", ""):
+        return HttpResponseRedirect(
+            position_url(match.pk, rep.round.number, k) + "&expert=1#replay-expert"
+        )
+    expert = expert_context(request, rep, k, shown=True)
+    return JsonResponse(
+        {
+            "status": expert["status"],
+            "notes": render_to_string(
+                "history/_expert_notes.html", {"expert": expert}, request=request
+            ),
         }
     )

@@ -5,12 +5,14 @@ the round is played; R21: every hand is shown at its end)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from engine.state import RoundState
-from engine.tiles import tile_str
+from engine.state import MEXICAN, RoundState
+from engine.tiles import parse_tile, spoken, tile_str
 from games import logtext, words
 from games.history.replays import RoundReplay, Step
 
@@ -85,3 +87,90 @@ def round_not_ended() -> str:
 def saved() -> str:
     """The turn e-mail settings page, after saving."""
     return _("Saved.")
+
+
+# ---------------------------------------------------------------- the expert's choices
+
+
+def expert_choice(expert: dict[str, object], names: Sequence[str], seat: int, you: bool) -> str:
+    """What the expert computer would have done instead ("The expert would have played 6-4
+    on the Mexican train"); `you`: the reader holds `seat`."""
+    if expert.get("act") == "end":
+        return _("The expert would have ended the first turn here.")
+    tile = expert.get("tile")
+    words = {"tile": spoken(parse_tile(tile)) if isinstance(tile, str) else "?"}
+    train = expert.get("train")
+    if train == MEXICAN:
+        return _("The expert would have played %(tile)s on the Mexican train.") % words
+    owner = train if isinstance(train, int) else -1
+    if owner == seat:
+        if you:
+            return _("The expert would have played %(tile)s on your own train.") % words
+        words["name"] = seat_label(names, seat)
+        return _("The expert would have played %(tile)s on %(name)s's own train.") % words
+    words["owner"] = seat_label(names, owner) if 0 <= owner < len(names) else "?"
+    return _("The expert would have played %(tile)s on %(owner)s's train.") % words
+
+
+def expert_estimate(move: dict[str, Any], names: Sequence[str], you: bool) -> str:
+    """What each choice tended to leave in hand at the round's end, from the playouts (R21)."""
+    taken = round(float(move.get("taken_points") or 0))
+    words = {
+        "taken": taken,
+        "expert": round(float(move.get("expert_points") or 0)),
+        "playouts": move.get("playouts", 0),
+    }
+    if you:
+        return (
+            ngettext(
+                "Your choice left about %(taken)s point in hand at the round's end; "
+                "the expert's about %(expert)s (from %(playouts)s playouts).",
+                "Your choice left about %(taken)s points in hand at the round's end; "
+                "the expert's about %(expert)s (from %(playouts)s playouts).",
+                taken,
+            )
+            % words
+        )
+    words["name"] = seat_label(names, int(move.get("seat", -1)))
+    return (
+        ngettext(
+            "%(name)s's choice left about %(taken)s point in hand at the round's end; "
+            "the expert's about %(expert)s (from %(playouts)s playouts).",
+            "%(name)s's choice left about %(taken)s points in hand at the round's end; "
+            "the expert's about %(expert)s (from %(playouts)s playouts).",
+            taken,
+        )
+        % words
+    )
+
+
+def expert_agrees() -> str:
+    return _("The expert would have made the same choice.")
+
+
+def expert_notes(
+    moves: Sequence[dict[str, Any]], names: Sequence[str], reader_seats: Collection[int]
+) -> list[dict[str, object]]:
+    """One note per reviewed decision: its step, whether the expert chose differently, its lines."""
+    out: list[dict[str, object]] = []
+    for move in moves:
+        seat = int(move.get("seat", -1))
+        you = seat in reader_seats
+        if move.get("taken") == move.get("expert"):
+            lines = [expert_agrees()]
+        else:
+            lines = [expert_choice(move.get("expert") or {}, names, seat, you)]
+            if move.get("playouts"):
+                lines.append(expert_estimate(move, names, you))
+        differs = move.get("taken") != move.get("expert")
+        out.append({"step": move.get("step"), "differs": differs, "lines": lines})
+    return out
+
+
+def expert_elsewhere() -> str:
+    """The expert's note at a step that is not a person's choice."""
+    return _("The expert's choices are shown at the moves where a person had a choice.")
+
+
+def expert_computing() -> str:
+    return _("The expert is still looking at this round. Its choices appear here when ready.")

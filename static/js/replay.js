@@ -2,6 +2,10 @@
 // Every position is a link (?round=R&step=K) that works without this script; with it
 // the board is fetched as JSON (games/history/views.py replay_step) and swapped in,
 // the address follows, ←/→/Home/End step and Space plays or pauses at the chosen speed.
+// "Show the expert's choices" shows, at each person's move, what the expert computer would
+// have played (games/history/reviews.py): the button asks for them once (a POST: they are
+// worked out by the worker, never in the request) and the page asks again every few
+// seconds until they are ready.
 (function () {
   "use strict";
   var root = document.getElementById("replay");
@@ -52,7 +56,91 @@
         }
       }
     }
+    expertNote();
     if (step < last) fetchStep(step + 1).catch(function () {});  // ready for the next press
+  }
+
+  // ---------------------------------------------------------------- the expert's choices
+  var expert = document.getElementById("replay-expert");
+  var expertToggle = document.getElementById("replay-expert-toggle");
+  var expertBox = document.getElementById("replay-expert-note");
+  var expertNotes = document.getElementById("replay-expert-notes");
+  var expertPoll = null;
+
+  function expertShown() { return !!expertToggle && expertToggle.getAttribute("aria-pressed") === "true"; }
+
+  function expertNote() {
+    if (!expert || !expertShown()) return;
+    var note = expertNotes.querySelector('li[data-step="' + step + '"]');
+    var text = expert.dataset.status === "done" ? expert.dataset.elsewhere : expert.dataset.computing;
+    if (note) {
+      expertBox.innerHTML = note.innerHTML;
+    } else {
+      expertBox.innerHTML = "";
+      var p = document.createElement("p");
+      p.textContent = text;
+      expertBox.appendChild(p);
+    }
+  }
+
+  function expertMarks() {
+    // A mark on each log line where the expert chose differently (shown with the choices).
+    if (!lines || !expertNotes) return;
+    expertNotes.querySelectorAll("li[data-differs]").forEach(function (li) {
+      var a = lines.querySelector('a[data-step="' + li.dataset.step + '"]');
+      if (!a || a.querySelector(".replay__differs")) return;
+      var mark = document.createElement("span");
+      mark.className = "replay__differs";
+      mark.title = expert.dataset.differsText;
+      mark.innerHTML = '<span aria-hidden="true">◆</span><span class="visually-hidden"></span>';
+      mark.lastChild.textContent = " (" + expert.dataset.differsText + ")";
+      a.appendChild(mark);
+    });
+  }
+
+  function expertAsk(method) {
+    var form = expertToggle.form;
+    var headers = {Accept: "application/json"};
+    var token = form && form.querySelector("[name=csrfmiddlewaretoken]");
+    if (method === "POST" && token) headers["X-CSRFToken"] = token.value;
+    return fetch(expert.dataset.url, {method: method, credentials: "same-origin", headers: headers})
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (data) {
+        expert.dataset.status = data.status;
+        expertNotes.innerHTML = data.notes;
+        expertMarks();
+        expertNote();
+        if (data.status === "ask" && method === "GET") {
+          expertAsk("POST");  // not queued (or the round's log changed): ask for it
+        } else if (data.status === "computing" || data.status === "ask") {
+          expertPoll = setTimeout(function () { expertAsk("GET"); }, 3000);
+        } else {
+          expertPoll = null;
+        }
+      })
+      .catch(function () { expertPoll = setTimeout(function () { expertAsk("GET"); }, 10000); });
+  }
+
+  function expertSet(on) {
+    expertToggle.setAttribute("aria-pressed", on ? "true" : "false");
+    expertToggle.textContent = on ? expertToggle.dataset.hideText : expertToggle.dataset.showText;
+    expertBox.hidden = !on;
+    root.classList.toggle("is-expert", on);
+    if (on) {
+      expertNote();
+      var status = expert.dataset.status;
+      if (status === "ask") expertAsk("POST");
+      else if (status === "computing" && expertPoll === null) expertAsk("GET");
+    }
+  }
+
+  if (expert && expertToggle && expertBox && expertNotes) {
+    expertMarks();
+    expertToggle.form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      expertSet(!expertShown());
+    });
+    if (expertShown() && expert.dataset.status !== "done") expertAsk("GET");
   }
 
   function go(k) {
