@@ -10,6 +10,9 @@
   resume, from any thread; receivers must be quick (notify logs what they raise). The
   computer worker of this process wakes here (games/apps.py connects `worker.poke`), so
   that notify never imports the worker, which imports the services, which import notify.
+- `out_of_service(reason)`: sent by games.servers when this process stops serving (a
+  process of another channel layer runs on the database); from the beat's thread. The
+  table closes its sockets here, so their pages reconnect to a server that serves.
 """
 
 from __future__ import annotations
@@ -19,3 +22,4 @@ from django.dispatch import Signal
 match_finished = Signal()
 worker_pass = Signal()
 match_moved = Signal()
+out_of_service = Signal()

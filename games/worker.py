@@ -84,7 +84,7 @@ from django.db import (
 from django.db.models import Max
 from django.utils import timezone
 
-from games import presence, selectors, services, signals, standin
+from games import presence, selectors, servers, services, signals, standin
 from games.models import PACE_SECONDS, Match, Pause, Seat
 
 logger = logging.getLogger(__name__)
@@ -223,6 +223,8 @@ class ComputerWorker:
     def run_once(self) -> tuple[int, float | None]:
         """Act in every due match once. Returns (actions taken, seconds until the next one may be due).
         Each match waits as long as its pace says (`pace_delay`; `delay`, if given, is the normal pace's)."""
+        if not servers.serving():
+            return 0, None  # its moves would be told on another channel layer than the tables'
         base = computer_delay() if self.delay is None else self.delay
         now = time.monotonic()
         self.failed = {pk: until for pk, until in self.failed.items() if until > now}
@@ -571,11 +573,23 @@ class WithComputerWorker:
 
 async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """The ASGI ``lifespan`` protocol, for servers that send it (uvicorn, hypercorn; not
-    daphne): the worker starts with the server and stops at its shutdown."""
+    daphne): the server's channel layer is checked against the running processes'
+    (games.servers) and its membership kept while it runs; the worker starts with the
+    server; both stop at its shutdown."""
+    watch: servers.Watch | None = None
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
+            if not await sync_to_async(servers.agree_at_start, thread_sensitive=False)():
+                await send(
+                    {
+                        "type": "lifespan.startup.failed",
+                        "message": "a process of another channel layer runs on this database",
+                    }
+                )
+                return
             if not await sync_to_async(claim_at_start, thread_sensitive=False)():
+                await sync_to_async(servers.leave, thread_sensitive=False)()
                 await send(
                     {
                         "type": "lifespan.startup.failed",
@@ -583,10 +597,15 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
                     }
                 )
                 return
+            watch = servers.Watch()
+            watch.start()
             start_in_process(server_start=True)
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             await stop_in_process()
+            if watch is not None:
+                await watch.stop()
+            await sync_to_async(servers.leave, thread_sensitive=False)()
             await send({"type": "lifespan.shutdown.complete"})
             return
 
@@ -616,12 +635,14 @@ def start_with_daphne() -> bool:
         return False  # not loaded by daphne (tests, manage.py commands): importing the reactor would install one
     from twisted.internet import reactor
 
-    if (
-        run_by_daphne() and not claim_at_start()
-    ):  # before daphne listens: a refused server never answers
+    # Before daphne listens: a refused server never answers. Its channel layer first (one
+    # line when it differs from the running processes'), then the computers' lock.
+    if run_by_daphne() and not (servers.agree_at_start() and claim_at_start()):
         raise SystemExit(3)
 
     def start() -> None:
+        if servers.member() is not None:
+            servers.Watch().start()  # its membership kept, and checked, while it runs
         try:
             start_in_process(server_start=True)
         except Exception:  # the next connection tries again

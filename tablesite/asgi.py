@@ -34,6 +34,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from games import servers  # noqa: E402
 from games.table.routing import websocket_urlpatterns  # noqa: E402
 from games.worker import WithComputerWorker, lifespan, start_with_daphne  # noqa: E402
 from tablesite.edge import BodyLimit, Health  # noqa: E402
@@ -42,7 +43,9 @@ from tablesite.origins import SiteOriginValidator  # noqa: E402
 application = ProtocolTypeRouter(
     {
         # /healthz for the proxy; bodies over the limit answered 413 unread (tablesite/edge.py)
-        "http": Health(BodyLimit(WithComputerWorker(django_asgi_app))),
+        "http": Health(
+            BodyLimit(WithComputerWorker(django_asgi_app)), out_of_service=servers.out_of_service
+        ),
         "websocket": SiteOriginValidator(
             WithComputerWorker(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),

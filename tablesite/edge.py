@@ -3,8 +3,9 @@
 - `Health`: ``GET /healthz`` answers ``200 ok`` from the server's event loop itself (no
   database, no Django, no host check), for the proxy's health checks
   (deploy/haproxy.cfg.template): a process that answers it accepts connections and runs
-  its loop. `served_by` names the process (host and pid) in the ``X-Served-By`` header
-  of that answer.
+  its loop; ``503 out of service: …`` while the process does not serve (a process of
+  another channel layer runs on its database: games.servers). `served_by` names the
+  process (host and pid) in the ``X-Served-By`` header of that answer.
 - `BodyLimit` (issue 22, item 6): a request whose ``Content-Length`` is over
   `body_limit` bytes (settings.REQUEST_BODY_MAX, 2.5 MiB by default: Django's
   DATA_UPLOAD_MAX_MEMORY_SIZE, and more than a replay upload's 2 MB) is answered 413
@@ -95,8 +96,12 @@ async def answer(
 class Health:
     """ASGI wrapper: ``GET /healthz`` answered here (see the module's docstring)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(
+        self, app: Any, *, out_of_service: Callable[[], str | None] = lambda: None
+    ) -> None:
         self.app = app
+        #: why this process does not serve now, or None (games.servers.out_of_service)
+        self.out_of_service = out_of_service
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> Any:
         if (
@@ -104,7 +109,12 @@ class Health:
             and scope.get("path") == HEALTH_PATH
             and scope.get("method") in ("GET", "HEAD")
         ):
-            await answer(send, 200, "ok\n", [(b"x-served-by", served_by().encode())])
+            headers = [(b"x-served-by", served_by().encode())]
+            reason = self.out_of_service()
+            if reason is not None:  # the proxy takes it out until it serves again
+                await answer(send, 503, f"out of service: {reason}\n", headers)
+            else:
+                await answer(send, 200, "ok\n", headers)
             return None
         return await self.app(scope, receive, send)
 

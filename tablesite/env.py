@@ -150,3 +150,54 @@ def email(env: Mapping[str, str], *, debug: bool) -> dict[str, Any]:
         "EMAIL_TIMEOUT", 20
     )  # a mail server that hangs must not hold a worker for ever
     return config
+
+
+#: the channel layer's identity when it is the in-memory one (each process its own)
+MEMORY_LAYER = "memory"
+_LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]", "ip6-localhost"}
+
+
+def layer_identity(layers: Mapping[str, Any], *, machine: str) -> tuple[str, str]:
+    """(key, label) of the default channel layer in CHANNEL_LAYERS: two processes whose keys
+    are equal hear each other's group messages; the label says which layer it is in words.
+
+    The in-memory layer is `MEMORY_LAYER`. A Redis layer's key is a hash of what decides
+    where its messages go: each host's scheme, address, port and database number, and the
+    layer's key prefix; never a user name or password (neither is in the label either).
+    A loopback address means this machine's Redis, so it is named with `machine` (the host
+    name): ``redis://localhost`` on two machines is two Redis servers."""
+    import hashlib
+    import json
+    from urllib.parse import parse_qs, urlsplit
+
+    config = layers.get("default") or {}
+    backend = str(config.get("BACKEND", ""))
+    if "redis" not in backend.lower():
+        return MEMORY_LAYER, "the in-memory layer without REDIS_URL"
+    options = config.get("CONFIG") or {}
+    places: list[tuple[str, str, int, int]] = []
+    shown: list[str] = []
+    for host in options.get("hosts") or [("localhost", 6379)]:
+        address = host.get("address", host) if isinstance(host, Mapping) else host
+        if isinstance(address, str):
+            parts = urlsplit(address if "://" in address else f"redis://{address}")
+            query = parse_qs(parts.query)
+            scheme = parts.scheme or "redis"
+            if scheme == "unix":
+                name, port, db_text = parts.path, 0, (query.get("db") or ["0"])[0]
+            else:
+                name = (parts.hostname or "localhost").lower()
+                port = parts.port or 6379
+                db_text = parts.path.strip("/") or (query.get("db") or ["0"])[0]
+        else:  # a (host, port) pair
+            scheme, name, port, db_text = "redis", str(address[0]).lower(), int(address[1]), "0"
+        db = int(db_text or 0)
+        where = f"{scheme}://{name}{f':{port}' if port else ''}/{db}"
+        local = scheme == "unix" or name in _LOOPBACK or name.startswith("127.")
+        # every loopback name of one machine is that machine's Redis
+        places.append((scheme, f"loopback on {machine}" if local else name, int(port), db))
+        shown.append(f"{where} on {machine}" if local else where)
+    prefix = str(options.get("prefix", "asgi"))
+    digest = hashlib.sha256(json.dumps([prefix, sorted(places)]).encode()).hexdigest()[:16]
+    label = ", ".join(shown) + (f" (prefix {prefix})" if prefix != "asgi" else "")
+    return f"redis:{digest}", f"Redis {label}"

@@ -49,7 +49,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts import sessions
-from games import notify, presence, services
+from games import notify, presence, servers, services
 from games.chat import live as chat
 from games.errors import GameError
 from games.notify import LAYER_LOST, match_group
@@ -139,6 +139,10 @@ class TableConsumer(Connection, AsyncWebsocketConsumer):
             self.scope.get("user"),
             scope_language(self.scope),
         )
+        if not servers.serving():  # another channel layer's process runs: its pages go elsewhere
+            await self.accept()
+            await self.close(code=LAYER_RESTART)
+            return
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = query.get("watch", [""])[0]
         try:

@@ -54,7 +54,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import close_old_connections
 
-from games import notify, trace
+from games import notify, signals, trace
 from games.table import board_reads
 from games.table.threads import DATABASE_THREADS
 
@@ -422,6 +422,17 @@ class Station:
                 except Exception as e:  # the layer is gone: so is the membership
                     logger.warning("table %s: could not leave the group (%s)", conn.match_id, e)
 
+    def close_all_soon(self) -> None:
+        """`close_all` as a task of this loop (in its thread)."""
+        self.loop.create_task(self.close_all())
+
+    async def close_all(self) -> None:
+        """Close every table socket of this loop (`close_everything`)."""
+        for hub in list(self.hubs.values()):
+            for conn in list(hub.outboxes):
+                with contextlib.suppress(Exception):  # the client may be gone already
+                    await conn.close(code=conn.SLOW_CLOSE)
+
     def deliver(self, match_id: int, message: dict[str, Any]) -> None:
         """A message for a match's hub (in this loop's thread): notices, broadcasts."""
         hub = self.hubs.get(match_id)
@@ -554,6 +565,21 @@ def deliver(told: list[tuple[int, dict[str, Any]]]) -> None:
     """Hand notices held while a connection's command ran (`games.notify.held`) to the hubs."""
     for match_id, message in told:
         _sink(match_id, message)
+
+
+def close_everything(sender: object, **kwargs: Any) -> None:
+    """`signals.out_of_service`'s receiver (from any thread): every table socket of this
+    process is closed with 4503, as when the layer is lost; the pages reconnect (through
+    the proxy, to a server that serves) and get the current board."""
+    with _stations_lock:
+        stations = list(_stations.items())
+    for loop, found in stations:
+        if not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # closed meanwhile: nothing left to close
+                loop.call_soon_threadsafe(found.close_all_soon)
+
+
+signals.out_of_service.connect(close_everything, dispatch_uid="table-out-of-service")
 
 
 def for_match(match_id: int) -> Hub | None:

@@ -4,7 +4,9 @@ The same loop each server process runs (games/worker.py), for a deployment that
 turns it off in the servers (``COMPUTER_WORKER=off``) or wants one more. Several
 may run at once: each match's next action is taken by exactly one of them. The
 moves reach the tables through the channel layer, so this needs a shared one
-(``REDIS_URL``): with the in-memory layer nobody would see them until a reload.
+(``REDIS_URL``): with the in-memory layer nobody would see them until a reload, and
+the same one as the servers' (games.servers: it refuses to start, exit status 3, when a
+running server speaks another).
 
     manage.py run_computers               # until Ctrl-C / SIGTERM
     manage.py run_computers --once        # one pass over the waiting matches, then exit
@@ -17,9 +19,12 @@ import asyncio
 import signal
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games import servers
+from games.models import Server
 from games.worker import DEFAULT_POLL, ComputerWorker
 
 
@@ -52,6 +57,8 @@ class Command(BaseCommand):
             )
         if delay is not None and delay < 0 or poll <= 0:
             raise CommandError("--delay must be 0 or more and --poll more than 0")
+        if not once and not servers.agree_at_start(Server.Kind.COMPUTERS):
+            raise SystemExit(3)  # another channel layer than the servers' (one line logged)
         worker = ComputerWorker(delay=delay, poll=poll)
         if once:
             steps, _wait = worker.run_once()
@@ -64,5 +71,11 @@ class Command(BaseCommand):
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, worker.stop)
+        watch = servers.Watch()  # its membership kept, and checked, while it runs
+        watch.start()
         self.stdout.write("computer players: waiting for turns (Ctrl-C stops)")
-        await worker.run()
+        try:
+            await worker.run()
+        finally:
+            await watch.stop()
+            await sync_to_async(servers.leave, thread_sensitive=False)()
