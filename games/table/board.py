@@ -223,6 +223,7 @@ def match_flags(
     history = tuple(points for number, points in reads.history if number < view.round or over)
     last = reads.last
     following = reads.following if view.phase == "match_over" else None
+    restarted = _restarted(reads)
     signed_in = user is not None and getattr(user, "is_authenticated", False)
     mine = selectors.seats_controlled(match, user) if signed_in else []
     # R27, R24: no undo once the round is over: every hand has been shown, so its moves stand.
@@ -275,7 +276,23 @@ def match_flags(
         undo_text=undo_text,
         last_event=log_line(last, names, view.seat, engine=view.engine) if last is not None else "",
         last_train=_last_train(reads),
+        restarted=restarted[0],
+        restarted_text=restarted[1],
     )
+
+
+def _restarted(reads: Any) -> tuple[str, str]:
+    """The current round's latest restart (R28), for every page to announce: which one (the
+    number of its log line in the round) and who restarted it, in words. Nothing when the
+    round was not restarted."""
+    from games import log
+
+    line = next((x for x in reversed(getattr(reads, "lines", ())) if x.kind == log.RESTART), None)
+    if line is None:
+        return "", ""
+    name = isolated(line.username) if line.username else _("A player")
+    text = _("%(name)s restarted the round: every hand is back as it was dealt.") % {"name": name}
+    return f"{line.round_id}-{line.seq}", text
 
 
 def _last_train(reads: Any) -> str:

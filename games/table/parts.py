@@ -221,6 +221,9 @@ def board_attrs(b: Any) -> dict[str, str]:
         "data-only": b.actions.only,
         "data-draw-pass": "on" if b.autodraw else "off",
     }
+    if b.restarted:  # every page says it once (static/js/table.js)
+        attrs["data-restarted"] = b.restarted
+        attrs["data-restarted-text"] = b.restarted_text
     if b.cover:
         attrs["data-cover"] = str(b.cover.index)
     return attrs

@@ -124,6 +124,10 @@ class Flags:
     history: tuple[tuple[int, ...], ...] = ()
     #: the latest log line, for the live region
     last_event: str = ""
+    #: the current round's latest restart (R28): which one (its log line's number, "" if none)
+    #: and who restarted it, in words, for every page to announce once
+    restarted: str = ""
+    restarted_text: str = ""
     #: the train the last move played on ("0", "mexican"), "" when the last move was no play
     last_train: str = ""
     #: after a new match at this table (R29): where it is
@@ -339,6 +343,9 @@ class Board:
     compact: bool
     last_event: str
     next_match_url: str = ""
+    #: the round's latest restart and its words (Flags.restarted)
+    restarted: str = ""
+    restarted_text: str = ""
     #: the computers' pace, shown to everyone at a table with computers
     has_computers: bool = False
     pace: str = "normal"
@@ -751,6 +758,8 @@ def present(
         compact=view.players >= COMPACT_FROM,
         last_event=flags.last_event,
         next_match_url=flags.next_match_url,
+        restarted=flags.restarted,
+        restarted_text=flags.restarted_text,
         ask=flags.ask if not over else None,
         answered=flags.answered if not over else "",
         offers=flags.offers if not over else (),
@@ -844,6 +853,8 @@ def public_flags(flags: Flags) -> Flags:
         hurry=flags.hurry,
         last_train=flags.last_train,
         final=flags.final,
+        restarted=flags.restarted,
+        restarted_text=flags.restarted_text,
     )
 
 

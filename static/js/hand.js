@@ -3,7 +3,9 @@
  * Every tile button carries data-targets (the trains the server lists as legal for
  * it) and, when it fits nowhere, data-why (the server's reason). Selecting lifts
  * the tile, makes its trains glow and dims the rest; a glowing train plays it.
- * A second tap on a tile that fits exactly one train plays it there. In your first turn
+ * A second tap on a tile that fits exactly one train plays it there. A played tile leaves the
+ * hand at once, shown on its way to its train until the next board confirms it or the server's
+ * refusal puts it back with the reason; a tap on it meanwhile does nothing. In your first turn
  * (R8: your own train only) one tap on a lit tile lays it, and while the engine double
  * waits for you (R7) a tap on a tile that will start your train places the engine and
  * lays that tile. Dragging
@@ -53,11 +55,19 @@
     clearMarks();
     if (!quiet) MT.say(S.deselected);
   }
+  var whyTimer = 0;
   function shake(btn, why, whyUrl) {
     btn.classList.remove("is-shaking");
     void btn.offsetWidth; // restart the animation
     btn.classList.add("is-shaking");
     MT.say(why || S.fits_nowhere, why ? whyUrl || btn.dataset.whyUrl : "");
+    // Why it did not go is shown where the eye is, even where the hand's line is only spoken
+    // (a phone: board.css), until the next words or a little later.
+    var say = document.getElementById("hand-say");
+    if (!say) return;
+    say.classList.add("hand__say--why");
+    window.clearTimeout(whyTimer);
+    whyTimer = window.setTimeout(function () { say.classList.remove("hand__say--why"); }, 8000);
   }
   function select(btn, quiet) {
     var targets = targetsOf(btn);
@@ -80,13 +90,137 @@
     var seat = handSeat();
     if (seat === null) return;
     var btn = tileBtn(tile);
+    if (pending) { // one play at a time: a tile tapped meanwhile goes once the board shows the first
+      if (pending.tile !== tile && btn && targetsOf(btn).indexOf(train) >= 0) queued = { tile: tile, train: train };
+      deselect(true);
+      return;
+    }
     if (!btn || targetsOf(btn).indexOf(train) < 0) {
       MT.say(S.not_target);
       return;
     }
-    if (btn) btn.classList.add("is-pending");
     deselect(true);
-    MT.act(seat, { seat: seat, act: "play", tile: tile, train: train === "mexican" ? "mexican" : parseInt(train, 10) });
+    pending = { tile: tile, train: train, version: shownVersion(), follows: false, ghost: fly(btn, train) };
+    markPending(btn);
+    watchPending();
+    if (!MT.act(seat, { seat: seat, act: "play", tile: tile, train: train === "mexican" ? "mexican" : parseInt(train, 10) })) {
+      putBack(); // not sent (offline): the page says so, the tile is back in the hand
+    }
+  }
+
+  // ------------------------------------------------------------ a play on its way
+  /* A played tile (tap, drag or keyboard) leaves the hand at once: its place in the hand stays,
+   * empty, so nothing slides under the finger and a second tap there is ignored, and a copy
+   * of it flies to its train and waits there, faded, until a board shows it on that train
+   * (confirmed) or the server refuses it (put back, with the reason). The page decides
+   * nothing: the train is one the server listed as legal for that tile. */
+  var pending = null;  // {tile, train, version, follows, ghost}: the play on its way
+  var queued = null;   // {tile, train}: a tile tapped while another was on its way
+  var pendingTimer = 0;
+  var playedAt = 0;    // when a tap last played a tile: its double tap's second click is ignored
+  var PENDING_MS = 8000; // no board by then: the page asks for one and puts the tile back
+
+  function reducedMotion() {
+    return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  }
+  function markPending(btn) {
+    btn.classList.add("is-pending");
+    btn.setAttribute("aria-disabled", "true");
+    var slot = btn.closest(".hand__slot");
+    if (slot) slot.classList.add("hand__slot--pending");
+  }
+  function unmarkPending(btn) {
+    btn.classList.remove("is-pending");
+    btn.removeAttribute("aria-disabled");
+    var slot = btn.closest(".hand__slot");
+    if (slot) slot.classList.remove("hand__slot--pending");
+  }
+  /** A copy of the tile flies from the hand to where its train takes the next tile, and
+   *  waits there (fixed over the page, above the train's row, which clips its tiles). */
+  function fly(btn, train) {
+    var svg = btn.querySelector("svg");
+    var row = host.querySelector('.train[data-train="' + train + '"]');
+    var to = row && (row.querySelector(".train__slot") || row);
+    if (!svg || !to) return null;
+    var from = svg.getBoundingClientRect();
+    var end = to.getBoundingClientRect();
+    if (!from.width || !end.width) return null;
+    var ghost = svg.cloneNode(true);
+    ghost.classList.add("pending-tile");
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.style.left = from.left + "px";
+    ghost.style.top = from.top + "px";
+    ghost.style.width = from.width + "px";
+    ghost.style.height = from.height + "px";
+    document.body.appendChild(ghost);
+    var ends = btn.dataset.tile.split("-");
+    var turn = ends[0] === ends[1] ? "" : " rotate(-90deg)"; // a double lies across its train
+    var k = Math.max(0.35, Math.min(1.2, (end.height * (turn ? 2 : 1.4)) / from.height));
+    var dx = end.left + end.width / 2 - (from.left + from.width / 2);
+    var dy = end.top + end.height / 2 - (from.top + from.height / 2);
+    var there = "translate(" + dx + "px, " + dy + "px) scale(" + k + ")" + turn;
+    ghost.style.transform = there;
+    if (ghost.animate && !reducedMotion()) {
+      ghost.animate([{ transform: "none" }, { transform: there }], { duration: 180, easing: "cubic-bezier(0.2, 0.7, 0.3, 1)" });
+    }
+    return ghost;
+  }
+  function dropGhost() {
+    if (pending && pending.ghost && pending.ghost.parentNode) pending.ghost.parentNode.removeChild(pending.ghost);
+  }
+  function watchPending() {
+    window.clearTimeout(pendingTimer);
+    var mine = pending;
+    pendingTimer = window.setTimeout(function () {
+      if (pending !== mine) return;
+      putBack();
+      if (MT.sync) MT.sync();
+    }, PENDING_MS);
+  }
+  /** The play did not happen: the tile is back in its place; `why` says why (shaking). */
+  function putBack(why, whyUrl) {
+    if (!pending) return;
+    var tile = pending.tile;
+    dropGhost();
+    pending = null;
+    queued = null;
+    window.clearTimeout(pendingTimer);
+    var btn = tileBtn(tile);
+    if (!btn) return;
+    unmarkPending(btn);
+    if (why) shake(btn, why, whyUrl);
+  }
+  /** A board came (swapped or morphed): is the play on its way done, still on its way, or not made? */
+  function settlePending() {
+    if (!pending) return;
+    var b = board();
+    var btn = tileBtn(pending.tile);
+    if (!btn) { // it left the hand: it lies on its train
+      dropGhost();
+      pending = null;
+      window.clearTimeout(pendingTimer);
+      var next = queued;
+      queued = null;
+      if (next) window.setTimeout(function () { playQueued(next); }, 0);
+      return;
+    }
+    if (b && b.dataset.version !== pending.version) {
+      if (pending.follows) { // the engine double's board: the tile's own play goes now (laterPlay)
+        pending.follows = false;
+        pending.version = b.dataset.version;
+      } else { // a newer board that still has it in the hand: it was not played
+        putBack();
+        return;
+      }
+    }
+    markPending(btn); // the same board again (a sync, a badge): still on its way
+  }
+  /** A tile tapped while another was on its way: played now if this board still offers its train. */
+  function playQueued(next) {
+    var btn = tileBtn(next.tile);
+    if (!btn) return;
+    if (targetsOf(btn).indexOf(next.train) >= 0) play(next.tile, next.train);
+    else shake(btn, btn.dataset.why);
   }
 
   // ------------------------------------------------------------ one tap in the first turn
@@ -108,9 +242,13 @@
     var seat = handSeat();
     var confirm = host.querySelector('[data-act="engine"]');
     if (seat === null || !confirm) return false;
+    if (pending) return true; // a play is on its way already: this tap is ignored
     afterEngine = { tile: btn.dataset.tile, train: btn.dataset.afterEngine, version: shownVersion() };
-    btn.classList.add("is-pending");
-    MT.act(seat, { seat: seat, act: "engine" });
+    pending = { tile: btn.dataset.tile, train: btn.dataset.afterEngine, version: shownVersion(), follows: true,
+                ghost: fly(btn, btn.dataset.afterEngine) };
+    markPending(btn);
+    watchPending();
+    if (!MT.act(seat, { seat: seat, act: "engine" })) { afterEngine = null; putBack(); }
     return true;
   }
   function shownVersion() { var b = board(); return b ? b.dataset.version : ""; }
@@ -136,8 +274,15 @@
     }
     var btn = tileBtn(want.tile);
     if (b.dataset.phase === "first" && b.dataset.yourTurn === "true" && btn &&
-        targetsOf(btn).indexOf(want.train) >= 0) {
-      window.setTimeout(function () { play(want.tile, want.train); }, 0);  // after this board settled
+        targetsOf(btn).indexOf(want.train) >= 0 && seat !== null) {
+      // Shown on its way since the tap: its play goes after this board settled.
+      window.setTimeout(function () {
+        if (!pending || pending.tile !== want.tile) return;
+        watchPending();
+        if (!MT.act(seat, { seat: seat, act: "play", tile: want.tile, train: want.train === "mexican" ? "mexican" : parseInt(want.train, 10) })) putBack();
+      }, 0);
+    } else if (pending && pending.tile === want.tile) {
+      putBack(btn ? btn.dataset.why : "");
     }
   }
   host.addEventListener("pointerover", function (event) {
@@ -159,13 +304,17 @@
     if (btn) {
       var tile = btn.dataset.tile;
       var now = Date.now();
+      // On its way to its train: a second tap does nothing (the server has it already).
+      if (pending && pending.tile === tile) return;
+      // The second click of a double tap that played a tile, on the tile shown there since.
+      if (event.detail > 1 && now - playedAt < 500) return;
       var again = lastTap.tile === tile && now - lastTap.at < 450;
       lastTap = { tile: tile, at: now };
-      if (btn.dataset.afterEngine && engineThenPlay(btn)) return;
-      if (oneTap(btn, event)) { play(tile, targetsOf(btn)[0]); return; }
+      if (btn.dataset.afterEngine && engineThenPlay(btn)) { playedAt = now; return; }
+      if (oneTap(btn, event)) { playedAt = now; play(tile, targetsOf(btn)[0]); return; }
       if (selected === tile) {
         var targets = targetsOf(btn);
-        if (again && targets.length === 1) play(tile, targets[0]); // double tap: its only train
+        if (again && targets.length === 1) { playedAt = now; play(tile, targets[0]); } // double tap: its only train
         else deselect();
         return;
       }
@@ -178,6 +327,7 @@
     }
     var train = event.target.closest(".train");
     if (train) {
+      if (pending && selected === null) return; // a second click on the train just played on
       if (selected !== null) {
         if (train.classList.contains("is-target")) play(selected, train.dataset.train);
         else MT.say(S.not_target);
@@ -256,6 +406,7 @@
   host.addEventListener("pointerdown", function (event) {
     var btn = event.target.closest(".htile");
     if (!btn || (event.pointerType === "mouse" && event.button !== 0)) return;
+    if (pending && pending.tile === btn.dataset.tile) return; // on its way: not dragged again
     drag = { btn: btn, id: event.pointerId, x: event.clientX, y: event.clientY, active: false, ghost: null, over: null };
   });
   host.addEventListener("pointermove", function (event) {
@@ -427,15 +578,22 @@
     }
     tellHint(S.hint + " " + msg.reason, again);
   }
-  function refused(tile, why, whyUrl) {
+  /** The server refused the play of `tile` (null: an action that was to lay the tile on its way,
+   *  Confirm engine): back in the hand, shaking, with `why`; `quiet`
+   *  (the page was behind and syncs): back in the hand and nothing said. */
+  function refused(tile, why, whyUrl, quiet) {
     var btn = tileBtn(tile) || tileBtn(String(tile).split("-").reverse().join("-"));
-    if (btn) { btn.classList.remove("is-pending"); shake(btn, why, whyUrl); }
+    if (pending && (tile === null || (btn && pending.tile === btn.dataset.tile))) {
+      afterEngine = null;
+      putBack(quiet ? "" : why || S.error, whyUrl);
+    } else if (btn && !quiet) shake(btn, why, whyUrl);
   }
 
   // ------------------------------------------------------------ across board swaps
   MT.hand = {
     save: function () { return { selected: selected, hinted: hinted }; },
     restore: function (state) {
+      settlePending();
       laterPlay();
       var kind = "";
       try { kind = window.localStorage.getItem(SORT_KEY) || ""; } catch (e) { /* private mode */ }
@@ -450,6 +608,11 @@
     },
     showHint: function (msg) { showHint(msg, false); },
     refused: refused,
-    deselect: deselect
+    deselect: deselect,
+    /** Where the copy of `tile`, on its way to its train, is now (null: none is): a move's
+     *  slide (table.js) starts there. */
+    flying: function (tile) {
+      return pending && pending.tile === tile && pending.ghost && pending.ghost.parentNode ? pending.ghost.getBoundingClientRect() : null;
+    }
   };
 })();

@@ -6,10 +6,12 @@
  * each whole or as line edits of the text this page holds for it: each is morphed in by id with idiomorph (static/vendor/idiomorph.min.js), so focus,
  * selection, scroll and open dialogs survive, and the board element's changed attributes are set.
  * An update that does not start from this page's version asks for a sync. Each played
- * tile slides from the hand (own move) or from its player's label to its train
+ * tile slides from the hand (own move: from where hand.js shows it on its way) or from its
+ * player's label to its train
  * (≤ 300 ms, none under prefers-reduced-motion); clicks keep working meanwhile.
- * Resyncs after a reconnect (exponential backoff) or when an ack announces a version no
- * board brought, and sends the table's commands. The browser applies no rule: what is
+ * Resyncs after a reconnect (exponential backoff), when an ack announces a version no
+ * board brought or when a request is refused because this page was behind (quietly: the
+ * board it gets says what changed), and sends the table's commands. The browser applies no rule: what is
  * clickable comes from the server.
  * Loaded after hand.js, actions.js, relay.js, lazy.js and keys.js, which register on MT; panels.js,
  * sound.js and notify.js come on first use (lazy.js).
@@ -69,7 +71,7 @@
     if (say) {
       say.textContent = text;
       if (whyUrl) { say.appendChild(document.createTextNode(" ")); say.appendChild(whyLink(whyUrl)); }
-      say.classList.remove("hand__say--hint"); // hand.js marks a hint after
+      say.classList.remove("hand__say--hint", "hand__say--why"); // hand.js marks a hint or a refusal after
     }
     // Re-set the live region so that the same words are announced again.
     live.textContent = "";
@@ -82,7 +84,7 @@
     toastEl.className = "toast" + (kind ? " toast--" + kind : "");
     toastEl.hidden = false;
     window.clearTimeout(toastTimer);
-    toastTimer = window.setTimeout(function () { toastEl.hidden = true; }, kind === "hint" ? 6000 : 4500);
+    toastTimer = window.setTimeout(function () { toastEl.hidden = true; }, kind === "hint" || kind === "news" ? 6000 : 4500);
   };
 
   // ------------------------------------------------------------ sending
@@ -255,6 +257,8 @@
     var out = [];
     (events || []).forEach(function (e) {
       if (e.e !== "play" || !e.tile || e.train === null || e.train === undefined) return;
+      var flying = MT.hand && MT.hand.flying ? MT.hand.flying(e.tile) : null; // shown on its way already
+      if (flying) { out.push({ train: String(e.train), rect: flying }); return; }
       var from = host.querySelector('#hand [data-tile="' + e.tile + '"]') ||
         host.querySelector('.train[data-owner="' + e.seat + '"] .seatmark') ||
         host.querySelector('.scores__seat[data-seat="' + e.seat + '"] .seatmark');
@@ -414,6 +418,20 @@
   });
   if (document.fonts && document.fonts.ready) document.fonts.ready.then(fitTopbar);
 
+  /** A restart of the round (R28) is told on every page, once, in the reader's words: the
+   *  hands go back to their deal, and nobody should wonder why. The board carries the
+   *  round's latest restart (data-restarted); a page opened after it says nothing. */
+  var restartSeen = null;
+  function tellRestart(b) {
+    if (!b) return;
+    var key = b.dataset.restarted || "";
+    if (restartSeen !== null && key && key !== restartSeen && b.dataset.restartedText) {
+      MT.toast(b.dataset.restartedText, "news");
+    }
+    restartSeen = key;
+  }
+  MT.afterSwap.push(tellRestart);
+
   /** R21: at the end of a round each penalty counts up from zero (once, when the round ends). */
   function countUp(b) {
     if (b.dataset.phase !== "round_over" && b.dataset.phase !== "match_over") return;
@@ -433,12 +451,25 @@
     window.requestAnimationFrame(frame);
   }
 
+  // ------------------------------------------------------------ catching up
+  /* A request refused because this page was behind the table: the page asks for the board and
+   * says nothing while it comes (the board shows what changed); only when no board comes
+   * does the refusal's message ("refresh the page") show. */
+  var behindTimer = 0;
+  var BEHIND_MS = 4000;
+  function resync(message) {
+    window.clearTimeout(behindTimer);
+    if (!MT.sync()) return; // offline: that is what the page says
+    behindTimer = window.setTimeout(function () { MT.toast(message || S.error, "error"); }, BEHIND_MS);
+  }
+
   // ------------------------------------------------------------ receiving
   function onMessage(event) {
     var msg;
     try { msg = JSON.parse(event.data); } catch (e) { return; }
     if (msg.type === "board") {
       window.clearTimeout(syncTimer);
+      window.clearTimeout(behindTimer);
       if (typeof msg.version === "number" && msg.version < version) return; // an older board, overtaken
       swap(msg.html, msg.version, msg.title); // the message's title, when it has one, over the board's
     } else if (msg.type === "update") {
@@ -455,11 +486,14 @@
     } else if (msg.type === "error") {
       var asked = sent[msg.request_id];
       delete sent[msg.request_id];
-      MT.toast(msg.message || S.error, "error", msg.why_url);
-      if (asked && asked.type === "act" && asked.action && asked.action.tile && MT.hand) {
-        MT.hand.refused(asked.action.tile, msg.message, msg.why_url);
+      var behind = msg.code === "stale"; // this page had not seen the table's last change
+      if (behind) resync(msg.message);
+      else MT.toast(msg.message || S.error, "error", msg.why_url);
+      // A refused play puts its tile back; so does a refused Confirm engine that was to lay one.
+      if (asked && asked.type === "act" && asked.action && (asked.action.tile || asked.action.act === "engine") && MT.hand) {
+        MT.hand.refused(asked.action.tile || null, msg.message, msg.why_url, behind);
       }
-      if (msg.code === "stale" || msg.code === "not_your_turn") MT.sync();
+      if (msg.code === "not_your_turn") MT.sync();
     } else if (msg.type === "hint") {
       if (MT.hand) MT.hand.showHint(msg);
     } else if (msg.type === "redirect") {

@@ -292,12 +292,16 @@ def test_an_ack_without_its_board_asks_for_a_sync(new_context, first_turn):
     assert sent(page)[-1] == {"type": "sync"}
 
 
-def test_an_error_for_a_play_shakes_the_tile_and_shows_the_reason(new_context, later_turn):
+def test_a_stale_refusal_of_a_play_asks_for_the_board_and_says_so_only_if_none_comes(
+    new_context, later_turn
+):
     _st, url = later_turn
     page = open_page(new_context, url)
     tile = page.locator(".htile[data-targets*=' ']").first
+    name = tile.get_attribute("data-tile")
     tile.click()
     page.locator(".train.is-target").first.click()
+    assert "is-pending" in (tile.get_attribute("class") or "")  # on its way, out of the hand
     request = sent(page)[-1]
     page.evaluate(
         "m => window.__serve(m)",
@@ -308,8 +312,15 @@ def test_an_error_for_a_play_shakes_the_tile_and_shows_the_reason(new_context, l
             "request_id": request["request_id"],
         },
     )
-    assert page.locator("#toast").inner_text() == "Refresh first"
     assert sent(page)[-1] == {"type": "sync"}  # stale: fetch the current board
+    assert page.locator("#toast").is_hidden()  # the board it asked for will say what changed
+    assert "is-pending" not in (page.get_attribute(f'.htile[data-tile="{name}"]', "class") or "")
+    # No board comes (this page has no server): then the refusal's words show.
+    page.wait_for_function(
+        "() => document.getElementById('toast').textContent === 'Refresh first'"
+        " && !document.getElementById('toast').hidden",
+        timeout=8000,
+    )
 
 
 def test_r23_hint_highlights_one_tile_and_one_train(new_context, first_turn):
