@@ -196,3 +196,22 @@ def test_two_tries_at_once_send_one_link(settings: Any) -> None:
         assert emails.send_confirmation(first) == emails.Delivery.FAILED
         assert emails.send_confirmation(second) == emails.Delivery.WAIT
         assert second.link_failed  # so the words say "wait a few seconds"
+
+
+@pytest.mark.parametrize(
+    ("lang", "words", "button"),
+    [
+        ("es", "Ahora mismo no pudimos enviar el enlace a eva@example.org", "Enviar otra vez"),
+        ("de", "Wir konnten den Link gerade nicht an eva@example.org senden", "Noch einmal senden"),
+    ],
+)
+def test_the_words_in_spanish_and_german(lang: str, words: str, button: str, settings: Any) -> None:
+    eva = get_user_model().objects.create_user("eva")
+    client = Client()
+    client.force_login(eva)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    with failing_mail_server("refused", settings):
+        page = client.post(
+            reverse("email"), {"action": "save", "email": "eva@example.org"}, follow=True
+        ).content.decode()
+    assert words in page and button in page
