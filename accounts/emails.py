@@ -12,11 +12,11 @@
 - `verified_address` is what the turn e-mails send to (games.history.mail): an
   unverified address never gets one.
 - Sending never fails a page: the link goes once the change that asked for it is
-  committed (after the transaction of `save_address` or accounts.signup), through Django's
-  mail backend with its short `EMAIL_TIMEOUT`; a mail server that refuses, does not answer, fails TLS or the login,
-  or hangs up mid-way (`MAIL_SERVER_FAILURES`) is logged and told to the page as
-  `Delivery.FAILED` (the account and its address are kept, and the person may send the
-  link again after `RETRY_AFTER`).
+  committed (after the transaction of `save_address` or accounts.signup), through
+  Django's mail backend with its short `EMAIL_TIMEOUT`; a mail server that refuses, does
+  not answer, fails TLS or the login, or hangs up mid-way (`MAIL_SERVER_FAILURES`) is
+  logged and told to the page as `Delivery.FAILED` (the account and its address are
+  kept, and the person may send the link again after `RETRY_AFTER`).
 """
 
 from __future__ import annotations
