@@ -130,7 +130,8 @@ def save_address(
 ) -> tuple[EmailAddress | None, Delivery | None]:
     """The account's e-mail page saved: `set_address`, then, once that is committed, a
     confirmation link when the address is new. (the row or None, the link's delivery or None)."""
-    with transaction.atomic():
+    # durable: the outermost transaction, so it has committed when the block ends
+    with transaction.atomic(durable=True):
         before = row_of(user)
         row = set_address(user, address)
     if row is None or (

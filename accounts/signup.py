@@ -25,7 +25,8 @@ def create_account(
     """Save the valid sign-up `form` (its optional ``email`` too), then, once both are
     committed, send the confirmation link: the new user, and the link's delivery (None
     without an address)."""
-    with transaction.atomic():
+    # durable: the outermost transaction, so it has committed when the block ends
+    with transaction.atomic(durable=True):
         user = form.save()
         address = form.cleaned_data.get("email")
         row = emails.set_address(user, address) if address else None
