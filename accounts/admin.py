@@ -34,7 +34,7 @@ class EmailAddressAdmin(AllowListedLookups, admin.ModelAdmin):
     list_display = ("user", "address", "verified_at", "changed_at")
     list_select_related = ("user",)
     search_fields = ("user__username", "address")
-    readonly_fields = ("user", "address", "changed_at", "verified_at", "sent_at")
+    readonly_fields = ("user", "address", "changed_at", "verified_at", "sent_at", "failed_at")
 
     def has_add_permission(self, request: Any) -> bool:
         return False

@@ -37,22 +37,20 @@ def email(request: AuthenticatedHttpRequest) -> HttpResponse:
         initial={"email": row.address if row else ""},
     )
     if request.method == "POST" and request.POST.get("action") == "resend":
-        if (
-            row is not None
-            and not row.verified
-            and emails.send_confirmation(row, language=get_language(), request=request)
-        ):
-            messages.success(request, words.sentence("email_link_resent", address=row.address))
-        elif row is not None and not row.verified:
-            messages.error(request, words.sentence("email_link_wait"))
+        if row is not None and not row.verified:
+            delivery = emails.send_confirmation(row, language=get_language(), request=request)
+            level, text, tags = words.link_message(delivery, row, again=True)
+            messages.add_message(request, level, text, extra_tags=tags)
         return redirect("email")
     if request.method == "POST" and form.is_valid():
-        new = emails.set_address(request.user, form.cleaned_data["email"])
+        new, sent = emails.save_address(
+            request.user, form.cleaned_data["email"], language=get_language(), request=request
+        )
         if new is None:
             messages.success(request, words.sentence("email_removed"))
-        elif row is None or row.pk != new.pk or row.address != new.address:
-            emails.send_confirmation(new, language=get_language(), request=request)
-            messages.success(request, words.sentence("email_link_sent", address=new.address))
+        elif sent is not None:
+            level, text, tags = words.link_message(sent, new)
+            messages.add_message(request, level, text, extra_tags=tags)
         return redirect("email")
     return render(
         request, "accounts/email.html", {"form": form, "row": row, "days": emails.confirm_days()}

@@ -103,6 +103,10 @@ class EmailAddress(models.Model):
     verified_at = models.DateTimeField(_("verified"), null=True, blank=True)
     #: when the last confirmation link went (accounts.emails.RESEND_AFTER)
     sent_at = models.DateTimeField(_("link sent"), null=True, blank=True)
+    #: when the last try to send a link began, while it is under way or once it failed (the
+    #: mail server refused it or did not answer); cleared when a link goes
+    #: (accounts.emails.RETRY_AFTER)
+    failed_at = models.DateTimeField(_("link not sent"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("e-mail address")
@@ -121,3 +125,8 @@ class EmailAddress(models.Model):
     @property
     def verified(self) -> bool:
         return self.verified_at is not None
+
+    @property
+    def link_failed(self) -> bool:
+        """The last try to send a confirmation link did not reach the mail server."""
+        return self.failed_at is not None

@@ -15,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language, gettext_lazy
 from django.views.generic import CreateView
 
-from accounts import emails, guests, names, throttle
+from accounts import emails, guests, names, signup, throttle
 from accounts import words as account_words
 from accounts.models import Attempt
 from accounts.words import sentence
@@ -65,11 +65,9 @@ class SignUpView(CreateView):
             response = self.form_invalid(form)
             response.status_code = 429
             return response
-        user = form.save()
-        if form.cleaned_data.get("email"):
-            row = emails.set_address(user, form.cleaned_data["email"])
-            if row is not None:
-                emails.send_confirmation(row, language=get_language(), request=self.request)
+        # The account is made even when the mail server is down (accounts.signup): the
+        # person is signed in and told the link could not be sent, with a button to resend.
+        user, delivery = signup.create_account(form, language=get_language(), request=self.request)
         login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
         # The home page greets a new account with "Welcome", not "Welcome back" (once).
         self.request.session["new_account"] = True
@@ -77,8 +75,10 @@ class SignUpView(CreateView):
             self.request,
             sentence("welcome", username=user.get_username()),
         )
-        if user.email:
-            messages.info(self.request, sentence("email_link_sent", address=user.email))
+        row = emails.row_of(user)
+        if delivery is not None and row is not None:
+            level, text, tags = account_words.link_message(delivery, row)
+            messages.add_message(self.request, level, text, extra_tags=tags)
         return HttpResponseRedirect(_safe_next(self.request) or reverse("home"))
 
     def get_context_data(self, **kwargs: object) -> dict[str, object]:

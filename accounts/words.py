@@ -6,10 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.contrib import messages
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.emails import Outcome
+from accounts.emails import Delivery, Outcome
+from accounts.models import EmailAddress
+
+#: a message for django.contrib.messages: (level, words, extra tags)
+Message = tuple[int, str, str]
 
 #: the account pages' sentences by key, each once (translated when said)
 SITE: dict[str, Callable[[], str]] = {
@@ -29,6 +34,11 @@ SITE: dict[str, Callable[[], str]] = {
     "email_link_wait": lambda: _(
         "A link went to this address less than a minute ago. Please wait a moment."
     ),
+    "email_link_failed": lambda: _(
+        "We could not send the link to %(address)s just now: our mail server did not answer. "
+        "Your address is saved. Please send the link again in a moment."
+    ),
+    "email_retry_wait": lambda: _("Please wait a few seconds before sending the link again."),
     "email_removed": lambda: _("Your e-mail address is removed. No e-mail will be sent to you."),
 }
 
@@ -43,6 +53,23 @@ def sentence(key: str, **params: object) -> str:
     """The sentence for `key` (one of `SITE`) in the active language, `params` put in."""
     text = SITE[key]()
     return text % params if params else text
+
+
+#: the extra tag of a message that offers to send the confirmation link again (base.html
+#: shows a "Send again" button with it)
+RESEND_TAG = "email-resend"
+
+
+def link_message(delivery: Delivery, row: EmailAddress, *, again: bool = False) -> Message:
+    """What to tell the person about asking for a confirmation link for `row`: (level,
+    words, extra tags); a link that went is "a new link" when `again`."""
+    if delivery == Delivery.FAILED:
+        return messages.WARNING, sentence("email_link_failed", address=row.address), RESEND_TAG
+    if delivery == Delivery.WAIT:
+        key = "email_retry_wait" if row.link_failed else "email_link_wait"
+        return messages.ERROR, sentence(key), ""
+    key = "email_link_resent" if again else "email_link_sent"
+    return messages.SUCCESS, sentence(key, address=row.address), ""
 
 
 def email_outcome(outcome: Outcome, days: int) -> str:

@@ -21,6 +21,13 @@ turns that around:
 
 A finished match's seed is still found by searching for it (games.admin.MatchAdmin),
 and its replay export holds it (games.history.admin); neither asks these lookups.
+
+Every list refuses what it does not take with 400, never a server error:
+
+- `allow_list_every_admin` (called once every admin is registered, games.apps) gives
+  the mixin to the admins of other apps too (Django's groups, axes' logs);
+- a filter on an allowed path whose value the database refuses (``?id__regex=(``, an
+  invalid pattern) is answered 400 like a refused lookup (`get_changelist_instance`).
 """
 
 from __future__ import annotations
@@ -28,9 +35,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.admin.exceptions import DisallowedModelAdminLookup
 from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import FieldDoesNotExist
-from django.db import models
+from django.db import DataError, models, transaction
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
 
@@ -165,5 +173,30 @@ class AllowListedLookups:
     def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
         return AllowListedChangeList
 
+    def get_changelist_instance(self, request: HttpRequest) -> ChangeList:
+        """The list for these parameters (it counts its rows as it is made); 400 when the
+        database refuses a filter's value (Django turns only its own checks into
+        answers). In a savepoint, so the failed query leaves the transaction usable."""
+        try:
+            with transaction.atomic(using=self._admin().model.objects.db):
+                return super().get_changelist_instance(request)  # type: ignore[misc]
+        except DataError as e:
+            raise DisallowedModelAdminLookup(
+                f"The database refused these filters ({type(e).__name__})"
+            ) from e
+
     def _admin(self) -> Any:
         return self  # the ModelAdmin this is mixed into
+
+
+def allow_list_every_admin(site: admin.AdminSite) -> None:
+    """Give `AllowListedLookups` to every admin of `site` that does not have it (those of
+    other apps: Django's groups, axes' logs), so no list can be filtered by a lookup its
+    admin does not offer, nor answer such a filter with a server error."""
+    for model, model_admin in list(site._registry.items()):
+        if isinstance(model_admin, AllowListedLookups):
+            continue
+        cls = type(model_admin)
+        allow_listed = type(f"AllowListed{cls.__name__}", (AllowListedLookups, cls), {})
+        site.unregister(model)
+        site.register(model, allow_listed)

@@ -126,7 +126,7 @@ def email(env: Mapping[str, str], *, debug: bool) -> dict[str, Any]:
     read by dj-email-url) wins; else EMAIL_BACKEND / EMAIL_HOST / EMAIL_PORT /
     EMAIL_HOST_USER / EMAIL_HOST_PASSWORD / EMAIL_USE_TLS / EMAIL_USE_SSL. With neither a
     URL nor a host, development (DEBUG) prints e-mails on the console; production sends
-    by SMTP (to localhost:25 unless told otherwise)."""
+    by SMTP (to localhost:25 unless told otherwise). EMAIL_TIMEOUT: seconds (default 10)."""
     import dj_email_url
 
     if env.get("EMAIL_URL"):
@@ -146,9 +146,12 @@ def email(env: Mapping[str, str], *, debug: bool) -> dict[str, Any]:
         }
     if config.get("EMAIL_USE_TLS") and config.get("EMAIL_USE_SSL"):
         raise ValueError("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be on (choose one)")
-    config.setdefault(
-        "EMAIL_TIMEOUT", 20
-    )  # a mail server that hangs must not hold a worker for ever
+    # Seconds each exchange with the mail server may take (EMAIL_TIMEOUT, or the URL's
+    # ``?timeout=``): a mail server that does not answer holds the page that sends (a
+    # sign-up, the e-mail page) no longer than this before it says the link could not go.
+    if env.get("EMAIL_TIMEOUT"):
+        config["EMAIL_TIMEOUT"] = float(env["EMAIL_TIMEOUT"])
+    config.setdefault("EMAIL_TIMEOUT", 10)
     return config
 
 

@@ -12,6 +12,7 @@ Environment variables (see README):
     SECURE_PROXY_SSL_HEADER_NAME  e.g. HTTP_X_FORWARDED_PROTO behind a TLS proxy
     EMAIL_URL             smtp://user:password@host:587/?tls=True (or EMAIL_HOST, EMAIL_PORT,
                           EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS); console in DEBUG
+    EMAIL_TIMEOUT         seconds each exchange with the mail server may take (default 10)
 """
 
 from __future__ import annotations

@@ -15,17 +15,23 @@
   e-mail goes (`TurnMailSent`), so several workers never send it twice.
 - Each e-mail carries an unsubscribe link (`TurnMail.token`). Django's e-mail
   framework sends it (`EMAIL_BACKEND`: the console in development).
+- A mail server that is down or slow never holds a move: the scan runs in a thread of its
+  own (one at a time per process), not in the computer worker's pass, and each e-mail
+  that the mail server does not take (refused, no answer within EMAIL_TIMEOUT, TLS,
+  login, hang-up: `accounts.emails.MAIL_SERVER_FAILURES`) is logged and skipped, so the
+  others of the scan still go. That turn's e-mail is not tried again (at most one per
+  turn: the mail server may have taken it before it failed).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.core.mail import send_mail
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, IntegerField, OuterRef
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
@@ -43,6 +49,8 @@ logger = logging.getLogger(__name__)
 #: seconds between two scans in one process
 SCAN_EVERY = 30.0
 _last_scan = 0.0
+#: held while a scan runs in this process (`turn_mails_when_due`)
+_scanning = threading.Lock()
 
 
 def due_turns(now: datetime) -> list[tuple[Match, Seat, TurnMail]]:
@@ -113,8 +121,7 @@ def _send(match: Match, seat: Seat, setting: TurnMail, base_url: str) -> bool:
             "table": table,
             "unsubscribe": unsubscribe,
         }
-    send_mail(subject, body, None, [address])
-    return True
+    return emails.deliver(subject, body, address, what=f"turn e-mail of match {match.pk}")
 
 
 def send_turn_mails(*, now: datetime | None = None) -> int:
@@ -130,13 +137,28 @@ def on_worker_pass(sender: object, **kwargs: object) -> None:
 
 
 def turn_mails_when_due() -> None:
-    """The worker's call on every pass: a scan at most every `SCAN_EVERY` seconds; never raises
-    (a mail server down must not stop the computer players)."""
+    """The worker's call on every pass: a scan at most every `SCAN_EVERY` seconds, in a
+    thread of its own, so the computer players never wait for the mail server (each e-mail
+    may take up to EMAIL_TIMEOUT); never raises."""
     global _last_scan
     if time.monotonic() - _last_scan < SCAN_EVERY:
         return
+    if not _scanning.acquire(blocking=False):
+        return  # the last scan is still sending
     _last_scan = time.monotonic()
+    try:
+        threading.Thread(target=_scan, name="turn-mails", daemon=True).start()
+    except BaseException:
+        _scanning.release()
+        logger.exception("turn e-mails: could not start a scan")
+
+
+def _scan() -> None:
+    """One scan, in its own thread (`turn_mails_when_due`), which holds `_scanning`."""
     try:
         send_turn_mails()
     except Exception:
         logger.exception("turn e-mails: a scan failed")
+    finally:
+        connection.close()  # this thread's own connection
+        _scanning.release()

@@ -173,3 +173,61 @@ def test_the_setting_page_opts_in(make_user: Any) -> None:
         == 200
     )
     assert TurnMail.objects.get(user=cy).after_minutes == 60  # refused, unchanged
+
+
+# ------------------------------------------------------------------ a mail server that fails
+
+
+def test_a_mail_server_that_fails_skips_that_mail_and_sends_the_others(
+    ana_opted_in: Any, make_user: Any, monkeypatch: pytest.MonkeyPatch, caplog: Any
+) -> None:
+    ben = confirmed(make_user("ben", email="ben@example.org"))
+    TurnMail.objects.create(user=ben, enabled=True, after_minutes=30)
+    for user in (ana_opted_in, ben):
+        away(on_turn(create(user, "casual", seed=21)))
+    real_send = emails.send_mail
+    calls: list[list[str]] = []
+
+    def first_refused(subject: str, body: str, sender: Any, to: list[str]) -> int:
+        calls.append(to)
+        if len(calls) == 1:
+            raise ConnectionRefusedError(111, "Connection refused")
+        return real_send(subject, body, sender, to)
+
+    monkeypatch.setattr(emails, "send_mail", first_refused)
+    assert send_turn_mails() == 1  # no exception; the second e-mail went
+    assert len(calls) == 2 and [m.to for m in mail.outbox] == [calls[1]]
+    assert "turn e-mail of match" in caplog.text and "ConnectionRefusedError" in caplog.text
+    assert send_turn_mails() == 0  # at most one per turn, even one the server did not take
+
+
+def test_the_computer_players_never_wait_for_the_mail_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worker's pass starts the scan in a thread of its own and goes on at once; one
+    scan at a time per process."""
+    import threading
+    import time
+
+    from games.history import mail as turn_mail
+
+    release, scans = threading.Event(), []
+
+    def slow_scan() -> int:  # a mail server that takes its time
+        scans.append(threading.current_thread().name)
+        release.wait(timeout=10)
+        return 0
+
+    monkeypatch.setattr(turn_mail, "send_turn_mails", slow_scan)
+    monkeypatch.setattr(turn_mail, "SCAN_EVERY", 0.0)
+    monkeypatch.setattr(turn_mail, "_last_scan", 0.0)
+    started = time.monotonic()
+    turn_mail.turn_mails_when_due()
+    turn_mail.turn_mails_when_due()  # the first scan still runs: no second one
+    assert time.monotonic() - started < 1.0
+    release.set()
+    for _ in range(100):
+        if not turn_mail._scanning.locked():
+            break
+        time.sleep(0.05)
+    assert scans == ["turn-mails"] and not turn_mail._scanning.locked()

@@ -279,3 +279,25 @@ def test_the_lists_still_filter_sort_and_search_as_they_offer(
     assert "sortable column-id" in listing
     page = viewer.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
     assert str(LIVE_SEED) not in page and "hidden until the match is over" in page
+
+
+def test_every_list_answers_a_filter_it_does_not_take_with_400(viewer: Client) -> None:
+    """Every registered admin (those of other apps too: groups, axes' logs) refuses a lookup
+    it does not offer, and a filter whose value the database refuses (an invalid regular
+    expression on the primary key, which every list may be filtered by), with 400, not
+    with a server error."""
+    from games.admin_lookups import AllowListedLookups
+
+    assert len(admin.site._registry) > 20
+    for model, model_admin in admin.site._registry.items():
+        assert isinstance(model_admin, AllowListedLookups), model
+        url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+        assert viewer.get(url).status_code == 200, url
+        probes: list[dict[str, str]] = [
+            {"match__id__exact": "7"},  # the report's, on every list
+            {"no_such_field": "1"},
+        ]
+        if not model._meta.pk.is_relation:  # (a relation takes no regex: Django's ?e=1)
+            probes.append({f"{model._meta.pk.name}__regex": "("})
+        for params in probes:
+            assert viewer.get(url, params).status_code == 400, (url, params)
