@@ -131,3 +131,73 @@ def test_a_german_spectators_header_has_room_for_log_in_and_sign_up(
         for b in parts[i + 1 :]:
             assert not overlaps(a, b), (states, a, b)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+PHONE = {"width": 375, "height": 667}
+#: whether `name` shows whole in whose turn it is: the name element not cut, inside the pill
+NAME_WHOLE = """(name) => {
+  const n = document.querySelector('.tbar__status--them .pname');
+  if (!n || n.textContent.replace(/[\u2068\u2069]/g, '').trim() !== name) return null;  // (names come between Unicode isolates)
+  const pill = document.querySelector('.tbar__turn').getBoundingClientRect(), r = n.getBoundingClientRect();
+  return [n.scrollWidth <= n.clientWidth + 1 && r.width > 0 && r.right <= pill.right + 1, n.clientWidth, n.scrollWidth];
+}"""
+#: the lines the words of a button take (its shown text's boxes by their middle)
+TEXT_LINES = """(el) => {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT), middles = new Set();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.data.trim() || !node.parentElement.offsetParent) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) if (r.width > 1) middles.add(Math.round((r.top + r.bottom) / 2));
+  }
+  return middles.size;
+}"""
+
+
+def two_people_until_one_must_draw(make_user: Any) -> tuple[Any, Any, int]:
+    """SunnyPanda4242 and MoonlitOtter77 (two long guest-like names, no computer: nothing moves
+    while the pages are looked at), played on until one of them can only draw. Returns the
+    match, that player and their seat."""
+    from games import selectors
+
+    sunny, otter = make_user("SunnyPanda4242"), make_user("MoonlitOtter77")
+    match = services.match_create(creator=sunny, seed=11, seats=[SeatSpec("me"), SeatSpec("human")])
+    services.seat_join(match_id=match.pk, user=otter, token=match.invite_token)
+    for _ in range(200):
+        match.refresh_from_db()
+        state = selectors.match_state(match)
+        if state.phase not in ("engine", "first") and state.turn is not None:
+            legal = {a.act for a in selectors.seat_view(match, state.turn).legal}
+            if legal == {"draw"}:
+                return match, (sunny, otter)[state.turn], state.turn
+        play(match, 1)
+    raise AssertionError("nobody had to draw")
+
+
+@pytest.mark.parametrize("lang", ["es", "de"])
+def test_on_a_phone_whose_turn_shows_the_whole_name_and_draw_reads_on_one_line(
+    lang: str, live: str, make_user: Any, context_for: Any, shots: Path
+) -> None:
+    match, drawer, seat = two_people_until_one_must_draw(make_user)
+    other = next(s.user for s in match.seats.all() if s.index != seat)
+    # The other player sees whose turn it is: the drawer's whole name, beside the chat and menu.
+    page = context_for(other, lang=lang, viewport=PHONE).new_page()
+    Table(page).open(f"{live}/m/{match.pk}/")
+    page.locator("#chat-toggle").wait_for(state="visible")
+    page.screenshot(path=str(shots / f"room-phone-turn-{lang}.png"))
+    whole = page.evaluate(NAME_WHOLE, drawer.username)
+    assert whole is not None and whole[0], (drawer.username, whole)
+    bar = page.eval_on_selector(".tbar", "el => el.getBoundingClientRect().height")
+    assert bar <= 56, bar
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # The drawer's Draw button says its words on one line ("Einen Stein ziehen" took three).
+    page = context_for(drawer, lang=lang, viewport=PHONE).new_page()
+    table = Table(page).open(f"{live}/m/{match.pk}/")
+    draw = page.locator('.hand__actions [data-act="draw"]')
+    draw.wait_for()
+    page.screenshot(path=str(shots / f"room-phone-draw-{lang}.png"))
+    assert draw.evaluate(TEXT_LINES) == 1, draw.inner_text()
+    box = draw.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert page.eval_on_selector(".tbar", "el => el.getBoundingClientRect().height") <= 56
+    table.assert_no_errors()
