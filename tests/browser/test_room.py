@@ -201,3 +201,63 @@ def test_on_a_phone_whose_turn_shows_the_whole_name_and_draw_reads_on_one_line(
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     assert page.eval_on_selector(".tbar", "el => el.getBoundingClientRect().height") <= 56
     table.assert_no_errors()
+
+
+#: what lies at the middle of the bottom edge of the match end's chart: null when it is the chart
+CHART_FOOT = """() => {
+  const chart = document.querySelector('.result--match .stable__chart');
+  const r = chart.getBoundingClientRect();
+  const y = Math.min(r.bottom - 4, innerHeight - 2);
+  const hit = document.elementFromPoint(r.left + r.width / 2, y);
+  return !hit || chart.contains(hit) ? null : (hit.id || String(hit.className));
+}"""
+
+
+@pytest.mark.parametrize(
+    "viewport", [DESKTOP, PHONE], ids=lambda v: f"{v['width']}x{v['height']}"
+)
+def test_at_the_match_end_the_tip_bar_covers_no_part_of_the_chart(
+    viewport: dict[str, int], live: str, make_user: Any, context_for: Any, shots: Path
+) -> None:
+    from tests.history.fabricate import finished_match
+
+    ana = make_user("ana")  # a new player: the tips are on (static/js/tips.js), their slot at the bottom
+    match = finished_match([ana, "casual", "expert"], seed=99)
+    page = context_for(ana, viewport=viewport).new_page()
+    table = Table(page).open(f"{live}/m/{match.pk}/")
+    table.wait("b.dataset.phase === 'match_over'")
+    page.wait_for_selector(".tip-slot", state="attached")
+    # The chart's foot at the foot of the screen, where a bar fixed at the bottom lies.
+    page.evaluate(
+        "document.querySelector('.result--match .stable__chart').scrollIntoView({block: 'end'})"
+    )
+    page.screenshot(path=str(shots / f"room-match-end-{viewport['width']}.png"))
+    assert page.evaluate(CHART_FOOT) is None
+    table.assert_no_errors()
+
+
+def test_the_chats_reactions_are_drawn_not_left_to_an_emoji_font(
+    live: str, make_user: Any, context_for: Any, shots: Path
+) -> None:
+    """Without an emoji font 👍 and 👏 were empty boxes: each reaction is drawn (an inline SVG),
+    in its button and in the line it makes, its name its accessible name."""
+    ana, match = people_far_into_a_round(make_user)
+    page = context_for(ana, viewport=DESKTOP).new_page()
+    table = Table(page).open(f"{live}/m/{match.pk}/")
+    open_chat(page)
+    page.locator(".chat__reaction").first.wait_for()
+    buttons = page.eval_on_selector_all(
+        ".chat__reaction",
+        "els => els.map(b => { const s = b.querySelector('svg use'), r = s && s.closest('svg').getBoundingClientRect();"
+        " return [b.getAttribute('aria-label'), !!s && !!document.querySelector(s.getAttribute('href')),"
+        " r ? r.width : 0, b.innerText.trim()]; })",
+    )
+    assert len(buttons) == 6, buttons
+    for name, drawn, width, text in buttons:
+        assert name and drawn and width >= 16 and text == "", (name, drawn, width, text)
+    page.click('.chat__reaction[aria-label="Thumbs up"]')
+    line = page.locator(".chat__line .chat__text").last
+    line.locator("svg").wait_for()
+    assert line.get_attribute("aria-label") == "Thumbs up"
+    page.screenshot(path=str(shots / "room-chat-reactions.png"))
+    table.assert_no_errors()
