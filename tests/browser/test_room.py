@@ -213,15 +213,14 @@ CHART_FOOT = """() => {
 }"""
 
 
-@pytest.mark.parametrize(
-    "viewport", [DESKTOP, PHONE], ids=lambda v: f"{v['width']}x{v['height']}"
-)
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=lambda v: f"{v['width']}x{v['height']}")
 def test_at_the_match_end_the_tip_bar_covers_no_part_of_the_chart(
     viewport: dict[str, int], live: str, make_user: Any, context_for: Any, shots: Path
 ) -> None:
     from tests.history.fabricate import finished_match
 
-    ana = make_user("ana")  # a new player: the tips are on (static/js/tips.js), their slot at the bottom
+    # a new player: the tips are on (static/js/tips.js), their slot at the bottom
+    ana = make_user("ana")
     match = finished_match([ana, "casual", "expert"], seed=99)
     page = context_for(ana, viewport=viewport).new_page()
     table = Table(page).open(f"{live}/m/{match.pk}/")

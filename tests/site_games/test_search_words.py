@@ -32,10 +32,14 @@ def test_the_table_says_why_the_hands_are_big_after_an_engine_search(
     match = create(ana, "casual", seed=SEED)
     drawn = len(rules.new_match_round(2, SEED).search)
     words = banner(ana_client.get(f"/m/{match.pk}/").content.decode())
-    assert words.startswith("Nobody was dealt the 12-12, so everyone drew one tile at a time"), words
+    assert words.startswith("Nobody was dealt the 12-12, so everyone drew one tile at a time"), (
+        words
+    )
     assert f"The {drawn} tiles drawn went into the hands" in words, words
     assert not re.search(r"\bR\d+\b", words)
-    spectator = Client().get(f"/m/{match.pk}/watch/{match.watch_token}/", follow=True).content.decode()
+    spectator = (
+        Client().get(f"/m/{match.pk}/watch/{match.watch_token}/", follow=True).content.decode()
+    )
     assert banner(spectator) == words
     es = Client()
     es.force_login(ana)
