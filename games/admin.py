@@ -84,8 +84,13 @@ def seat_names(match: Match) -> list[str]:
     return [s.display_name or _("free") for s in sorted(match.seats.all(), key=lambda s: s.index)]
 
 
+#: the rows of a match's seats or rounds, to read: nothing to add, so no "Add another" row
+READ_ONLY_INLINE = "admin/games/read_only_inline.html"
+
+
 class SeatInline(SeatNumber, ReadOnlyMixin, admin.TabularInline):
     model = Seat
+    template = READ_ONLY_INLINE
     fields = ("seat_number", "kind", "user", "name", "level", "standin")
     readonly_fields = fields
     extra = 0
@@ -119,6 +124,7 @@ class RoundInline(RoundScores, ReadOnlyMixin, admin.TabularInline):
     """A match's rounds, their points and totals by name with seats from 1."""
 
     model = Round
+    template = READ_ONLY_INLINE
     fields = (
         "number",
         "ended_by",

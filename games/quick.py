@@ -1,5 +1,6 @@
 """One click from the front page to a table: "Play now against computers" and
-"Play with friends" (a private table whose invitation link is shared).
+"Play with friends" (a private table whose invitation link is shared, or the create form with
+its friends' seats filled in, for computers, the match's length and the pace too).
 
 A visitor without an account becomes a guest first (`accounts.guests`, throttled per
 address by `accounts.throttle`); the tables made here are private (not listed in the
@@ -13,6 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -81,6 +83,10 @@ def play_friends(request: HttpRequest) -> HttpResponse:
     user = player(request)
     if user is None:
         return refused(request)
+    if request.POST.get("choose"):
+        # "More choices": the create form, its friends' seats filled in, where computers, the
+        # match's length and the pace are chosen too (a visitor is a guest by now, so may use it).
+        return redirect(f"{reverse('games:create')}?friends={friends}")
     seats = [services.SeatSpec(kind="me")] + [
         services.SeatSpec(kind="human") for _n in range(friends)
     ]

@@ -22,8 +22,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 from accounts import guests
 from games import permissions, quick, selectors, services
 from games.errors import NOT_FOUND, SEAT_TAKEN, GameError
-from games.forms import MatchCreateForm
-from games.models import Match, Seat
+from games.forms import INVITED, NONE, OTHER_SEATS, MatchCreateForm, kind_field
+from games.models import MAX_SEATS, Match, Seat
 from games.permissions import Action as Can
 from games.queries import match_summary
 from games.seats import match_with_seats
@@ -86,10 +86,23 @@ LIVE_SHOWN = 20
 def _form(request: HttpRequest, data: object = None) -> MatchCreateForm:
     return MatchCreateForm(
         data,
+        initial=_friends_seats(request),
         creator_name=request.user.get_username(),
         creator_pk=request.user.pk,
         guest=guests.is_guest(request.user),
     )
+
+
+def _friends_seats(request: HttpRequest) -> dict[str, str]:
+    """``?friends=2`` (the front page's "More choices"): the seats after the creator's are that many
+    invited people's, the rest left empty, for the creator to add computers to."""
+    try:
+        friends = int(request.GET.get("friends", ""))
+    except ValueError:
+        return {}
+    if not 1 <= friends <= MAX_SEATS - 1:
+        return {}
+    return {kind_field(n): INVITED if n <= friends + 1 else NONE for n in OTHER_SEATS}
 
 
 @require_safe

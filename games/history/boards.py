@@ -49,18 +49,22 @@ def step_html(replay: RoundReplay, k: int, *, hands: bool = True) -> SafeString:
         if isinstance(played, dict) and played.get("act") == "play"
         else ""
     )
-    # the match's own pace, not the default "normal": an Instant match's replay says Instant (issue 19)
+    # the match's own pace, as its spectators saw it live (the replay itself shows none)
     flags = Flags(
         match_id=replay.match.pk,
         version=step.version,
         history=history,
         last_event=last,
         last_train=last_train,
+        searched=len(state.search),
         pace=replay.match.pace,
     )
     board = present(view, seats, viewer=Viewer(), flags=flags)
     board.charted = False  # the viewer's page draws the whole match's chart once, under the board
     if hands:
+        # A replay has no pace: the computers' pace was the live table's, and the replay moves
+        # when its reader steps (as live, hands=False, the board keeps what spectators saw).
+        board.pace_text = ""
         for seat in board.seats:  # the train rows hold these same objects as their owners
             if seat.revealed is None:
                 seat.revealed = state.hands[seat.index]

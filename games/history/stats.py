@@ -5,8 +5,9 @@ its transaction: it replays each round of the match from its deal and effective 
 (`games.log`, the engine), and adds to the record of every account that held a
 player's seat — matches, wins and shared wins (R22: the lowest total wins, equal
 lowest totals win together), penalty points per round (R21), best and worst round,
-rounds gone out (R20), all also by opponents (people, or the strongest computer
-level at the table). A match among people only (two or more accounts, no computer,
+rounds gone out (R20), all also by opponents: people (any other person at the
+table, on an account or a pass-and-play seat), and the strongest computer level at the
+table; a match with both people and computers counts under each. A match among people only (two or more accounts, no computer,
 no pass-and-play seat) also moves their openskill ratings (Plackett–Luce), ranked by
 total with ties sharing their place (R22); never a match whose creator chose the seed
 (R4: they knew every hand; the site seats nobody else there, and a match made before
@@ -87,13 +88,20 @@ def match_facts(match: Match) -> MatchFacts:
     )
 
 
-def opponents_kind(seats: Iterable[Seat], me: int) -> str:
-    """ "people", or the strongest computer level among the other seats."""
-    levels = {s.level for s in seats if s.index != me and s.kind == Seat.Kind.COMPUTER}
+def opponents_kinds(seats: Iterable[Seat], me: int) -> list[str]:
+    """The kinds of opponents seat `me` met: "people" when any other seat is a person (an
+    account or a pass-and-play seat), and the strongest computer level among the other seats
+    when any is a computer. A match with both counts under both."""
+    others = [s for s in seats if s.index != me]
+    kinds = []
+    if any(s.kind != Seat.Kind.COMPUTER for s in others):
+        kinds.append(PEOPLE)
+    levels = {s.level for s in others if s.kind == Seat.Kind.COMPUTER}
     for level in reversed(Seat.Level):  # the strongest first
         if level in levels:
-            return level.value
-    return PEOPLE
+            kinds.append(level.value)
+            break
+    return kinds
 
 
 def _model() -> Any:
@@ -127,11 +135,11 @@ def count_match(match: Match) -> bool:
         st.best_round = min([*mine, *([st.best_round] if st.best_round is not None else [])])
         st.worst_round = max([*mine, *([st.worst_round] if st.worst_round is not None else [])])
         st.rounds_out += sum(1 for o in facts.out if o == seat.index)
-        kind = opponents_kind(seats, seat.index)
-        row = st.by_opponents.setdefault(kind, {"matches": 0, "wins": 0, "shared_wins": 0})
-        row["matches"] += 1
-        row["wins"] += int(won and not shared)
-        row["shared_wins"] += int(won and shared)
+        for kind in opponents_kinds(seats, seat.index):
+            row = st.by_opponents.setdefault(kind, {"matches": 0, "wins": 0, "shared_wins": 0})
+            row["matches"] += 1
+            row["wins"] += int(won and not shared)
+            row["shared_wins"] += int(won and shared)
     if (
         not match.seed_chosen
         and len(players) == len(seats)

@@ -263,6 +263,7 @@ def match_flags(
         new_match=signed_in and following is None and selectors.new_match_available(match, user),
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
         paused=reads.paused,
+        searched=len((match.state or {}).get("search") or ()),
         pace=getattr(match, "pace", "normal"),
         hurry=bool(getattr(match, "hurry", False)),
         may_pace=match.status == "playing"

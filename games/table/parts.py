@@ -131,7 +131,10 @@ def _tools_shows(b: Any) -> tuple[Any, ...]:
 #: template shows leaves a page behind (tests/table/test_updates.py, tests/table/test_part_keys.py).
 _PRIVATE: dict[str, tuple[str, Any]] = {
     "tools": ("games/board/tools.html", _tools_shows),
-    "banner": ("games/parts/banner.html", lambda b: (b.spectator, b.ask, b.answered, b.away)),
+    "banner": (
+        "games/parts/banner.html",
+        lambda b: (b.spectator, b.ask, b.answered, b.away, b.search_text),
+    ),
     "hub": (
         "games/board/hub.html",
         lambda b: (

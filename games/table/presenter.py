@@ -132,6 +132,8 @@ class Flags:
     last_train: str = ""
     #: after a new match at this table (R29): where it is
     next_match_url: str = ""
+    #: how many tiles the round's engine search drew (R6: nobody was dealt the engine double)
+    searched: int = 0
     #: the computers' pace (games.models.Match.Pace) and whether they hurry to a person's turn
     pace: str = "normal"
     hurry: bool = False
@@ -375,6 +377,9 @@ class Board:
     #: engine (R7) also makes the pass their first turn must be (R10)
     engine_then: str = ""
     engine_hint: str = ""
+    #: while the engine waits and in the first turns, after an engine search (R6): why the hands
+    #: are bigger and the boneyard smaller than after a usual deal, in plain words
+    search_text: str = ""
     #: the relay cover's heading and button (R24)
     cover_title: str = ""
     cover_button: str = ""
@@ -795,6 +800,15 @@ def present(
             "name": seats[view.holder].name,
             "tile": e_whole,
         }
+    if flags.searched and view.phase in ("engine", "first"):
+        board.search_text = ngettext(
+            "Nobody was dealt the %(tile)s, so everyone drew one tile at a time until "
+            "%(name)s drew it. The %(count)s tile drawn went into the hands.",
+            "Nobody was dealt the %(tile)s, so everyone drew one tile at a time until "
+            "%(name)s drew it. The %(count)s tiles drawn went into the hands: that is why "
+            "they hold more than usual and the boneyard has fewer left.",
+            flags.searched,
+        ) % {"tile": e, "name": seats[view.holder].name, "count": flags.searched}
     if board.cover is not None:
         board.cover_title = _("Pass the device to %(name)s") % {"name": board.cover.name}
         board.cover_button = _("%(name)s: show my tiles") % {"name": board.cover.name}

@@ -57,6 +57,23 @@
   function send(message) { return MT.send ? MT.send(message) : false; }
   function say(text) { statusEl.textContent = text || ""; }
 
+  // ------------------------------------------------------------ reactions, drawn
+  /** A reaction's drawing (templates/games/_chat.html: "reaction-" and its symbol's first code
+   *  point in hex), so that it reads without an emoji font; null for any other text. */
+  var SVG = "http://www.w3.org/2000/svg";
+  function drawn(symbol) {
+    var id = "reaction-" + (symbol.codePointAt(0) || 0).toString(16);
+    if (!symbol || !document.getElementById(id)) return null;
+    var svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("class", "chat__icon");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("aria-hidden", "true");
+    var use = document.createElementNS(SVG, "use");
+    use.setAttribute("href", "#" + id);
+    svg.appendChild(use);
+    return svg;
+  }
+
   // ------------------------------------------------------------ lines
   function lineEl(line) {
     var li = document.createElement("li");
@@ -69,7 +86,11 @@
     var text = document.createElement("bdi");
     text.className = "chat__text";
     text.textContent = line.text; // always text: never markup, never a link
-    if (line.label) { text.setAttribute("role", "img"); text.setAttribute("aria-label", line.label); text.title = line.label; }
+    if (line.label) {
+      text.setAttribute("role", "img"); text.setAttribute("aria-label", line.label); text.title = line.label;
+      var icon = drawn(line.text);
+      if (icon) { text.textContent = ""; text.appendChild(icon); }
+    }
     li.appendChild(name);
     li.appendChild(document.createTextNode(" "));
     li.appendChild(text);
@@ -128,7 +149,8 @@
       var b = document.createElement("button");
       b.type = "button";
       b.className = "chat__reaction";
-      b.textContent = r.text;
+      var icon = drawn(r.text);
+      if (icon) b.appendChild(icon); else b.textContent = r.text;
       b.setAttribute("aria-label", r.label);
       b.title = r.label;
       b.addEventListener("click", function () { post({ type: "chat_say", say: r.code }); });

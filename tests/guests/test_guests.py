@@ -75,6 +75,22 @@ def test_play_with_friends_shows_the_invitation_link_of_a_private_table(ana_clie
     assert f"/m/{match.pk}/join/{match.invite_token}/" in response.content.decode()
 
 
+def test_play_with_friends_leads_to_the_choice_of_computers_and_length() -> None:
+    """The front page's "Play with friends" made a table with no choice of computers, length or
+    pace: its "More choices" leads a visitor (a guest by then) to the create form, the friends'
+    seats filled in, and makes no table yet."""
+    visitor = Client()
+    home = visitor.get("/").content.decode()
+    assert 'name="choose"' in home and "More choices" in home
+    response = visitor.post("/play/friends/", {"friends": "2", "choose": "1"})
+    assert response.status_code == 302 and response["Location"] == "/lobby/new/?friends=2"
+    assert not Match.objects.exists()
+    form = visitor.get(response["Location"]).content.decode()
+    for n, kind in ((2, "human"), (3, "human"), (4, "")):
+        assert re.search(rf'name="seat_{n}_kind" value="{kind}"[^>]*checked', form), n
+    assert 'name="length"' in form and 'name="pace"' in form and 'value="expert"' in form
+
+
 @pytest.mark.parametrize("friends", ["0", "10", "x"])
 def test_play_with_friends_refuses_a_bad_count(ana_client: Client, friends: str) -> None:
     response = ana_client.post("/play/friends/", {"friends": friends})

@@ -323,3 +323,18 @@ def test_the_match_page_numbers_seats_from_one(admin_client_: Client, ana: Any) 
     assert re.search(r'<div class="readonly">1</div>', page), page[
         page.index('id="content-main"') :
     ][:3000]
+
+
+def test_a_finished_matchs_page_offers_no_seat_or_round_to_add(
+    admin_client_: Client, ana: Any
+) -> None:
+    """The admin adds nothing to a match (the services make its seats and rounds): a finished
+    match's page offered "Add another Seat" and "Add another Round" all the same."""
+    from tests.history.fabricate import finished_match
+
+    match = finished_match([ana, "casual"], seed=99)
+    html = admin_client_.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
+    main = html[html.index('id="content-main"') :]
+    assert "Add another" not in main, re.findall(r"Add another[^<]*", main)
+    assert "add-row" not in main and "__prefix__" not in main  # no empty form to add from
+    assert 'name="listed"' in main  # what the admin may change stays: the lobby listing

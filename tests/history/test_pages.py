@@ -59,6 +59,15 @@ def test_player_page_shows_record_rating_and_history(make_user: Any) -> None:
     assert Client().get("/players/ana/").status_code == 302
 
 
+def test_by_opponents_lists_the_people_met_at_a_table_with_computers(make_user: Any) -> None:
+    ana, ben = make_user("ana"), make_user("ben")
+    finished_match([ana, ben, "casual"], seed=8)
+    html = client_for(ben).get("/players/ana/").content.decode()
+    rows = re.findall(r'<th scope="row">([^<]*)</th>', html.split("By opponents")[1])
+    assert rows == ["against people", "against casual computers"], rows
+    assert "counts in both rows" in html  # says why the rows add up to more than the matches
+
+
 def test_my_matches_puts_your_turn_first_with_a_badge(make_user: Any) -> None:
     ana = make_user("ana")
     waiting = create(ana, "human", seed=3)  # a free seat: nobody's turn yet

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from games.history.models import CountedMatch, PlayerStats
-from games.history.stats import LEADERBOARD_MIN, count_match, match_facts, opponents_kind
+from games.history.stats import LEADERBOARD_MIN, count_match, match_facts, opponents_kinds
 from games.models import LogEntry, Match, Round, Seat
 from tests.history.fabricate import finished_match
 
@@ -67,15 +67,21 @@ def test_a_match_against_a_computer_hand_checked(make_user: Any) -> None:
     assert PlayerStats.objects.get(user=ana).matches == 1
 
 
-def test_opponent_kind_is_people_or_the_strongest_computer() -> None:
+def test_opponent_kinds_are_people_met_and_the_strongest_computer() -> None:
     seats = [
         Seat(index=0, kind="human"),
         Seat(index=1, kind="computer", level="casual"),
         Seat(index=2, kind="computer", level="expert"),
     ]
-    assert opponents_kind(seats, 0) == "expert"
-    assert opponents_kind(seats[:2], 0) == "casual"
-    assert opponents_kind([Seat(index=0, kind="human"), Seat(index=1, kind="human")], 0) == "people"
+    assert opponents_kinds(seats, 0) == ["expert"]
+    assert opponents_kinds(seats[:2], 0) == ["casual"]
+    assert opponents_kinds([Seat(index=0, kind="human"), Seat(index=1, kind="human")], 0) == [
+        "people"
+    ]
+    # People met at a table with computers count as people too (and the computers as theirs).
+    mixed = [*seats[:2], Seat(index=2, kind="human")]
+    assert opponents_kinds(mixed, 0) == ["people", "casual"]
+    assert opponents_kinds([*seats[:2], Seat(index=2, kind="local")], 0) == ["people", "casual"]
 
 
 def test_a_tie_is_a_shared_win_and_shares_the_rating(make_user: Any) -> None:
@@ -117,7 +123,8 @@ def test_a_pass_and_play_or_computer_seat_means_no_rating(make_user: Any) -> Non
     ana, ben = make_user("ana"), make_user("ben")
     finished_match([ana, ben, "casual"], seed=8)
     assert all(s.rated_matches == 0 for s in PlayerStats.objects.all())
-    assert PlayerStats.objects.get(user=ben).by_opponents["casual"]["matches"] == 1
+    by = PlayerStats.objects.get(user=ben).by_opponents
+    assert by["casual"]["matches"] == 1 and by["people"]["matches"] == 1  # ben met ana too
 
 
 def rebuild_equals_incremental(n: int, make_user: Any) -> None:
