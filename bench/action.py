@@ -40,6 +40,7 @@ from games.models import Match
 from games.services import SeatSpec
 from games.table import board_reads
 from games.table.consumers import TableConsumer
+from tests import seeded
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -70,7 +71,7 @@ def frame(c: TableConsumer, **kwargs: Any) -> int:
 
 def test_cpu_per_action(django_user_model: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     users = [django_user_model.objects.create_user(f"cpu{i}") for i in range(SEATS)]
-    match = services.match_create(
+    match = seeded.match_create(
         creator=users[0],
         seed=21,
         listed=False,

@@ -19,6 +19,7 @@ from games import services
 from games.chat import services as chat
 from games.chat.models import Message
 from games.services import SeatSpec
+from tests import seeded
 
 
 def _median_ms(fn: object, times: int) -> tuple[list[float], float]:
@@ -35,7 +36,7 @@ def main() -> None:
     users = get_user_model()
     ana, _ = users.objects.get_or_create(username="bench_chat_ana")
     ben, _ = users.objects.get_or_create(username="bench_chat_ben")
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana,
         seed=1,
         seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="casual")],

@@ -248,12 +248,13 @@ def make_tables(
     """`n` started 4-seat matches, every seat a signed-in human of its own; their ids,
     users and watch tokens."""
     from games import services
+    from tests import seeded
 
     users = make_users(n * SEATS, prefix)
     ids, seated, tokens = [], [], []
     for t in range(n):
         table_users = users[t * SEATS : (t + 1) * SEATS]
-        match = services.match_create(
+        match = seeded.match_create(
             creator=table_users[0],
             seed=seed + t,
             listed=False,

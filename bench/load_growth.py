@@ -80,10 +80,11 @@ class Copy:
     def __init__(self, users: list[Any], seed: int, counter: _Counter) -> None:
         from bench.consumers import table_consumer
         from games import services
+        from tests import seeded
 
         self.users = users
         self.counter = counter
-        self.match = services.match_create(
+        self.match = seeded.match_create(
             creator=users[0],
             seed=seed,
             listed=False,

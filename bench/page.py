@@ -270,9 +270,10 @@ def make_table(actions: int, seed: int, prefix: str) -> tuple[int, str, str]:
     from engine.serialize import state_from_json
     from games import services
     from games.models import Match
+    from tests import seeded
 
     users = make_users(SEATS, prefix)
-    match = services.match_create(
+    match = seeded.match_create(
         creator=users[0],
         seed=seed,
         listed=False,
