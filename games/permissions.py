@@ -79,7 +79,9 @@ are not done at once but asked of the others (`others`, `needs_consent`; service
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import ClassVar
 
 from django.db.models import Q
 from django.utils.crypto import constant_time_compare
@@ -300,21 +302,8 @@ def may(
         return allowed
     if uid is None:
         return False
-    mine = seats_controlled(match, user, seats=seats)
-    if action == Action.ACT:
-        return bool(mine) if seat is None else seat in mine
-    if action in (Action.UNDO, Action.PAUSE, Action.PACE, Action.PREFER, Action.LAST_ROUND):
-        return bool(mine)
-    if action == Action.RESTART:
-        return match.created_by_id == uid or _alone(seats, user)
-    if action == Action.NEXT_ROUND:
-        return match.created_by_id == uid or bool(mine)
-    if action == Action.NEW_MATCH:
-        return match.created_by_id == uid
-    if action == Action.ANSWER:
-        return uid in people(match, seats=seats) and (request is None or request.asked_by_id != uid)
-    if action == Action.SEE_LINKS:
-        return match.created_by_id == uid or any(s.user_id == uid for s in seats)
+    if action in Powers.ACTIONS:
+        return powers(user, match, seats=seats).can(action, seat=seat, request=request)
     if action == Action.LOOK_BACK:
         return (
             _staff_with(user, VIEW_MATCH)
@@ -329,14 +318,112 @@ def may(
             or match.created_by_id == uid
             or any(s.user_id == uid for s in seats)
         )
-    if action in (Action.STAND_IN, Action.TAKE_BACK):
-        target = next((s for s in seats if s.index == seat), None)
-        if target is None or target.kind == Seat.Kind.COMPUTER:
-            return False
-        if action == Action.TAKE_BACK:
-            return target.controlled_by(user)
-        return bool(mine) and not target.controlled_by(user)
     raise AssertionError(action)  # every Action is answered above
+
+
+@dataclass(frozen=True)
+class Powers:
+    """What one user may do at a match now, as far as it depends on who they are (`may`
+    answers these actions from it, so the two never disagree): worked out in one call
+    (`powers`), for a board that asks a dozen of these questions of each viewer."""
+
+    #: the actions answered here (the others need a token, staff permissions or the phase)
+    ACTIONS: ClassVar[frozenset[Action]] = frozenset(
+        {
+            Action.ACT,
+            Action.UNDO,
+            Action.PAUSE,
+            Action.PACE,
+            Action.PREFER,
+            Action.LAST_ROUND,
+            Action.RESTART,
+            Action.NEXT_ROUND,
+            Action.NEW_MATCH,
+            Action.ANSWER,
+            Action.SEE_LINKS,
+            Action.STAND_IN,
+            Action.TAKE_BACK,
+        }
+    )
+
+    #: the signed-in user's id (None: nobody signed in, who may do none of these)
+    uid: int | None = None
+    #: the match's creator
+    owner: bool = False
+    #: the seats the user acts for (`seats_controlled`)
+    mine: tuple[int, ...] = ()
+    #: the user plays a seat and every other seat is a computer (R28)
+    alone: bool = False
+    #: the user holds a seat of any kind (the links, looking back)
+    holds: bool = False
+    #: the people at the table besides the user (`others`): whose consent a change needs
+    others: frozenset[int] = frozenset()
+    #: the user is one of the people at the table (`people`)
+    person: bool = False
+    #: the person's seats (no computer's) the user holds, whether they play them or a computer
+    #: stands in; and those of someone else (games.standin)
+    own_seats: frozenset[int] = frozenset()
+    other_seats: frozenset[int] = frozenset()
+
+    @property
+    def consent(self) -> bool:
+        """A change of games.consent is asked of the others first (`needs_consent`)."""
+        return bool(self.others)
+
+    def can(
+        self,
+        action: Action | str,
+        *,
+        seat: int | None = None,
+        request: ChangeRequest | None = None,
+    ) -> bool:
+        """`may` for one of `ACTIONS` (the module's table says who may)."""
+        action = Action(action)
+        if self.uid is None:
+            return False
+        if action == Action.ACT:
+            return bool(self.mine) if seat is None else seat in self.mine
+        if action in (Action.UNDO, Action.PAUSE, Action.PACE, Action.PREFER, Action.LAST_ROUND):
+            return bool(self.mine)
+        if action == Action.RESTART:
+            return self.owner or self.alone
+        if action == Action.NEXT_ROUND:
+            return self.owner or bool(self.mine)
+        if action == Action.NEW_MATCH:
+            return self.owner
+        if action == Action.ANSWER:
+            return self.person and (request is None or request.asked_by_id != self.uid)
+        if action == Action.SEE_LINKS:
+            return self.owner or self.holds
+        if action == Action.TAKE_BACK:
+            return seat in self.own_seats
+        if action == Action.STAND_IN:
+            return bool(self.mine) and seat in self.other_seats
+        raise AssertionError(action)  # only ACTIONS are answered here
+
+
+def powers(user: object, match: Match, *, seats: list[Seat] | None = None) -> Powers:
+    """What `user` may do at `match` now (`Powers`), from its seats read once."""
+    uid = _uid(user)
+    if uid is None:
+        return Powers()
+    seats = _seats(match, seats)
+    everyone = people(match, seats=seats)
+    return Powers(
+        uid=uid,
+        owner=match.created_by_id == uid,
+        mine=tuple(seats_controlled(match, user, seats=seats)),
+        alone=_alone(seats, user),
+        holds=any(s.user_id == uid for s in seats),
+        others=frozenset(everyone - {uid}),
+        person=uid in everyone,
+        own_seats=frozenset(
+            s.index for s in seats if s.kind != Seat.Kind.COMPUTER and s.controlled_by(user)
+        ),
+        other_seats=frozenset(
+            s.index for s in seats if s.kind != Seat.Kind.COMPUTER and not s.controlled_by(user)
+        ),
+    )
 
 
 #: table talk's two rooms (games.chat.models.Room)

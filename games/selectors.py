@@ -140,32 +140,44 @@ def undo_takes_back(folded: log.Folded[Any] | None, mine: list[int]) -> tuple[An
     return tuple(folded.effective[-count:]) if count else ()
 
 
+def restart_open(match: Match) -> bool:
+    """R28: whether the match is where a round may be restarted (being played, the round not
+    over), whoever asks."""
+    return (
+        match.status == Match.Status.PLAYING
+        and match.state is not None
+        and match.state.get("phase") not in ("round_over", "match_over")
+    )
+
+
 def restart_available(match: Match, user: object) -> bool:
     """R28: whether "restart round" shows (games.permissions: the creator, or a player alone
     with computers; at a shared table it asks the others)."""
-    if (
-        match.status != Match.Status.PLAYING
-        or match.state is None
-        or match.state.get("phase") in ("round_over", "match_over")
-    ):
-        return False
-    return permissions.may(user, Can.RESTART, match)
+    return restart_open(match) and permissions.may(user, Can.RESTART, match)
+
+
+def next_round_open(match: Match) -> bool:
+    """Whether the match waits for its next round (the round is over, not the match)."""
+    return (
+        match.status == Match.Status.PLAYING
+        and match.state is not None
+        and match.state.get("phase") == "round_over"
+    )
 
 
 def next_round_available(match: Match, user: object) -> bool:
     """Whether "Next round" shows: the round is over (not the match), for a player or the creator."""
-    if (
-        match.status != Match.Status.PLAYING
-        or match.state is None
-        or match.state.get("phase") != "round_over"
-    ):
-        return False
-    return permissions.may(user, Can.NEXT_ROUND, match)
+    return next_round_open(match) and permissions.may(user, Can.NEXT_ROUND, match)
+
+
+def new_match_open(match: Match) -> bool:
+    """R29: whether the match is over, so a new one may follow at its table."""
+    return match.status == Match.Status.FINISHED
 
 
 def new_match_available(match: Match, user: object) -> bool:
     """R29: whether "New match at this table" shows (the creator, after the match)."""
-    return match.status == Match.Status.FINISHED and permissions.may(user, Can.NEW_MATCH, match)
+    return new_match_open(match) and permissions.may(user, Can.NEW_MATCH, match)
 
 
 def open_request(match_id: int) -> ChangeRequest | None:

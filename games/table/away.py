@@ -7,9 +7,9 @@ for a seated person, the table's away limit to choose from the menu. Which seats
 a computer plays shows to everyone in the shared parts: the seat's name says so
 (`standin_name`, games.table.board.seat_infos).
 
-The presence of the table's people is read once per version of the match for all its
-viewers (`reads.once`); a seat's limit passing changes no version, so the computer
-worker tells the table then (games.notify.match_seats) and its pages read afresh.
+The seats away past the limit (`due_seats`) are worked out once per version of the match
+for all its viewers (games.table.facts); a seat's limit passing changes no version, so the
+computer worker tells the table then (games.notify.match_seats) and its pages read afresh.
 """
 
 from __future__ import annotations
@@ -45,9 +45,20 @@ def standin_name(name: str) -> str:
     return _("%(name)s (a computer plays)") % {"name": name}
 
 
-def for_viewer(match: Match, user: Any, names: list[str], reads: Any = None) -> Away | None:
+def for_viewer(
+    match: Match,
+    user: Any,
+    names: list[str],
+    reads: Any = None,
+    *,
+    powers: permissions.Powers | None = None,
+    due: tuple[int, ...] | None = None,
+) -> Away | None:
     """The viewer's `Away` (None when there is nothing to show: a watcher, a match not
-    being played); `names`: the seats' names as the board shows them."""
+    being played); `names`: the seats' names as the board shows them. `powers`: what the
+    viewer may do (games.permissions.powers), `due`: the seats away past the table's limit
+    (`due_seats`), when the caller worked them out already; else worked out now (`reads`:
+    the version's reads, whose presence is read once for all its viewers)."""
     if (
         match.status != Match.Status.PLAYING
         or user is None
@@ -57,40 +68,22 @@ def for_viewer(match: Match, user: Any, names: list[str], reads: Any = None) -> 
     from games import selectors
 
     seats = selectors.match_seats(match)
+    can = powers if powers is not None else permissions.powers(user, match, seats=seats)
     # The seats a computer plays for the viewer, which they may take back (games.standin)
-    back = [
-        s
-        for s in seats
-        if s.standin and permissions.may(user, Can.TAKE_BACK, match, seat=s.index, seats=seats)
-    ]
-    plays = permissions.may(user, Can.ACT, match, seats=seats)  # a seat the viewer plays themselves
+    back = [s for s in seats if s.standin and can.can(Can.TAKE_BACK, seat=s.index)]
+    plays = can.can(Can.ACT)  # a seat the viewer plays themselves
     if not plays and not back:
         return None
     people = {s.user_id for s in seats if s.kind != "computer"}
-
-    def once(key: Any, make: Any) -> Any:
-        # What every viewer of this version shares is worked out for the first one only.
-        return (
-            reads.once(key, make)
-            if reads is not None and getattr(reads, "match", None) is match
-            else make()
-        )
-
-    def due() -> tuple[int, ...]:
-        """The seats away longer than the table's limit now (any viewer's candidates)."""
-        if len(people) < 2:
-            return ()  # alone with computers: nobody to hand a seat over to a computer, no read
-        seen = presence.at_table(match.pk)
-        now = timezone.now()
-        return tuple(s.index for s in seats if standin.may_hand_over(match, s, seen, now))
-
-    hand = [
-        i
-        for i in once("away", due)
-        if permissions.may(user, Can.STAND_IN, match, seat=i, seats=seats)
-    ]
+    if due is None:
+        if reads is not None and getattr(reads, "match", None) is match:
+            # What every viewer of this version shares is worked out for the first one only.
+            due = reads.once("away", lambda: due_seats(match, seats))
+        else:
+            due = due_seats(match, seats)
+    hand = [i for i in due if can.can(Can.STAND_IN, seat=i)]
     limits: tuple[tuple[str, str, bool], ...] = ()
-    if len(people) >= 2 and permissions.may(user, Can.PACE, match, seats=seats):
+    if len(people) >= 2 and can.can(Can.PACE):
         # the limit (a table setting, as the pace: standin.away_limit_set) matters only where
         # another person could hand a seat over
         words = limit_words()
@@ -109,3 +102,17 @@ def for_viewer(match: Match, user: Any, names: list[str], reads: Any = None) -> 
         ),
         limits=limits,
     )
+
+
+def due_seats(
+    match: Match, seats: list[Any], seen: dict[int, tuple[bool, Any]] | None = None
+) -> tuple[int, ...]:
+    """The seats away longer than the table's limit now (any viewer's candidates to hand to a
+    computer); `seen`: who is at the table (games.presence.at_table), read now if not given."""
+    people = {s.user_id for s in seats if s.kind != "computer"}
+    if len(people) < 2:
+        return ()  # alone with computers: nobody to hand a seat over to a computer, no read
+    if seen is None:
+        seen = presence.at_table(match.pk)
+    now = timezone.now()
+    return tuple(s.index for s in seats if standin.may_hand_over(match, s, seen, now))

@@ -9,7 +9,8 @@ The table's wing splits the board by responsibility:
   and language, and the update frames carrying only the parts that changed.
 
 This module puts them together for a `Match`: `seat_infos` and `match_flags` (from the
-version's shared reads, games.table.board_reads), `board_context` (the viewer's seat
+version's shared reads, games.table.board_reads, and what every viewer of it shares,
+games.table.facts; per viewer, what it may do is asked once, games.permissions.powers), `board_context` (the viewer's seat
 chosen by the relay), `match_page` (its parts, the shared ones kept on the reads),
 `board_message` (the whole board), `events_since` (an update's events) and
 `render_log`. Its names from the modules above are kept here too for the callers.
@@ -152,16 +153,23 @@ def shared_of(board: Board, rows: dict[Any, Any] | None = None) -> dict[str, Any
 # ---------------------------------------------------------------- rendering a match
 
 
-def seat_infos(match: Any, *, with_presence: bool = False) -> list[SeatInfo]:
+def seat_infos(
+    match: Any,
+    *,
+    with_presence: bool = False,
+    seen: dict[int, tuple[bool, Any]] | None = None,
+) -> list[SeatInfo]:
     """Names and kinds of a match's seats (a Match with its seats); `with_presence`: whether each
     person's seat is at the table now, or since when away (games.presence, read now: a live
-    board of a match being played; the table is told when a connection opens or closes)."""
+    board of a match being played; the table is told when a connection opens or closes), or
+    `seen`: who is at the table as read already (games.table.facts)."""
     out = []
     from games import presence, selectors
     from games.models import Seat
 
     levels = dict(Seat.Level.choices)
-    seen = presence.at_table(match.pk) if with_presence and match.status == "playing" else None
+    if seen is None and with_presence and match.status == "playing":
+        seen = presence.at_table(match.pk)
 
     for s in selectors.match_seats(match):
         name = s.display_name
@@ -214,10 +222,11 @@ def match_flags(
     from django.urls import reverse
 
     from games import permissions, selectors
-    from games.table import board_reads
+    from games.table import board_reads, facts
 
     if reads is None:
         reads = board_reads.read(match)
+    shared = facts.of(reads)  # the same for every viewer of this version
     user = viewer.user
     over = view.phase in ("round_over", "match_over")
     history = tuple(points for number, points in reads.history if number < view.round or over)
@@ -225,7 +234,9 @@ def match_flags(
     following = reads.following if view.phase == "match_over" else None
     restarted = _restarted(reads)
     signed_in = user is not None and getattr(user, "is_authenticated", False)
-    mine = selectors.seats_controlled(match, user) if signed_in else []
+    # What this viewer may do, worked out once for every question below (games.permissions)
+    can = permissions.powers(user if signed_in else None, match)
+    mine = list(can.mine)
     # R27, R24: no undo once the round is over: every hand has been shown, so its moves stand.
     undo, redo = (
         selectors.undo_redo_in(reads.folded, mine) if signed_in and not over else (False, False)
@@ -236,11 +247,15 @@ def match_flags(
         from games.logtext import undo_words
 
         undo_text = undo_words(selectors.undo_takes_back(reads.folded, mine), names, view.seat)
-    ask = ask_for(match, reads.ask, user if signed_in else None)
-    seats_away = away.for_viewer(match, user if signed_in else None, names, reads)
+    ask = ask_for(match, reads.ask, user if signed_in else None, powers=can)
+    seats_away = away.for_viewer(
+        match, user if signed_in else None, names, powers=can, due=shared.due
+    )
     waiting = ask is not None  # one request at a time: no other undo or restart meanwhile
     answered = (
-        answer_for(match, reads, user if signed_in else None) if signed_in and not waiting else ""
+        told(match, shared.answered, user if signed_in else None)
+        if signed_in and not waiting
+        else ""
     )
     from games.table import commands
 
@@ -251,6 +266,7 @@ def match_flags(
             view=view,
             mine=tuple(mine),
             waiting=waiting,
+            powers=can,
         )
     )
     return Flags(
@@ -258,16 +274,21 @@ def match_flags(
         version=match.version,
         undo=undo and not waiting,
         redo=redo,
-        restart=signed_in and not waiting and selectors.restart_available(match, user),
-        next_round=signed_in and selectors.next_round_available(match, user),
-        new_match=signed_in and following is None and selectors.new_match_available(match, user),
+        restart=signed_in
+        and not waiting
+        and shared.restart
+        and can.can(permissions.Action.RESTART),
+        next_round=signed_in and shared.next_round and can.can(permissions.Action.NEXT_ROUND),
+        new_match=signed_in
+        and following is None
+        and shared.new_match
+        and can.can(permissions.Action.NEW_MATCH),
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
         paused=reads.paused,
         searched=len((match.state or {}).get("search") or ()),
         pace=getattr(match, "pace", "normal"),
         hurry=bool(getattr(match, "hurry", False)),
-        may_pace=match.status == "playing"
-        and permissions.may(user, permissions.Action.PACE, match),
+        may_pace=match.status == "playing" and can.can(permissions.Action.PACE),
         ask=ask,
         answered=answered,
         offers=offered,
@@ -312,15 +333,24 @@ def _last_train(reads: Any) -> str:
 def answer_for(match: Any, reads: Any, user: Any) -> str:
     """To the asker of the match's latest request, declined or expired in this round within
     the last `ANSWER_SHOWN`: who declined it, or that nobody answered in time (issue 19), in
-    the viewer's language ("" otherwise)."""
-    from games import consent, permissions, selectors
+    the viewer's language ("" otherwise). `reads`: the version's reads, whose facts hold that
+    request (games.table.facts), or None to read it now."""
+    from games import selectors
+    from games.table import facts
 
-    uid = permissions.user_id(user)
     closed = (
-        reads.once("answered", lambda: selectors.last_closed_request(match.pk))
+        facts.of(reads).answered
         if getattr(reads, "match", None) is match
         else selectors.last_closed_request(match.pk)
     )
+    return told(match, closed, user)
+
+
+def told(match: Any, closed: Any, user: Any) -> str:
+    """`answer_for` of the request `closed` (`selectors.last_closed_request`, None: none)."""
+    from games import consent, permissions
+
+    uid = permissions.user_id(user)
     if closed is None or uid != closed.asked_by_id or closed.round_number != match.round_number:
         return ""
     kind = consent.KINDS.get(closed.change)
@@ -332,8 +362,9 @@ def answer_for(match: Any, reads: Any, user: Any) -> str:
     return str(kind.expired)
 
 
-def ask_for(match: Any, ask: Any, user: Any) -> Ask | None:
-    """The open request (`games.models.ChangeRequest`, a games.consent kind) as `user` sees it."""
+def ask_for(match: Any, ask: Any, user: Any, *, powers: Any = None) -> Ask | None:
+    """The open request (`games.models.ChangeRequest`, a games.consent kind) as `user` sees it
+    (`powers`: what they may do, games.permissions.powers, when the caller has it)."""
     from games import consent, permissions
 
     if ask is None or ask.round_number != match.round_number:
@@ -345,10 +376,11 @@ def ask_for(match: Any, ask: Any, user: Any) -> Ask | None:
         text = str(kind.mine)
     else:
         text = str(kind.theirs) % {"name": isolated(ask.asked_by.get_username())}
+    can = powers if powers is not None else permissions.powers(user, match)
     answer = (
         uid is not None
         and uid not in ask.accepted
-        and permissions.may(user, permissions.Action.ANSWER, match, request=ask)
+        and can.can(permissions.Action.ANSWER, request=ask)
     )
     expires = ask.expires_at.isoformat()
     # When it closes: a clock time the page shows in the viewer's own time zone (table.js).
@@ -395,6 +427,7 @@ def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:
     (`reads`: see `match_flags`)."""
     from engine.views import view as view_of
     from games import selectors
+    from games.table import facts
 
     def once(key: Any, make: Any) -> Any:
         # What every viewer of this version shares is worked out for the first one only.
@@ -405,8 +438,13 @@ def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:
     over = public.phase in ("round_over", "match_over")
     seat = viewer.shown_seat(public.turn, over)
     view = public if seat is None else view_of(state, seat)
-    # computers' names are translated; who is at the table is read with them (issue 19)
-    seats = once(("seats", language()), lambda: seat_infos(match, with_presence=True))
+    # computers' names are translated, once per language; who is at the table is read once
+    # for every language (games.table.facts)
+    seen = facts.of(reads).seen if reads is not None and reads.match is match else None
+    seats = once(
+        ("seats", language()),
+        lambda: seat_infos(match, with_presence=seen is None, seen=seen),
+    )
     return present(
         view, seats, viewer=viewer, flags=match_flags(match, viewer, view, reads, seats=seats)
     )

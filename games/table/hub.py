@@ -55,7 +55,7 @@ from channels.layers import get_channel_layer
 from django.db import close_old_connections
 
 from games import notify, signals, trace
-from games.table import board_reads
+from games.table import board_reads, facts
 from games.table.threads import DATABASE_THREADS
 
 if TYPE_CHECKING:
@@ -326,8 +326,12 @@ class Hub:
         else:
             board_reads.current(self.match_id, at_least=None)
             self.read += 1
-        trace.span(key, "hub update", started)
         self._hold()
+        if self.reads is not None:
+            # What every board of the version shares, worked out before any board is made
+            # (games.table.facts): the boards themselves then ask the database nothing.
+            facts.of(self.reads)
+        trace.span(key, "hub update", started)
         at_least = self.reads.version if self.reads is not None else None
         out: list[tuple[Any, Any, Any, BaseException | None, None]] = []
         for conn in list(self.outboxes):

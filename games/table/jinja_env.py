@@ -21,10 +21,19 @@ pages around it stay Django templates. What the templates may call:
 Autoescaping is on: names and every other string from users are escaped. An
 undefined name or attribute is an error (StrictUndefined) rather than blank output,
 so a typo in a template fails its tests instead of silently dropping a part of the board.
+
+The templates' indentation is folded as they are loaded (`FoldIndent`, `fold`): each run of
+blanks holding a line break in their text becomes one line break, and a line holding only
+statements or comments leaves no line break of its own. A board's parts are sent over the
+websocket whenever they change, as line edits (games.table.parts): every element on a line
+of its own, no indentation, and no work on the text at each render. A macro's or an
+included template's own line breaks stay, so a part may hold an empty line where one ends
+a line (HTML shows any run of blanks as one: tests/table/test_fold.py).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -36,6 +45,7 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import translation
 from django.utils.autoreload import file_changed
 from jinja2 import Environment, StrictUndefined
+from jinja2.ext import Extension
 from markupsafe import Markup, escape
 
 from games.templatetags import tiles
@@ -155,12 +165,53 @@ def url(name: str, *args: Any, **kwargs: Any) -> str:
     return _reversed(get_script_prefix(), get_urlconf(), name, args, tuple(sorted(kwargs.items())))
 
 
+#: a template's tags and comments (left as they are) between its text (folded)
+_TAG = re.compile(r"(\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\})", re.S)
+#: a run of blanks holding a line break: the templates' indentation
+_INDENT = re.compile(r"[ \t]*\n\s*")
+#: a tag that writes nothing where it stands (a statement or a comment); an ``include`` or a
+#: ``call`` writes what it brings
+_SILENT = re.compile(r"\{#|\{%[-+]?\s*(?!include\b|call\b)")
+
+
+def fold(source: str) -> str:
+    """`source` with its indentation folded, as the board's parts are sent: each run of blanks
+    holding a line break in its text (not in its tags, whose string literals are the words'
+    msgids) becomes one line break, and a line that holds only statements or comments leaves
+    no line break behind (the one before it stands for both)."""
+    pieces = _TAG.split(source)  # text, tag, text, …, text
+    texts = [_INDENT.sub("\n", text) for text in pieces[::2]]
+    folded = list(texts)
+    last = len(texts) - 1
+    tag = 0
+    while tag < last:
+        if not _SILENT.match(pieces[2 * tag + 1]):
+            tag += 1
+            continue
+        # a run of silent tags with nothing between them, from `tag` to `end`
+        end = tag
+        while end + 1 < last and texts[end + 1] == "" and _SILENT.match(pieces[2 * end + 3]):
+            end += 1
+        if texts[tag].endswith("\n") and texts[end + 1].startswith("\n"):
+            folded[end + 1] = folded[end + 1][1:]
+        tag = end + 1
+    pieces[::2] = folded
+    return "".join(pieces)
+
+
+class FoldIndent(Extension):
+    """Every template's indentation folded once, as it is loaded (`fold`)."""
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        return fold(source)
+
+
 def environment(**options: Any) -> Environment:
     """The environment Django's Jinja2 backend builds from ``TEMPLATES[...]["OPTIONS"]``."""
     options["undefined"] = StrictUndefined
     # Included templates end with a newline, as Django's include keeps it.
     options.setdefault("keep_trailing_newline", True)
-    env = Environment(extensions=["jinja2.ext.i18n"], **options)
+    env = Environment(extensions=["jinja2.ext.i18n", FoldIndent], **options)
     # Escaped here, then taken as safe markup by Jinja (see the module docstring).
     env.install_gettext_callables(_gettext, _ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["_"] = _gettext  # without the extension's formatting (see the module docstring)

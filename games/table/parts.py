@@ -49,15 +49,11 @@ def _env() -> Any:
     return engines["jinja2"].env  # type: ignore[attr-defined]  # the Jinja2 backend's
 
 
-#: a run of blanks holding a line break: the templates' indentation
-_INDENT = re.compile(r"[ \t]*\n\s*")
-
-
 def render(name: str, **context: Any) -> Markup:
-    """One part's template rendered (call within `jinja_env.fixed_language`), its indentation
-    folded to single line breaks (HTML shows any run of blanks as one; a part is sent
-    over the websocket whenever it changes)."""
-    return Markup(_INDENT.sub("\n", _env().get_template(name).render(context).strip()))
+    """One part's template rendered (call within `jinja_env.fixed_language`). Its indentation
+    was folded as the template loaded (games.table.jinja_env.fold: HTML shows any run of
+    blanks as one; a part is sent over the websocket whenever it changes)."""
+    return Markup(_env().get_template(name).render(context).strip())
 
 
 def train_id(key: object) -> str:
@@ -366,7 +362,7 @@ def _changes(a: list[str], b: list[str]) -> list[tuple[int, int, int, int]]:
 def edits(old: str, new: str) -> tuple[Edit, ...] | None:
     """The line edits that make `new` of `old` (a part's text as a connection holds it and as
     it is now), or None when sending `new` whole is about as short. The templates put an
-    element on a line of its own (`render` folds their indentation to single line breaks), so
+    element on a line of its own (their indentation folded as they load, `render`), so
     a tile laid on a train or a class changed in the hand is an edit of a line or two
     (`_changes`).
     Cached: the connections of one table hold the same texts of the shared parts, so a

@@ -469,11 +469,10 @@ def test_what_the_boards_of_a_version_share_is_kept_per_language(players: list[A
     assert len(set(htmls.values())) == 3
     # The parts every viewer sees alike are rendered once per language (games/table/parts.py);
     # "rows": the train rows as last rendered, by language, carried on to the next version;
-    # "answered": the latest closed request (issue 19), read once per version for every viewer.
+    # "facts": who is at the table, the seats away, the latest closed request (issue 19),
+    # worked out once per version for every viewer (games/table/facts.py).
     assert {
-        key
-        for key in shared.shared
-        if key not in ("state", "public", "before", "away", "rows", "answered")
+        key for key in shared.shared if key not in ("state", "public", "before", "rows", "facts")
     } == {
         ("seats", "en"),
         ("seats", "es"),

@@ -35,13 +35,21 @@ Handler = Callable[[Any, Any], Awaitable[None]]
 class OfferContext:
     """What deciding an offer may read: the match (with its seats), the viewer (None: nobody
     signed in), the viewer's view of the round, the seats they control, whether a request
-    waits for answers at the table."""
+    waits for answers at the table, and what the viewer may do (games.permissions.powers;
+    None: asked of games.permissions now)."""
 
     match: Any
     user: Any
     view: Any
     mine: tuple[int, ...]
     waiting: bool
+    powers: Any = None
+
+    def can(self) -> Any:
+        """What the viewer may do (games.permissions.Powers)."""
+        from games import permissions
+
+        return self.powers if self.powers is not None else permissions.powers(self.user, self.match)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from engine import rules
 from engine.serialize import start_to_json
 from engine.state import IllegalAction, RoundState
-from games import consent, log, permissions, services
+from games import consent, log, services
 from games.models import Match, Round
 from games.permissions import Action as Can
 from games.services import Result
@@ -82,9 +82,10 @@ def offer(ctx: OfferContext) -> Offer | None:
         return None
     if (match.state or {}).get("start", {}).get("final"):
         return None
-    if not permissions.may(ctx.user, Can.LAST_ROUND, match):
+    can = ctx.can()
+    if not can.can(Can.LAST_ROUND):
         return None
-    shared = permissions.needs_consent(match, ctx.user)
+    shared = can.consent  # asked of the others at a shared table
     return Offer(
         "last_round",
         "games/commands/last_round.html",
