@@ -2,7 +2,7 @@
 
 Two counts are kept (AXES_LOCKOUT_PARAMETERS in tablesite/settings.py): failures for one
 user name from one address, and failures from one address across every name (password
-spraying: one guess for each of many names, issue 13). A name is locked out from an
+spraying: one guess for each of many names). A name is locked out from an
 address after `PAIR_LIMIT` failures; an address after `ADDRESS_LIMIT`, so a household or
 a school behind one address keeps logging in while one of them mistypes.
 

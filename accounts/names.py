@@ -1,6 +1,6 @@
 """What a name may be: user names at sign-up, and the names of pass-and-play seats.
 
-Issue 13, fault 5: a name could hold bidi controls (U+202E turned the text around it
+A name could hold bidi controls (U+202E turned the text around it
 backwards for every viewer) and could look exactly like another player's (a Cyrillic
 "а" for a Latin "a"). A name is now:
 
@@ -10,7 +10,7 @@ backwards for every viewer) and could look exactly like another player's (a Cyri
   plain one;
 - written in one script (plus the digits and punctuation every script shares,
   Unicode's "Common" and "Inherited");
-- visible: not blank when rendered (issue 22, item 4: a name of Hangul fillers
+- visible: not blank when rendered (a name of Hangul fillers
   U+3164 passed as a name, NFKC turning it into U+1160s). No default-ignorable code
   point anywhere (`DEFAULT_IGNORABLE`: fillers, variation selectors, invisible
   operators…), and at least one character that is neither a mark nor a space;
@@ -18,7 +18,7 @@ backwards for every viewer) and could look exactly like another player's (a Cyri
   name; for a pass-and-play seat's name: not confusable with any other user's name
   (`looks_like_a_user`).
 
-Confusable means sharing a key of `lookalike_keys` (issue 22, item 4): Unicode TR39's
+Confusable means sharing a key of `lookalike_keys`: Unicode TR39's
 skeleton (`skeleton`: NFD, each character replaced by its prototype from
 confusables.txt, as the `confusable-homoglyphs` package ships it, NFD again), taken
 before and after case folding, of the name, its upper case and its case fold, repeated

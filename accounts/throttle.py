@@ -4,7 +4,7 @@
 `settings.ACCOUNT_THROTTLES` maps a kind to (at most this many, per these seconds);
 the defaults below hold when it is not set.
 
-Counting and recording are one step (issue 22, item 5): `allow` holds a PostgreSQL
+Counting and recording are one step: `allow` holds a PostgreSQL
 transaction-level advisory lock on (kind, address) while it counts and inserts, so
 parallel requests from one address queue on it instead of all reading the same count
 (30 parallel guest creations made 15 guests where the limit was 10)."""

@@ -1,4 +1,4 @@
-"""Server CPU of one action at a 4-seat table with one spectator, in this process (issue 11).
+"""Server CPU of one action at a 4-seat table with one spectator, in this process.
 
     DATABASE_URL=... DEBUG=true .venv/bin/python -m pytest bench/action.py -q -s
     ... ACTION_PROFILE=1 ...   (also prints a cProfile of the measured actions, top 40;

@@ -1,4 +1,4 @@
-"""The computer levels against each other (issues 2 and 12, R25): seeded 4-seat matches.
+"""The computer levels against each other (R25): seeded 4-seat matches.
 
     python bench/bots.py [--matches 300] [--players 4] [--levels expert,casual]
     python bench/bots.py --ladder [--matches 200]    # beginner < casual < expert

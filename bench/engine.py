@@ -1,4 +1,4 @@
-"""Engine benchmark (issue 2): full 13-round computer matches from fixed seeds.
+"""Engine benchmark: full 13-round computer matches from fixed seeds.
 
     python bench/engine.py [--matches 40] [--repeats 5] [--players 4] [--levels expert,casual]
     python bench/engine.py --playouts [--compare 63a5a6e] [--matches 40] [--repeats 5] [--players 4]
@@ -18,7 +18,7 @@ the hot path, measured over the states of real matches.
 ``--playouts`` compares engines side by side in one run: random playouts (every
 seat takes a seeded random legal action, bench/engine_playouts.py) with this
 tree's engine and with the engine of ``--compare`` (a commit, default 63a5a6e:
-the engine before issue 11), unpacked with ``git archive`` into a temporary
+the engine before its hot paths were reworked), unpacked with ``git archive`` into a temporary
 folder. Each repeat runs both, one after the other in fresh processes, alternating
 which goes first, so both meet the same machine load; the matches must be the
 same, action for action (a digest of every round's points and length), or the run

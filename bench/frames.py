@@ -1,4 +1,4 @@
-"""Update frames against whole boards, measured on one played round (issue 11).
+"""Update frames against whole boards, measured on one played round.
 
     DATABASE_URL=... python -m pytest bench/frames.py -q -s   (uses the test database)
 
@@ -6,7 +6,7 @@ A 4-seat table of people and one spectator play a round through the services (ra
 legal actions, seeded). After every action each of the five connections is given what
 the table's websocket sends it: an update frame (games/table/parts.py) from the version
 shared reads, the shared parts rendered once; and, for comparison, the whole board
-each one was sent before issue 11 (every part rendered for every connection). Prints
+each one was once sent (every part rendered for every connection). Prints
 the bytes per connection per action (median, p95; and apart for the players and the
 spectator) and the server CPU (process time) to make the five boards of one action,
 both ways.

@@ -1,4 +1,4 @@
-"""Load benchmark (issue 5): many 4-seat tables played at once over websockets.
+"""Load benchmark: many 4-seat tables played at once over websockets.
 
     python bench/load.py [--tables 100] [--seconds 30] [--max-actions 1000000]
                          [--mode one|split|proxy[,...]] [--redis-url redis://127.0.0.1:6379/11]
@@ -40,7 +40,7 @@ run fails, then bisecting (a fresh server and fresh matches for every run). Each
 lasts ``--seconds`` or, if longer, as long as ``--min-samples`` latency samples take at
 the offered rate (2,000 by default: a p99 resting on 20 samples, not on two or three);
 the figure is the median of ``--searches`` whole searches (3 by default), reported
-with their spread (issue 18).
+with their spread.
 
 Modes (``--mode``; several, comma-separated, are run one after the other and reported
 side by side):
@@ -82,7 +82,7 @@ sys.path.insert(0, str(ROOT))
 from bench.load_server import SECRET_KEY, BenchDatabase, Servers, server_env  # noqa: E402
 
 TARGET_P99 = 0.050
-#: open loop (issue 11): p99 send -> every seat and spectator
+#: open loop: p99 send -> every seat and spectator
 TARGET_OPEN_P99 = 0.100
 TARGET_GC_PAUSE_MS = 10.0
 TARGET_FLOOR_RATIO = 0.5
@@ -648,7 +648,7 @@ def load_phase(
 
 def capacity_searches(args: argparse.Namespace, db: BenchDatabase, mode: str) -> dict[str, Any]:
     """`args.searches` whole capacity searches in `mode`; the figure is the median of the
-    tables each held, with the spread (lowest, highest) beside it (issue 18)."""
+    tables each held, with the spread (lowest, highest) beside it."""
     searches = []
     for k in range(max(1, args.searches)):
         print(f"  {mode}: search {k + 1} of {args.searches}", flush=True)

@@ -1,4 +1,4 @@
-"""The slowest 1% of a load run explained by the servers' spans (issue 18 item 7).
+"""The slowest 1% of a load run explained by the servers' spans.
 
 ``python bench/load.py --trace ...`` starts the servers with ``TABLE_TRACE`` naming a
 folder (games/trace.py): each server process appends its spans of every action there,

@@ -1,4 +1,4 @@
-"""The table page's weight and load time (issue 11): what a first visit to /m/<id>/ costs.
+"""The table page's weight and load time: what a first visit to /m/<id>/ costs.
 
     python bench/page.py [--actions 20] [--late 300] [--runs 5] [--debug] [--compare COMMIT] [--json FILE]
 

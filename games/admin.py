@@ -6,7 +6,7 @@ seats, the append-only log (R27, R28) and undo points are read-only. A match's
 replay, its export and the import check are the history wing's
 (games/history/admin.py, which registers a subclass of `MatchAdmin` in its place).
 Every list is filtered, searched and sorted only as games.admin_lookups allows: never
-by a seed, a state, a deal or a link token (issue 22, item 2).
+by a seed, a state, a deal or a link token.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def _number_terms(search_term: str) -> list[int]:
 
 
 class SeatNumber:
-    """A seat as players see it: numbered from 1 (issue 19: the admin counted from 0)."""
+    """A seat as players see it: numbered from 1 (the admin counted from 0)."""
 
     @admin.display(description=gettext_lazy("seat"), ordering="index")
     def seat_number(self, seat: Seat) -> int:
@@ -245,7 +245,7 @@ class MatchAdmin(AllowListedLookups, admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("seats"))
     def seat_names(self, match: Match) -> str:
-        # Each name isolated (<bdi>): a right-to-left name cannot reorder the list (issue 13).
+        # Each name isolated (<bdi>): a right-to-left name cannot reorder the list.
         return format_html_join(
             ", ",
             "<bdi>{}</bdi>",
@@ -272,7 +272,7 @@ class MatchAdmin(AllowListedLookups, admin.ModelAdmin):
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         fields = super().get_fields(request, obj)
-        # The spectator link is a way to watch the table live: only for staff who may (issue 13).
+        # The spectator link is a way to watch the table live: only for staff who may.
         if obj is None or not permissions.may(request.user, Can.WATCH, obj):
             fields = [f for f in fields if f != "share_links"]
         return fields

@@ -1,5 +1,4 @@
-"""What the admin's list pages may be filtered, searched and sorted by: an allow-list
-(issue 22, item 2).
+"""What the admin's list pages may be filtered, searched and sorted by: an allow-list.
 
 Django's admin lets anyone who may view a list filter it by any lookup on the model's
 own fields from the address bar: staff with only ``games.view_match`` rebuilt a live

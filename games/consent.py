@@ -14,7 +14,7 @@ one `Kind` here, with
   `GameError` makes the request close as void, changing nothing) and makes it.
 
 The kinds: ``undo`` (R27), ``restart`` (R28), ``last_round`` (R32: end the match after this
-round) and ``away_limit`` (issue 22: how long a seat may stay away before a computer may
+round) and ``away_limit`` (how long a seat may stay away before a computer may
 play it; the request carries the new limit in ``ChangeRequest.value``).
 
 A stand-in (a computer playing an away person's seat, games.standin) never carries

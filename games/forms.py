@@ -267,7 +267,7 @@ class MatchCreateForm(forms.Form):
                         gettext("Two seats cannot share the name “%(name)s”.") % {"name": name},
                     )
                 elif kind == LOCAL and names.looks_like_a_user(name, exclude_pk=self.creator_pk):
-                    # A pass-and-play name is nobody else's user name, nor looks like one (issue 22, item 4).
+                    # A pass-and-play name is nobody else's user name, nor looks like one.
                     self.add_error(
                         name_field(n),
                         gettext(

@@ -545,7 +545,7 @@ class ChangeRequest(models.Model):
         related_name="+",
         verbose_name=_("asked by"),
     )
-    #: the asker's request id: a repeated one is answered with this request's state (issue 22)
+    #: the asker's request id: a repeated one is answered with this request's state
     request_id = models.CharField(_("request id"), max_length=64, blank=True, default="")
     #: the round it is for: a request does not outlive its round
     round_number = models.PositiveSmallIntegerField(_("round"))
@@ -553,7 +553,7 @@ class ChangeRequest(models.Model):
     version = models.PositiveIntegerField(_("version"))
     #: ids of the users who accepted so far
     accepted = models.JSONField(_("accepted by"), default=list)
-    #: who declined it (the asker is told, issue 19)
+    #: who declined it (the asker is told)
     declined_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

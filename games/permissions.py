@@ -1,4 +1,4 @@
-"""Who may do what to a match: the one place that decides (design.md, issue 13).
+"""Who may do what to a match: the one place that decides (design.md).
 
 Views, the table's websocket, services, selectors and the admin ask `may` (or
 `require`, which raises `GameError(FORBIDDEN)`) and never re-derive the answer from
@@ -59,9 +59,9 @@ games.history.views, and the admin's; the admin's seed and export follow [2]).
 [8] accept or decline an open request (undo, restart, last round, away limit) (`request`): a person at the table
 other than the one who asked (a request of one's own is the others' to answer). [9] follow the match's spectator link (games.views.watch):
 whoever brings the match's watch token is a spectator, but a guest only at a listed table
-(issue 14). Clearing a pause left behind in the admin is a superuser's (`may_clear_pauses`).
+. Clearing a pause left behind in the admin is a superuser's (`may_clear_pauses`).
 
-Table talk (games.chat, issue 21) is asked of `chat_may` with a `Talk` action: the
+Table talk (games.chat) is asked of `chat_may` with a `Talk` action: the
 players' room is read and written by the match's participants (owner, seated, holder);
 the spectators' room by everyone who may watch (signed in to write), and a participant
 may open it; nobody else ever reads the players' room live. Writing also needs the
@@ -146,9 +146,9 @@ class Action(StrEnum):
 
 def may_look_back_q(user: object) -> Q:
     """The matches `user` may look back at (`Action.LOOK_BACK`: their replays), as a filter
-    for a list of matches, answering as `may` does match by match: a list built with it
-    (a player's page, games.history.players) shows nobody a replay link that 404s
-    (issue 22, item 7)."""
+     for a list of matches, answering as `may` does match by match: a list built with it
+     (a player's page, games.history.players) shows nobody a replay link that 404s
+    ."""
     uid = _uid(user)
     if uid is None:
         return Q(pk__in=[])
@@ -159,7 +159,7 @@ def may_look_back_q(user: object) -> Q:
 
 def seed_secret(match: Match) -> bool:
     """Whether the match's seed must stay hidden (from everyone, staff too): it is every deal
-    of the match, so while the match is being played it is every live hand (issue 15)."""
+    of the match, so while the match is being played it is every live hand."""
     return match.status != Match.Status.FINISHED
 
 
@@ -214,7 +214,7 @@ def roles(
         if getattr(user, "is_superuser", False):
             out.add(Role.SUPERUSER)
     if token_ok(match, token) and guests.may_watch_by_link(match, user):
-        out.add(Role.SPECTATOR)  # a guest's watch link works on listed tables only (issue 14)
+        out.add(Role.SPECTATOR)  # a guest's watch link works on listed tables only
     if not out and uid is None:
         out.add(Role.ANONYMOUS)
     return frozenset(out)
@@ -223,7 +223,7 @@ def roles(
 def people(match: Match, *, seats: list[Seat] | None = None) -> set[int]:
     """The distinct users seated at the match (pass-and-play seats count as their holder's).
     A seat a computer plays while its owner is away still counts for its owner: a stand-in
-    never carries consent for the seat it plays (issue 22), so its owner is asked."""
+    never carries consent for the seat it plays, so its owner is asked."""
     return {
         s.user_id
         for s in _seats(match, seats)
@@ -238,7 +238,7 @@ def others(match: Match, user: object, *, seats: list[Seat] | None = None) -> se
 
 def needs_consent(match: Match, user: object, *, seats: list[Seat] | None = None) -> bool:
     """Whether a change of games.consent (undo, restart, ending after this round, the away
-    limit) by `user` must be asked of the others first (issue 13, R27, R28, R32, issue 22)."""
+    limit) by `user` must be asked of the others first (R27, R28, R32)."""
     return bool(others(match, user, seats=seats))
 
 

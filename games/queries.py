@@ -165,7 +165,7 @@ def replay_differences(match: Match) -> list[str] | None:
 
 
 def your_turn_count(user: Any) -> int:
-    """How many matches being played wait for `user`'s move now (issue 19: the count by "My
+    """How many matches being played wait for `user`'s move now (the count by "My
     matches" in the site's menu on every page): a seat they may act for is to play."""
     if not getattr(user, "is_authenticated", False):
         return 0

@@ -190,7 +190,7 @@ def open_request(match_id: int) -> ChangeRequest | None:
     ).first()
 
 
-#: how long the asker of a declined or expired request is told so on their board (issue 19)
+#: how long the asker of a declined or expired request is told so on their board
 ANSWER_SHOWN = timedelta(minutes=1)
 
 

@@ -1,4 +1,4 @@
-"""A computer plays for a person who is away, until they take their seat back (issue 15).
+"""A computer plays for a person who is away, until they take their seat back.
 
 The rules:
 
@@ -164,7 +164,7 @@ def standin_end(*, match_id: int, user: object, seat: object, request_id: str) -
 def away_limit_set(*, match_id: int, user: object, limit: object, request_id: str) -> Result:
     """A seated person sets how long a seat may stay away before the others may let a
     computer play it (Match.AwayLimit). Alone with computers it is set at once; at a table
-    shared with other people it is asked of them (games.consent ``away_limit``, issue 22:
+    shared with other people it is asked of them (games.consent ``away_limit``:
     one person could otherwise shorten it, wait, hand the other's seat to a computer and
     then change the round without anyone's consent)."""
 

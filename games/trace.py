@@ -1,4 +1,4 @@
-"""Server-side spans of each action, for explaining the load benchmark's slowest 1% (issue 18).
+"""Server-side spans of each action, for explaining the load benchmark's slowest 1%.
 
 Off unless the environment names a folder in ``TABLE_TRACE`` (bench/load.py sets it for
 the servers it starts); off, every call here returns at its first line. On, each

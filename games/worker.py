@@ -34,7 +34,7 @@ the one server process; with a shared layer (``REDIS_URL``) in ``manage.py
 run_computers`` only (``.ci/serve`` starts it beside daphne). ``COMPUTER_WORKER``
 ``on``/``off`` overrides either way.
 
-One server per database of the in-memory layer (issue 22, item 1): a server that
+One server per database of the in-memory layer: a server that
 starts (`claim_at_start`) takes a PostgreSQL advisory lock (`LOCK_KEY`, session level,
 on a connection of its own held for the process's life) when it would run the computers
 in process or has no shared layer. A second one finds it held and says so in one log

@@ -10,7 +10,7 @@ request: under daphne (no ASGI lifespan) once its event loop runs
 connection starts them too if that did not happen. With ``REDIS_URL`` the server
 runs none and ``manage.py run_computers`` does (``COMPUTER_WORKER`` overrides).
 
-Garbage collection (issue 11): an action leaves no reference cycles (what it makes
+Garbage collection: an action leaves no reference cycles (what it makes
 is freed by reference counting; tests/bench/test_gc.py), so the cycle collector has
 little to find. Once the application is set up, `settle_heap` moves the start-up heap
 (Django, the apps, the templates: most of the process's objects) into the permanent
@@ -99,7 +99,7 @@ def settle_heap() -> None:
 #:   ten times rarer than the default (100 middle collections between two; Python's own
 #:   rule of 25% growth of the old generation still applies). None happened in the runs.
 #: Before (no freeze, default thresholds, the reads' cycles): a full collection of the
-#: whole heap in every 30 s run, 95-410 ms (issue 11), 1,073 ms by the wall clock (157 ms
+#: whole heap in every 30 s run, 95-410 ms, 1,073 ms by the wall clock (157 ms
 #: CPU) on this loaded machine.
 THRESHOLDS = (700, 10, 100)
 

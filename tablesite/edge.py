@@ -6,7 +6,7 @@
   its loop; ``503 out of service: …`` while the process does not serve (a process of
   another channel layer runs on its database: games.servers). `served_by` names the
   process (host and pid) in the ``X-Served-By`` header of that answer.
-- `BodyLimit` (issue 22, item 6): a request whose ``Content-Length`` is over
+- `BodyLimit`: a request whose ``Content-Length`` is over
   `body_limit` bytes (settings.REQUEST_BODY_MAX, 2.5 MiB by default: Django's
   DATA_UPLOAD_MAX_MEMORY_SIZE, and more than a replay upload's 2 MB) is answered 413
   with `too_large_text` before the application reads a byte of it, and nothing is

@@ -63,7 +63,7 @@ REDIS_CAPACITY = 10_000
 #: After Redis restarts, every connection a server process keeps in its pool is dead, and
 #: redis-py (without a retry policy, as channels-redis builds its pools) failed the first
 #: command on each: the first table page to connect to each server after a Redis restart
-#: was closed with 4503 (issue 22, item 7). A retry reconnects that connection and sends
+#: was closed with 4503. A retry reconnects that connection and sends
 #: the command again; Redis really down still fails after a few tenths of a second.
 REDIS_RETRIES = 3
 

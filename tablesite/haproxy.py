@@ -1,4 +1,4 @@
-"""The proxy's configuration: deploy/haproxy.cfg.template filled for N daphnes (issue 18).
+"""The proxy's configuration: deploy/haproxy.cfg.template filled for N daphnes.
 
     python -m tablesite.haproxy --bind 127.0.0.1:8000 127.0.0.1:8001 127.0.0.1:8002 > haproxy.cfg
     haproxy -f haproxy.cfg -db

@@ -26,7 +26,7 @@ from an application), hence the table's own `games.table.protocol.TOO_BIG` (4009
   however it is split into frames (Autobahn's own ``maxMessagePayloadSize`` cannot be
   used: it caps the messages the server sends as well, and a board is tens of kB);
 - ``failByDrop=False``: a connection Autobahn fails gets a close frame with its code
-  first — 1009 ("message too big", issue 13) for a frame or message over the limit,
+  first — 1009 ("message too big") for a frame or message over the limit,
   1002/1007 for a broken frame or invalid UTF-8 — then, once the client answers or
   Autobahn's close timeout passes, the connection ends and the application gets its
   ``websocket.disconnect`` (the table's clean-up: groups left, its pause ended).
@@ -35,7 +35,7 @@ The application's own check (`games.table.protocol.check_frame`, closing with
 `TOO_BIG`) stays as the wall for servers without this limit (stock daphne, the
 in-process tests).
 
-Request bodies (issue 22, item 6): stock daphne (through Twisted) reads a whole body,
+Request bodies: stock daphne (through Twisted) reads a whole body,
 however large, and hands it to the application in one go, so a 300 MB POST was held in
 memory before Django refused it (with a ``RequestDataTooBig`` traceback). Every HTTP
 request here is a `BodyLimitedRequest`: a body declared (``Content-Length``) or found

@@ -1,4 +1,4 @@
-"""Table talk (issue 21, item 1): the chat of a match's table, as its own wing.
+"""Table talk: the chat of a match's table, as its own wing.
 
 - ``models``: every message and every action (mute, chat off, report, hide, block) in PostgreSQL;
 - ``phrases``: the table phrases and reactions, sent as codes, shown in the reader's language;

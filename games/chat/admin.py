@@ -1,4 +1,4 @@
-"""Table talk in the admin (issue 21): reports with the lines around them; hide a message,
+"""Table talk in the admin: reports with the lines around them; hide a message,
 block its sender from chat, or dismiss the report. Everything is read-only but for those
 actions (games.chat.services: they are logged as `Action`s and pushed to the open tables)."""
 

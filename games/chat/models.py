@@ -1,4 +1,4 @@
-"""What table talk stores: every message, and every action taken about it (issue 21).
+"""What table talk stores: every message, and every action taken about it.
 
 - `Message`: one line said at a match's table, in one of its two rooms (the players'
   room, the spectators' room): a phrase or reaction by its code (each reader sees it in

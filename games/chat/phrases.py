@@ -1,4 +1,4 @@
-"""The table phrases and reactions (issue 21): sent and stored as codes, shown in the
+"""The table phrases and reactions: sent and stored as codes, shown in the
 READER's language, so a German and a Spanish player each read their own words.
 
 A phrase is a short sentence; a reaction is a symbol with a name (the name is what a

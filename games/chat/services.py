@@ -1,4 +1,4 @@
-"""Table talk's writes and reads (issue 21). Who may is games.permissions' `chat_may`;
+"""Table talk's writes and reads. Who may is games.permissions' `chat_may`;
 what is refused is a `words.Refused` (nothing stored); each change is pushed after commit
 through games.chat.push.
 

@@ -1,4 +1,4 @@
-"""What free text at a table may be (issue 21): the name rules (accounts.names) for a line.
+"""What free text at a table may be: the name rules (accounts.names) for a line.
 
 NFKC-normalised, stripped of surrounding spaces, not empty, at most `MAX_TEXT` characters,
 and free of control, bidi, zero-width and other invisible characters (a bidi override

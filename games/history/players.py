@@ -27,7 +27,6 @@ class HistoryRow:
     match: Match
     #: the match's players ranked by their final totals, lowest first (R22), each with their
     #: place (tied totals share one: 1, 1, 3), not in seat order, which read like a ranking
-    #: (issue 19)
     seats: list[dict[str, Any]]
     #: "won", "shared", "lost"
     result: str

@@ -23,7 +23,7 @@ channel-layer group (`games.notify`). Rules served here: R2, R4 (seeds), R5 and
 R21–R22 (round and match ends), R26 (pauses), R27 (undo/redo), R28 (restart),
 R29 (a new match at the same table).
 
-A small kernel and a module per noun (issue 20):
+A small kernel and a module per noun:
 
 - `store`: the kernel: the lock, the checks every service shares (1, 3, 4, 5), the log,
   the snapshot, commit and announce, `Result`;

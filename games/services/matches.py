@@ -73,7 +73,7 @@ def _check_specs(seats: list[SeatSpec], *, creator_id: int | None = None) -> Non
             names.validate_name(spec.name)
         except ValidationError as e:
             raise GameError(BAD_REQUEST, " ".join(e.messages)) from None
-        # A pass-and-play name is not another user's name, nor looks like one (issue 22, item 4).
+        # A pass-and-play name is not another user's name, nor looks like one.
         if (
             spec.kind == "local"
             and spec.name.strip()

@@ -47,7 +47,7 @@ class Result:
     #: the change was not done but asked of the others at the table (`ChangeRequest`, games.consent)
     asked: bool = False
     #: for a change asked of the others: its request's status now (ChangeRequest.Status), so a
-    #: repeated request id is answered with the request's true state (issue 22)
+    #: repeated request id is answered with the request's true state
     request: str = ""
 
 

@@ -1,4 +1,4 @@
-"""A table connection's way in: its language, its match, whether it may watch (issue 20).
+"""A table connection's way in: its language, its match, whether it may watch.
 
 - `scope_language`: the language a connection is answered in, chosen as the page's was
   (Django's LocaleMiddleware: the language cookie, then Accept-Language).

@@ -39,7 +39,7 @@ for legal non-play actions; ``[data-cmd="undo|redo|restart|next_round|new_match|
 only when allowed (Undo's title says what it takes back); the commands the table's menu offers
 (games.table.commands: each `Offer` rendered by its own template, e.g. ``[data-cmd="last_round"]``
 in its dialog, R32); ``[data-answered]``: to the asker, who declined their request or that
-nobody answered in time (issue 19); ``[data-reveal=<seat>]`` on the
+nobody answered in time; ``[data-reveal=<seat>]`` on the
 relay cover; ``#board[data-only="draw|pass|"]``: the one legal action when it is to draw
 or to pass (the opt-in "draw and pass for me" sends it); ``[data-pace-now]`` the computers'
 pace (everyone), ``[data-pace="relaxed|normal|fast|instant"][aria-pressed]`` in the menu
@@ -76,7 +76,7 @@ and ``[data-skip]`` ("Skip to my turn", on a computer's turn) for seated people 
   also ``"reason"`` (the engine's reason code), ``"rule"`` and ``"why_url"`` (its anchor)
 - ``{"type": "ack", "request_id": ..., "version": v, "duplicate": bool, "asked": bool}``, and
   ``"request": "open|done|declined|expired|void"`` for a change asked of the others (also on a
-  repeated request id, issue 22)
+  repeated request id)
 - ``{"type": "hint", "tile": "5-3", "train": "mexican"|0|null, "act": ..., "reason": "<one line>"}``
   (``hint_message``)
 - ``{"type": "log", "html": ...}`` (``render_log``); the open log panel also
@@ -104,7 +104,7 @@ from games.table.jinja_env import active_language as language
 from games.table.jinja_env import fixed_language
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
 
-# What the table's callers and tests know by this module's name (the split of issue 11):
+# What the table's callers and tests know by this module's name (the board was split into these modules):
 from games.table.presenter import (  # noqa: F401
     COMPACT_FROM,
     SEAT_COLOURS,
@@ -182,7 +182,7 @@ def seat_infos(
         kind = s.kind
         if s.standin:  # a computer plays it while its owner is away (games.standin): said plainly
             name, kind = away.standin_name(name), "computer"
-        level = levels.get(s.computer_level, "")  # the computer's level in words (issue 19)
+        level = levels.get(s.computer_level, "")  # the computer's level in words
         here, since = "", None
         if seen is not None and s.kind != "computer" and s.user_id is not None:
             there, last = seen.get(s.user_id, (False, None))
@@ -203,7 +203,7 @@ def seat_infos(
 def isolated(name: str) -> str:
     """`name` between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: what <bdi> does, for
     the sentences and attributes a name is put into (a right-to-left name cannot reorder the
-    words around it, issue 13)."""
+    words around it)."""
     return f"\u2068{name}\u2069"
 
 
@@ -332,7 +332,7 @@ def _last_train(reads: Any) -> str:
 
 def answer_for(match: Any, reads: Any, user: Any) -> str:
     """To the asker of the match's latest request, declined or expired in this round within
-    the last `ANSWER_SHOWN`: who declined it, or that nobody answered in time (issue 19), in
+    the last `ANSWER_SHOWN`: who declined it, or that nobody answered in time, in
     the viewer's language ("" otherwise). `reads`: the version's reads, whose facts hold that
     request (games.table.facts), or None to read it now."""
     from games import selectors

@@ -9,7 +9,7 @@ the snapshot is decided afterwards, per viewer, by `engine.views.view` (R24).
 
 All of it is read in one transaction at REPEATABLE READ (`snapshot`), so a board
 never mixes versions: a change committed between two of its reads is not seen by the
-later ones either (issue 13: one frame in 1,427 showed a version label with the
+later ones either (one frame in 1,427 showed a version label with the
 last line of the next version). An undo or restart waiting for the others' answers
 (`games.models.ChangeRequest`) is read with them.
 
@@ -26,7 +26,7 @@ version and has a notice of its own (`games.notify.match_paused`).
   error or a pause notice) passes ``at_least=None`` and reads afresh, which also
   replaces what is kept.
 - `advance(reads, notice)` derives the next version's reads from the version before and
-  the notice's public log entries (issue 18: no database read for a version a table's
+  the notice's public log entries (no database read for a version a table's
   hub can derive; games.table.hub), or None when it cannot be sure: anything but plain
   actions (undo, redo, restart, a new round, a request to answer), a gap, a round or
   match ending. `keep(reads)` gives them to the connections as if read.

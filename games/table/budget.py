@@ -1,4 +1,4 @@
-"""Each table connection's budget of frames (issue 22, item 5): a token bucket.
+"""Each table connection's budget of frames: a token bucket.
 
 One spectator's 10,000 ``sync`` frames queued minutes of board work on its server
 (five such sockets slowed the computers of every table from 5.4 to 3.6 versions a

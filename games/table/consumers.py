@@ -19,7 +19,7 @@ boards) is its `Connection` (games.table.connection); its board, made for its ow
 (R24: a spectator sees no hand, a relay device a hand only once revealed), its `Screen`
 (games.table.screen).
 
-Hostile or unlucky endings (issue 13):
+Hostile or unlucky endings:
 
 - every frame meets `protocol.check_frame`'s limits before it is decoded: over
   `protocol.MAX_FRAME` the connection is closed with `protocol.TOO_BIG` (the site's server
@@ -328,7 +328,7 @@ class TableConsumer(Connection, AsyncWebsocketConsumer):
 
     async def tell_presence(self) -> None:
         """A seated person's last connection to this table closed, or their first opened: the
-        others' boards show them away or here (issue 19: the dot by each name) at once, read
+        others' boards show them away or here (the dot by each name) at once, read
         afresh by every hub as when a seat's away limit passes (`notify.match_seats`). Other
         connections (a second tab, a spectator) change no dot and tell nobody."""
         await self.call(notify.match_seats, match_id=self.match_id)

@@ -1,4 +1,4 @@
-"""One hub per table per server process (issue 18): the table's work done once per version.
+"""One hub per table per server process: the table's work done once per version.
 
 The connections of a match in this process register with the match's `Hub`
 (`join` / `leave`). The hub is the only thing here that reads the match for them:

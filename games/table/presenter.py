@@ -141,7 +141,7 @@ class Flags:
     may_pace: bool = False
     #: what Undo would take back, in words ("" when there is no Undo)
     undo_text: str = ""
-    #: an undo or restart waiting for the others' answers (issue 13): `Ask`
+    #: an undo or restart waiting for the others' answers: `Ask`
     ask: Ask | None = None
     #: to the asker of a request just declined or expired: who declined, or that time ran out
     answered: str = ""
@@ -198,7 +198,7 @@ class SeatCtx:
     hand_label: str = ""
     #: "total 42", once the round is over
     total_text: str = ""
-    #: the level of the computer playing the seat, in words, shown at the table (issue 19)
+    #: the level of the computer playing the seat, in words, shown at the table
     level: str = ""
     #: "here" or "away" for a person's seat at a match being played (a dot by the name), and in words
     presence: str = ""
@@ -609,7 +609,7 @@ def _hand(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx | None:
 
 
 def presence_words(info: SeatInfo) -> str:
-    """ "At the table", "Away since 14:05 UTC" or "Not at the table yet" (issue 19), for the dot by
+    """ "At the table", "Away since 14:05 UTC" or "Not at the table yet", for the dot by
     a person's name; "" for a computer's seat or a board with no presence (replays). The time is
     in UTC here (the server does not know the reader's zone): the page says it in the reader's
     own time (static/js/localtime.js, from SeatCtx.away_since and script_words "away_since")."""
@@ -628,7 +628,7 @@ def presence_words(info: SeatInfo) -> str:
 
 
 def phone_columns(count: int) -> int:
-    """How many tiles a row of the hand holds on a phone (board.css, issue 19): every tile in
+    """How many tiles a row of the hand holds on a phone (board.css): every tile in
     view without sideways scrolling. Up to 8 tiles one row of large tiles; up to 20 two rows of 10
     (15 tiles keep the hand within a third of a 375 x 667 screen); then rows of 11 or more, at
     most three rows (a two-player round can leave a hand of 30 tiles and more)."""

@@ -46,7 +46,7 @@ See games/table/commands/__init__.py and games/table/board.py's docstring.
   ``limit``, ``request_id``
 - ``chat_join`` (the page's chat asks for its history and lines from now on), ``chat_say``
   ``chat_text`` ``chat_open`` ``chat_mute`` ``chat_unmute`` ``chat_switch``
-  ``chat_report``: table talk (games.chat.commands, issue 21): ``room``, ``say`` (a
+  ``chat_report``: table talk (games.chat.commands): ``room``, ``say`` (a
   phrase's code), ``text`` (free text, checked by games.chat.text), ``ref`` (a message or
   mute id); answered with ``chat`` frames, never a board
 - ``last_round`` (R32, "End the match after this round"; asked of the others at a shared

@@ -1,4 +1,4 @@
-"""What one table connection is shown: its viewer and its board frames (issue 20).
+"""What one table connection is shown: its viewer and its board frames.
 
 `Screen` is the part of a table connection (games.table.consumers.TableConsumer) that makes
 its board, in a database thread (the connection's ``call``, or its hub's hop,
@@ -111,7 +111,7 @@ class Screen:
         whole: bool,
         changes_only: bool = False,
     ) -> dict[str, Any] | None:
-        """A spectator's frame (issue 18: a spectator costs its send): made once per version for
+        """A spectator's frame (a spectator costs its send): made once per version for
         every spectator in this language (and, signed in, this user: the creator may restart)
         that holds the same board and asks the same (`changes_only`), and given to the others as it is (R24: a spectator's board shows no hand, so it is the same for all of them)."""
         sent = self.sent

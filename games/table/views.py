@@ -48,7 +48,7 @@ def _access(request: HttpRequest, match_id: int) -> tuple[Match, tuple[int, ...]
 @require_safe
 def table(request: HttpRequest, match_id: int) -> HttpResponse:
     """The table: the live board of a match for a player, the creator or a spectator."""
-    with board_reads.snapshot():  # the page's board is one version too (issue 13)
+    with board_reads.snapshot():  # the page's board is one version too
         return _table(request, match_id)
 
 

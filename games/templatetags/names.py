@@ -1,7 +1,7 @@
 """``{{ name|bdi }}``: a person's name isolated in ``<bdi>``, so a right-to-left name cannot
-reorder the words around it (issue 13). Works inside ``{% blocktranslate with %}`` too.
+reorder the words around it. Works inside ``{% blocktranslate with %}`` too.
 
-``{{ name|person }}``: the same, as the one way a name stands on its own in a layout (issue 19):
+``{{ name|person }}``: the same, as the one way a name stands on its own in a layout:
 ``<bdi class="pname" title="…">`` — one line, cut with an ellipsis where its room ends
 (site.css ``.pname``), the whole name in its title (hover) and in the text screen readers
 read. The board's Jinja2 parts write the same element."""

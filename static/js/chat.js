@@ -29,7 +29,7 @@
   // outside the board, it covers none of it on any screen.
   // On a phone the table folds the site's top bar away (one menu button, the table's): the
   // button then stands in the table's own top bar, before its menu button, so the table's top
-  // stays one row (issue 19); after the board is swapped or morphed it is put back there.
+  // stays one row; after the board is swapped or morphed it is put back there.
   var bar = document.querySelector(".topbar__inner");
   function place() {
     var top = bar && bar.closest(".topbar");

@@ -1,5 +1,5 @@
 /* Scripts of the table that only a click, or a choice this browser remembers, needs: loaded
- * on first use instead of with the page (the table's first load, issue 11).
+ * on first use instead of with the page (the table's first load).
  *
  *   panels.js  the log and rules drawers ([data-panel], [data-close-panel]; L and ? press them)
  *   sound.js   "Sound on your turn" ([data-sound]); at once when it is on (localStorage)

@@ -1,4 +1,4 @@
-// Times the server can only write in UTC, said in the reader's own time (issue 19): a presence
+// Times the server can only write in UTC, said in the reader's own time: a presence
 // dot's "Away since 14:05 UTC" (games/table/presenter.py presence_words) becomes "Away since
 // 15:05" in the reader's zone, formatted by the browser (Intl) in the page's language. The
 // element carries the moment (data-since, ISO 8601); the words come from #board-strings

@@ -21,7 +21,7 @@
     }
   }
   btn.addEventListener("click", function () { set(btn.getAttribute("aria-expanded") !== "true"); });
-  // The table's own menu on a phone offers this one as an item (one menu button there, issue 19).
+  // The table's own menu on a phone offers this one as an item (one menu button there).
   (window.MT = window.MT || {}).siteMenu = set;
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && btn.getAttribute("aria-expanded") === "true") {

@@ -406,7 +406,7 @@
     if (cut()) bar.classList.add("tbar--tight");
     if (cut()) bar.classList.add("tbar--tighter");
     // Still no room: the pace badge goes rather than show cut (it is in the table's menu too),
-    // and only then does whose turn it is end in an ellipsis (a long name, issue 19).
+    // and only then does whose turn it is end in an ellipsis (a long name).
     if (cut()) bar.classList.add("tbar--no-pace");
   }
   MT.afterSwap = MT.afterSwap || [];

@@ -67,7 +67,7 @@
     remember({tip: id});
   }
 
-  /** The tip's own place (issue 19: a tip hid the last train row on a phone, and the player's
+  /** The tip's own place (a tip hid the last train row on a phone, and the player's
    *  totals on a wide screen): a slot under the hand, reserved from the page's first board while
    *  tips are left to show, so that a tip showing or going moves nothing and covers nothing. On a
    *  short page it is the free space under the hand; on a long one it stays at the bottom of the
@@ -168,7 +168,7 @@
     if (!b || b.dataset.seat === "" || b.dataset.cover) return;
     if (!box) build();  // the slot is there from the first board on, a tip in it or not
     if (shown) {
-      // A tip shows only while its moment holds (issue 19: no "Your first turn" in a later turn,
+      // A tip shows only while its moment holds (no "Your first turn" in a later turn,
       // no "Round scoring" as the next round starts): when it has passed the tip goes, not
       // dismissed, and comes again the next time its moment comes.
       if (MOMENTS[shown.id] && MOMENTS[shown.id](b)) return;

@@ -125,7 +125,7 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
     )
     following = selectors.next_match(match) if view.phase == "match_over" else None
     signed_in = user is not None
-    ask = board.ask_for(match, selectors.open_request(match.pk), user)  # issue 13: a request waits
+    ask = board.ask_for(match, selectors.open_request(match.pk), user)  # A request waits
     return board.Flags(
         match_id=match.pk,
         version=match.version,
@@ -152,7 +152,7 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
         last_train=last_train_read_one_by_one(match, last),
         # seats whose owners are away (games.standin), their presence read now
         away=away.for_viewer(match, user, [s.name for s in board.seat_infos(match)]),
-        # the asker told of a declined or expired request (issue 19), the commands the menu
+        # the asker told of a declined or expired request, the commands the menu
         # offers (games.table.commands), whether this round is the match's last (R32)
         answered=board.answer_for(match, None, user) if signed_in and ask is None else "",
         offers=commands.offers(
@@ -233,9 +233,7 @@ def test_shared_reads_give_every_viewer_the_board_a_fresh_read_gives(players: li
             asked = services.match_undo(
                 match_id=match.pk, user=mover, expected_version=row.version, request_id=rid()
             )
-            if (
-                asked.asked
-            ):  # a shared table: the others agree (issue 13); the boards of the wait compared
+            if asked.asked:  # a shared table: the others agree; the boards of the wait compared
                 shared = board_reads.current(match.pk, at_least=asked.version)
                 assert shared is not None and shared.ask is not None
                 with translation.override("en"):
@@ -372,7 +370,7 @@ def test_reads_past_their_time_are_read_again_and_not_kept(
 def test_a_fresh_read_loads_what_the_orm_loads_in_four_statements(
     players: list[Any], django_assert_num_queries: Any
 ) -> None:
-    """The reads are written out in SQL (issue 5): the match, its seats and their users, the
+    """The reads are written out in SQL: the match, its seats and their users, the
     pause (R26) and the last line (with the name of who undid, R27) are what the ORM loads,
     and a board asks nothing more of the database for them."""
     from games.models import LogEntry, Seat
@@ -394,7 +392,7 @@ def test_a_fresh_read_loads_what_the_orm_loads_in_four_statements(
     services.match_undo(
         match_id=match.pk, user=undoer, expected_version=row.version + 1, request_id=rid()
     )
-    for other in players:  # a shared table: the others agree to the undo (issue 13)
+    for other in players:  # a shared table: the others agree to the undo
         ask = selectors.open_request(match.pk)
         if other != undoer and ask is not None:
             services.change_answer(
@@ -469,7 +467,7 @@ def test_what_the_boards_of_a_version_share_is_kept_per_language(players: list[A
     assert len(set(htmls.values())) == 3
     # The parts every viewer sees alike are rendered once per language (games/table/parts.py);
     # "rows": the train rows as last rendered, by language, carried on to the next version;
-    # "facts": who is at the table, the seats away, the latest closed request (issue 19),
+    # "facts": who is at the table, the seats away, the latest closed request,
     # worked out once per version for every viewer (games/table/facts.py).
     assert {
         key for key in shared.shared if key not in ("state", "public", "before", "rows", "facts")

@@ -1,4 +1,4 @@
-"""bench/load.py's capacity figure (issue 18): runs long enough for --min-samples latency
+"""bench/load.py's capacity figure: runs long enough for --min-samples latency
 samples, the median of --searches whole searches with their spread, per mode.
 
 The search is driven here by a stand-in for one run (`load_phase`) whose server holds a

@@ -1,4 +1,4 @@
-"""An action leaves no cyclic garbage (issue 11, "No pauses"): what the service and the
+"""An action leaves no cyclic garbage ("No pauses"): what the service and the
 boards after it make is freed by reference counting alone, so the server's cycle
 collector has nothing to find and its collections stay short (bench/load.py logs them).
 

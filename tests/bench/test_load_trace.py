@@ -1,4 +1,4 @@
-"""bench/load_trace.py: the slowest 1% of a load run explained by the servers' spans (issue 18 item 7)."""
+"""bench/load_trace.py: the slowest 1% of a load run explained by the servers' spans."""
 
 from __future__ import annotations
 

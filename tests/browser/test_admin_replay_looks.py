@@ -1,5 +1,5 @@
 """The replay inside the admin reads as on the players' replay page, at 1280 and 1920 wide
-(issue 19): the board's boxes (the top bar, the trains, the totals, the log) do not overlap,
+: the board's boxes (the top bar, the trains, the totals, the log) do not overlap,
 each train's tiles run along one line, nothing is wider than the window, and the board is
 as wide as on the players' page."""
 

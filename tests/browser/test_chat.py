@@ -1,4 +1,4 @@
-"""Table talk in a real browser (issue 21, games/chat, static/js/chat.js): a Spanish and a
+"""Table talk in a real browser (games/chat, static/js/chat.js): a Spanish and a
 German player read each other's phrases in their own language, free text stays text,
 the unread count, keyboard use, and the chat open at 375x667 and 1280x800 with the hand
 and the trains still in view and not covered."""
@@ -120,7 +120,7 @@ def test_the_open_chat_leaves_the_hand_and_the_trains_in_view(
     Table(page).open(f"{live}/m/{match.pk}/")
     page.locator("#chat-toggle").wait_for(state="visible")
     # In the site's bar, or on a phone's table (whose site bar folds into the table's menu) in
-    # the table's own top bar, before its menu button (issue 19): over nothing of the board.
+    # the table's own top bar, before its menu button: over nothing of the board.
     where = (
         ".topbar #chat-toggle"
         if viewport == DESKTOP

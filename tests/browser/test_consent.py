@@ -1,4 +1,4 @@
-"""Asking the others at a shared table, in Debian's Chromium (issue 13, fault 3).
+"""Asking the others at a shared table, in Debian's Chromium (fault 3).
 
 Ana restarts the round at a table she shares with Ben: nothing restarts yet; her board
 says the others are asked, Ben's shows the request with Accept and Decline (on a

@@ -1,4 +1,4 @@
-"""The e-mail round trip in Chromium (issue 19), at 1280×800 and 375×667 in en/es/de: sign up
+"""The e-mail round trip in Chromium, at 1280×800 and 375×667 in en/es/de: sign up
 with an address, the confirmation e-mail goes through a real SMTP server on loopback
 (aiosmtpd), the link opens in the browser and confirms the address; the e-mail page and the
 turn-mail form are in the site's form style and fit the window.
@@ -105,7 +105,7 @@ def test_sign_up_confirm_by_the_e_mailed_link_and_turn_mail_form(
 def test_send_the_link_again_keeps_its_distance_from_the_label_below(
     live_server: Any, new_context: Any, inbox: Inbox, viewport: dict[str, int]
 ) -> None:
-    """Issue 19: on the e-mail page of an unconfirmed address, the "Send the link again" button
+    """On the e-mail page of an unconfirmed address, the "Send the link again" button
     touched the label of the address field under it."""
     from django.conf import settings
     from django.test import Client

@@ -1,5 +1,5 @@
 """R32 "End the match after this round" from the table's menu, in Debian's Chromium, and the
-asker told who declined (issue 19.2): Ana (in Spanish) asks from the menu's dialog; Ben
+asker told who declined: Ana (in Spanish) asks from the menu's dialog; Ben
 (on a 375 px phone) declines; Ana's board says, in Spanish, that Ben declined."""
 
 from __future__ import annotations

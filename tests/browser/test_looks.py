@@ -34,7 +34,7 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 667}
 PHONE_390 = {"width": 390, "height": 844}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE, "phone390": PHONE_390}
-#: the table's own top bar on a phone, and the smallest tap target (issue 12)
+#: the table's own top bar on a phone, and the smallest tap target
 BAR_MAX = 56
 TAP = 44
 RULE_ID = re.compile(r"\bR\d+\b")
@@ -95,7 +95,7 @@ def phone_bar_and_taps(page: Any) -> None:
         f"els => els.map(e => [e.className, ...({BOX})(e)]).filter(b => b[5] > 0 && (b[5] < {TAP} || b[6] < {TAP}))",
     )
     assert small == [], small
-    # The hand's tiles wrap to rows and shrink to fit (issue 19): at least 24 px wide (WCAG 2.5.8), twice as tall.
+    # The hand's tiles wrap to rows and shrink to fit: at least 24 px wide (WCAG 2.5.8), twice as tall.
     tiny = page.eval_on_selector_all(
         ".htile", f"els => els.map({BOX}).filter(b => b[4] > 0 && (b[4] < 24 || b[5] < 48))"
     )
@@ -184,7 +184,7 @@ def test_a_round_looks_like_the_game(
                 timeout=5000,
             ).json_value()
             assert lit[0] not in ("none", "") and float(lit[1]) == 1.0, lit
-            # the others step back by a greyed face, their pips as dark as ever (issue 19); a
+            # the others step back by a greyed face, their pips as dark as ever; a
             # tile just drawn that does not fit keeps its face, to be found in the hand
             dull = ".htile:not(.htile--playable):not(.htile--drawn)"
             if page.locator(dull).count():
@@ -250,7 +250,7 @@ def test_a_round_looks_like_the_game(
     else:
         raise AssertionError("the round did not end")
     table.wait("b.dataset.phase === 'round_over'")
-    assert "engine" in tips_seen  # the first tip came (and others in their moments: issue 19)
+    assert "engine" in tips_seen  # the first tip came (and others in their moments)
 
     # Doubles on the trains are drawn crosswise: taller than wide, where the others are wider.
     # (A phone shows the last three tiles of a train: the older ones take no room.)
@@ -372,7 +372,7 @@ def test_on_a_phone_whose_turn_it_is_shows_the_whole_name(
     watcher.wait_connected()
     assert GUEST_NAME in page.locator(".tbar__status").inner_text()
     page.screenshot(path=str(shots / f"turn-name-phone-{lang}.png"))
-    # Issue 19's one rule for names: where the pill has no room left (the boneyard's count
+    # The one rule for names: where the pill has no room left (the boneyard's count
     # reads on one line beside it), the name ends in an ellipsis inside the pill, and the
     # whole sentence with the whole name is the pill's title (hover, focus, screen readers).
     status = page.locator(".tbar__status")

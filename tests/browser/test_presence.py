@@ -1,4 +1,4 @@
-"""Who is at the table (issue 19, games.presence): a dot before each person's name on their
+"""Who is at the table (games.presence): a dot before each person's name on their
 train, filled while their table is open, a ring once they are away ("Away since 11:05", in the
 reader's own time),
 changing as soon as the other player's last page at the table closes (no waiting for the
@@ -54,7 +54,7 @@ def test_the_dot_changes_when_the_other_players_page_closes(
     page.wait_for_selector(f"{bens_dot}.presence--away", timeout=10_000)
     words = page.get_attribute(bens_dot, "aria-label")
     assert words.startswith({"en": "Away since", "de": "Abwesend seit"}[lang]), words
-    # in ana's own time, not in UTC (issue 19), in the page's language's clock
+    # in ana's own time, not in UTC, in the page's language's clock
     since = datetime.fromisoformat(page.get_attribute(bens_dot, "data-since"))
     local = since.astimezone(ZoneInfo(ZONE))
     assert "UTC" not in words and local.strftime(CLOCK[lang]) in words, (words, local)

@@ -1,5 +1,5 @@
 """The score chart and the match-end table in Chromium, at 1280×800 and 375×667 in en/es/de
-(issue 19): the chart's marks are the stored totals (13 per seat), it fits the window, and a
+: the chart's marks are the stored totals (13 per seat), it fits the window, and a
 20-character name in the match-end table is cut only when the table has no width left
 (never beside empty width); no number is ever clipped."""
 

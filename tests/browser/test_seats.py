@@ -260,7 +260,7 @@ def test_pass_and_play_relay_hides_every_hand_until_show_my_tiles(
     )
     table = Table(context_for(ana, viewport=PHONE).new_page()).open(f"{live}/m/{match.pk}/")
     page = table.page
-    names = {0: "\u2068ana\u2069", 1: "\u2068Ben\u2069"}  # isolated inside sentences (issue 13)
+    names = {0: "\u2068ana\u2069", 1: "\u2068Ben\u2069"}  # isolated inside sentences
 
     def covered_for(seat: int) -> None:
         """The cover is up for `seat`: no hand in the page nor in the frames since it went up."""

@@ -1,4 +1,4 @@
-"""Tips that fit the moment (issue 19): a tip shows only while its situation holds, in its own
+"""Tips that fit the moment: a tip shows only while its situation holds, in its own
 slot under the hand (static/js/tips.js), so it pushes no train and no hand and lies over no
 train row, no tile, no total and no result, its title whole, on a phone and a wide screen in
 English, Spanish and German. A tip whose moment has passed goes without being dismissed (it
@@ -123,7 +123,7 @@ def tip_covers_nothing(page: Any) -> None:
 def test_a_tip_has_its_own_place_and_its_whole_title(
     size: str, lang: str, live: str, context_for: Any, make_user: Any, shots: Path
 ) -> None:
-    """Issue 19: the tip lay over the last train row on a phone and over the player's totals on a
+    """The tip lay over the last train row on a phone and over the player's totals on a
     wide screen, and its title was cut ("Tip: The engine dou…")."""
     ana = make_user("ana")  # a new player: tips on
     match = four_seats(ana)
@@ -158,7 +158,7 @@ def test_a_tip_has_its_own_place_and_its_whole_title(
 def test_on_a_phone_the_scoring_tip_leaves_the_players_own_result_in_view(
     lang: str, live: str, context_for: Any, make_user: Any, shots: Path
 ) -> None:
-    """Issue 19: at the match's end the "Round scoring" tip hid the player's own result."""
+    """At the match's end the "Round scoring" tip hid the player's own result."""
     ana = make_user("ana")
     match = four_seats(ana, rounds=1)
     page = context_for(ana, lang=lang, viewport=SIZES["phone"]).new_page()

@@ -1,4 +1,4 @@
-"""Table talk after the fact (issue 21): the match's participants read its chat under the
+"""Table talk after the fact: the match's participants read its chat under the
 replay (nobody else: not a stranger, not staff); staff see a reported message with the lines
 around it in the admin and hide it or block its sender; and who may do what (games.permissions)."""
 

@@ -121,7 +121,7 @@ def test_r4_deal_depends_only_on_seed_and_round_not_on_call_order_or_global_rand
 
 
 def test_r4_the_deal_is_the_shuffle_of_random_seeded_with_the_match_and_round() -> None:
-    # seeded_deal writes random.Random.shuffle out (a faster loop, issue 11): the same
+    # seeded_deal writes random.Random.shuffle out (a faster loop): the same
     # tiles in the same order as the library's shuffle, for every round and table size.
     for seed in (0, 1, 7, 424242, 2**40 + 3):
         for players in (2, 4, 7, 10):

@@ -1,4 +1,4 @@
-"""Every rule R1–R22 of rules.md has at least one test named after it (issue 2)."""
+"""Every rule R1–R22 of rules.md has at least one test named after it."""
 
 from __future__ import annotations
 

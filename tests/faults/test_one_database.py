@@ -1,4 +1,4 @@
-"""Issue 22, item 1: two servers on one database without a shared layer can no longer stall a page.
+"""Two servers on one database without a shared layer can no longer stall a page.
 
 Without ``REDIS_URL`` each server's notices stay in its own process, so a computer move
 made by one was never told to the other's pages. Now the server that starts first holds
@@ -28,7 +28,7 @@ from tests.servers import Processes, TableSocket, session_cookie
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
-#: the longest a page may hold an older version than the database's (issue 22: one second)
+#: the longest a page may hold an older version than the database's (one second)
 STALE_LIMIT = 1.0
 
 

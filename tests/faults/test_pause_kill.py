@@ -1,4 +1,4 @@
-"""Issue 13, fault 2: a crash never leaves the computers frozen behind a pause (R26).
+"""A crash never leaves the computers frozen behind a pause (R26).
 
 alice plays with two computers and has the rules open (her connection pauses them),
 having just made her move: the computers are to act, and wait for her. Then:

@@ -1,4 +1,4 @@
-"""Issue 18, items 5-6: HAProxy in front of two daphnes (+ Redis + the computer worker).
+"""HAProxy in front of two daphnes (+ Redis + the computer worker).
 
 - Routing: through the proxy, a table's page and every one of its sockets (players and
   spectators) land on one process (the proxy names it in ``X-Served-By``); tables are

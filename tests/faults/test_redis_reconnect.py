@@ -1,4 +1,4 @@
-"""Issue 22, item 7: after Redis restarts, the first table page to connect is let in.
+"""After Redis restarts, the first table page to connect is let in.
 
 Before: each server process's channel layer kept its Redis connections in a pool, all
 dead once Redis restarted, and redis-py (no retry policy, as channels-redis builds its

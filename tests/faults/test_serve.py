@@ -1,4 +1,4 @@
-"""`SERVERS=2 bash .ci/serve` (issue 18, item 5): Redis, two daphnes, the computer worker
+"""`SERVERS=2 bash .ci/serve`: Redis, two daphnes, the computer worker
 and HAProxy in front start together, a table's page is served through the proxy by one
 daphne, and Ctrl-C (SIGINT to the script) stops every one of them."""
 

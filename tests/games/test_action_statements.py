@@ -1,4 +1,4 @@
-"""The statements every action runs, written out in SQL in games/services/ (issue 5):
+"""The statements every action runs, written out in SQL in games/services/:
 they must read and write what the ORM calls they replaced did.
 
 - a person's action: one log entry (next seq, its user, its time), an undo point holding
@@ -8,7 +8,7 @@ they must read and write what the ORM calls they replaced did.
 - what no match or seat can be is refused as before (not_found, forbidden), changing nothing;
 - a person's action while the round goes on costs four statements: the lock; the request
   id's earlier result with the current round; the seats; and one statement writing the log
-  entry, the undo point, the match and the request id (issue 11; eight before: lock, seat,
+  entry, the undo point, the match and the request id (eight before: lock, seat,
   request id, round, log entry, undo point, match, request id).
 """
 

@@ -208,7 +208,7 @@ def test_resume_after_a_server_restart(
     d.until(lambda s: s.phase == "play" and s.turn == 0)
     d.step()
     services.match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
-    ask = match.change_requests.get()  # bob shares the table: he agrees to the undo (issue 13)
+    ask = match.change_requests.get()  # bob shares the table: he agrees to the undo
     services.change_answer(match_id=match.pk, user=bob, ask=ask.pk, accept=True, request_id=rid())
     d.step()  # alice plays again; now a computer (seat 1) is to act
     before = state_json(state_of(match))

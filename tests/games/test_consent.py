@@ -1,4 +1,4 @@
-"""Undo and restart at a table shared with other people are asked of them (issue 13, fault 3).
+"""Undo and restart at a table shared with other people are asked of them (fault 3).
 
 With more than one person seated (distinct users; pass-and-play seats count as their
 holder's), Undo (R27) and Restart (R28) open a request the others accept or decline;

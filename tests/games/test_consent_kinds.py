@@ -1,7 +1,7 @@
-"""Consent as a registry of change kinds (games.consent, issue 20): every kind asked, declined
+"""Consent as a registry of change kinds (games.consent): every kind asked, declined
 and accepted through the one answer service; the away limit is one of them and a stand-in
-carries no consent (issue 22.3); the asker is told who declined or that time ran out
-(issue 19.2); a repeated request id answers the request's true state (issue 22.7)."""
+carries no consent; the asker is told who declined or that time ran out
+; a repeated request id answers the request's true state."""
 
 from __future__ import annotations
 
@@ -148,7 +148,7 @@ def _left(match: Match, user: Any, minutes: float) -> None:
 def test_the_away_limit_cannot_be_shortened_alone_nor_a_stand_in_consent(
     make_match: Callable[..., Match], alice: Any, bob: Any
 ) -> None:
-    """Issue 22.3: alice shortens the limit to 10 minutes alone while bob is away, has his seat
+    """Alice shortens the limit to 10 minutes alone while bob is away, has his seat
     handed to a computer, then restarts the round: none of it without bob's consent."""
     match = seeded.match_create(
         creator=alice,
@@ -229,7 +229,7 @@ def test_the_asker_is_told_that_time_ran_out_and_not_for_ever(
 def test_a_repeated_request_id_answers_the_requests_true_state(
     trio: Match, alice: Any, bob: Any
 ) -> None:
-    """Issue 22.7: a page sending its undo again (a reconnect) is not told it was done."""
+    """A page sending its undo again (a reconnect) is not told it was done."""
     driver = Driver(trio, {0: alice, 1: bob}, rng_seed=5)
     driver.until(lambda s: s.phase == "play" and s.turn == 0)
     driver.step()

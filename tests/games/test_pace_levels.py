@@ -1,4 +1,4 @@
-"""Issue 12 in the services: the computer levels (R25) as seats store them, the computers'
+"""In the services: the computer levels (R25) as seats store them, the computers'
 pace per match, "skip to my turn", and the words of what Undo takes back (R27)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Who may do what at a match (games.permissions), as one table: role × action (issue 13).
+"""Who may do what at a match (games.permissions), as one table: role × action.
 
 The table below is the contract; each cell is one parametrized test. The roles:
 
@@ -14,7 +14,7 @@ Columns: watch; act for seat 0; undo; restart (R28: the creator, or a player alo
 computers); pause the computers (R26); export while the match is played and once it is
 finished; see every hand while the round is played and once it is over (R24); see the
 seed while the match is played and once it is over (the seed is every deal: nobody,
-staff included, while it is live; issue 15); look back at its ended rounds (the players'
+staff included, while it is live); look back at its ended rounds (the players'
 replay page and the admin's); let a computer play seat 1 of M (seated2's seat; for the holder, seat 0 of P,
 their own, which is not theirs to hand over) and take seat 0 back from the computer
 (games.standin: its owner only); answer an undo or restart request (no request named:
@@ -224,7 +224,7 @@ def same_page(content: bytes, match_id: int) -> str:
 def test_a_private_match_and_a_missing_one_look_the_same_to_anyone_who_may_not_see_it(
     world: dict[str, Any],
 ) -> None:
-    """Issue 13, item 7: no id oracle (anonymous requests got 302 for an existing match
+    """No id oracle (anonymous requests got 302 for an existing match
     and 404 for a missing one)."""
     m = world["M"]
     missing = Match.objects.order_by("-pk").first().pk + 100
@@ -246,7 +246,7 @@ def test_a_private_match_and_a_missing_one_look_the_same_to_anyone_who_may_not_s
 
 @pytest.mark.django_db
 def test_the_asker_does_not_answer_their_own_request(world: dict[str, Any]) -> None:
-    """An undo or restart request is the others' to answer (issue 13): asked of
+    """An undo or restart request is the others' to answer: asked of
     permissions with the request, the asker may not, another person at the table may."""
     users, m = world["users"], world["M"]
     request = ChangeRequest(

@@ -1,5 +1,5 @@
 """games.presence `came_back`: when a connection opening brings a seated person back to
-their table, so that the others' dots turn "here" at once (issue 19). It is asked before
+their table, so that the others' dots turn "here" at once. It is asked before
 the connection's own row is `opened`."""
 
 from __future__ import annotations

@@ -265,11 +265,11 @@ def test_repeated_request_id_is_answered_not_applied_again(
         match_id=duo.pk, user=alice, expected_version=duo.version, request_id="r"
     )
     again = services.round_restart(match_id=duo.pk, user=alice, expected_version=0, request_id="r")
-    # ... and a repeat of a change asked of the others says so, with the request's state (issue 22).
+    # ... and a repeat of a change asked of the others says so, with the request's state.
     assert again == services.Result(
         duo.pk, result.version, duplicate=True, asked=True, request="open"
     )
-    # At a table shared with bob the restart is asked of him (issue 13), once.
+    # At a table shared with bob the restart is asked of him, once.
     assert result.asked and duo.change_requests.count() == 1
 
 
@@ -823,7 +823,7 @@ def test_r26_a_pause_lives_while_its_connection_renews_it(
     django_capture_on_commit_callbacks: Any,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 13, fault 2: a pause nobody renews (its page, or its server, is gone) expires
+    """A pause nobody renews (its page, or its server, is gone) expires
     within 30 s instead of holding the computers for ten minutes; a renewed one holds."""
     from datetime import timedelta
 

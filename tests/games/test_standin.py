@@ -134,7 +134,7 @@ def test_a_table_set_to_never_lets_no_computer_stand_in(people: dict[str, Any]) 
 
 
 def test_the_seated_people_change_the_limit_by_consent(people: dict[str, Any]) -> None:
-    """At a shared table the limit changes only once the others accept (issue 22, games.consent)."""
+    """At a shared table the limit changes only once the others accept (games.consent)."""
     match = table(people, limit="1d")
     left(match, people["ben"], 30)
     refused(ILLEGAL, hand_over, match, people["ana"])
@@ -352,7 +352,7 @@ def test_every_hand_over_and_return_is_recorded(people: dict[str, Any]) -> None:
 
 
 def test_a_stand_in_never_carries_consent_for_the_seat_it_plays(people: dict[str, Any]) -> None:
-    """Issue 22: the seat's owner is still asked while a computer plays their seat."""
+    """The seat's owner is still asked while a computer plays their seat."""
     match = table(people)
     left(match, people["ben"], 11)
     assert permissions.needs_consent(match, people["ana"])

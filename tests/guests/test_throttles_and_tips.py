@@ -100,7 +100,7 @@ def test_tips_need_an_account_and_a_post(ana_client: Client) -> None:
 @pytest.mark.django_db(transaction=True)
 @override_settings(ACCOUNT_THROTTLES={"guest": (10, 3600), "signup": (5, 3600)})
 def test_thirty_parallel_guest_creations_make_no_more_guests_than_the_limit() -> None:
-    """Issue 22, item 5: the count and the insert were two steps, so parallel requests from
+    """The count and the insert were two steps, so parallel requests from
     one address all read a count under the limit (15 guests where 10 an hour were allowed)."""
     from concurrent.futures import ThreadPoolExecutor
     from threading import Barrier
@@ -138,7 +138,7 @@ def test_thirty_parallel_guest_creations_make_no_more_guests_than_the_limit() ->
 def test_the_scoring_tip_says_the_matchs_own_length(
     ana: Any, lang: str, rounds: int, words: str
 ) -> None:
-    """R31: a shorter match's tip says its real number of rounds (issue 19: "after 13 rounds"
+    """R31: a shorter match's tip says its real number of rounds ("after 13 rounds"
     in a match of 7), in each language's plural form; the engine's tip its first double."""
     with translation.override(lang):
         tips = {t["id"]: t["text"] for t in tips_context(ana, rounds=rounds)["tips"]}

@@ -304,7 +304,7 @@ def test_the_bulk_export_passes_the_check_of_each_of_its_matches(
 
 
 def test_the_match_page_numbers_seats_from_one(admin_client_: Client, ana: Any) -> None:
-    """Issue 19: the admin's match page numbered the seats from 0 (its seats' rows and its
+    """The admin's match page numbered the seats from 0 (its seats' rows and its
     rounds' points and totals); players see them from 1."""
     match = play(play_rounds(create(ana, "casual", "expert", seed=2024), 2), 3)
     ended = Round.objects.get(match=match, number=1)

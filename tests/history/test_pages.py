@@ -120,7 +120,7 @@ def test_my_matches_and_the_player_page_share_one_pager(make_user: Any, monkeypa
 
 
 def test_player_page_ranks_each_matchs_players_by_final_score(make_user: Any) -> None:
-    """Issue 19: each match's seats were listed in seat order, which read like a ranking: they
+    """Each match's seats were listed in seat order, which read like a ranking: they
     are ranked by final total with their places, lowest first, the player marked."""
     ana, ben = make_user("ana"), make_user("ben")
     seats = [ana, "casual", ben]

@@ -1,4 +1,4 @@
-"""Issue 22, item 7: a player's page lists only the matches the viewer may open.
+"""A player's page lists only the matches the viewer may open.
 
 Before: /players/<name>/ listed every finished match of the player (ids, opponents,
 totals) to every signed-in user, with replay links that answered 404 to all but the

@@ -22,7 +22,7 @@ PACE = re.compile(r'<p class="tbar__fact badge badge--pace".*?</p>', re.S)
 #: the round result's score chart: the replay page draws the whole match's chart once, under
 #: the board (games/history/boards.py), so its boards leave it out
 CHART = re.compile(r'<figure class="chart-box[^"]*">.*?</figure>\n?', re.S)
-#: the live table's presence dots (here / away, issue 19): a replay shows who played, not who was there
+#: the live table's presence dots (here / away): a replay shows who played, not who was there
 PRESENCE = re.compile(r'<span class="presence[^"]*"[^>]*></span>')
 
 

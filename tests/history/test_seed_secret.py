@@ -1,7 +1,7 @@
 """A match's seed is every deal of it (R4: the deal of round r is a function of the seed
 and r), so while the match is played it is every live hand: nobody sees it — staff and
 superusers included — on the admin's list, match page, replay page, search or export,
-nor on the players' replay page; once the match is over it is shown (issue 15)."""
+nor on the players' replay page; once the match is over it is shown."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 22, item 2: no admin list can be made to tell a secret (games.admin_lookups).
+"""No admin list can be made to tell a secret (games.admin_lookups).
 
 Before: staff with only view permissions rebuilt a live hand from
 ``/admin/games/match/?state__hands__1__icontains=…`` and a live match's seed from

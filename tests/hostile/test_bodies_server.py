@@ -1,4 +1,4 @@
-"""Issue 22, item 6: request bodies are limited before they are read; refusals log one line.
+"""Request bodies are limited before they are read; refusals log one line.
 
 On a real daphne (tablesite/server.py `BodyLimitedRequest`):
 - a 300 MB body is answered 413 as soon as its headers arrive; the server stops reading

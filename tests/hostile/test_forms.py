@@ -192,7 +192,7 @@ def test_the_admin_login_is_throttled_too(django_user_model: Any) -> None:
 def test_password_spraying_from_one_address_is_locked_out_across_names(
     django_user_model: Any,
 ) -> None:
-    """Issue 13, item 7: one guess for each of many names was never locked out. The 30th
+    """One guess for each of many names was never locked out. The 30th
     failure from one address, whatever the names, locks the address out; another address
     is not affected, and a household's few mistakes lock nobody out."""
     for n in range(lockout.ADDRESS_LIMIT):

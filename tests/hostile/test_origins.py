@@ -1,4 +1,4 @@
-"""Issue 13, fault 7: the websocket handshake's Origin must match scheme, host AND port.
+"""The websocket handshake's Origin must match scheme, host AND port.
 
 Channels' AllowedHostsOriginValidator looked at the host only: a page served on another
 port of the same host, or over plain http beside an https site, could open the table's

@@ -1,4 +1,4 @@
-"""Issue 13, fault 4: an open table socket ends with the session it was opened with.
+"""An open table socket ends with the session it was opened with.
 
 alice plays at a table (her seat 0, a computer) in two browsers: `phone` and `laptop`,
 each with its own session. Logging out on the phone closes the phone's socket within a

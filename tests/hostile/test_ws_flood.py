@@ -1,4 +1,4 @@
-"""Issue 22, item 5: one socket's flood of frames is bounded (games.table.budget).
+"""One socket's flood of frames is bounded (games.table.budget).
 
 Before: no per-connection limit. One spectator's 10,000 ``sync`` frames were each
 answered with a board, queuing minutes of board work on the server. Now a connection

@@ -229,7 +229,7 @@ def frames(version: int) -> st.SearchStrategy[str | bytes]:
         st.integers(MAX_FRAME - 200, MAX_FRAME),
         st.sampled_from(["x", "é", "\u0000", " "]),
     )
-    # Nested deeper than a command ever is (issue 13: 1,500 "[" crashed the decoder).
+    # Nested deeper than a command ever is (1,500 "[" crashed the decoder).
     deep = st.builds(
         lambda n, open_, close: (open_ * n + close * n)[:MAX_FRAME],
         st.integers(MAX_DEPTH + 1, MAX_FRAME),
@@ -355,7 +355,7 @@ async def test_the_connection_is_still_open_after_the_fuzz(table: dict[str, Any]
     garbage: list[str | bytes] = [
         b"\x00\xff" * 100,
         "{" * 4000,
-        "[" * 1500,  # issue 13: RecursionError in the decoder, the socket closed with 1011
+        "[" * 1500,  # RecursionError in the decoder, the socket closed with 1011
         json.dumps({"type": "sync", "pad": "x" * (MAX_FRAME - 40)}),
         "null",
         "[]",

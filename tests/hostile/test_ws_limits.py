@@ -1,4 +1,4 @@
-"""Issue 13, fault 1: no frame a viewer sends can crash the table's socket or leave a pause.
+"""No frame a viewer sends can crash the table's socket or leave a pause.
 
 bob is seated at alice's match with a computer (seat 2) and has the rules open, so his
 connection pauses the computers (R26). Whatever he sends:

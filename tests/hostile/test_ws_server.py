@@ -7,7 +7,7 @@
 - garbage frames (bytes, broken JSON, wrong types, 1,500 nested ``[``) each get an error
   and the connection stays open; a frame over the table's 4 kB limit (in bytes, as
   the server counts them) is refused by the server itself (tablesite/server.py) with
-  close code 1009 (issue 13: "oversize → close 1009"), just over the limit, over
+  close code 1009 ("oversize → close 1009"), just over the limit, over
   daphne's stock 1 MiB limit, and split into small frames that only together pass
   it, alike; nothing else happens, and a pause held by such a connection ends with it;
 - another player's seat and a stale version are refused over the wire too (the fuzz in
@@ -76,7 +76,7 @@ async def test_origins_strangers_garbage_and_huge_frames_on_a_real_server(
         "http://127.0.0.1.evil.example",
         "http://localhost.evil.example:8000",
         "file://",
-        f"https://127.0.0.1:{server.port}",  # issue 13: the scheme counts
+        f"https://127.0.0.1:{server.port}",  # The scheme counts
         f"http://127.0.0.1:{server.port + 1}",  # and the port
         "http://127.0.0.1",
     ]:
@@ -118,7 +118,7 @@ async def test_origins_strangers_garbage_and_huge_frames_on_a_real_server(
         json.dumps({"type": "sync", "as": "bob"}),
         json.dumps({"type": "sync", "pad": "x" * 4000}),
         "\u2603" * 1300,  # 3,900 bytes: under the limit, which counts bytes
-        "[" * 1500,  # issue 13: RecursionError, 1011 and a pause left behind
+        "[" * 1500,  # RecursionError, 1011 and a pause left behind
         '{"a":' * 800,
     ]
     for frame in garbage:

@@ -1,4 +1,4 @@
-"""A board read is one snapshot (issue 13, fault 6: 1 frame in 1,427 showed a mixed version label).
+"""A board read is one snapshot (fault 6: 1 frame in 1,427 showed a mixed version label).
 
 The board's reads (games.table.board_reads) are several statements: the match row, its
 seats, its rounds, the round's log. A change committed by another connection between

@@ -1,4 +1,4 @@
-"""Table talk on the table's websocket (issue 21, games.chat): phrases in each reader's own
+"""Table talk on the table's websocket (games.chat): phrases in each reader's own
 language, free text under the name rules, flood limits, mutes, the creator's switch, and the
 two rooms (a spectator never reads nor writes the players' room)."""
 

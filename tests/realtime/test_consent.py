@@ -1,4 +1,4 @@
-"""Undo and restart requests at a shared table, over the websocket (issue 13, fault 3):
+"""Undo and restart requests at a shared table, over the websocket (fault 3):
 the others see Accept and Decline on their board, the asker sees that the others are
 asked, and the answer is a command of its own (``accept`` / ``decline`` with ``ask``)."""
 

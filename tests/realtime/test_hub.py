@@ -1,4 +1,4 @@
-"""games.table.hub: one hub per table per process (issue 18).
+"""games.table.hub: one hub per table per process.
 
 - equivalence: the reads a hub derives from a notice's public entries
   (`board_reads.advance`) equal a fresh read at every version, and so does every

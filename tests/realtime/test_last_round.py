@@ -1,6 +1,6 @@
 """R32 "End the match after this round" over the websocket: asked of the other person at a
-shared table, declined (the asker's board names who declined, issue 19), asked again with
-the same request id (answered with the request's true state, issue 22), then accepted."""
+shared table, declined (the asker's board names who declined), asked again with
+the same request id (answered with the request's true state), then accepted."""
 
 from __future__ import annotations
 

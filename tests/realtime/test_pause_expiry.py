@@ -1,4 +1,4 @@
-"""Issue 22, item 7: a pause nobody renews (R26: a panel open on a page whose socket went
+"""A pause nobody renews (R26: a panel open on a page whose socket went
 silent) holds the computers no longer than `selectors.PAUSE_TIMEOUT`.
 
 Before: the loop noticed the expiry only at its next poll (a second in the one server

@@ -127,8 +127,6 @@ async def test_stand_in_frames_are_checked_like_every_command(
     await watcher.send(type="stand_in", seat=1, request_id="watcher")
     assert (await watcher.expect("error"))["code"] == "forbidden"
     await page.send(type="away_limit", limit="1d", request_id="limit")
-    ack = await acked(
-        page
-    )  # at a table shared with bob it is asked of him (issue 22, games.consent)
+    ack = await acked(page)  # at a table shared with bob it is asked of him (games.consent)
     assert ack["asked"] is True and ack["request"] == "open"
     assert (await db(Match.objects.get, pk=match.pk)).away_limit == "10m"

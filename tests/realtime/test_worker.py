@@ -79,7 +79,7 @@ async def test_r26_an_open_panel_stops_the_worker(
     before = await db(snapshot, match.pk)
     for _ in range(3):
         steps, wait = await db(worker.run_once)
-        # nothing done; the loop is to look again when the pause would expire (issue 22, item 7)
+        # nothing done; the loop is to look again when the pause would expire
         assert steps == 0 and wait is not None and 25 < wait <= 30.01
     assert await db(snapshot, match.pk) == before
     await me.send(type="panel", open=False)

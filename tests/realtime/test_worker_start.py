@@ -1,4 +1,4 @@
-"""Issue 13, fault 2: the computer players start with the server and never stay frozen.
+"""The computer players start with the server and never stay frozen.
 
 - where the loop runs: in the server process without a shared layer; with REDIS_URL in
   ``manage.py run_computers`` only (COMPUTER_WORKER overrides either way);
@@ -129,7 +129,7 @@ async def test_two_workers_never_take_the_same_move(make_match: Any) -> None:
 async def test_lifespan_start_fails_while_another_server_holds_the_database(
     settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 22, item 1: without a shared layer a second server does not start (one log line)."""
+    """Without a shared layer a second server does not start (one log line)."""
     import psycopg
     from django.db import connection
 

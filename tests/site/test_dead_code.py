@@ -1,4 +1,4 @@
-"""No dead code in the site's read and render modules (issue 20): every public function of
+"""No dead code in the site's read and render modules: every public function of
 games/selectors.py, games/table/parts.py and games/table/board.py is used by the site
 (games/, accounts/, tablesite/, bench/, templates), not only by the tests. What only the
 tests need lives under tests/ (tests/reads.py, tests/frames.py).

@@ -345,7 +345,7 @@ def address_saved_on_play_example_org(smtp: Inbox, settings: Any) -> str:
 def test_without_site_url_the_link_is_on_the_host_the_person_used(
     smtp: Inbox, settings: Any
 ) -> None:
-    """Issue 19: unset, SITE_URL no longer sends people to 127.0.0.1:8000."""
+    """Unset, SITE_URL no longer sends people to 127.0.0.1:8000."""
     settings.SITE_URL = ""
     assert address_saved_on_play_example_org(smtp, settings).startswith(
         "http://play.example.org/accounts/email/confirm/"

@@ -1,4 +1,4 @@
-"""The house's layers (design.md, issue 20): no import circle among the domain's modules,
+"""The house's layers (design.md): no import circle among the domain's modules,
 and a wing (games/table, games/history, games/chat) never imported by the root or the
 engine, nor by another wing.
 
@@ -31,11 +31,11 @@ DOORS = {
     },
     # Table talk rides the table's websocket: the table's command registry, its frame
     # checks and its connections reach the chat through these three modules only, and
-    # the chat wing never imports the table (issue 21).
+    # the chat wing never imports the table.
     "games.table.commands.chat": {"games.chat.commands"},
     "games.table.protocol": {"games.chat.phrases"},
     "games.table.consumers": {"games.chat.live"},
-    # The replay page shows the match's chat to its participants (issue 21).
+    # The replay page shows the match's chat to its participants.
     "games.history.views": {"games.chat.services"},
 }
 
@@ -180,7 +180,7 @@ def test_the_scan_sees_function_level_imports_circles_and_breaches(tmp_path: Pat
 
 
 def test_the_services_kernel_imports_none_of_the_services_modules() -> None:
-    """games/services/ is a store kernel and a module per noun (issue 20): each noun module
+    """games/services/ is a store kernel and a module per noun: each noun module
     imports the kernel, and the kernel none of them (nor the package, which imports them)."""
     edges = graph()
     nouns = {m for m in edges if m.startswith("games.services.")} - {"games.services.store"}

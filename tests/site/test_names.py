@@ -1,4 +1,4 @@
-"""Names that cannot turn text around or pass for someone else's (issue 13, fault 5).
+"""Names that cannot turn text around or pass for someone else's (fault 5).
 
 Before: a name could hold U+202E (RIGHT-TO-LEFT OVERRIDE), which reversed the text
 around it for every viewer, and "аlice" with a Cyrillic "а" was accepted next to
@@ -132,7 +132,7 @@ def test_names_are_shown_isolated(django_user_model: Any) -> None:
     table = client.get(reverse("games:table", args=[match.pk])).content.decode()
     # In sentences and attributes the same isolation by FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE.
     # Every name on its own is <bdi class="pname" title="…"> (one rule: an ellipsis when it
-    # does not fit, the whole name on hover and focus; issue 19).
+    # does not fit, the whole name on hover and focus).
     isolated = re.findall(
         r'<bdi class="pname" title="\u2068דנה\u2069">\u2068דנה\u2069</bdi>', table
     )
@@ -142,7 +142,7 @@ def test_names_are_shown_isolated(django_user_model: Any) -> None:
     assert re.search(r'<bdi class="pname" title="[^"]*דנה[^"]*">[^<]*דנה[^<]*</bdi>', mine)
 
 
-# ------------------------------------------------------------------ issue 22, item 4
+# ------------------------------------------------------------------ lookalike names
 
 
 @pytest.mark.parametrize(

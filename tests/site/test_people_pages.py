@@ -1,4 +1,4 @@
-"""The site's pages for people (issue 19), in Chromium at 1280 x 800 and 375 x 667 in English,
+"""The site's pages for people, in Chromium at 1280 x 800 and 375 x 667 in English,
 Spanish and German, signed in with a 20-character account name of wide letters, who has played
 finished matches with other long-named players and against computers (so the player page has
 its "By opponents" and "Match history" rows, the leaderboard its rows, the replay its totals):

@@ -1,4 +1,4 @@
-"""One home for words (issue 20): no service, consumer or view says a sentence of its own.
+"""One home for words: no service, consumer or view says a sentence of its own.
 
 Services raise reason codes (games/errors.py) with a sentence by key from the words modules
 (games/words.py `sentence`, accounts/words.py, games/history/words.py, games/table/words.py);
@@ -35,7 +35,7 @@ GETTEXT = {
 #: the modules that must not hold sentences: services, consumers, views, and the stand-ins'
 #: and selectors' services
 SCANNED = ("services.py", "consumers.py", "views.py", "standin.py", "selectors.py")
-#: packages of services, every module of them scanned: games/services/ (issue 20)
+#: packages of services, every module of them scanned: games/services/
 SCANNED_PACKAGES = ("services",)
 #: games/table/consumers.py's sentences, left for the consumers' rewrite (the hub issue):
 #: no new one may join them

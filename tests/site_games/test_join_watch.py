@@ -135,7 +135,7 @@ def test_match_summary_shows_links_to_players_only(client: Client, ana: Any, ben
     assert "Waiting for 1 more player" in page
     assert "Waiting for players" not in page  # said once, not twice
     assert signed_in(ben).get(detail).status_code == 404  # a stranger
-    assert client.get(detail).status_code == 404  # anonymous: as for a missing match (issue 13)
+    assert client.get(detail).status_code == 404  # anonymous: as for a missing match
     watching = client.get(f"{detail}?watch={match.watch_token}")
     assert watching.status_code == 200
     assert match.invite_token not in watching.content.decode()

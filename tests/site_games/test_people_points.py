@@ -1,4 +1,4 @@
-"""The smaller points of issue 19, each with its check: the computers' level shown at the table,
+"""Smaller points of the site, each with its check: the computers' level shown at the table,
 the lobby's open tables above the create form, the leaderboard's order said in plain words, a
 replay that names the match's own pace, and every name written as the one name element."""
 
@@ -116,7 +116,7 @@ def test_the_site_menu_counts_the_matches_waiting_for_my_move_on_every_page(
 def test_the_lobby_shows_the_matches_to_watch_before_the_create_form(
     ana: Any, ana_client: Client, client: Client
 ) -> None:
-    """Issue 19: "Watch a game" came last, far down the page under the create form."""
+    """ "Watch a game" came last, far down the page under the create form."""
     create(ana, "expert", "beginner")  # a listed match being played
     for reader in (ana_client, client):  # a player, and a visitor
         html = reader.get("/lobby/").content.decode()

@@ -124,7 +124,7 @@ def history_of(
 
 def with_hand_of(size: int, players: int = 2, seed: int = 7) -> RoundState:
     """A later turn where the seat to act holds `size` tiles: tiles moved from the boneyard
-    into its hand (as long draws would leave it). For the looks of a big hand (issue 19)."""
+    into its hand (as long draws would leave it). For the looks of a big hand."""
     s = play_until(start(players, seed), lambda st: st.phase == "play")
     assert s.turn is not None
     hand = s.hands[s.turn]

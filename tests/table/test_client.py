@@ -222,7 +222,7 @@ def test_r26_opening_the_log_or_rules_asks_to_pause(new_context, first_turn):
 
 
 def test_r26_an_open_panel_renews_its_pause_until_closed(new_context, first_turn):
-    """Issue 13: the server forgets a pause nobody renews (its page or server gone), so the
+    """The server forgets a pause nobody renews (its page or server gone), so the
     page says "still open" every few seconds (here every 100 ms) — and stops once closed."""
     _st, url = first_turn
     context = new_context()

@@ -1,4 +1,4 @@
-"""A command is a module (issue 20): every module of games/table/commands registers its
+"""A command is a module: every module of games/table/commands registers its
 commands, the protocol parses exactly those, and an offered command's template renders its
 menu item and its dialog from the offer alone."""
 

@@ -70,7 +70,7 @@ def test_r24_spectators_need_the_token_and_see_no_hand(ana, ben):
     match = vs_computers(ana)
     url = reverse("games:table", args=[match.pk])
     assert client_for(ben).get(url).status_code == 404  # a stranger: the match is not told
-    # Anonymous too, exactly as for a match that does not exist (no id oracle, issue 13).
+    # Anonymous too, exactly as for a match that does not exist (no id oracle).
     assert client_for().get(url).status_code == 404
     assert client_for().get(reverse("games:table", args=[match.pk + 1000])).status_code == 404
     html = client_for(ben).get(url, {"watch": match.watch_token}).content.decode()

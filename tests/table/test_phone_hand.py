@@ -1,4 +1,4 @@
-"""The phone's hand fits (issue 19): every tile in view at 375 x 667, none behind a sideways
+"""The phone's hand fits: every tile in view at 375 x 667, none behind a sideways
 scroll, with 15, 21 and 32 tiles; the playable ones shown and lit; with 15 tiles the hand
 takes at most 35% of the screen's height. On the phone the table has one menu button (the
 site's menu is an item of the table's), the boneyard's "50 tiles" stays on one line and the

@@ -1,4 +1,4 @@
-"""The table's top, the computers' level and the score tables with long names (issue 19), in
+"""The table's top, the computers' level and the score tables with long names, in
 Chromium at 375 x 667 and 1280 x 800 in English, Spanish and German, from the static pages of
 tests/table/snapshots.py (20-character names, computers of every level):
 

@@ -102,7 +102,7 @@ def test_r7_r9_r15_action_buttons_only_when_legal():
     assert 'data-act="engine"' not in render(view(st, (st.holder + 1) % 4), S.seats(4))
     st = S.with_draw(4)
     html = render(view(st, st.turn), S.seats(4))
-    # The only legal action is to draw: one click draws, no dialog first (issue 12).
+    # The only legal action is to draw: one click draws, no dialog first.
     assert (
         'data-act="draw"' in html and 'id="draw-dialog"' not in html and 'data-only="draw"' in html
     )

@@ -1,4 +1,4 @@
-"""The table's top bar at 1280 x 800 shows no badge cut short in any language (issue 19: the
+"""The table's top bar at 1280 x 800 shows no badge cut short in any language (the
 Spanish pace badge was cut), and whose turn it is whole: the computers' pace beside an open
 double and a turn, seated and watching. Where the pace does not fit it is not shown (it is in
 the table's menu). Rendered from engine states (tests/table/snapshots.py) in Chromium."""

@@ -1,4 +1,4 @@
-"""The table's commands, one module each: the registry (issue 20, "a command is a module").
+"""The table's commands, one module each: the registry ("a command is a module").
 
 Each module of this package defines ``command``, a `Spec`: its name (the frame's
 ``type``), the fields it takes (checked by games.table.protocol.parse), its handler (who may

@@ -1,4 +1,4 @@
-"""Table talk's commands (issue 21; games.chat holds the rooms, phrases, words and rules):
+"""Table talk's commands (games.chat holds the rooms, phrases, words and rules):
 ``chat_join`` (the page's chat asks for its history and lines from now on), ``chat_say``
 (``room``, ``say``: a phrase's code, ``request_id``), ``chat_text`` (``room``, ``text``: free
 text, checked by games.chat.text, ``request_id``), ``chat_open`` (``open``: a player opens the
