@@ -27,7 +27,6 @@ from engine.views import SeatView, view
 from . import log, permissions
 from .errors import NOT_STARTED, GameError
 from .models import ChangeRequest, LogEntry, Match, Pause, Round, Seat
-from .permissions import Action as Can
 from .seats import match_seats as match_seats  # the seats in order (one home: games/seats.py)
 from .words import sentence
 
@@ -150,12 +149,6 @@ def restart_open(match: Match) -> bool:
     )
 
 
-def restart_available(match: Match, user: object) -> bool:
-    """R28: whether "restart round" shows (games.permissions: the creator, or a player alone
-    with computers; at a shared table it asks the others)."""
-    return restart_open(match) and permissions.may(user, Can.RESTART, match)
-
-
 def next_round_open(match: Match) -> bool:
     """Whether the match waits for its next round (the round is over, not the match)."""
     return (
@@ -165,19 +158,9 @@ def next_round_open(match: Match) -> bool:
     )
 
 
-def next_round_available(match: Match, user: object) -> bool:
-    """Whether "Next round" shows: the round is over (not the match), for a player or the creator."""
-    return next_round_open(match) and permissions.may(user, Can.NEXT_ROUND, match)
-
-
 def new_match_open(match: Match) -> bool:
     """R29: whether the match is over, so a new one may follow at its table."""
     return match.status == Match.Status.FINISHED
-
-
-def new_match_available(match: Match, user: object) -> bool:
-    """R29: whether "New match at this table" shows (the creator, after the match)."""
-    return new_match_open(match) and permissions.may(user, Can.NEW_MATCH, match)
 
 
 def open_request(match_id: int) -> ChangeRequest | None:
@@ -196,7 +179,7 @@ ANSWER_SHOWN = timedelta(minutes=1)
 
 def last_closed_request(match_id: int) -> ChangeRequest | None:
     """The match's latest request when it was declined or expired within `ANSWER_SHOWN`
-    (what its asker is told on the board: games.table.board.answer_for), else None."""
+    (what its asker is told on the board: games.table.board.told), else None."""
     # No select_related (a reference cycle per board read, as `open_request` says): who
     # declined is read when it is shown.
     latest = ChangeRequest.objects.filter(match_id=match_id).order_by("-pk").first()

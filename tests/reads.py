@@ -1,6 +1,9 @@
 """Reads only the tests need (moved out of games/selectors.py, which keeps what the site
 reads): the state rebuilt from the log, whose turn a computer plays, whether Undo and Redo
-would show for a user, a match by its tokens, a match's whole log."""
+would show for a user, a match by its tokens, a match's whole log; and, read one by one,
+what the version's pass hands every board at once (whether Restart, Next round and New
+match show for a user, what the asker of a closed request is told), the reference the
+pass is compared with."""
 
 from __future__ import annotations
 
@@ -8,9 +11,10 @@ from engine import rules
 from engine.replay import parse_action
 from engine.serialize import start_from_json
 from engine.state import RoundState
-from games import log, selectors
+from games import log, permissions, selectors
 from games.errors import NOT_STARTED, GameError
 from games.models import LogEntry, Match, Round, Seat
+from games.permissions import Action as Can
 from games.words import sentence
 
 
@@ -90,3 +94,25 @@ def match_log(match: Match) -> list[LogEntry]:
         .select_related("round", "user")
         .order_by("round__number", "seq")
     )
+
+
+def restart_available(match: Match, user: object) -> bool:
+    """R28: whether "restart round" shows (the creator, or a player alone with computers)."""
+    return selectors.restart_open(match) and permissions.may(user, Can.RESTART, match)
+
+
+def next_round_available(match: Match, user: object) -> bool:
+    """Whether "Next round" shows: the round is over (not the match), for a player or the creator."""
+    return selectors.next_round_open(match) and permissions.may(user, Can.NEXT_ROUND, match)
+
+
+def new_match_available(match: Match, user: object) -> bool:
+    """R29: whether "New match at this table" shows (the creator, after the match)."""
+    return selectors.new_match_open(match) and permissions.may(user, Can.NEW_MATCH, match)
+
+
+def answer_for(match: Match, user: object) -> str:
+    """What the asker of the match's latest closed request is told, read now."""
+    from games.table import board
+
+    return board.told(match, selectors.last_closed_request(match.pk), user)

@@ -330,24 +330,10 @@ def _last_train(reads: Any) -> str:
     return ""
 
 
-def answer_for(match: Any, reads: Any, user: Any) -> str:
-    """To the asker of the match's latest request, declined or expired in this round within
-    the last `ANSWER_SHOWN`: who declined it, or that nobody answered in time, in
-    the viewer's language ("" otherwise). `reads`: the version's reads, whose facts hold that
-    request (games.table.facts), or None to read it now."""
-    from games import selectors
-    from games.table import facts
-
-    closed = (
-        facts.of(reads).answered
-        if getattr(reads, "match", None) is match
-        else selectors.last_closed_request(match.pk)
-    )
-    return told(match, closed, user)
-
-
 def told(match: Any, closed: Any, user: Any) -> str:
-    """`answer_for` of the request `closed` (`selectors.last_closed_request`, None: none)."""
+    """To the asker of the match's latest request `closed`, declined or expired in this round
+    within the last `ANSWER_SHOWN`: who declined it, or that nobody answered in time, in the
+    viewer's language ("" otherwise). `closed`: `selectors.last_closed_request`, or None."""
     from games import consent, permissions
 
     uid = permissions.user_id(user)

@@ -131,10 +131,10 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
         version=match.version,
         undo=signed_in and ask is None and reads.undo_available(match, user),
         redo=signed_in and reads.redo_available(match, user),
-        restart=signed_in and ask is None and selectors.restart_available(match, user),
+        restart=signed_in and ask is None and reads.restart_available(match, user),
         ask=ask,
-        next_round=signed_in and selectors.next_round_available(match, user),
-        new_match=signed_in and following is None and selectors.new_match_available(match, user),
+        next_round=signed_in and reads.next_round_available(match, user),
+        new_match=signed_in and following is None and reads.new_match_available(match, user),
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
         paused=selectors.paused(match),
         history=history,
@@ -154,7 +154,7 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
         away=away.for_viewer(match, user, [s.name for s in board.seat_infos(match)]),
         # the asker told of a declined or expired request, the commands the menu
         # offers (games.table.commands), whether this round is the match's last (R32)
-        answered=board.answer_for(match, None, user) if signed_in and ask is None else "",
+        answered=reads.answer_for(match, user) if signed_in and ask is None else "",
         offers=commands.offers(
             commands.OfferContext(
                 match=match,

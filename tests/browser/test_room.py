@@ -13,6 +13,7 @@ from django.conf import settings
 
 from games import services
 from games.services import SeatSpec
+from tests import seeded
 from tests.site_games.conftest import play
 
 from .table import Table
@@ -59,7 +60,7 @@ def people_far_into_a_round(make_user: Any) -> Any:
     """Four people (no computer: nothing moves while the page is looked at), 90 moves into
     round 1, so trains are long and their older tiles folded."""
     ana = make_user("ana")
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana, seed=7, seats=[SeatSpec("me")] + [SeatSpec("human")] * 3
     )
     for name in ("ben", "cy", "dee"):
@@ -161,7 +162,7 @@ def two_people_until_one_must_draw(make_user: Any) -> tuple[Any, Any, int]:
     from games import selectors
 
     sunny, otter = make_user("SunnyPanda4242"), make_user("MoonlitOtter77")
-    match = services.match_create(creator=sunny, seed=11, seats=[SeatSpec("me"), SeatSpec("human")])
+    match = seeded.match_create(creator=sunny, seed=11, seats=[SeatSpec("me"), SeatSpec("human")])
     services.seat_join(match_id=match.pk, user=otter, token=match.invite_token)
     for _ in range(200):
         match.refresh_from_db()

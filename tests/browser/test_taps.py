@@ -17,6 +17,7 @@ import pytest
 
 from games import services
 from games.services import SeatSpec
+from tests import seeded
 
 from .table import Table, against_a_computer
 
@@ -209,7 +210,7 @@ def test_an_accepted_restart_is_told_on_every_page_in_its_language(
     ana_context = signed_in("ana")
     ben_context = signed_in("ben", lang="es", viewport=SMALL_PHONE)
     cleo_context = signed_in("cleo", lang="de")
-    match = services.match_create(
+    match = seeded.match_create(
         creator=ana_context.user, seats=[SeatSpec("me"), SeatSpec("human")], seed=7
     )
     services.seat_join(match_id=match.pk, user=ben_context.user, token=match.invite_token)

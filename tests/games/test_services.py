@@ -609,7 +609,7 @@ def test_r28_restart_permissions(duo: Match, alice: Any, bob: Any, carol: Any) -
             match_id=duo.pk, user=carol, expected_version=duo.version, request_id=rid()
         ),
     )
-    assert selectors.restart_available(duo, alice) and not selectors.restart_available(duo, bob)
+    assert reads.restart_available(duo, alice) and not reads.restart_available(duo, bob)
     services.round_restart(
         match_id=duo.pk, user=alice, expected_version=duo.version, request_id=rid()
     )
@@ -621,7 +621,7 @@ def test_r28_a_player_alone_with_computers_may_restart(
     match = make_match("human", "computer", "computer")
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
     match.refresh_from_db()
-    assert selectors.restart_available(match, bob)
+    assert reads.restart_available(match, bob)
     services.round_restart(
         match_id=match.pk, user=bob, expected_version=match.version, request_id=rid()
     )
@@ -644,7 +644,7 @@ def test_round_next_only_when_the_round_is_over(
             match_id=match.pk, user=alice, expected_version=d.version, request_id=rid()
         ),
     )
-    assert selectors.next_round_available(match, alice)
+    assert reads.next_round_available(match, alice)
     d.next_round(alice)
     state = d.state
     assert (state.round, state.engine, state.totals, state.phase) == (2, 11, over.totals, "engine")

@@ -19,6 +19,7 @@ from engine.rules import legal_actions
 from games import notify, services
 from games.models import Match
 from games.table import board, hub
+from tests import seeded
 from tests.realtime.conftest import db, spec, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,7 +53,7 @@ def pass_counted(
 
 def table(users: list[Any]) -> Match:
     """Three people and a computer, a few moves into the first round."""
-    match = services.match_create(
+    match = seeded.match_create(
         creator=users[0],
         seats=[spec("me"), spec("human"), spec("human"), spec("computer")],
         seed=11,
