@@ -148,15 +148,24 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     )
 
 
+def _json_position(request: HttpRequest, match: Match) -> tuple[RoundReplay, int] | JsonResponse:
+    """The replay of the round and the step the query names (`round`, `step`), or, for a
+    round not yet ended, the 404 the replay's scripts read."""
+    number, k = parse_position(request.GET.get("round"), request.GET.get("step"))
+    try:
+        return round_replay(match, number), k
+    except NotReplayable:
+        return JsonResponse({"error": words.round_not_ended()}, status=404)
+
+
 @require_safe
 def replay_step(request: HttpRequest, match_id: int) -> JsonResponse:
     """One position as JSON: {round, step, last, html, line, url}."""
     match = _viewable(request, match_id)
-    number, k = parse_position(request.GET.get("round"), request.GET.get("step"))
-    try:
-        rep = round_replay(match, number)
-    except NotReplayable:
-        return JsonResponse({"error": words.round_not_ended()}, status=404)
+    found = _json_position(request, match)
+    if isinstance(found, JsonResponse):
+        return found
+    rep, k = found
     step = rep.step(k)
     names = boards.names(rep)
     return JsonResponse(
@@ -180,11 +189,10 @@ def replay_review(request: HttpRequest, match_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     match = _viewable(request, match_id)
-    number, k = parse_position(request.GET.get("round"), request.GET.get("step"))
-    try:
-        rep = round_replay(match, number)
-    except NotReplayable:
-        return JsonResponse({"error": words.round_not_ended()}, status=404)
+    found = _json_position(request, match)
+    if isinstance(found, JsonResponse):
+        return found
+    rep, k = found
     if request.method == "POST" and reviews.review_of(rep).status in ("ask", "computing"):
         reviews.ask(rep.round)
     if request.method == "POST" and "application/json" not in request.headers.get("Accept", ""):
