@@ -30,6 +30,10 @@ class KeepForm(BaseUserCreationForm):
         model = User
         fields = ("username",)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        names.limit_username_field(self.fields["username"])
+
     def clean_username(self) -> str:
         username = self.cleaned_data.get("username") or ""
         if User.objects.filter(username__iexact=username).exclude(pk=self.instance.pk).exists():

@@ -5,6 +5,8 @@ backwards for every viewer) and could look exactly like another player's (a Cyri
 "а" for a Latin "a"). A name is now:
 
 - NFKC-normalised (full-width and other compatibility forms become the plain letters);
+- at most `NAME_MAX` characters: a name must fit the places that show it (a seat at the
+  table, whose turn it is, a score table's row) on a phone as on a laptop;
 - free of control, format (bidi controls, zero-width characters), private-use,
   unassigned and line or paragraph separator characters, and of any space but the
   plain one;
@@ -45,7 +47,10 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.db.models.functions import Length
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+#: the most characters a new name may have (a user's at sign-up, a pass-and-play seat's)
+NAME_MAX = 24
 #: Unicode general categories a name may not hold
 FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 #: scripts every name may mix with its own: digits, punctuation, combining marks
@@ -98,6 +103,16 @@ def invisible_character(text: str) -> str | None:
 def validate_name(value: str) -> str:
     """The name NFKC-normalised, or a `ValidationError` saying what is wrong with it."""
     name = normalise(value)
+    if len(name) > NAME_MAX:
+        raise ValidationError(
+            ngettext(
+                "A name has at most %(max)d character (this one has %(length)d).",
+                "A name has at most %(max)d characters (this one has %(length)d).",
+                NAME_MAX,
+            )
+            % {"max": NAME_MAX, "length": len(name)},
+            code="max_length",
+        )
     ch = invisible_character(name)
     if ch is not None:
         raise ValidationError(
@@ -224,6 +239,15 @@ def looks_like_a_user(name: str, *, exclude_pk: int | None = None) -> bool:
     return _lookalike_among(
         normalise(name), users.exclude(pk=exclude_pk) if exclude_pk is not None else users
     )
+
+
+def limit_username_field(field: Any) -> None:
+    """A form's user name field says and enforces `NAME_MAX` (Django's model allows 150)."""
+    field.max_length = NAME_MAX
+    field.widget.attrs["maxlength"] = str(NAME_MAX)
+    field.help_text = _(
+        "Required. %(max)d characters or fewer. Letters, digits and @/./+/-/_ only."
+    ) % {"max": NAME_MAX}
 
 
 def validate_new_username(value: str, *, exclude_pk: int | None = None) -> str:

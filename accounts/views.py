@@ -3,6 +3,8 @@ messages and the site's templates."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
@@ -40,6 +42,10 @@ class SignUpForm(UserCreationForm):
         max_length=254,
         help_text=account_words.SIGNUP_EMAIL_HELP,
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        names.limit_username_field(self.fields["username"])
 
     def clean_username(self) -> str:
         username = super().clean_username()

@@ -177,7 +177,7 @@ class MatchCreateForm(forms.Form):
             self.fields[name_field(number)] = forms.CharField(
                 label=_("Name at seat %(number)s") % {"number": number},
                 required=False,
-                max_length=40,
+                max_length=names.NAME_MAX,
                 widget=forms.TextInput(attrs={"autocomplete": "off", "size": 16}),
             )
 

@@ -239,3 +239,27 @@ def test_a_pass_and_play_name_is_not_another_users_name_or_its_look_alike(
     services.match_create(
         creator=alice, seats=[services.SeatSpec("me"), services.SeatSpec("local", name="Carmen")]
     )
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "A name has at most 24 characters (this one has 25)."),
+        ("es", "Un nombre tiene como máximo 24 caracteres (este tiene 25)."),
+        ("de", "Ein Name hat höchstens 24 Zeichen (dieser hat 25)."),
+    ],
+)
+def test_a_name_fits_where_names_are_shown_at_most_24_characters(lang: str, words: str) -> None:
+    """A name must fit a seat, whose turn it is and a score table's row on a phone: a new
+    account's name, a guest's kept name and a pass-and-play seat's name (`validate_name`)
+    have at most `NAME_MAX` characters, and the sign-up form says so before it is sent."""
+    client = Client(headers={"accept-language": lang})
+    page = client.get(reverse("signup")).content.decode()
+    assert f'maxlength="{names.NAME_MAX}"' in page
+    too_long = "Wilhelmina" * 2 + "Wilhe"
+    response = client.post(
+        reverse("signup"), {"username": too_long, "password1": PASSWORD, "password2": PASSWORD}
+    )
+    assert response.status_code == 200 and not created(too_long)
+    assert words in response.content.decode()
+    assert sign_up(too_long[:24]).status_code == 302 and created(too_long[:24])

@@ -157,7 +157,7 @@ def test_unticked_list_in_lobby_is_kept(ana_client: Client) -> None:
         ({2: ("local", "ANA")}, "Two seats cannot share the name"),
         ({2: ("casual", ""), 3: ("local", "Computer 2")}, "Two seats cannot share the name"),
         ({2: ("robot", "")}, "Select a valid choice"),
-        ({2: ("casual", "x" * 41)}, "at most 40 characters"),
+        ({2: ("casual", "x" * 25)}, "at most 24 characters"),
     ],
 )
 def test_bad_seats_are_refused_with_clear_errors(
