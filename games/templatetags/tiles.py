@@ -23,6 +23,7 @@ a glance; the colour is an aid, the count is always there.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from django import template
@@ -181,3 +182,15 @@ def tile_back(vertical: bool = False, label: str | None = None, css: str = "") -
         f'transform="rotate(45 {w / 2} {h / 2})"/>'
         "</svg>"
     )
+
+
+#: a tile as a sentence names it ("12-11"), or a span of numbers ("2–4"), not inside a longer
+#: word or number
+_TILE_NAME = re.compile(r"(?<![\w\-–])(\d{1,2}[-–]\d{1,2})(?![\w\-–])")
+
+
+@register.filter
+def unbroken_tiles(text: object) -> SafeString:
+    """`text` escaped, each tile or span of numbers it names kept on one line (a line may
+    break at a hyphen or a dash, and "12-" above "11" reads as two numbers)."""
+    return mark_safe(_TILE_NAME.sub(r'<span class="nobreak">\1</span>', str(escape(text))))  # noqa: S308  # escaped first

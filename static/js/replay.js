@@ -33,13 +33,28 @@
       .then(function (data) { cache[k] = data; return data; });
   }
 
+  // The position's sentence, each tile it names kept on one line (as in the list of moves).
+  function setLine(text) {
+    line.textContent = "";
+    text.split(/(\b\d{1,2}-\d{1,2}\b)/).forEach(function (part, i) {
+      if (i % 2) {
+        var tile = document.createElement("span");
+        tile.className = "nobreak";
+        tile.textContent = part;
+        line.appendChild(tile);
+      } else if (part) {
+        line.appendChild(document.createTextNode(part));
+      }
+    });
+  }
+
   function show(data) {
     step = data.step;
     root.dataset.step = String(step);
     board.innerHTML = data.html;
     range.value = String(step);
     pos.textContent = pos.dataset.template.replace("%(step)s", step).replace("%(last)s", last);
-    line.textContent = data.line;
+    setLine(data.line);
     // Relative, so the admin's copy of the viewer keeps its own address.
     var here = "?round=" + data.round + "&step=" + data.step;
     link.href = here;

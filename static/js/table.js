@@ -388,26 +388,30 @@
     if (icon && icon.dataset.turnHref) icon.setAttribute("href", yours ? icon.dataset.turnHref : plainIcon);
   }
 
-  /** The top bar stays one row (board.css). When its facts would be cut short (long words
-   *  in es/de, a badge showing), the tools drop their words first (tbar--tight), then
-   *  Undo its words too (tbar--tighter): measured with the words shown, in the same frame,
-   *  so nothing flickers. On a phone the tools are folded away: nothing to drop. */
+  /** The top bar stays one row if it can (board.css). When its facts would be cut short (long
+   *  words in es/de, a badge showing), the tools drop their words first (tbar--tight), then
+   *  Undo its words too (tbar--tighter), then the pace badge goes; if whose turn it is would
+   *  still be cut, the tools take a second row (tbar--wrap). Measured with the words shown, in the
+   *  same frame, so nothing flickers. On a phone the tools are folded away: nothing to drop. */
   function fitTopbar() {
     var bar = host.querySelector(".tbar");
     var status = bar && bar.querySelector(".tbar__status");
     var facts = bar && bar.querySelector(".tbar__facts");
     if (!status || !facts) return;
+    var names = bar.querySelectorAll(".tbar__status .pname");
     function cut() {
       return status.scrollWidth > status.clientWidth + 1 || facts.scrollWidth > facts.clientWidth + 1 ||
+        Array.prototype.some.call(names, function (el) { return el.offsetParent && el.scrollWidth > el.clientWidth + 1; }) ||
         Array.prototype.some.call(facts.querySelectorAll(".badge"), function (el) { return el.scrollWidth > el.clientWidth + 1; });
     }
-    bar.classList.remove("tbar--tight", "tbar--tighter", "tbar--no-pace");
+    bar.classList.remove("tbar--tight", "tbar--tighter", "tbar--no-pace", "tbar--wrap");
     if (window.matchMedia && window.matchMedia("(max-width: 640px)").matches) return;
     if (cut()) bar.classList.add("tbar--tight");
     if (cut()) bar.classList.add("tbar--tighter");
     // Still no room: the pace badge goes rather than show cut (it is in the table's menu too),
-    // and only then does whose turn it is end in an ellipsis (a long name).
+    // and only then do the tools move to a row of their own.
     if (cut()) bar.classList.add("tbar--no-pace");
+    if (cut()) bar.classList.add("tbar--wrap");
   }
   MT.afterSwap = MT.afterSwap || [];
   MT.afterSwap.push(fitTopbar);

@@ -1,0 +1,252 @@
+"""Every layout at every width: the table (chat closed and open, a player's and a spectator's),
+the round's and the match's end, the replay and the site's pages, at 1280, 1024, 768 and
+375 px wide, in English, Spanish and German, with names as long as the site allows at the
+table. On each page nothing may be clipped or overlap: no train's newest tile or open end
+cut at its row's edge, no control over another or under something, no word cut (clipped in
+its box, or split over two lines), nothing wider than the window. A name too long for its
+place may end in "…" (the whole name is its title); nothing else may.
+Screenshots: test-artifacts/screenshots/walk-<width>-<lang>-<page>.png."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from accounts import names
+from games import services
+from games.services import SeatSpec
+from tests import seeded
+from tests.history.fabricate import finished_match
+from tests.site_games.conftest import play
+
+from .table import Table
+from .test_room import TRAIN_ENDS, open_chat
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+HEIGHTS = {1280: 800, 1024: 768, 768: 1024, 375: 667}
+LANGS = ("en", "es", "de")
+
+
+def longest(stem: str) -> str:
+    """A name as long as a new account's may be, of wide letters."""
+    return (stem * names.NAME_MAX)[: names.NAME_MAX]
+
+
+#: what is wrong with the page's layout, as sentences a reader can find on the screenshot
+LAYOUT = r"""() => {
+  const problems = [];
+  const W = window.innerWidth, H = window.innerHeight;
+  const label = (el) => {
+    const text = (el.innerText || el.getAttribute('aria-label') || '').replace(/\s+/g, ' ').trim().slice(0, 40);
+    return `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${String(el.className.baseVal ?? el.className).split(' ').filter(Boolean).slice(0, 2).join('.')} "${text}"`;
+  };
+  const hidden = (el) => {
+    // (a closed <details>' content keeps its boxes, unpainted: checkVisibility knows)
+    if (!el.checkVisibility({contentVisibilityAuto: true, opacityProperty: true, visibilityProperty: true})) return true;
+    for (let e = el; e && e !== document.body; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.visibility === 'hidden' || s.display === 'none' || parseFloat(s.opacity) === 0) return true;
+      if (s.clip === 'rect(0px, 0px, 0px, 0px)' || e.classList.contains('visually-hidden')) return true;
+      if (e.tagName === 'DIALOG' && !e.open) return true;
+    }
+    return !el.getClientRects().length;
+  };
+  // Nothing wider than the window.
+  if (document.documentElement.scrollWidth > W + 1)
+    problems.push(`the page is ${document.documentElement.scrollWidth} px wide in a ${W} px window`);
+
+  // Words: a box that clips its own words (an ellipsis only for a name), a word over two lines.
+  const named = (el) => !!el.closest('.pname, [data-name], .seat__name, .result__name, .stable__name');
+  const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const seen = new Set();
+  for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+    const el = node.parentElement;
+    if (!node.data.trim() || !el || hidden(el) || el.closest('svg, script, style, textarea, .train__line, .hand')) continue;
+    // the nearest box that clips this text
+    for (let box = el; box && box !== document.body; box = box.parentElement) {
+      const s = getComputedStyle(box);
+      if (s.overflowX === 'visible' && s.textOverflow !== 'ellipsis') continue;
+      if (s.overflowX === 'auto' || s.overflowX === 'scroll') break;  // it scrolls: nothing is lost
+      if (box.scrollWidth > box.clientWidth + 1 && !seen.has(box)) {
+        seen.add(box);
+        if (!(s.textOverflow === 'ellipsis' && named(el)))
+          problems.push(`words cut in ${label(box)} (${box.scrollWidth} px of words in ${box.clientWidth} px)`);
+        else if (box.clientWidth < 40)
+          problems.push(`a name shrunk to ${box.clientWidth} px in ${label(box)}`);
+      }
+      break;
+    }
+    const hyphenated = getComputedStyle(el).hyphens === 'auto';
+    // (a word of letters may break after its hyphen, "Doppel-|Zwölf"; a tile's name, "12-|11", may not)
+    const re = /[^\s-]*\p{L}[^\s-]*-?|\S{2,}/gu;
+    for (let m = re.exec(node.data); m; m = re.exec(node.data)) {
+      if (m[0].length < 2) continue;
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0.5).map((r) => Math.round(r.top)));
+      if (lines.size > 1 && !hyphenated && !named(el))
+        problems.push(`"${m[0]}" split over ${lines.size} lines in ${label(el)}`);
+    }
+  }
+
+  // Controls: none outside the window's width, none over another, none under something else.
+  const controls = [...document.querySelectorAll(
+      'a[href], button, summary, input:not([type=hidden]), select, textarea, [role=button], [tabindex="0"]')]
+    .filter((el) => !hidden(el) && !el.closest('.hand, .train__line') && el.getBoundingClientRect().width > 0);
+  const boxes = controls.map((el) => el.getBoundingClientRect());
+  const modal = document.querySelector('dialog[open]');
+  // the chat, opened by the person, lies over the page where it is not docked beside it
+  const chat = document.getElementById('chat-panel');
+  const overChat = chat && chat.checkVisibility() && parseFloat(getComputedStyle(document.body).paddingRight) < 1;
+  const oneInChat = (a, b) => overChat && chat.contains(a) !== chat.contains(b);
+  const under = (el) => {
+    const r = el.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+    if (cx < 0 || cx > W || cy < 0 || cy > H) return null;
+    const hit = document.elementFromPoint(cx, cy);
+    if (!hit || el.contains(hit) || hit.contains(el) || (el.labels && [...el.labels].some((l) => l.contains(hit)))) return null;
+    return hit;
+  };
+  controls.forEach((el, i) => {
+    const r = boxes[i];
+    if (r.left < -1 || r.right > W + 1) problems.push(`${label(el)} runs off the window (${Math.round(r.left)}–${Math.round(r.right)})`);
+    for (let j = i + 1; j < controls.length; j++) {
+      const o = boxes[j], other = controls[j];
+      if (el.contains(other) || other.contains(el) || oneInChat(el, other)) continue;
+      const x = Math.min(r.right, o.right) - Math.max(r.left, o.left), y = Math.min(r.bottom, o.bottom) - Math.max(r.top, o.top);
+      if (x > 2 && y > 2) problems.push(`${label(el)} overlaps ${label(other)}`);
+    }
+  });
+  // ... and each can be brought into view uncovered (a bar that stays in place may lie over
+  // what scrolls under it, if scrolling brings that out)
+  controls.forEach((el) => {
+    if (modal && !modal.contains(el)) return;
+    let hit = under(el);
+    if (hit && overChat && chat.contains(hit) && !chat.contains(el)) return;
+    if (hit) {
+      el.scrollIntoView({block: 'center', inline: 'nearest'});
+      hit = under(el);
+      window.scrollTo(0, 0);
+    }
+    if (hit) problems.push(`${label(el)} lies under ${label(hit)}`);
+  });
+  return problems;
+}"""
+
+
+def train_problems(page: Any) -> list[str]:
+    """Every train's newest tile and open end inside its row (the row clips what does not fit)."""
+    out = []
+    for row in page.evaluate(TRAIN_ENDS):
+        left, right = row["line"]
+        for part in ("slot", "last"):
+            box = row[part]
+            if box is not None and (box[0] < left - 0.5 or box[1] > right + 0.5):
+                out.append(f"train {row['train']}: its {part} is cut at the row's edge")
+        if not row["text"].strip():
+            out.append(f"train {row['train']}: its open end says nothing")
+    return out
+
+
+class Walk:
+    """One width: pages looked at, their problems gathered (all of them, for one report)."""
+
+    def __init__(self, width: int, shots: Path) -> None:
+        self.viewport = {"width": width, "height": HEIGHTS[width]}
+        self.width = width
+        self.shots = shots
+        self.problems: list[str] = []
+
+    def look(self, page: Any, where: str, *, trains: bool = False) -> None:
+        page.wait_for_load_state("load")
+        page.evaluate("document.fonts.ready")
+        page.screenshot(path=str(self.shots / f"walk-{self.width}-{where}.png"))
+        found = page.evaluate(LAYOUT) + (train_problems(page) if trains else [])
+        self.problems += [f"{self.width} px, {where}: {p}" for p in found]
+
+
+def people_far_into_a_round(make_user: Any) -> tuple[list[Any], Any]:
+    """Four people with the longest names (nothing moves while pages are looked at), 90 moves
+    into round 1: long trains, some older tiles folded."""
+    users = [
+        make_user(longest(stem))
+        for stem in ("Wilhelmina", "Maximiliano", "Konstanze", "Bartholomäus")
+    ]
+    match = seeded.match_create(
+        creator=users[0], seed=7, seats=[SeatSpec("me")] + [SeatSpec("human")] * 3
+    )
+    for user in users[1:]:
+        services.seat_join(match_id=match.pk, user=user, token=match.invite_token)
+    return users, play(match, 90)
+
+
+@pytest.mark.parametrize("width", [1280, 1024, 768, 375])
+def test_every_page_at_every_width_in_three_languages(
+    width: int,
+    live: str,
+    make_user: Any,
+    context_for: Any,
+    new_context: Any,
+    shots: Path,
+) -> None:
+    users, match = people_far_into_a_round(make_user)
+    ana = users[0]
+    over = finished_match([ana, users[1], "expert", "casual"], seed=99)
+    walk = Walk(width, shots)
+    for lang in LANGS:
+        context = context_for(ana, lang=lang, viewport=walk.viewport)
+        page = context.new_page()
+        table = Table(page).open(f"{live}/m/{match.pk}/")
+        page.locator("#chat-toggle").wait_for(state="visible")  # (shown when the chat is on)
+        walk.look(page, f"{lang}-table", trains=True)
+        open_chat(page)
+        walk.look(page, f"{lang}-table-chat", trains=width > 768)
+        table.assert_no_errors()
+        page.close()
+
+        page = context.new_page()
+        table = Table(page).open(f"{live}/m/{over.pk}/")
+        table.wait("b.dataset.phase === 'match_over'")
+        page.locator(".result--match svg.chart").wait_for()
+        walk.look(page, f"{lang}-match-end")
+        page.close()
+
+        page = context.new_page()
+        page.goto(f"{live}/m/{over.pk}/replay/")
+        walk.look(page, f"{lang}-replay")
+        page.goto(f"{live}/m/{over.pk}/replay/?round=13&step=20")
+        walk.look(page, f"{lang}-replay-step")
+
+        for where, path in (
+            ("home", "/"),
+            ("lobby", "/lobby/"),
+            ("new-match", "/lobby/new/"),
+            ("my-matches", "/matches/"),
+            ("match-about", f"/m/{match.pk}/about/"),
+            ("how-to-play", "/how-to-play/"),
+            ("rules", "/rules/"),
+            ("players", "/players/"),
+            ("player", f"/players/{ana.username}/"),
+            ("email", "/accounts/email/"),
+            ("turn-mail", "/account/turn-mail/"),
+        ):
+            page.goto(f"{live}{path}")
+            walk.look(page, f"{lang}-{where}")
+        context.close()
+
+        # Someone not signed in: the spectator's table, signing up and in.
+        stranger = new_context(viewport=walk.viewport)
+        stranger.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live}])
+        page = stranger.new_page()
+        Table(page).open(f"{live}/m/{match.pk}/watch/{match.watch_token}/")
+        page.locator("#chat-toggle").wait_for(state="visible")
+        walk.look(page, f"{lang}-spectator", trains=True)
+        for where, path in (("sign-up", "/accounts/signup/"), ("sign-in", "/accounts/login/")):
+            page.goto(f"{live}{path}")
+            walk.look(page, f"{lang}-{where}")
+        stranger.close()
+    assert not walk.problems, "\n".join(walk.problems)
