@@ -15,6 +15,7 @@ computer worker tells the table then (games.notify.match_seats) and its pages re
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.utils import timezone
@@ -22,6 +23,7 @@ from django.utils import timezone
 from games import permissions, presence, standin
 from games.models import AWAY_SECONDS, Match
 from games.permissions import Action as Can
+from games.table.jinja_env import active_language
 from games.table.jinja_env import text as _
 
 
@@ -37,7 +39,14 @@ class Away:
 
 def limit_words() -> dict[str, str]:
     """The away limits' names in the active language (Match.AwayLimit)."""
-    return {value: str(label) for value, label in Match.AwayLimit.choices}
+    return dict(_limit_words(active_language()))
+
+
+@lru_cache(maxsize=64)
+def _limit_words(language: str | None) -> tuple[tuple[str, str], ...]:
+    # Every seated person's menu shows them on every board: looked up once per language
+    # (`language` is the active one).
+    return tuple((value, str(label)) for value, label in Match.AwayLimit.choices)
 
 
 def standin_name(name: str) -> str:

@@ -142,8 +142,8 @@ from games.words import seat_number
 
 
 def shared_of(board: Board, rows: dict[Any, Any] | None = None) -> dict[str, Any]:
-    """The shared parts of the moment `board` shows, rendered now (`rows`: the train rows
-    rendered before, reused where unchanged; `parts.shared_parts`)."""
+    """The shared parts of the moment `board` shows, rendered now (`rows`: the shared parts
+    rendered before, reused where they show the same; `parts.shared_parts`)."""
     if board.source is None:
         raise ValueError("this board was not made by present()")
     view, seats, flags = board.source

@@ -296,7 +296,7 @@ def current(match_id: int, *, at_least: int | None) -> BoardReads | None:
             reads = read(match)
         with _lock:
             kept = _kept.get(match_id)
-            # The match's train rows as last rendered go on from version to version (most rows
+            # The match's shared parts as last rendered go on from version to version (most
             # stay the same from one move to the next: games.table.parts.shared_parts).
             rows = kept.shared.get("rows") if kept is not None else None
             reads.shared["rows"] = rows if rows is not None else {}

@@ -17,7 +17,8 @@ The connections of a match in this process register with the match's `Hub`
   is one fresh read (`board_reads.current`).
 - **Boards.** Every connection's board of a version is made in one database-thread
   hop for the whole table (`_work`): the shared parts once per version and language
-  (kept on the version's reads), each viewer's private parts rendered only when
+  (kept on the version's reads), each of them rendered again only when what it shows
+  changed (`parts.shared_parts`), each viewer's private parts rendered only when
   what they show changed (`parts.Sent.kept`), a spectator costing its update frame.
 - **Sends straight from the hub.** Each connection has an `Outbox`: a bounded queue
   drained by a task of its own, so its frames go in order and a slow or dead socket

@@ -9,7 +9,8 @@ each rendered by its own template whether for the first page, an update or a rep
   They are rendered from the spectator view (``engine.views.view(state, None)``) only,
   so no hidden tile can reach them (R24), and once per (match, version, language)
   however many connections watch (games.table.board keeps them on the version's
-  `games.table.board_reads.BoardReads`). What differs per viewer in them — "Your
+  `games.table.board_reads.BoardReads`); a part that shows what it showed at the
+  version before is not rendered again (`shared_shows`, `train_shows`). What differs per viewer in them — "Your
   train", "Your turn", the viewer's own seat in the scores — is drawn by board.css
   from the board element's ``data-seat`` and ``data-your-turn``.
 - private (`PRIVATE`: ``tools``, ``banner``, ``hub``, ``result``, ``hand``, ``cover``):
@@ -30,11 +31,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
+
+from games.table.presenter import SeatCtx, TrainCtx
 
 #: the parts every viewer sees alike (besides one ``train-<key>`` per train)
 SHARED = ("status", "turn", "badges", "scores", "scores-dialog")
@@ -60,33 +63,125 @@ def train_id(key: object) -> str:
     return f"{TRAIN}{key}"
 
 
+def _mark(s: Any) -> tuple[Any, ...]:
+    """What a seat's mark shows of it (games/board/seat_mark.html; its tint is its index's)."""
+    return (s.index, s.shape, s.shape_path)
+
+
+#: each shared part but the trains: its template, what the template is given besides the
+#: board, and what of the board it shows (its key: the part is rendered again only when
+#: that changed; tests/table/test_part_keys.py changes each field in turn)
+_SHARED: dict[str, tuple[str, dict[str, Any], Any]] = {
+    "status": (
+        "games/board/status.html",
+        {"part": "status"},
+        lambda b: (
+            b.round,
+            b.rounds,
+            b.round_text,
+            b.engine,
+            b.engine_label,
+            b.boneyard,
+            b.boneyard_text,
+        ),
+    ),
+    "turn": (
+        "games/board/status.html",
+        {"part": "turn"},
+        lambda b: (
+            _mark(b.turn_seat) if b.turn_seat else None,
+            b.status,
+            b.turn_words,
+            b.turn_text,
+        ),
+    ),
+    "badges": (
+        "games/board/status.html",
+        {"part": "badges"},
+        lambda b: (b.paused, b.has_computers, b.pace, b.pace_text, b.hurry, b.open_doubles_text),
+    ),
+    "scores": (
+        "games/board/scoreboard.html",
+        {},
+        lambda b: (
+            tuple((*_mark(s), s.name, s.kind, s.winner, s.total) for s in b.seats),
+            bool(b.history),
+        ),
+    ),
+    "scores-dialog": (
+        "games/board/scores_dialog.html",
+        {},
+        lambda b: (
+            tuple((*_mark(s), s.colour, s.name, s.winner, s.total) for s in b.seats),
+            b.history,
+            b.charted,
+            b.rounds,
+        ),
+    ),
+}
+#: what a train's row shows of its train and of its owner: everything but the owner's turn
+#: (board.css marks whose turn it is from the board's data-turn, so a turn passing renders
+#: no row again)
+_TRAIN_SHOWN = tuple(f.name for f in fields(TrainCtx) if f.name != "owner")
+_OWNER_SHOWN = tuple(f.name for f in fields(SeatCtx) if f.name != "is_turn")
+
+
+def shared_shows(part: str, public: Any) -> Any:
+    """What shared `part` (not a train) shows of the spectator's board `public` (its key)."""
+    return (_SHARED[part][2])(public)
+
+
+def train_shows(train: Any, first: bool) -> Any:
+    """What a train's row shows (its key): the train's context, its owner's but for whose
+    turn it is, and whether it is the row that takes the focus."""
+    owner = train.owner
+    return (
+        tuple(getattr(train, f) for f in _TRAIN_SHOWN),
+        tuple(getattr(owner, f) for f in _OWNER_SHOWN) if owner is not None else None,
+        first,
+    )
+
+
 def shared_parts(
     public: Any, kept: dict[Any, tuple[Any, Markup]] | None = None
 ) -> dict[str, Markup]:
     """The shared parts of a board presented from the spectator view (`public`: a
-    ``games.table.board.Board`` with no seat). `kept`: the match's train rows as last
-    rendered, by language and id, with all their template was given (a train context
-    compares equal only if everything it shows is equal): an unchanged row is reused."""
+    ``games.table.board.Board`` with no seat). `kept`: the match's shared parts as last
+    rendered, by language and id, with what they showed (`shared_shows`, `train_shows`):
+    a part that shows the same is not rendered again (most stay the same from one move to
+    the next: a move changes a row or two, the boneyard, whose turn it is)."""
     if public.me is not None or public.hand is not None:
         raise PermissionError("shared parts are rendered from the spectator view only (R24)")
     from games.table.jinja_env import active_language
 
-    out = {
-        part: render("games/board/status.html", b=public, part=part)
-        for part in ("status", "turn", "badges")
-    }
     language = active_language()
-    for index, train in enumerate(public.trains):
-        part, key = train_id(train.key), (train, index == 0)
-        before = kept.get((language, part)) if kept is not None else None
+
+    def part(name: str, key: Any, template: str, **context: Any) -> Markup:
+        before = kept.get((language, name)) if kept is not None else None
         if before is not None and before[0] == key:
-            out[part] = before[1]
-            continue
-        out[part] = render("games/parts/train.html", t=train, first=index == 0)
+            return before[1]
+        html = render(template, **context)
         if kept is not None:
-            kept[(language, part)] = (key, out[part])
-    out["scores"] = render("games/board/scoreboard.html", b=public)
-    out["scores-dialog"] = render("games/board/scores_dialog.html", b=public)
+            kept[(language, name)] = (key, html)
+        return html
+
+    # In the page's order (an update frame names its parts in this order).
+    out = {}
+    for name in ("status", "turn", "badges"):
+        template, context, shows = _SHARED[name]
+        out[name] = part(name, shows(public), template, b=public, **context)
+    for index, train in enumerate(public.trains):
+        first = index == 0
+        out[train_id(train.key)] = part(
+            train_id(train.key),
+            train_shows(train, first),
+            "games/parts/train.html",
+            t=train,
+            first=first,
+        )
+    for name in ("scores", "scores-dialog"):
+        template, context, shows = _SHARED[name]
+        out[name] = part(name, shows(public), template, b=public, **context)
     return out
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -30,6 +31,7 @@ from engine.state import MEXICAN
 from engine.tiles import Tile, is_double, points
 from engine.views import SeatView, public
 from games import charts
+from games.table.jinja_env import active_language
 from games.table.jinja_env import ntext as ngettext
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
 from games.table.viewer import Viewer
@@ -492,28 +494,15 @@ def _trains(
         label = train_label(train.key, seats, me)
         badge = badges.get(key)
         n = len(train.tiles)
-        shown = train.tiles[-SHOWN_WIDE:]
-        first_shown = n - len(shown)
-        tiles = []
-        for j, t in enumerate(shown):
-            position = first_shown + j
-            b = badge[1] if badge is not None and position == n - 1 and is_double(t) else None
-            tile_label = ""
-            if b is not None:
-                tile_label = _("Tile %(tile)s, open double number %(order)s") % {
-                    "tile": spoken(t),
-                    "order": b,
-                }
-            tiles.append(
-                TrainTileCtx(
-                    tile=t,
-                    double=is_double(t),
-                    badge=b,
-                    far=position < n - SHOWN_NARROW,
-                    label=tile_label,
-                    last_move=position == n - 1 and key == last_train,
-                )
+        first_shown = max(0, n - SHOWN_WIDE)
+        tiles = list(
+            _train_tiles(
+                train.tiles,
+                badge[1] if badge is not None else None,
+                key == last_train,
+                active_language(),
             )
+        )
         folded_wide = first_shown
         folded_narrow = max(0, n - SHOWN_NARROW)
         out.append(
@@ -542,6 +531,38 @@ def _trains(
             )
         )
     return out
+
+
+@lru_cache(maxsize=1024)
+def _train_tiles(
+    tiles: tuple[Tile, ...], badge: int | None, last_move: bool, language: str | None
+) -> tuple[TrainTileCtx, ...]:
+    """The tiles a train's row shows (its newest `SHOWN_WIDE`): the same for every viewer,
+    so worked out once per train, its open double's order (`badge`), whether the last move
+    was on it, and language (a row changes on a move on it only)."""
+    n = len(tiles)
+    first_shown = max(0, n - SHOWN_WIDE)
+    out = []
+    for position in range(first_shown, n):
+        t = tiles[position]
+        b = badge if badge is not None and position == n - 1 and is_double(t) else None
+        tile_label = ""
+        if b is not None:
+            tile_label = _("Tile %(tile)s, open double number %(order)s") % {
+                "tile": spoken(t),
+                "order": b,
+            }
+        out.append(
+            TrainTileCtx(
+                tile=t,
+                double=is_double(t),
+                badge=b,
+                far=position < n - SHOWN_NARROW,
+                label=tile_label,
+                last_move=position == n - 1 and last_move,
+            )
+        )
+    return tuple(out)
 
 
 @dataclass(frozen=True)

@@ -479,3 +479,58 @@ def test_what_the_boards_of_a_version_share_is_kept_per_language(players: list[A
         ("shared", "es"),
         ("shared", "de"),
     }
+
+
+def test_the_latest_closed_request_read_in_sql_is_the_one_the_orm_reads(
+    players: list[Any],
+) -> None:
+    """`selectors.last_closed_request` (one statement written out, on every version): the
+    same request, with the same values, as the ORM's query it replaced, whatever the latest
+    request's state."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import ChangeRequest
+
+    def reference(match_id: int) -> ChangeRequest | None:
+        latest = ChangeRequest.objects.filter(match_id=match_id).order_by("-pk").first()
+        if latest is None or latest.status not in ("declined", "expired"):
+            return None
+        if latest.closed_at is None or latest.closed_at < timezone.now() - selectors.ANSWER_SHOWN:
+            return None
+        return latest
+
+    def values(request: ChangeRequest | None) -> dict[str, Any] | None:
+        if request is None:
+            return None
+        return {f.attname: getattr(request, f.attname) for f in request._meta.concrete_fields}
+
+    match = started(players)
+    assert selectors.last_closed_request(match.pk) is None
+    now = timezone.now()
+    cases = [
+        ("declined", now, players[1]),
+        ("expired", now, None),
+        ("done", now, None),
+        ("declined", now - timedelta(minutes=5), players[2]),
+        ("void", now, None),
+        ("declined", now - timedelta(seconds=5), players[2]),
+    ]
+    for status, closed_at, declined_by in cases:
+        ChangeRequest.objects.create(
+            match=match,
+            change="undo",
+            asked_by=players[0],
+            round_number=1,
+            version=match.version,
+            accepted=[players[1].pk],
+            declined_by=declined_by,
+            status=status,
+            expires_at=now + timedelta(minutes=1),
+            closed_at=closed_at,
+        )
+        got, want = selectors.last_closed_request(match.pk), reference(match.pk)
+        assert values(got) == values(want), status
+        if got is not None:
+            assert got == want and got.declined_by == want.declined_by

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext as _
-
 from engine import rules
 from engine.serialize import start_to_json
 from engine.state import IllegalAction, RoundState
@@ -27,6 +25,7 @@ from games.models import Match, Round
 from games.permissions import Action as Can
 from games.services import Result
 from games.table.commands import Offer, OfferContext, Spec
+from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
 
 
 def _check(match: Match, state: RoundState) -> None:
