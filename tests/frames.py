@@ -1,6 +1,6 @@
 """Applying an update frame to a board's text, as table.js does with idiomorph (moved from
 games/table/parts.py, which keeps what the site sends): the tests' simulated browsers and
-secrecy checks read pages this way."""
+secrecy checks read pages this way; `hidden` is what a seat may not see of a state (R24)."""
 
 from __future__ import annotations
 
@@ -83,3 +83,15 @@ def as_board(board: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, A
         else board.get("your_turn"),
         "update": frame,
     }
+
+
+def hidden(state: Any, seat: int | None) -> set[tuple[int, int]]:
+    """The tiles `seat` (None: a spectator) may not see now: the other hands (R24); none once
+    the round is over (R21). The engine double is known to be held until placed (R6, R7)."""
+    if state.phase in ("round_over", "match_over"):
+        return set()
+    out = set()
+    for i, hand in enumerate(state.hands):
+        if i != seat:
+            out |= {(min(t), max(t)) for t in hand}
+    return out - {(state.engine, state.engine)}

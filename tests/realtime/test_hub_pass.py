@@ -20,6 +20,7 @@ from games import notify, services
 from games.models import Match
 from games.table import board, hub
 from tests import seeded
+from tests.frames import hidden
 from tests.realtime.conftest import db, spec, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -143,18 +144,6 @@ async def test_a_versions_pass_makes_as_many_statements_for_six_connections_as_f
 
 
 # ---------------------------------------------------------------- what the pass sends
-
-
-def _hidden(state: Any, seat: int | None) -> set[tuple[int, int]]:
-    """The tiles `seat` (None: a spectator) may not see now: the other hands (R24); none once
-    the round is over (R21). The engine double is known to be held until placed (R6, R7)."""
-    if state.phase in ("round_over", "match_over"):
-        return set()
-    out = set()
-    for i, hand in enumerate(state.hands):
-        if i != seat:
-            out |= {(min(t), max(t)) for t in hand}
-    return out - {(state.engine, state.engine)}
 
 
 def _step(match_id: int, users: list[Any], rng: Any, away: set[int], last: str) -> str:
@@ -330,7 +319,7 @@ async def test_every_page_made_of_the_pass_s_frames_is_a_fresh_full_render(
                     pages[conn] = frames.apply(pages[conn], message)
                     sent = set().union(*map(tiles_written, frames.frame_texts(message)))
                 if notice is notices[-1]:
-                    assert not sent & _hidden(state, seat), f"a hidden tile reached {seat}"
+                    assert not sent & hidden(state, seat), f"a hidden tile reached {seat}"
         for conn in conns:
             want, _seat = await db(fresh, conn)
             assert pages[conn] == want, f"{conn.user} ({conn.language}) after {done}"

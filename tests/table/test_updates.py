@@ -99,18 +99,6 @@ class Connection:
         self.frames.append(frame)
 
 
-def hidden(state: Any, seat: int | None) -> set[tuple[int, int]]:
-    """The tiles `seat` (None: a spectator) may not see now: the other hands (R24); none once
-    the round is over (R21). The engine double is known to be held until placed (R6, R7)."""
-    if state.phase in ("round_over", "match_over"):
-        return set()
-    out = set()
-    for i, hand in enumerate(state.hands):
-        if i != seat:
-            out |= {(min(t), max(t)) for t in hand}
-    return out - {(state.engine, state.engine)}
-
-
 @pytest.mark.parametrize(
     ("players", "seed", "steps"), [(2, 101, 200), (3, 102, 200), (5, 103, 90), (10, 106, 60)]
 )
@@ -169,11 +157,13 @@ def test_the_updates_applied_in_order_make_the_board_a_full_render_makes(
                 else:
                     sent = tiles_written(frame["html"])
                 # R24: nothing sent to a seat or a spectator names a tile hidden from it.
-                assert not sent & hidden(state, c.seat), f"a hidden tile reached seat {c.seat}"
+                assert not sent & frames.hidden(state, c.seat), (
+                    f"a hidden tile reached seat {c.seat}"
+                )
             public = view(state, None)
             shared = reads.shared[("shared", "en")]
             # The shared parts come from the spectator view: no hidden tile in them at all.
-            assert not tiles_written("".join(shared.values())) & hidden(state, None)
+            assert not tiles_written("".join(shared.values())) & frames.hidden(state, None)
             assert public.phase == state.phase
             if state.phase in ("round_over", "match_over"):
                 break
