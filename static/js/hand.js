@@ -145,14 +145,7 @@
     var from = svg.getBoundingClientRect();
     var end = to.getBoundingClientRect();
     if (!from.width || !end.width) return null;
-    var ghost = svg.cloneNode(true);
-    ghost.classList.add("pending-tile");
-    ghost.setAttribute("aria-hidden", "true");
-    ghost.style.left = from.left + "px";
-    ghost.style.top = from.top + "px";
-    ghost.style.width = from.width + "px";
-    ghost.style.height = from.height + "px";
-    document.body.appendChild(ghost);
+    var ghost = MT.ghost(svg, from, "pending-tile");
     var ends = btn.dataset.tile.split("-");
     var turn = ends[0] === ends[1] ? "" : " rotate(-90deg)"; // a double lies across its train
     var k = Math.max(0.35, Math.min(1.2, (end.height * (turn ? 2 : 1.4)) / from.height));

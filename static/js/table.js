@@ -267,6 +267,20 @@
     return out;
   }
 
+  /** A copy of `el` laid exactly over `rect`, fixed above everything (a train's row clips its
+   *  tiles), hidden from screen readers: what flies when a tile moves (here and hand.js). */
+  MT.ghost = function (el, rect, cls) {
+    var ghost = el.cloneNode(true);
+    ghost.classList.add(cls);
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.style.left = rect.left + "px";
+    ghost.style.top = rect.top + "px";
+    ghost.style.width = rect.width + "px";
+    ghost.style.height = rect.height + "px";
+    document.body.appendChild(ghost);
+    return ghost;
+  };
+
   var SLIDE_MS = window.MT_SLIDE_MS || 260; // tests set a longer one
   /** Each played tile slides from where it came from to its place on the train. It moves
    *  by a transform only, so nothing else waits for it: the next click works meanwhile. */
@@ -278,15 +292,8 @@
       var to = t.getBoundingClientRect();
       var dx = x.rect.left + x.rect.width / 2 - (to.left + to.width / 2);
       var dy = x.rect.top + x.rect.height / 2 - (to.top + to.height / 2);
-      // A copy flies above everything (a train's row clips its tiles), the tile itself waits.
-      var ghost = t.cloneNode(true);
-      ghost.classList.add("ttile--ghost");
-      ghost.setAttribute("aria-hidden", "true");
-      ghost.style.left = to.left + "px";
-      ghost.style.top = to.top + "px";
-      ghost.style.width = to.width + "px";
-      ghost.style.height = to.height + "px";
-      document.body.appendChild(ghost);
+      // A copy flies above everything, the tile itself waits.
+      var ghost = MT.ghost(t, to, "ttile--ghost");
       t.classList.add("ttile--moving");
       var run = ghost.animate([{ transform: "translate(" + dx + "px, " + dy + "px)" }, { transform: "none" }],
         { duration: SLIDE_MS, easing: "cubic-bezier(0.2, 0.7, 0.3, 1)" });
