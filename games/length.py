@@ -3,7 +3,7 @@
 The standard match has 13 rounds, from 12-12 down to 0-0 (R5). A table may choose, at
 creation, a shorter match from a lower double n: n + 1 rounds, n-n down to 0-0. The
 engine takes the length as `RoundStart.rounds` (engine.deal.engine_value); the site
-stores it on `Match.rounds`. This module turns a length into a choice and into words
+stores it on `Match.length`. This module turns a length into a choice and into words
 ("7 rounds from 6-6"), and reads a chosen length from a form or a request.
 """
 

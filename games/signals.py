@@ -8,8 +8,9 @@
   and carries on). games.history sends the due turn e-mails here.
 - `match_moved(match_id)`: sent by games.notify after a committed change, pause or
   resume, from any thread; receivers must be quick (notify logs what they raise). The
-  computer worker of this process wakes here (games/apps.py connects `worker.poke`), so
-  that notify never imports the worker, which imports the services, which import notify.
+  computer worker of this process wakes here (games/apps.py connects
+  `worker.on_match_moved`), so that notify never imports the worker, which imports the
+  services, which import notify.
 - `out_of_service(reason)`: sent by games.servers when this process stops serving (a
   process of another channel layer runs on the database); from the beat's thread. The
   table closes its sockets here, so their pages reconnect to a server that serves.

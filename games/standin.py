@@ -16,8 +16,9 @@ The rules:
 - The computer worker then plays the seat like any computer's (services.computer_step),
   from the seat's view only (R25): the hand stays with the seat; no page but its
   owner's shows it, and its owner's shows the table as to a watcher (no hand, no
-  moves) until they take the seat back. Undo and restart no longer wait for that
-  owner's consent (games.permissions.people), no turn e-mail goes for the seat, and
+  moves) until they take the seat back. Undo and restart still ask that owner (a
+  stand-in never carries consent for the seat it plays: games.permissions.people), no
+  turn e-mail goes for the seat, and
   between rounds the table still waits for a person to start the next one.
 - Its owner takes it back with one click, whenever they like (`standin_end`). Not on
   opening the page: a glance at the table from a phone or from a turn e-mail is not a
