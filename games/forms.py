@@ -177,8 +177,10 @@ class MatchCreateForm(forms.Form):
             self.fields[name_field(number)] = forms.CharField(
                 label=_("Name at seat %(number)s") % {"number": number},
                 required=False,
-                max_length=names.NAME_MAX,
-                widget=forms.TextInput(attrs={"autocomplete": "off", "size": 16}),
+                # the length is checked with the other rules for names (`clean`: one message)
+                widget=forms.TextInput(
+                    attrs={"autocomplete": "off", "size": 16, "maxlength": names.NAME_MAX}
+                ),
             )
 
     # ------------------------------------------------------------ rendering

@@ -157,7 +157,7 @@ def test_unticked_list_in_lobby_is_kept(ana_client: Client) -> None:
         ({2: ("local", "ANA")}, "Two seats cannot share the name"),
         ({2: ("casual", ""), 3: ("local", "Computer 2")}, "Two seats cannot share the name"),
         ({2: ("robot", "")}, "Select a valid choice"),
-        ({2: ("casual", "x" * 25)}, "at most 24 characters"),
+        ({2: ("casual", "x" * 25)}, "A name has at most 24 characters (this one has 25)."),
     ],
 )
 def test_bad_seats_are_refused_with_clear_errors(
@@ -168,6 +168,17 @@ def test_bad_seats_are_refused_with_clear_errors(
     assert message in errors_of(response)
     assert not Match.objects.exists()
     assert 'aria-invalid="true"' in response.content.decode()
+
+
+def test_a_pass_and_play_name_too_long_gets_one_error_saying_so(ana_client: Client) -> None:
+    assert 'maxlength="24"' in ana_client.get(reverse("games:create")).content.decode()
+    response = post(ana_client, {2: ("local", "Bartholomew_Featherstones")})
+    errors = errors_of(response)
+    assert "A name has at most 24 characters (this one has 25)." in errors
+    assert "needs a name" not in errors and "Ensure this value" not in errors
+    assert not Match.objects.exists()
+    assert post(ana_client, {2: ("local", "Bartholomew_Featherstone")}).status_code == 302
+    assert Match.objects.get().seats.get(index=1).name == "Bartholomew_Featherstone"
 
 
 def test_errors_in_the_folded_rows_open_them(ana_client: Client) -> None:
