@@ -161,7 +161,11 @@
       b.type = "button";
       b.className = "chat__phrase";
       b.textContent = p.text;
-      b.addEventListener("click", function () { post({ type: "chat_say", say: p.code }); });
+      b.addEventListener("click", function () {
+        post({ type: "chat_say", say: p.code });
+        var menu = b.closest("details");  // said: the list goes, the table under it shows again
+        if (menu) menu.open = false;
+      });
       phrases.appendChild(b);
     });
   }
@@ -260,9 +264,12 @@
     }
   };
 
-  // Each (re)connect: the history (and this page's lines from then on).
+  // Each (re)connect: the history (and this page's lines from then on). Now too if the
+  // socket opened before this script ran (the scripts load one by one; it may open between).
+  function join() { send({ type: "chat_join" }); }
   MT.onConnect = MT.onConnect || [];
-  MT.onConnect.push(function () { send({ type: "chat_join" }); });
+  MT.onConnect.push(join);
+  if (MT.online && MT.online()) join();
 
   // ------------------------------------------------------------ opening and closing
   toggle.setAttribute("data-title", toggle.title);
