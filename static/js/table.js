@@ -402,13 +402,13 @@
    *  same frame, so nothing flickers. On a phone the tools are folded away: nothing to drop. */
   function fitTopbar() {
     var bar = host.querySelector(".tbar");
-    var status = bar && bar.querySelector(".tbar__status");
     var facts = bar && bar.querySelector(".tbar__facts");
-    if (!status || !facts) return;
-    var names = bar.querySelectorAll(".tbar__status .pname");
+    if (!facts) return;
+    // whose turn it is ("Your turn" or another's, the one shown) and the name in it
+    var words = bar.querySelectorAll(".tbar__status, .tbar__status .pname");
+    function clipped(el) { return el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1; }
     function cut() {
-      return status.scrollWidth > status.clientWidth + 1 || facts.scrollWidth > facts.clientWidth + 1 ||
-        Array.prototype.some.call(names, function (el) { return el.offsetParent && el.scrollWidth > el.clientWidth + 1; }) ||
+      return facts.scrollWidth > facts.clientWidth + 1 || Array.prototype.some.call(words, clipped) ||
         Array.prototype.some.call(facts.querySelectorAll(".badge"), function (el) { return el.scrollWidth > el.clientWidth + 1; });
     }
     bar.classList.remove("tbar--tight", "tbar--tighter", "tbar--no-pace", "tbar--wrap");

@@ -16,7 +16,7 @@ import pytest
 from django.conf import settings
 
 from accounts import names
-from games import services
+from games import selectors, services
 from games.services import SeatSpec
 from tests import seeded
 from tests.history.fabricate import finished_match
@@ -103,7 +103,11 @@ LAYOUT = r"""() => {
   // the chat, opened by the person, lies over the page where it is not docked beside it
   const chat = document.getElementById('chat-panel');
   const overChat = chat && chat.checkVisibility() && parseFloat(getComputedStyle(document.body).paddingRight) < 1;
-  const oneInChat = (a, b) => overChat && chat.contains(a) !== chat.contains(b);
+  // ... and so does a menu opened by the person (an open <details>' content laid over the page)
+  const popups = [...document.querySelectorAll('details[open] > :not(summary)')]
+    .filter((e) => ['absolute', 'fixed'].includes(getComputedStyle(e).position));
+  const layer = (e) => popups.find((p) => p.contains(e)) || (overChat && chat.contains(e) ? chat : null);
+  const otherLayers = (a, b) => layer(a) !== layer(b);
   const under = (el) => {
     const r = el.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
     if (cx < 0 || cx > W || cy < 0 || cy > H) return null;
@@ -116,7 +120,7 @@ LAYOUT = r"""() => {
     if (r.left < -1 || r.right > W + 1) problems.push(`${label(el)} runs off the window (${Math.round(r.left)}–${Math.round(r.right)})`);
     for (let j = i + 1; j < controls.length; j++) {
       const o = boxes[j], other = controls[j];
-      if (el.contains(other) || other.contains(el) || oneInChat(el, other)) continue;
+      if (el.contains(other) || other.contains(el) || otherLayers(el, other)) continue;
       const x = Math.min(r.right, o.right) - Math.max(r.left, o.left), y = Math.min(r.bottom, o.bottom) - Math.max(r.top, o.top);
       if (x > 2 && y > 2) problems.push(`${label(el)} overlaps ${label(other)}`);
     }
@@ -126,13 +130,14 @@ LAYOUT = r"""() => {
   controls.forEach((el) => {
     if (modal && !modal.contains(el)) return;
     let hit = under(el);
-    if (hit && overChat && chat.contains(hit) && !chat.contains(el)) return;
+    const opened = (h) => h && layer(h) && layer(h) !== layer(el);  // under what the person opened
+    if (opened(hit)) return;
     if (hit) {
       el.scrollIntoView({block: 'center', inline: 'nearest'});
       hit = under(el);
       window.scrollTo(0, 0);
     }
-    if (hit) problems.push(`${label(el)} lies under ${label(hit)}`);
+    if (hit && !opened(hit)) problems.push(`${label(el)} lies under ${label(hit)}`);
   });
   return problems;
 }"""
@@ -194,7 +199,8 @@ def test_every_page_at_every_width_in_three_languages(
     shots: Path,
 ) -> None:
     users, match = people_far_into_a_round(make_user)
-    ana = users[0]
+    ana, turn = users[0], selectors.match_state(match).turn
+    assert turn is not None and turn != 0
     over = finished_match([ana, users[1], "expert", "casual"], seed=99)
     walk = Walk(width, shots)
     for lang in LANGS:
@@ -205,6 +211,26 @@ def test_every_page_at_every_width_in_three_languages(
         walk.look(page, f"{lang}-table", trains=True)
         open_chat(page)
         walk.look(page, f"{lang}-table-chat", trains=width > 768)
+        # The ready phrases open inside the window (their list scrolls), every one in reach.
+        page.click(".chat__phrases > summary")
+        page.locator(".chat__phrase").first.wait_for()
+        walk.look(page, f"{lang}-table-phrases")
+        box = page.eval_on_selector(
+            "#chat-phrases",
+            "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }",
+        )
+        if box[0] < 0 or box[1] < 0 or box[2] > width or box[3] > walk.viewport["height"]:
+            walk.problems.append(f"{width} px, {lang}-table-phrases: the list lies at {box}")
+        page.click(".chat__phrases > summary")
+        table.assert_no_errors()
+        page.close()
+
+        # The same table as the player whose turn it is ("Your turn", the tools lit), chat open.
+        page = context_for(users[turn], lang=lang, viewport=walk.viewport).new_page()
+        table = Table(page).open(f"{live}/m/{match.pk}/")
+        table.wait("b.dataset.yourTurn === 'true'")
+        open_chat(page)
+        walk.look(page, f"{lang}-table-your-turn", trains=width > 768)
         table.assert_no_errors()
         page.close()
 
