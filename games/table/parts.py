@@ -168,8 +168,8 @@ def shared_parts(
     # In the page's order (an update frame names its parts in this order).
     out = {}
     for name in ("status", "turn", "badges"):
-        template, context, shows = _SHARED[name]
-        out[name] = part(name, shows(public), template, b=public, **context)
+        template, context, _shows = _SHARED[name]
+        out[name] = part(name, shared_shows(name, public), template, b=public, **context)
     for index, train in enumerate(public.trains):
         first = index == 0
         out[train_id(train.key)] = part(
@@ -180,8 +180,8 @@ def shared_parts(
             first=first,
         )
     for name in ("scores", "scores-dialog"):
-        template, context, shows = _SHARED[name]
-        out[name] = part(name, shows(public), template, b=public, **context)
+        template, context, _shows = _SHARED[name]
+        out[name] = part(name, shared_shows(name, public), template, b=public, **context)
     return out
 
 
