@@ -23,7 +23,7 @@ from tests.history.fabricate import finished_match
 from tests.site_games.conftest import play
 
 from .table import Table
-from .test_room import TRAIN_ENDS, open_chat
+from .test_room import open_chat, train_problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -141,20 +141,6 @@ LAYOUT = r"""() => {
   });
   return problems;
 }"""
-
-
-def train_problems(page: Any) -> list[str]:
-    """Every train's newest tile and open end inside its row (the row clips what does not fit)."""
-    out = []
-    for row in page.evaluate(TRAIN_ENDS):
-        left, right = row["line"]
-        for part in ("slot", "last"):
-            box = row[part]
-            if box is not None and (box[0] < left - 0.5 or box[1] > right + 0.5):
-                out.append(f"train {row['train']}: its {part} is cut at the row's edge")
-        if not row["text"].strip():
-            out.append(f"train {row['train']}: its open end says nothing")
-    return out
 
 
 class Walk:

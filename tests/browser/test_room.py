@@ -75,16 +75,28 @@ def open_chat(page: Any) -> None:
     page.wait_for_function("() => document.body.classList.contains('chat-open')")
 
 
-def assert_train_ends_whole(page: Any, where: str) -> None:
+def train_problems(page: Any) -> list[str]:
+    """What is wrong with the trains' ends: each train's open end, its number, and its newest
+    tile lie inside the train's row (the row clips what does not fit), and the end says what
+    it takes."""
     rows = page.evaluate(TRAIN_ENDS)
-    assert rows
+    if not rows:
+        return ["no train's row on the page"]
+    out = []
     for row in rows:
         left, right = row["line"]
-        # The open end, its number, and the newest tile lie inside the row: not cut at its right edge.
-        assert row["slot"][0] >= left - 0.5 and row["slot"][1] <= right + 0.5, (where, row)
-        if row["last"] is not None:
-            assert row["last"][0] >= left - 0.5 and row["last"][1] <= right + 0.5, (where, row)
-        assert row["text"].strip(), (where, row)
+        for part in ("slot", "last"):
+            box = row[part]
+            if box is not None and (box[0] < left - 0.5 or box[1] > right + 0.5):
+                out.append(f"train {row['train']}: its {part} is cut at the row's edge ({row})")
+        if not row["text"].strip():
+            out.append(f"train {row['train']}: its open end says nothing ({row})")
+    return out
+
+
+def assert_train_ends_whole(page: Any, where: str) -> None:
+    problems = train_problems(page)
+    assert not problems, (where, problems)
 
 
 def test_with_the_chat_open_every_trains_newest_tiles_and_end_show_whole(
