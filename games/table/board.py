@@ -46,24 +46,8 @@ pace (everyone), ``[data-pace="relaxed|normal|fast|instant"][aria-pressed]`` in 
 and ``[data-skip]`` ("Skip to my turn", on a computer's turn) for seated people only.
 
 **Client → server** (JSON over ``ws(s)://<host>/ws/m/<id>/``, spectators add
-``?watch=<token>``):
-
-- ``{"type": "act", "seat": s, "action": {...replay-format action...}, "version": v, "request_id": uuid}``
-- ``{"type": "undo"|"redo"|"restart"|"next_round"|"new_match", "version": v, "request_id": uuid}``
-- ``{"type": "hint", "seat": s}``
-- ``{"type": "panel", "open": true|false}`` — rules or log opened/closed: pause computers (R26)
-- ``{"type": "reveal", "seat": s}`` — relay: "Show my tiles" (R24)
-- ``{"type": "sync"}`` — send me a fresh board
-- ``{"type": "pace", "pace": "relaxed|normal|fast|instant", "request_id": uuid}`` — the computers' pace
-- ``{"type": "skip", "request_id": uuid}`` — the computers play without waiting until a person's turn
-- ``{"type": "autodraw", "on": true|false}`` — "draw and pass for me when I have no play", kept on the
-  player's account; the board says it (``data-draw-pass``)
-- ``{"type": "accept"|"decline", "ask": id, "request_id": uuid}`` — the answer to another person's
-  request at a shared table (a games.consent kind: undo, restart, last_round, away_limit)
-- ``{"type": "last_round", "version": v, "request_id": uuid}`` — R32, end the match after this round
-- ``{"type": "stand_in"|"take_back", "seat": s, "request_id": uuid}``, ``{"type": "away_limit", "limit":
-  "never|10m|1h|1d", "request_id": uuid}`` — a computer for an away player's seat (games.standin;
-  the buttons ``[data-stand-in]`` ``[data-take-back]`` ``[data-away-limit]``, static/js/standin.js)
+``?watch=<token>``): the commands of games.table.commands, each with its typed fields,
+listed in docs/protocol.md (a test compares the two).
 
 **Server → client**:
 

@@ -29,11 +29,10 @@ DOORS = {
         "games.table.parts",
         "games.table.jinja_env",
     },
-    # Table talk rides the table's websocket: the table's command registry, its frame
-    # checks and its connections reach the chat through these three modules only, and
+    # Table talk rides the table's websocket: the table's command registry (with the chat
+    # commands' fields) and its connections reach the chat through these two modules only, and
     # the chat wing never imports the table.
-    "games.table.commands.chat": {"games.chat.commands"},
-    "games.table.protocol": {"games.chat.phrases"},
+    "games.table.commands.chat": {"games.chat.commands", "games.chat.phrases"},
     "games.table.consumers": {"games.chat.live"},
     # The replay page shows the match's chat to its participants.
     "games.history.views": {"games.chat.services"},

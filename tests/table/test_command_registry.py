@@ -20,26 +20,8 @@ def test_every_module_registers_and_the_protocol_parses_what_is_registered() -> 
     assert set(protocol.FIELDS) == set(commands.COMMANDS)
     for name, spec in commands.COMMANDS.items():
         assert spec.name == name and callable(spec.handler)
-        frame = {"type": name, **{field: _sample(field) for field in spec.fields}}
+        frame = {"type": name, **{field.name: field.example for field in spec.fields}}
         assert protocol.parse(json.dumps(frame)).type == name
-
-
-def _sample(field: str) -> object:
-    return {
-        "seat": 0,
-        "action": {"act": "draw"},
-        "version": 1,
-        "request_id": "r-1",
-        "open": True,
-        "pace": "fast",
-        "ask": 1,
-        "on": True,
-        "limit": "1h",
-        "room": "players",
-        "say": "good_move",
-        "text": "Hello",
-        "ref": 1,
-    }[field]
 
 
 def test_an_offer_renders_its_menu_item_and_its_dialog_from_its_own_words() -> None:
@@ -58,3 +40,24 @@ def test_an_offer_renders_its_menu_item_and_its_dialog_from_its_own_words() -> N
         and ">C<" in after
         and "data-close" in after
     )
+
+
+def test_the_protocol_document_lists_every_command_with_exactly_its_fields() -> None:
+    """docs/protocol.md's table of client commands says what the registry holds: each
+    registered command once, with the fields it takes and no others, and no other command."""
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    section = text.split("## Client → server", 1)[1].split("\n## ", 1)[0]
+    documented: dict[str, frozenset[str]] = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) < 3 or not cells[0].startswith("`"):
+            continue
+        fields = re.sub(r"\([^)]*\)", "", cells[1])  # what a field's words say of it
+        for name in re.findall(r"`(\w+)`", cells[0]):
+            assert name not in documented, f"{name} is listed twice"
+            documented[name] = frozenset(re.findall(r"`(\w+)`", fields))
+    registered = {name: spec.field_names() for name, spec in commands.COMMANDS.items()}
+    assert documented == registered
+

@@ -1,16 +1,20 @@
 """The table's commands, one module each: the registry ("a command is a module").
 
 Each module of this package defines ``command``, a `Spec`: its name (the frame's
-``type``), the fields it takes (checked by games.table.protocol.parse), its handler (who may
+``type``), the fields it takes, each with its type (games.table.commands.fields: checked by
+games.table.protocol.parse, and listed in docs/protocol.md, which a test compares with this
+registry), its handler (who may
 — asked of games.permissions, in the service it calls —, the service, what it answers) and,
 for a command the board offers in the table's menu, ``offer``: when this viewer is offered
 it, as an `Offer` the tools part renders with the command's own template. `COMMANDS` finds
 them all when the package is imported; the protocol's parse, the board (games.table.board
 ``match_flags``), the tools template and the parts' keys loop over what is registered.
 
-To add a command ``x``: ``games/table/commands/x.py`` with ``command = Spec("x", …)``; if the
-board offers it, ``offer`` and ``games/jinja2/games/commands/x.html``; its service (a change
-asked of the others at a shared table is a games.consent kind); its words in the catalogues.
+To add a command ``x``: ``games/table/commands/x.py`` with ``command = Spec("x", …)``, its
+fields from games.table.commands.fields (a field only it takes declared in its own module);
+if the board offers it, ``offer`` and ``games/jinja2/games/commands/x.html``; its service (a
+change asked of the others at a shared table is a games.consent kind); its row in
+docs/protocol.md; its words in the catalogues.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ import pkgutil
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
+
+from games.table.commands.fields import Field
 
 #: A command's handler: ``await handler(connection, command)``. `connection` is the
 #: table's consumer as a games.table.connection `Connection`: ``call(fn, **kw)`` runs `fn`
@@ -73,14 +79,23 @@ class Spec:
     when the board offers it (None: never in the menu; its button is the board's own)."""
 
     name: str
-    fields: frozenset[str]
+    fields: tuple[Field, ...]
     handler: Handler
     offer: Callable[[OfferContext], Offer | None] | None = None
+
+    def field_names(self) -> frozenset[str]:
+        return frozenset(f.name for f in self.fields)
+
+
+#: this package's modules that hold machinery, not commands
+MACHINERY = frozenset({"fields"})
 
 
 def _discover() -> dict[str, Spec]:
     found: dict[str, Spec] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        if info.name in MACHINERY:
+            continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         specs = getattr(module, "commands", None) or [module.command]
         for spec in specs:

@@ -8,6 +8,7 @@ from typing import Any
 
 from games import services
 from games.table.commands import Spec
+from games.table.commands.fields import ASK, REQUEST_ID
 
 
 async def handle(t: Any, c: Any) -> None:
@@ -23,6 +24,6 @@ async def handle(t: Any, c: Any) -> None:
 
 
 commands = [
-    Spec("accept", frozenset({"ask", "request_id"}), handle),
-    Spec("decline", frozenset({"ask", "request_id"}), handle),
+    Spec("accept", (ASK, REQUEST_ID), handle),
+    Spec("decline", (ASK, REQUEST_ID), handle),
 ]

@@ -8,6 +8,7 @@ from typing import Any
 
 from games import services
 from games.table.commands import Spec
+from games.table.commands.fields import ACTION, REQUEST_ID, SEAT, VERSION
 
 
 async def handle(t: Any, c: Any) -> None:
@@ -23,4 +24,4 @@ async def handle(t: Any, c: Any) -> None:
     await t.ack(c, result)
 
 
-command = Spec("act", frozenset({"seat", "action", "version", "request_id"}), handle)
+command = Spec("act", (SEAT, ACTION, VERSION, REQUEST_ID), handle)

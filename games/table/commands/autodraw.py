@@ -8,6 +8,7 @@ from typing import Any
 
 from games import services
 from games.table.commands import Spec
+from games.table.commands.fields import ON
 
 
 async def handle(t: Any, c: Any) -> None:
@@ -15,4 +16,4 @@ async def handle(t: Any, c: Any) -> None:
     await t.send_board()
 
 
-command = Spec("autodraw", frozenset({"on"}), handle)
+command = Spec("autodraw", (ON,), handle)

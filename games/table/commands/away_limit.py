@@ -8,6 +8,7 @@ from typing import Any
 
 from games import standin
 from games.table.commands import Spec
+from games.table.commands.fields import LIMIT, REQUEST_ID
 
 
 async def handle(t: Any, c: Any) -> None:
@@ -21,4 +22,4 @@ async def handle(t: Any, c: Any) -> None:
     await t.ack(c, result)
 
 
-command = Spec("away_limit", frozenset({"limit", "request_id"}), handle)
+command = Spec("away_limit", (LIMIT, REQUEST_ID), handle)

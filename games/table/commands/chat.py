@@ -8,16 +8,48 @@ with ``chat`` frames, never a board; who may is asked of games.permissions (``ch
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
 from games.chat import commands as chat
+from games.chat.phrases import MAX_CODE
 from games.table.commands import Spec
+from games.table.commands.fields import (
+    ON,
+    OPEN,
+    REF,
+    REQUEST_ID,
+    BadField,
+    Field,
+    one_of,
+    short_text,
+)
+
+#: which of the table's rooms: its players' or its spectators' (games.chat.models.Room, whose
+#: models cannot be imported while the registry itself loads)
+ROOM = one_of("room", ("players", "spectators"), _("A room is players or spectators."))
+#: a phrase's or reaction's code (games.chat.phrases)
+SAY = short_text("say", MAX_CODE, _("A phrase is a short code."), "good_move")
+
+
+def _text(value: object) -> Any:
+    # its length and characters are games.chat.text's, with words for the writer
+    if not isinstance(value, str):
+        raise BadField(_("A message is text."))
+    return value
+
+
+#: free text, signed-in full accounts only
+TEXT = Field("text", _text, "Hello", "string")
 
 commands = [
-    Spec("chat_join", frozenset(), chat.chat_join),
-    Spec("chat_say", frozenset({"room", "say", "request_id"}), chat.chat_say),
-    Spec("chat_text", frozenset({"room", "text", "request_id"}), chat.chat_text),
-    Spec("chat_open", frozenset({"open"}), chat.chat_open),
-    Spec("chat_mute", frozenset({"ref"}), chat.chat_mute),
-    Spec("chat_unmute", frozenset({"ref"}), chat.chat_unmute),
-    Spec("chat_switch", frozenset({"on"}), chat.chat_switch),
-    Spec("chat_report", frozenset({"ref"}), chat.chat_report),
+    Spec("chat_join", (), chat.chat_join),
+    Spec("chat_say", (ROOM, SAY, REQUEST_ID), chat.chat_say),
+    Spec("chat_text", (ROOM, TEXT, REQUEST_ID), chat.chat_text),
+    Spec("chat_open", (OPEN,), chat.chat_open),
+    Spec("chat_mute", (REF,), chat.chat_mute),
+    Spec("chat_unmute", (REF,), chat.chat_unmute),
+    Spec("chat_switch", (ON,), chat.chat_switch),
+    Spec("chat_report", (REF,), chat.chat_report),
 ]

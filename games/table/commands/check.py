@@ -16,4 +16,4 @@ async def handle(t: Any, c: Any) -> None:
         await t.send_board(newer_than=t.sent_version, version=current)
 
 
-command = Spec("check", frozenset(), handle)
+command = Spec("check", (), handle)

@@ -8,6 +8,7 @@ from typing import Any
 from games import permissions, selectors
 from games.table import access, board
 from games.table.commands import Spec
+from games.table.commands.fields import SEAT
 
 
 def hint(*, t: Any, seat: int) -> dict[str, Any]:
@@ -27,4 +28,4 @@ async def handle(t: Any, c: Any) -> None:
     await t.send_json(await t.call(hint, t=t, seat=c.seat))
 
 
-command = Spec("hint", frozenset({"seat"}), handle)
+command = Spec("hint", (SEAT,), handle)

@@ -25,6 +25,7 @@ from games.models import Match, Round
 from games.permissions import Action as Can
 from games.services import Result
 from games.table.commands import Offer, OfferContext, Spec
+from games.table.commands.fields import REQUEST_ID, VERSION
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
 
 
@@ -108,4 +109,4 @@ def offer(ctx: OfferContext) -> Offer | None:
     )
 
 
-command = Spec("last_round", frozenset({"version", "request_id"}), handle, offer)
+command = Spec("last_round", (VERSION, REQUEST_ID), handle, offer)

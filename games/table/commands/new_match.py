@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games import services
 from games.table.commands import Spec
+from games.table.commands.fields import REQUEST_ID, VERSION
 
 
 async def handle(t: Any, c: Any) -> None:
@@ -25,4 +26,4 @@ async def handle(t: Any, c: Any) -> None:
     )
 
 
-command = Spec("new_match", frozenset({"version", "request_id"}), handle)
+command = Spec("new_match", (VERSION, REQUEST_ID), handle)

@@ -9,6 +9,7 @@ from games import permissions, services
 from games.permissions import Action as Can
 from games.table import access
 from games.table.commands import Spec
+from games.table.commands.fields import OPEN
 
 
 def pause_open(*, t: Any) -> bool:
@@ -29,4 +30,4 @@ async def handle(t: Any, c: Any) -> None:
         t.pausing = False  # only once ended: a failed close is ended again with the connection
 
 
-command = Spec("panel", frozenset({"open"}), handle)
+command = Spec("panel", (OPEN,), handle)

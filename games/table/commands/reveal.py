@@ -8,6 +8,7 @@ from typing import Any
 from games import permissions, selectors
 from games.table import access
 from games.table.commands import Spec
+from games.table.commands.fields import SEAT
 
 
 def check_reveal(*, t: Any, seat: int) -> None:
@@ -29,4 +30,4 @@ async def handle(t: Any, c: Any) -> None:
     await t.send_board()
 
 
-command = Spec("reveal", frozenset({"seat"}), handle)
+command = Spec("reveal", (SEAT,), handle)

@@ -7,6 +7,7 @@ from typing import Any
 
 from games import services
 from games.table.commands import Spec
+from games.table.commands.fields import REQUEST_ID
 
 
 async def handle(t: Any, c: Any) -> None:
@@ -16,4 +17,4 @@ async def handle(t: Any, c: Any) -> None:
     await t.ack(c, result)
 
 
-command = Spec("skip", frozenset({"request_id"}), handle)
+command = Spec("skip", (REQUEST_ID,), handle)

@@ -8,6 +8,7 @@ from typing import Any
 
 from games import standin
 from games.table.commands import Handler, Spec
+from games.table.commands.fields import REQUEST_ID, SEAT
 
 
 def _seat_change(service: Callable[..., Any]) -> Handler:
@@ -21,6 +22,6 @@ def _seat_change(service: Callable[..., Any]) -> Handler:
 
 
 commands = [
-    Spec("stand_in", frozenset({"seat", "request_id"}), _seat_change(standin.standin_start)),
-    Spec("take_back", frozenset({"seat", "request_id"}), _seat_change(standin.standin_end)),
+    Spec("stand_in", (SEAT, REQUEST_ID), _seat_change(standin.standin_start)),
+    Spec("take_back", (SEAT, REQUEST_ID), _seat_change(standin.standin_end)),
 ]

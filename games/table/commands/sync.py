@@ -11,4 +11,4 @@ async def handle(t: Any, c: Any) -> None:
     await t.send_board(whole=True)
 
 
-command = Spec("sync", frozenset(), handle)
+command = Spec("sync", (), handle)

@@ -6,6 +6,7 @@ from typing import Any
 
 from games import services
 from games.table.commands import Spec
+from games.table.commands.fields import REQUEST_ID, VERSION
 
 
 async def handle(t: Any, c: Any) -> None:
@@ -19,4 +20,4 @@ async def handle(t: Any, c: Any) -> None:
     await t.ack(c, result)
 
 
-command = Spec("undo", frozenset({"version", "request_id"}), handle)
+command = Spec("undo", (VERSION, REQUEST_ID), handle)
