@@ -4,24 +4,23 @@ At a table with more than one person (games.permissions.needs_consent) some chan
 not made at once but asked of the others (`games.models.ChangeRequest`): every other
 person must accept, one decline closes the request, a minute passing expires it
 (games.services.asking: `asked_or_done`, `change_answer`). Each *kind* of such change is
-one `Kind` here, with
+one `Kind`, declared by the feature it belongs to (its module in games.table.commands calls
+`register` when imported; games.apps imports them all when the site starts), with
 
-- its name (stored in ``ChangeRequest.change``; the model's choices come from `KINDS`),
+- its name (stored in ``ChangeRequest.change``; the model's choices are read from `KINDS`,
+  and no constraint lists them, so a new kind needs no migration),
 - its words: the label, the banner line for the asker and for the others, the log lines
   of each step, and the message the asker reads when it is declined or expires,
-- what accepting does: ``done``, the dotted path of a function
-  ``done(pending: Pending) -> None`` that checks the change can still be made (raising a
-  `GameError` makes the request close as void, changing nothing) and makes it.
+- what accepting does: ``done(pending: Pending) -> None``, a function that checks the
+  change can still be made (raising a `GameError` makes the request close as void, changing
+  nothing) and makes it.
 
-The kinds: ``undo`` (R27), ``restart`` (R28), ``last_round`` (R32: end the match after this
-round) and ``away_limit`` (how long a seat may stay away before a computer may
+The kinds today: ``undo`` (R27), ``restart`` (R28), ``last_round`` (R32: end the match
+after this round) and ``away_limit`` (how long a seat may stay away before a computer may
 play it; the request carries the new limit in ``ChangeRequest.value``).
 
 A stand-in (a computer playing an away person's seat, games.standin) never carries
 consent for the seat it plays: its owner is still asked (games.permissions.people).
-
-To add a kind: one `Kind` in `KINDS` (and a migration: the model's choices and its check
-constraint list the names), its ``done`` function, and its words in the catalogues.
 """
 
 from __future__ import annotations
@@ -29,10 +28,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-from django.utils.module_loading import import_string
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 if TYPE_CHECKING:
     from engine.state import RoundState
@@ -81,12 +76,12 @@ class Kind:
     #: to the asker on their table after a decline ("%(name)s declined …") or an expiry
     declined: Any
     expired: Any
-    #: "games.services.changes.consent_undo": ``done(pending)`` checks and makes the change
-    done: str
+    #: ``done(pending)`` checks and makes the change
+    done: Callable[[Pending], None]
 
     def accept(self, pending: Pending) -> None:
         """Make the accepted change (or raise a `GameError`: it is no longer possible)."""
-        import_string(self.done)(pending)
+        self.done(pending)
 
     def log_line(self, step: str, name: str) -> str:
         """The log's line for `step` of a request of this kind, by the person `name`."""
@@ -100,65 +95,20 @@ class Kind:
         return str(words) % {"name": name} if "%(name)s" in str(words) else str(words)
 
 
-UNDO = Kind(
-    name="undo",
-    label=_("Undo"),
-    mine=_("You asked to take back your last move."),
-    theirs=_("%(name)s asks to take back their last move."),
-    log_ask=_("%(name)s asks to take back their last move (undo)"),
-    log_accept=_("%(name)s accepted the undo"),
-    log_decline=_("%(name)s declined the undo"),
-    log_expire=_("Nobody answered the undo request in time"),
-    log_void=_("The undo request is no longer possible"),
-    declined=_("%(name)s declined your request to take back your last move."),
-    expired=_("Nobody answered your request to take back your last move in time."),
-    done="games.services.changes.consent_undo",
-)
-RESTART = Kind(
-    name="restart",
-    label=_("Restart round"),
-    mine=_("You asked to restart the round."),
-    theirs=_("%(name)s asks to restart the round."),
-    log_ask=_("%(name)s asks to restart the round"),
-    log_accept=_("%(name)s accepted the restart"),
-    log_decline=_("%(name)s declined the restart"),
-    log_expire=_("Nobody answered the restart request in time"),
-    log_void=_("The restart request is no longer possible"),
-    declined=_("%(name)s declined your request to restart the round."),
-    expired=_("Nobody answered your request to restart the round in time."),
-    done="games.services.changes.consent_restart",
-)
-LAST_ROUND = Kind(
-    name="last_round",
-    label=pgettext_lazy("a change asked of the others", "End after this round"),
-    mine=_("You asked to end the match after this round."),
-    theirs=_("%(name)s asks to end the match after this round."),
-    log_ask=_("%(name)s asks to end the match after this round"),
-    log_accept=_("%(name)s accepted ending the match after this round"),
-    log_decline=_("%(name)s declined ending the match after this round"),
-    log_expire=_("Nobody answered the request to end the match after this round in time"),
-    log_void=_("The request to end the match after this round is no longer possible"),
-    declined=_("%(name)s declined your request to end the match after this round."),
-    expired=_("Nobody answered your request to end the match after this round in time."),
-    done="games.table.commands.last_round.consent_done",
-)
-AWAY_LIMIT = Kind(
-    name="away_limit",
-    label=_("Away limit"),
-    mine=_("You asked to change how long a seat may stay away."),
-    theirs=_("%(name)s asks to change how long a seat may stay away."),
-    log_ask=_("%(name)s asks to change how long a seat may stay away"),
-    log_accept=_("%(name)s accepted the new away limit"),
-    log_decline=_("%(name)s declined the new away limit"),
-    log_expire=_("Nobody answered the request to change the away limit in time"),
-    log_void=_("The request to change the away limit is no longer possible"),
-    declined=_("%(name)s declined your request to change how long a seat may stay away."),
-    expired=_("Nobody answered your request to change how long a seat may stay away in time."),
-    done="games.standin.consent_away_limit",
-)
+#: every kind by name: what ``ChangeRequest.change`` may hold (`register` fills it)
+KINDS: dict[str, Kind] = {}
+#: the longest kind name ``ChangeRequest.change`` holds
+MAX_NAME = 16
 
-#: every kind by name: what ``ChangeRequest.change`` may hold
-KINDS: dict[str, Kind] = {k.name: k for k in (UNDO, RESTART, LAST_ROUND, AWAY_LIMIT)}
+
+def register(new: Kind) -> Kind:
+    """Add a kind (its feature module calls this when imported); returns it."""
+    if new.name in KINDS and KINDS[new.name] is not new:
+        raise ValueError(f"two change kinds named {new.name}")
+    if not 1 <= len(new.name) <= MAX_NAME:
+        raise ValueError(f"a change kind's name has 1 to {MAX_NAME} characters: {new.name}")
+    KINDS[new.name] = new
+    return new
 
 
 def kind(name: str) -> Kind:

@@ -187,7 +187,7 @@ def away_limit_set(*, match_id: int, user: object, limit: object, request_id: st
         user=user,
         request_id=request_id,
         action=Can.PACE,
-        change=consent.AWAY_LIMIT.name,
+        change="away_limit",
         check=check,
         make=make,
         value=limit if isinstance(limit, str) else "",
@@ -195,7 +195,7 @@ def away_limit_set(*, match_id: int, user: object, limit: object, request_id: st
 
 
 def consent_away_limit(p: consent.Pending) -> None:
-    """What an accepted away-limit request does (games.consent.AWAY_LIMIT): the table's limit
+    """What an accepted away-limit request does (the consent kind "away_limit"): the table's limit
     becomes the one asked for (``ChangeRequest.value``), if it still differs."""
     assert p.request is not None
     limit = p.request.value

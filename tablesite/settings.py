@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "csp",  # Content-Security-Policy (see CONTENT_SECURITY_POLICY below)
     "accounts",
     "games",
+    "games.table",  # the live table: its commands register what they declare (games/table/)
     "games.history",  # replays, scores, stats, ratings (games/history/)
     "games.chat",  # table talk: phrases in each reader's language, free text, mutes, reports (games/chat/)
 ]

@@ -83,7 +83,7 @@ def match_undo(*, match_id: int, user: object, expected_version: int, request_id
             rnd, mine
         )  # something to take back, or no_undo before anything is asked
         if permissions.needs_consent(match, user):
-            return _ask(match, rnd, user, consent.UNDO.name, request_id)
+            return _ask(match, rnd, user, "undo", request_id)
         version = match.version + 1
         _undo(match, rnd, version, user, found)
         return _commit(match, version, user=user, request_id=request_id)
@@ -149,7 +149,7 @@ def round_restart(*, match_id: int, user: object, expected_version: int, request
         state = _restartable(match)
         rnd = _current_round(match)
         if permissions.needs_consent(match, user, seats=seats):
-            return _ask(match, rnd, user, consent.RESTART.name, request_id)
+            return _ask(match, rnd, user, "restart", request_id)
         version = match.version + 1
         _restart(match, rnd, state, version, user)
         return _commit(match, version, user=user, request_id=request_id)
@@ -172,7 +172,7 @@ def _restart(match: Match, rnd: Round, state: RoundState, version: int, user: ob
 
 
 def consent_undo(p: consent.Pending) -> None:
-    """What an accepted undo request does (games.consent.UNDO): R27 for the asker."""
+    """What an accepted undo request does (the consent kind "undo"): R27 for the asker."""
     if round_over(p.match):
         raise _round_over_error()
     mine = permissions.seats_controlled(p.match, p.asker, seats=p.seats)
@@ -180,5 +180,5 @@ def consent_undo(p: consent.Pending) -> None:
 
 
 def consent_restart(p: consent.Pending) -> None:
-    """What an accepted restart request does (games.consent.RESTART): R28 for the asker."""
+    """What an accepted restart request does (the consent kind "restart"): R28 for the asker."""
     _restart(p.match, p.round, _restartable(p.match), p.version, p.asker)

@@ -5,6 +5,7 @@ carries no consent; the asker is told who declined or that time ran out
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -73,12 +74,21 @@ ASK: dict[str, tuple[Callable[..., services.Result], Callable[[Match], bool]]] =
 }
 
 
-def test_the_registry_is_the_models_choices_and_constraint() -> None:
+def test_the_registry_is_the_models_choices_and_each_kind_is_its_features() -> None:
+    """Every kind is declared by its feature's module (games.table.commands) and is what the
+    model's choices offer; no constraint lists the kinds, so a new one needs no migration."""
     assert set(consent.KINDS) == set(ASK)
     field = ChangeRequest._meta.get_field("change")
     assert [c for c, _label in field.choices] == list(consent.KINDS)
-    check = next(c for c in ChangeRequest._meta.constraints if c.name == "request_change_valid")
-    assert dict(check.condition.children)["change__in"] == list(consent.KINDS)
+    assert not any(
+        "change" in str(c)
+        for c in ChangeRequest._meta.constraints
+        if c.name != "one_open_request_per_match"
+    )
+    for name, kind in consent.KINDS.items():
+        feature = importlib.import_module(f"games.table.commands.{name}")
+        assert feature.KIND is kind, f"the kind {name} is not declared by its command's module"
+        assert callable(kind.done)
 
 
 @pytest.mark.parametrize("kind", list(ASK))
@@ -202,7 +212,7 @@ def test_the_asker_is_told_who_declined_in_their_language(
     told = _asker_board(trio, alice, lang)
     assert "bob" in told
     with translation.override(lang):
-        assert told == str(consent.RESTART.declined) % {"name": "\u2068bob\u2069"}
+        assert told == str(consent.kind("restart").declined) % {"name": "\u2068bob\u2069"}
     if lang != "en":
         assert told != _asker_board(trio, alice, "en")
     # only the asker is told, and the board part carries it
@@ -221,7 +231,7 @@ def test_the_asker_is_told_that_time_ran_out_and_not_for_ever(
         expires_at=timezone.now() - timedelta(seconds=1)
     )
     services.requests_expire()
-    assert _asker_board(trio, alice) == str(consent.LAST_ROUND.expired)
+    assert _asker_board(trio, alice) == str(consent.kind("last_round").expired)
     ChangeRequest.objects.filter(match=trio).update(closed_at=timezone.now() - timedelta(minutes=2))
     assert _asker_board(trio, alice) == ""
 

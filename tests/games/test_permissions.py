@@ -250,7 +250,7 @@ def test_the_asker_does_not_answer_their_own_request(world: dict[str, Any]) -> N
     permissions with the request, the asker may not, another person at the table may."""
     users, m = world["users"], world["M"]
     request = ChangeRequest(
-        match=m, change=consent.UNDO.name, asked_by=users["seated"], round_number=1
+        match=m, change=consent.kind("undo").name, asked_by=users["seated"], round_number=1
     )
     assert not permissions.may(users["seated"], Action.ANSWER, m, request=request)
     assert permissions.may(users["seated2"], Action.ANSWER, m, request=request)

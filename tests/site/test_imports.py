@@ -4,7 +4,10 @@ engine, nor by another wing.
 
 Imports are read from the source with `ast`: at module level and inside functions alike
 (a function-level import is still a dependency, only a hidden one); an import under
-``if TYPE_CHECKING:`` is for type checkers only and never runs, so it does not count.
+``if TYPE_CHECKING:`` is for type checkers only and never runs, so it does not count. A
+string that is a site module's dotted path, or a path to something in one (what
+``import_string`` or a setting would load), counts as importing that module: code run by
+name is still a dependency.
 
 The one door between wings: games/history/boards.py draws a replay step with the live
 table's presenter and board templates (games.table.board, .parts, .jinja_env), so that a
@@ -15,6 +18,7 @@ imports history — and no other history module may import the table.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,6 +41,15 @@ DOORS = {
     # The replay page shows the match's chat to its participants.
     "games.history.views": {"games.chat.services"},
 }
+
+
+#: a string naming something by its dotted path (``"games.table.commands.undo.handle"``)
+DOTTED = re.compile(r"(?:{})(?:\.[A-Za-z_]\w*)+".format("|".join(PACKAGES)))
+
+
+#: the settings name what Django loads (the ASGI application, the apps): wiring, not code the
+#: settings module runs
+SETTINGS = "tablesite.settings"
 
 
 def modules(root: Path = ROOT) -> dict[str, tuple[Path, bool]]:
@@ -77,6 +90,23 @@ def imported(name: str, path: Path, is_package: bool, known: set[str]) -> set[st
                 module = node.module or ""
             submodules = {f"{module}.{alias.name}" for alias in node.names} & known
             found.update(submodules or {module})
+    docstrings = {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
+    for node in ast.walk(tree) if name != SETTINGS else ():
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and DOTTED.fullmatch(node.value)
+        ):
+            path = node.value
+            while path and path not in known:  # a module, or something in one
+                path = path.rpartition(".")[0]
+            if path:
+                found.add(path)
     return {m for m in found if m.split(".")[0] in PACKAGES}
 
 
@@ -170,9 +200,20 @@ def test_the_scan_sees_function_level_imports_circles_and_breaches(tmp_path: Pat
     # a type-only import back does not close a circle: quick -> log runs, log -> quick does not
     (tmp_path / "games" / "log.py").write_text("if TYPE_CHECKING:\n    from games.quick import y\n")
     (tmp_path / "games" / "quick.py").write_text("from games import log\n")
+    # code run by name: a dotted path to a function counts, the same words in a docstring not
+    (tmp_path / "games" / "consent.py").write_text(
+        '"""Calls games.forms.f."""\nDONE = "games.table.board.done"\n'
+    )
+    (tmp_path / "games" / "forms.py").write_text('"""games.consent"""\n')
+    (tmp_path / "games" / "seats.py").write_text('KIND = "games.charts.x"\n')
+    (tmp_path / "games" / "charts.py").write_text("from games import seats\n")
     edges = graph(tmp_path)
-    assert circles(edges, "games.") == [["games.notify", "games.worker"]]
+    assert circles(edges, "games.") == [
+        ["games.charts", "games.seats"],
+        ["games.notify", "games.worker"],
+    ]
     assert list(layer_breaches(edges)) == [
+        "games.consent imports games.table.board",
         "games.history.stats imports games.table.board",
         "games.views imports games.table.board",
     ]

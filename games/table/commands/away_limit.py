@@ -6,9 +6,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import standin
+from django.utils.translation import gettext_lazy as _
+
+from games import consent, standin
+from games.standin import consent_away_limit
 from games.table.commands import Spec
 from games.table.commands.fields import LIMIT, REQUEST_ID
+
+#: asked of the others at a shared table (games.consent); the request carries the new limit
+KIND = consent.register(
+    consent.Kind(
+        name="away_limit",
+        label=_("Away limit"),
+        mine=_("You asked to change how long a seat may stay away."),
+        theirs=_("%(name)s asks to change how long a seat may stay away."),
+        log_ask=_("%(name)s asks to change how long a seat may stay away"),
+        log_accept=_("%(name)s accepted the new away limit"),
+        log_decline=_("%(name)s declined the new away limit"),
+        log_expire=_("Nobody answered the request to change the away limit in time"),
+        log_void=_("The request to change the away limit is no longer possible"),
+        declined=_("%(name)s declined your request to change how long a seat may stay away."),
+        expired=_("Nobody answered your request to change how long a seat may stay away in time."),
+        done=consent_away_limit,
+    )
+)
 
 
 async def handle(t: Any, c: Any) -> None:

@@ -3,8 +3,8 @@
 The round in play becomes the match's last: when it ends the match is over, scored as
 R21-R22, and history, ratings and replays read it as finished (the engine's
 ``RoundStart.final``, kept through a restart of the round, R28). A player asks it (games.permissions
-``last_round``); at a table shared with other people it is asked of them (games.consent
-``last_round``), alone with computers it is done at once. The round's log says it (a
+``last_round``); at a table shared with other
+people it is asked of them (`KIND`, games.consent), alone with computers it is done at once. The round's log says it (a
 ``last_round`` entry), its stored start keeps it (so its replay ends the match), and a
 match's replay file says it with ``{"act": "last_round"}``.
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from engine import rules
 from engine.serialize import start_to_json
 from engine.state import IllegalAction, RoundState
@@ -46,6 +47,31 @@ def consent_done(p: consent.Pending) -> None:
     services.store_state(p.match, p.round, new)
 
 
+#: asked of the others at a shared table (games.consent)
+KIND = consent.register(
+    consent.Kind(
+        name="last_round",
+        label=pgettext_lazy("a change asked of the others", "End after this round"),
+        mine=gettext_lazy("You asked to end the match after this round."),
+        theirs=gettext_lazy("%(name)s asks to end the match after this round."),
+        log_ask=gettext_lazy("%(name)s asks to end the match after this round"),
+        log_accept=gettext_lazy("%(name)s accepted ending the match after this round"),
+        log_decline=gettext_lazy("%(name)s declined ending the match after this round"),
+        log_expire=gettext_lazy(
+            "Nobody answered the request to end the match after this round in time"
+        ),
+        log_void=gettext_lazy(
+            "The request to end the match after this round is no longer possible"
+        ),
+        declined=gettext_lazy("%(name)s declined your request to end the match after this round."),
+        expired=gettext_lazy(
+            "Nobody answered your request to end the match after this round in time."
+        ),
+        done=consent_done,
+    )
+)
+
+
 def end_after_this_round(
     *, match_id: int, user: object, expected_version: int, request_id: str
 ) -> Result:
@@ -55,7 +81,7 @@ def end_after_this_round(
         user=user,
         request_id=request_id,
         action=Can.LAST_ROUND,
-        change=consent.LAST_ROUND.name,
+        change=KIND.name,
         check=_check,
         make=consent_done,
         expected_version=expected_version,

@@ -4,9 +4,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import services
+from django.utils.translation import gettext_lazy as _
+
+from games import consent, services
+from games.services.changes import consent_restart
 from games.table.commands import Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
+
+#: asked of the others at a shared table (games.consent)
+KIND = consent.register(
+    consent.Kind(
+        name="restart",
+        label=_("Restart round"),
+        mine=_("You asked to restart the round."),
+        theirs=_("%(name)s asks to restart the round."),
+        log_ask=_("%(name)s asks to restart the round"),
+        log_accept=_("%(name)s accepted the restart"),
+        log_decline=_("%(name)s declined the restart"),
+        log_expire=_("Nobody answered the restart request in time"),
+        log_void=_("The restart request is no longer possible"),
+        declined=_("%(name)s declined your request to restart the round."),
+        expired=_("Nobody answered your request to restart the round in time."),
+        done=consent_restart,
+    )
+)
 
 
 async def handle(t: Any, c: Any) -> None:

@@ -4,9 +4,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import services
+from django.utils.translation import gettext_lazy as _
+
+from games import consent, services
+from games.services.changes import consent_undo
 from games.table.commands import Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
+
+#: asked of the others at a shared table (games.consent)
+KIND = consent.register(
+    consent.Kind(
+        name="undo",
+        label=_("Undo"),
+        mine=_("You asked to take back your last move."),
+        theirs=_("%(name)s asks to take back their last move."),
+        log_ask=_("%(name)s asks to take back their last move (undo)"),
+        log_accept=_("%(name)s accepted the undo"),
+        log_decline=_("%(name)s declined the undo"),
+        log_expire=_("Nobody answered the undo request in time"),
+        log_void=_("The undo request is no longer possible"),
+        declined=_("%(name)s declined your request to take back your last move."),
+        expired=_("Nobody answered your request to take back your last move in time."),
+        done=consent_undo,
+    )
+)
 
 
 async def handle(t: Any, c: Any) -> None:
