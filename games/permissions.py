@@ -33,7 +33,6 @@ see seed [2]   ended   ended  ended  no        no    ended        ended
 see hands [3]  yes     yes    yes    yes       no    yes          yes
 stand in [5]   no [1]  others others no        no    no           no
 take back [5]  no [1]  own    own    no        no    no           no
-last round [7] no [1]  yes    yes    no        no    no           no
 answer [8]         no [1]  yes    yes    no        no    no           no
 watch link [9] no      no     no     yes       no    no           no
 ============== ======= ====== ====== ========= ===== ============ =========
@@ -53,7 +52,6 @@ who plays a seat themselves; *when* (its owner away past the table's limit) is t
 service's check. "own": only the seat's owner takes it back. While a computer plays a
 seat, its owner does not act for it (``act``, and everything that needs a seat of
 one's own, counts only the seats the owner plays themselves).
-[7] R32: make the round in play the match's last (games.table.commands.last_round).
 [6] step through the match's ended rounds (the players' replay page,
 games.history.views, and the admin's; the admin's seed and export follow [2]).
 [8] accept or decline an open request (undo, restart, last round, away limit) (`request`): a person at the table
@@ -70,6 +68,11 @@ free text needs a full account (a guest sends phrases only); only the creator tu
 chat off; the chat in history and replay is for participants only (not even staff,
 who see reported messages in the admin).
 
+A feature's own action (e.g. "end the match after this round", R32) is declared by its
+module as a `Rule` (`rule`): who may, from what they are at the match (`Powers`), and what a
+refusal says; `may`, `require` and `Powers.can` answer it from `RULES` as they answer the
+actions above, and its module's docstring says who may.
+
 An anonymous viewer may do nothing. At a table with more than one person (distinct
 users; pass-and-play seats count as their holder, a seat a computer stands in for as its
 owner) the changes of games.consent (undo, restart, end after this round, the away limit)
@@ -79,6 +82,7 @@ are not done at once but asked of the others (`others`, `needs_consent`; service
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
@@ -138,8 +142,6 @@ class Action(StrEnum):
     STAND_IN = "stand_in"
     #: take one's own seat back from the computer standing in (games.standin)
     TAKE_BACK = "take_back"
-    #: R32: make the round in play the match's last (asked of the others at a shared table)
-    LAST_ROUND = "last_round"
     #: follow the match's spectator link (games.views.watch)
     WATCH_LINK = "watch_link"
 
@@ -262,7 +264,7 @@ def _staff_with(user: object, permission: str) -> bool:
 
 def may(
     user: object,
-    action: Action | str,
+    action: Action | Rule | str,
     match: Match,
     *,
     seat: int | None = None,
@@ -277,9 +279,11 @@ def may(
     `seats`: the match's seats when the caller has read them already. `log_watch`: the
     caller is about to show the table, so a watch granted only by the staff permission
     is logged. `request`: the open undo or restart request an ``answer`` is about."""
-    action = Action(action)
     uid = _uid(user)
     seats = _seats(match, seats)
+    if _name(action) in RULES:  # a feature's own action: from what the user is at the match
+        return powers(user, match, seats=seats).can(action, seat=seat, request=request)
+    action = Action(_name(action))
     if action == Action.WATCH_LINK:
         return Role.SPECTATOR in roles(match, user, token=token, seats=seats)
     if action in (Action.WATCH, Action.SEE_HANDS):
@@ -335,7 +339,6 @@ class Powers:
             Action.PAUSE,
             Action.PACE,
             Action.PREFER,
-            Action.LAST_ROUND,
             Action.RESTART,
             Action.NEXT_ROUND,
             Action.NEW_MATCH,
@@ -372,18 +375,21 @@ class Powers:
 
     def can(
         self,
-        action: Action | str,
+        action: Action | Rule | str,
         *,
         seat: int | None = None,
         request: ChangeRequest | None = None,
     ) -> bool:
-        """`may` for one of `ACTIONS` (the module's table says who may)."""
-        action = Action(action)
+        """`may` for one of `ACTIONS` (the module's table says who may) or a feature's `Rule`."""
         if self.uid is None:
             return False
+        declared = RULES.get(_name(action))
+        if declared is not None:
+            return declared.allows(self, seat, request)
+        action = Action(_name(action))
         if action == Action.ACT:
             return bool(self.mine) if seat is None else seat in self.mine
-        if action in (Action.UNDO, Action.PAUSE, Action.PACE, Action.PREFER, Action.LAST_ROUND):
+        if action in (Action.UNDO, Action.PAUSE, Action.PACE, Action.PREFER):
             return bool(self.mine)
         if action == Action.RESTART:
             return self.owner or self.alone
@@ -424,6 +430,36 @@ def powers(user: object, match: Match, *, seats: list[Seat] | None = None) -> Po
             s.index for s in seats if s.kind != Seat.Kind.COMPUTER and not s.controlled_by(user)
         ),
     )
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Who may do one feature's action at a match: ``allows(powers, seat, request)`` from what
+    they are there (`Powers`; nobody signed in may never), and what a refusal says."""
+
+    action: str
+    allows: Callable[[Powers, int | None, ChangeRequest | None], bool]
+    refusal: Callable[[], str]
+
+
+#: a feature's action -> its rule (`rule` fills it as the feature's module is imported)
+RULES: dict[str, Rule] = {}
+
+
+def rule(
+    action: str,
+    allows: Callable[[Powers, int | None, ChangeRequest | None], bool],
+    refusal: Callable[[], str],
+) -> Rule:
+    """Declare who may do a feature's `action` (its module calls this when imported)."""
+    if action in set(Action) or (action in RULES and RULES[action].allows is not allows):
+        raise ValueError(f"two rules for the action {action}")
+    declared = RULES[action] = Rule(action, allows, refusal)
+    return declared
+
+
+def _name(action: Action | Rule | str) -> str:
+    return action.action if isinstance(action, Rule) else str(action)
 
 
 #: table talk's two rooms (games.chat.models.Room)
@@ -516,13 +552,12 @@ _REFUSALS = {
         "Only the other players at this match can let a computer play this seat."
     ),
     Action.TAKE_BACK: lambda: _("Only this seat's player can take it back."),
-    Action.LAST_ROUND: lambda: _("Only the players at this match can end it after this round."),
 }
 
 
 def require(
     user: object,
-    action: Action | str,
+    action: Action | Rule | str,
     match: Match,
     *,
     seat: int | None = None,
@@ -534,13 +569,20 @@ def require(
         seats = _seats(match, seats)
         if request is not None and request.asked_by_id == _uid(user):
             raise GameError(FORBIDDEN, sentence("own_request"))
-        if Action(action) == Action.ACT and any(
+        if _name(action) == Action.ACT and any(
             s.index == seat and s.standin and s.controlled_by(user) for s in seats
         ):
             raise GameError(
                 FORBIDDEN, _("A computer is playing this seat for you: take your seat back first.")
             )
-        words = _REFUSALS.get(Action(action), lambda: _("You cannot do this at this match."))
+        declared = RULES.get(_name(action))
+        words = (
+            declared.refusal
+            if declared is not None
+            else _REFUSALS.get(
+                Action(_name(action)), lambda: _("You cannot do this at this match.")
+            )
+        )
         raise GameError(FORBIDDEN, words())
 
 

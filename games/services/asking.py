@@ -132,7 +132,7 @@ def asked_or_done(
     match_id: int,
     user: object,
     request_id: str,
-    action: Can,
+    action: Can | permissions.Rule,
     change: str,
     check: Callable[[Match, RoundState], None],
     make: Callable[[consent.Pending], None],

@@ -61,3 +61,19 @@ def test_the_protocol_document_lists_every_command_with_exactly_its_fields() -> 
     registered = {name: spec.field_names() for name, spec in commands.COMMANDS.items()}
     assert documented == registered
 
+
+def test_a_features_rule_and_consent_kind_are_declared_by_its_own_module() -> None:
+    """A feature's permission rule (games.permissions.RULES) and the change it asks of the
+    others (games.consent.KINDS) are declared by the command module of the same name, with
+    their words and what accepting does: nothing about a feature is written elsewhere."""
+    import importlib
+
+    from games import consent, permissions
+
+    assert permissions.RULES and consent.KINDS
+    for name, rule in permissions.RULES.items():
+        module = f"games.table.commands.{name}"
+        assert rule.allows.__module__ == rule.refusal.__module__ == module, name
+        assert rule in vars(importlib.import_module(module)).values(), name
+    for name, kind in consent.KINDS.items():
+        assert kind in vars(importlib.import_module(f"games.table.commands.{name}")).values()

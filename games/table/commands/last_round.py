@@ -2,8 +2,8 @@
 
 The round in play becomes the match's last: when it ends the match is over, scored as
 R21-R22, and history, ratings and replays read it as finished (the engine's
-``RoundStart.final``, kept through a restart of the round, R28). A player asks it (games.permissions
-``last_round``); at a table shared with other
+``RoundStart.final``, kept through a restart of the round, R28). A player asks it (`MAY`:
+a player of the match, its creator only when they play a seat); at a table shared with other
 people it is asked of them (`KIND`, games.consent), alone with computers it is done at once. The round's log says it (a
 ``last_round`` entry), its stored start keeps it (so its replay ends the match), and a
 match's replay file says it with ``{"act": "last_round"}``.
@@ -17,17 +17,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+
 from engine import rules
 from engine.serialize import start_to_json
 from engine.state import IllegalAction, RoundState
-from games import consent, log, services
+from games import consent, log, permissions, services
 from games.models import Match, Round
-from games.permissions import Action as Can
 from games.services import Result
 from games.table.commands import Offer, OfferContext, Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
+
+#: who may: a player of the match (its creator only when they play a seat too)
+MAY = permissions.rule(
+    "last_round",
+    lambda can, seat, request: bool(can.mine),
+    lambda: gettext("Only the players at this match can end it after this round."),
+)
 
 
 def _check(match: Match, state: RoundState) -> None:
@@ -80,7 +87,7 @@ def end_after_this_round(
         match_id=match_id,
         user=user,
         request_id=request_id,
-        action=Can.LAST_ROUND,
+        action=MAY,
         change=KIND.name,
         check=_check,
         make=consent_done,
@@ -109,7 +116,7 @@ def offer(ctx: OfferContext) -> Offer | None:
     if (match.state or {}).get("start", {}).get("final"):
         return None
     can = ctx.can()
-    if not can.can(Can.LAST_ROUND):
+    if not can.can(MAY):
         return None
     shared = can.consent  # asked of the others at a shared table
     return Offer(
