@@ -76,6 +76,8 @@ GROUP_RENEW_SECONDS = 3600.0
 REDIS_REJOIN_SECONDS = 2.0
 #: who an out-of-band frame is for
 AUDIENCES = ("all", "players", "spectators")
+#: how old a read of the match's version may be and still answer another page's ``check``
+CHECK_REUSE_SECONDS = 10.0
 
 
 class Outbox:
@@ -173,6 +175,10 @@ class Hub:
         #: versions derived / read afresh (tests/bench)
         self.derived = 0
         self.read = 0
+        #: the last read of the match's version for a page's check: (loop time it started,
+        #: the version), and the loop time each connection last checked
+        self.checked: tuple[float, int | None] | None = None
+        self.checks: dict[Any, float] = {}
         self._jobs: list[_Job] = []
         self._wake = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -197,6 +203,7 @@ class Hub:
         return box
 
     async def remove(self, conn: TableConsumer) -> None:
+        self.checks.pop(conn, None)
         box = self.outboxes.pop(conn, None)
         if box is not None:
             await box.close()
@@ -208,6 +215,26 @@ class Hub:
         self._jobs.append(_Job(conn=conn, board=kwargs, done=done))
         self._wake.set()
         await done
+
+    async def checked_version(
+        self, conn: Any, read: Callable[[], Awaitable[int | None]]
+    ) -> int | None:
+        """The match's version in the database, for `conn`'s ``check`` (has a notice been
+        lost?): the table's last read when it began after this connection's previous check
+        (so it could have seen what that check could not) and is at most
+        `CHECK_REUSE_SECONDS` old, else `read()` now. The pages of a table check in turn:
+        one read answers the others until their own next check."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        previous = self.checks.get(conn, float("-inf"))
+        self.checks[conn] = now
+        last = self.checked
+        if last is not None and previous < last[0] and now - last[0] < CHECK_REUSE_SECONDS:
+            return last[1]
+        version = await read()
+        if self.checked is None or self.checked[0] < now:
+            self.checked = (now, version)
+        return version
 
     def notice(self, message: dict[str, Any]) -> None:
         """A ``match.changed`` / ``match.paused`` / ``match.seats`` notice: every connection's board."""

@@ -516,3 +516,45 @@ async def test_check_brings_the_board_a_lost_notice_did_not(
     await me.send(type="check")
     assert await me.quiet()
     assert (await db(snapshot, match.pk))[0] == version + 1  # checking changed nothing
+
+
+async def test_one_read_of_the_version_answers_the_tables_pages_in_turn(
+    make_match: Any, alice: Any, connect: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pages of a table check in turn: the version read for one page's check answers
+    another page that checks after it began; a page's own next check reads again, and so
+    brings the board a lost notice did not."""
+    from games import notify, selectors
+
+    match = await db(make_match, "me", "computer")
+    await to_my_turn(match.pk)
+    me = await connect(match, alice)
+    watcher = await connect(match, watch=match.watch_token)
+    version = me.version
+    reads: list[int] = []
+    real = selectors.match_version
+
+    def counted(**kwargs: Any) -> int | None:
+        reads.append(1)
+        return real(**kwargs)
+
+    monkeypatch.setattr(selectors, "match_version", counted)
+    await me.send(type="check")
+    assert await me.quiet() and len(reads) == 1
+    monkeypatch.setattr(notify, "match_changed", lambda match_id, version, **_: False)
+    action = await my_action(match.pk)
+    await db(
+        services.action_submit,
+        match_id=match.pk,
+        user=alice,
+        seat=0,
+        action=action,
+        expected_version=version,
+        request_id=rid(),
+    )
+    await watcher.send(type="check")  # answered by the read made for my check: no new read
+    assert await watcher.quiet() and len(reads) == 1
+    await watcher.send(type="check")  # its own next check reads again: the missed board
+    assert (await watcher.board())["version"] == version + 1 and len(reads) == 2
+    await me.send(type="check")  # the watcher's read began after my last check: it answers
+    assert (await me.board())["version"] == version + 1 and len(reads) == 2

@@ -1,6 +1,9 @@
 """``check``: nothing — "send me a board only if the match moved past the last one you sent
 me". A notice may be lost (the channel layer dropped or expired it under overload): the page
-asks now and then, and gets the board it missed, else nothing (one indexed read)."""
+asks now and then, and gets the board it missed, else nothing. One indexed read of the
+version answers the table's pages in this process that check after it began
+(games.table.hub `Hub.checked_version`), so a table costs one read per round of checks, not
+one per page."""
 
 from __future__ import annotations
 
@@ -11,7 +14,10 @@ from games.table.commands import Spec
 
 
 async def handle(t: Any, c: Any) -> None:
-    current = await t.call(selectors.match_version, match_id=t.match_id)
+    async def read() -> int | None:
+        return await t.call(selectors.match_version, match_id=t.match_id)
+
+    current = await (t.hub.checked_version(t, read) if t.hub is not None else read())
     if current is not None and current > t.sent_version:
         await t.send_board(newer_than=t.sent_version, version=current)
 
