@@ -3,7 +3,7 @@
 - `match_finished(match)`: sent by the services inside the transaction that ends a
   match (R22), after its last round is stored; a receiver that raises rolls the action
   back with it. games.history counts the players' stats and ratings here.
-- `worker_pass()`: sent by the computer worker on each of its passes (games/worker.py),
+- `worker_pass()`: sent by the computer worker on each of its passes (games/worker/computers.py),
   outside any transaction; receivers must be quick and must not raise (the worker logs
   and carries on). games.history sends the due turn e-mails here.
 - `match_moved(match_id)`: sent by games.notify after a committed change, pause or

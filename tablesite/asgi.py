@@ -4,7 +4,7 @@ Websocket routes live in ``games/table/routing.py`` (``websocket_urlpatterns``).
 websocket handshake is checked against this site's origins — scheme, host and port
 (tablesite/origins.py) — and carries the signed-in user from the session.
 
-The computer players (games/worker.py) start with the server, not at the first
+The computer players (games/worker/) start with the server, not at the first
 request: under daphne (no ASGI lifespan) once its event loop runs
 (`start_with_daphne`), under servers that speak lifespan at its ``startup``; any
 connection starts them too if that did not happen. With ``REDIS_URL`` the server

@@ -128,7 +128,7 @@ REQUEST_BODY_MAX = int(ENV.get("REQUEST_BODY_MAX", str(DATA_UPLOAD_MAX_MEMORY_SI
 REDIS_URL = ENV.get("REDIS_URL") or None
 CHANNEL_LAYERS = channel_layers(REDIS_URL)
 
-# Computer players (games/worker.py): seconds between two computer actions of one
+# Computer players (games/worker/): seconds between two computer actions of one
 # match, so people can follow them; COMPUTER_WORKER=off keeps servers from running them.
 COMPUTER_DELAY = float(ENV.get("COMPUTER_DELAY", "0.6"))
 

@@ -5,7 +5,7 @@
   live; a server killed without closing its sockets stops renewing them, and after
   `games.presence.TIMEOUT` (three minutes) they no longer block e-mails. Time away
   starts when the account was last seen at a table.
-- `turn_mails_when_due()`: the computer worker's loop (games/worker.py) calls it on
+- `turn_mails_when_due()`: the computer worker's loop (games/worker/computers.py) calls it on
   every pass; it looks at most every `SCAN_EVERY` seconds in a process for matches
   where a person is to play who opted in, has a confirmed e-mail address
   (accounts.emails), is not connected,

@@ -2,7 +2,7 @@
 
 Without ``REDIS_URL`` each server's notices stay in its own process, so a computer move
 made by one was never told to the other's pages. Now the server that starts first holds
-a PostgreSQL advisory lock (games/worker.py `LOCK_KEY`) for its life; a second one:
+a PostgreSQL advisory lock (games/worker/leader.py `LOCK_KEY`) for its life; a second one:
 
 - without ``REDIS_URL`` refuses to start: exits before it listens, with one clear log
   line (`worker.REFUSED_ALONE`), and no traceback; the first one's pages see every

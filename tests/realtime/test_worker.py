@@ -1,4 +1,4 @@
-"""The computer-player worker (games/worker.py): driven from the database, paced, paused (R26),
+"""The computer-player worker (games/worker/): driven from the database, paced, paused (R26),
 safe with several workers at once, started once per server process."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from engine.bots import choose
 from engine.views import view
+from games import services
 from games import worker as computers
 from games.models import LogEntry, Match
 from games.worker import ComputerWorker, step_when_due
@@ -158,14 +159,14 @@ async def test_a_failing_match_is_set_aside_and_the_others_go_on(
     broken, fine = [await db(make_match, "me", "computer", creator=alice) for _ in range(2)]
     for match in (broken, fine):
         await db(play, match.pk, {0: alice}, until=lambda s: s.turn == 1)
-    real = computers.services.computer_step
+    real = services.computer_step
 
     def step(*, match_id: int) -> Any:
         if match_id == broken.pk:
             raise RuntimeError("a bug in a computer player")
         return real(match_id=match_id)
 
-    monkeypatch.setattr(computers.services, "computer_step", step)
+    monkeypatch.setattr(services, "computer_step", step)
     worker = ComputerWorker(delay=0)
     steps, _wait = await db(worker.run_once)
     assert steps == 1 and broken.pk in worker.failed

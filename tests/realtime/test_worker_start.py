@@ -24,6 +24,7 @@ from django.utils import timezone
 from games import selectors, services
 from games import worker as computers
 from games.models import Pause
+from games.worker import leader
 from tests.realtime.conftest import db, snapshot
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -138,7 +139,7 @@ async def test_lifespan_start_fails_while_another_server_holds_the_database(
 
     settings.REDIS_URL = None
     monkeypatch.setenv("COMPUTER_WORKER", "")
-    monkeypatch.setattr(computers, "LOCK_WAIT", 0.2)
+    monkeypatch.setattr(leader, "LOCK_WAIT", 0.2)
     other = await psycopg.AsyncConnection.connect(
         database_url(connection.settings_dict), autocommit=True
     )

@@ -1,6 +1,6 @@
 """`manage.py run_computers`: the computer players (R25) in a process of their own.
 
-The same loop each server process runs (games/worker.py), for a deployment that
+The same loop each server process runs (games/worker/computers.py), for a deployment that
 turns it off in the servers (``COMPUTER_WORKER=off``) or wants one more. Several
 may run at once: each match's next action is taken by exactly one of them. The
 moves reach the tables through the channel layer, so this needs a shared one
