@@ -445,7 +445,37 @@ def gc_summary(
         "max_pause_cpu_ms": longest_cpu,
         "thresholds": [a.get("thresholds") for a in after.values()],
         "frozen": [a.get("frozen") for a in after.values()],
+        "costs": cost_deltas(before, after),
     }
+
+
+def cost_deltas(
+    before: dict[int, dict[str, Any]], after: dict[int, dict[str, Any]]
+) -> dict[str, float]:
+    """The servers' CPU seconds by part (games.trace `costs`) between two snapshots, summed
+    over the processes."""
+    out: dict[str, float] = {}
+    for pid, a in after.items():
+        earlier = before.get(pid, {}).get("costs", {})
+        for part, seconds in a.get("costs", {}).items():
+            out[part] = out.get(part, 0.0) + seconds - earlier.get(part, 0.0)
+    return out
+
+
+def cost_parts(costs: dict[str, float], server_cpu: float, actions: int) -> list[tuple[str, float]]:
+    """The server CPU per action by part, in ms, largest first: the hub's passes split into the
+    seats' boards, the spectators' and the version's shared work (reads derived, facts, the
+    shared parts); each database call by its function; the computers' loop; and the rest,
+    what no part names (the event loop: sockets, frames, dispatch, the collector)."""
+    if not actions:
+        return []
+    ms = {part: seconds / actions * 1000 for part, seconds in costs.items()}
+    boards = sum(v for part, v in ms.items() if part.startswith("hub pass: "))
+    if "hub pass" in ms:
+        ms["hub pass: the version's shared work"] = max(0.0, ms.pop("hub pass") - boards)
+    named = sum(ms.values())
+    ms["the rest: event loop, sockets, frames"] = max(0.0, server_cpu / actions * 1000 - named)
+    return sorted(ms.items(), key=lambda item: -item[1])
 
 
 MODES = ("one", "split", "proxy")
@@ -501,6 +531,7 @@ def load_phase(
     env = server_env(db.url, redis_url=redis_url, conn_max_age=args.conn_max_age)
     servers = Servers(env=env, count=processes, proxy=mode == "proxy")
     servers.env["GC_STATS_FILE"] = str(servers.log_dir / "gc-%p.json")
+    servers.env["TABLE_COSTS"] = "1"  # the CPU by part, in the same snapshots (games.trace)
     trace_dir = servers.log_dir / "trace"
     if getattr(args, "trace", False):
         servers.env["TABLE_TRACE"] = str(trace_dir)
@@ -796,6 +827,12 @@ def report_load(load: dict[str, Any], indent: str = "  ") -> None:
             + ", ".join(
                 f"{name} {fmt(ms, 2)} ms" for name, ms in load["process_cpu_ms_per_action"].items()
             )
+        )
+    parts = cost_parts(load["gc"].get("costs", {}), load["server_cpu_seconds"], load["actions"])
+    if parts:
+        print(
+            f"{indent}server CPU per action by part: "
+            + ", ".join(f"{part} {ms:.2f} ms" for part, ms in parts)
         )
     print(
         f"{indent}database CPU: {load['database_cpu_seconds']:.1f} s ({fmt(load['database_cpu_ms_per_action'])} "

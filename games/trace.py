@@ -10,6 +10,13 @@ commit to this process's hub, wall clock) and every hub (``hub update``, ``board
 per connection, ``send`` per frame: from the hub's update to the frame written to its
 socket) join up across processes. bench/load.py reads them after the run
 (`load_spans`).
+
+Apart from the spans, the server's CPU by part (``TABLE_COSTS`` set, as bench/load.py does):
+`cost` adds the calling thread's CPU time since a start to a named part (the hub's passes,
+the boards of seats and of spectators, each database call by its function's name, the
+computers' loop), `costs` gives the totals, and tablesite/gcstats.py writes them into its
+snapshots, so that the benchmark says where an action's milliseconds went; whatever no part
+names is the event loop's (sockets, frames, dispatch).
 """
 
 from __future__ import annotations
@@ -23,11 +30,28 @@ from typing import Any
 
 FOLDER = os.environ.get("TABLE_TRACE", "")
 ENABLED = bool(FOLDER)
+#: the CPU by part is counted (callers read it before timing anything: off, it costs nothing)
+COSTS = bool(os.environ.get("TABLE_COSTS"))
 
 _lock = threading.Lock()
 _file: Any = None
 #: when each key's update started here (perf_counter), for the sends' spans
 _started: dict[str, float] = {}
+#: part -> the CPU seconds spent in it by this process's threads
+_costs: dict[str, float] = {}
+
+
+def cost(part: str, started: float) -> None:
+    """Add the calling thread's CPU time since `started` (``time.thread_time()``) to `part`."""
+    spent = time.thread_time() - started
+    with _lock:
+        _costs[part] = _costs.get(part, 0.0) + spent
+
+
+def costs() -> dict[str, float]:
+    """The CPU seconds of each part so far (`cost`)."""
+    with _lock:
+        return dict(_costs)
 
 
 def key(match_id: int, version: int) -> str | None:

@@ -9,7 +9,8 @@ reader never sees half of one)::
     {"pid": …, "time": <unix time of the snapshot>,
      "collections": [gen0, gen1, gen2], "seconds": [gen0, gen1, gen2], "cpu_seconds": […],
      "max_ms": [gen0, gen1, gen2], "collected": …, "uncollectable": …,
-     "long": [[unix time, generation, ms, collected, cpu ms], …]}
+     "long": [[unix time, generation, ms, collected, cpu ms], …],
+     "costs": {part: CPU seconds, …}}
 
 ``long`` lists every pause of at least `LONG_MS` (the latest `KEEP` of them), so a
 reader can take the longest pause within a window of its own (``ms`` by the wall
@@ -29,6 +30,8 @@ import time
 from collections import deque
 from pathlib import Path
 from typing import Any
+
+from games import trace
 
 ENV = "GC_STATS_FILE"
 #: pauses at least this long are listed one by one
@@ -87,6 +90,8 @@ class GcStats:
             "long": list(self.long),
             "thresholds": list(gc.get_threshold()),
             "frozen": self.frozen,
+            # the server's CPU by part (games.trace, when TABLE_COSTS is set)
+            "costs": trace.costs(),
         }
 
     def write(self) -> None:

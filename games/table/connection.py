@@ -156,6 +156,7 @@ class Connection(Screen):
         session, self.check_session = (self.session if self.check_session else None), False
 
         def run() -> Any:
+            cpu = time.thread_time() if trace.COSTS else 0.0
             try:
                 with notify.held() as told:
                     return self.in_database(fn, session=session, **kwargs), told
@@ -164,6 +165,8 @@ class Connection(Screen):
                 # (channels.testing does): these threads outlive the call, and a connection
                 # left open past CONN_MAX_AGE would keep its database busy.
                 close_old_connections()
+                if trace.COSTS:
+                    trace.cost(f"call {getattr(fn, '__name__', 'a function')}", cpu)
 
         result, told = await database_sync_to_async(
             run, thread_sensitive=False, executor=DATABASE_THREADS

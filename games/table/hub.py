@@ -303,12 +303,14 @@ class Hub:
     ) -> list[tuple[Any, Any, Any, BaseException | None, _Job | None]]:
         """In a database thread: the boards the jobs ask for, in their order."""
         out: list[tuple[Any, Any, Any, BaseException | None, _Job | None]] = []
+        cpu = time.thread_time() if trace.COSTS else 0.0
         try:
             for job in jobs:
                 if job.notice is not None:
                     out.extend(self._told(job.notice))
                 elif job.conn is not None and job.conn in self.outboxes:
                     conn = job.conn
+                    started = time.thread_time() if trace.COSTS else 0.0
                     try:
                         kwargs = dict(job.board)
                         if getattr(conn, "needs_whole", False):
@@ -320,10 +322,14 @@ class Hub:
                         continue
                     out.append((conn, message, None, None, job))
                     self._hold()
+                    if trace.COSTS:
+                        trace.cost(_board_part(conn), started)
                 else:
                     out.append((None, None, None, None, job))
         finally:
             close_old_connections()  # as TableConsumer.call does
+            if trace.COSTS:
+                trace.cost("hub pass", cpu)
         return out
 
     def _told(
@@ -364,6 +370,7 @@ class Hub:
         out: list[tuple[Any, Any, Any, BaseException | None, None]] = []
         for conn in list(self.outboxes):
             started = time.perf_counter()
+            cpu = time.thread_time() if trace.COSTS else 0.0
             try:
                 whole = bool(getattr(conn, "needs_whole", False))
                 conn.needs_whole = False
@@ -378,6 +385,8 @@ class Hub:
                 out.append((conn, None, None, e, None))
                 continue
             trace.span(key, "board", started)
+            if trace.COSTS:
+                trace.cost(_board_part(conn), cpu)
             out.append((conn, message, key, None, None))
         if changed and at_least is not None:
             self.version = max(self.version, at_least)
@@ -397,6 +406,11 @@ class Hub:
         self._jobs = []
         for conn in list(self.outboxes):
             await self.remove(conn)
+
+
+def _board_part(conn: Any) -> str:
+    """Which part of the server's CPU a connection's board counts to (games.trace `cost`)."""
+    return "hub pass: a seat's board" if conn.seated else "hub pass: a spectator's board"
 
 
 def _cancel(jobs: list[_Job]) -> None:

@@ -54,7 +54,7 @@ from django.db import (
 from django.db.models import Max
 from django.utils import timezone
 
-from games import presence, selectors, servers, services, signals, standin
+from games import presence, selectors, servers, services, signals, standin, trace
 from games.models import PACE_SECONDS, Match, Pause, Seat
 from games.worker.leader import keep_claim
 
@@ -264,6 +264,7 @@ class ComputerWorker:
 
     def _pass(self) -> tuple[int, float | None]:
         """`run_once` in the worker's own thread, with a healthy connection."""
+        cpu = time.thread_time() if trace.COSTS else 0.0
         close_old_connections()
         try:
             self.expire_pauses()
@@ -276,6 +277,9 @@ class ComputerWorker:
             logger.exception("computer players: a pass failed")
             connection.close()  # a broken connection is replaced on the next pass
             return 0, self.poll * 8
+        finally:
+            if trace.COSTS:
+                trace.cost("computers' loop", cpu)
 
     def poke(self) -> None:
         """A match changed (its notice, `games.notify`): look again now instead of at the next
