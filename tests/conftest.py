@@ -55,7 +55,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(autouse=True)
 def _english_between_tests() -> Iterator[None]:
     """Each test starts in the default language: a request through LocaleMiddleware
-    leaves its language active in the thread, which would leak into later tests."""
+    leaves its language active in the thread, which would leak into later tests. Without
+    Django (the engine's tests run without it: ``pytest tests/engine -p no:django``) there is
+    no language to reset."""
+    from django.conf import settings
+
+    if not settings.configured:
+        yield
+        return
     from django.utils import translation
 
     translation.deactivate()
