@@ -402,6 +402,17 @@ def read_gc_stats(folder: Path) -> dict[int, dict[str, Any]]:
     return out
 
 
+def fresh_gc_stats(folder: Path, since: float, wait: float = 2.0) -> dict[int, dict[str, Any]]:
+    """The servers' snapshots written after `since` (each writes one every half second), so
+    that what they count from then on is the run's alone; waits at most `wait` seconds."""
+    deadline = time.time() + wait
+    while True:
+        stats = read_gc_stats(folder)
+        if (stats and all(s["time"] > since for s in stats.values())) or time.time() > deadline:
+            return stats
+        time.sleep(0.05)
+
+
 def gc_summary(
     before: dict[int, dict[str, Any]], after: dict[int, dict[str, Any]], since: float, until: float
 ) -> dict[str, Any]:
@@ -559,8 +570,8 @@ def load_phase(
             # The servers' CPU is counted from the first move, after every board of the connections.
             servers.mark()
             db_cpu.mark()
-            gc_marks["before"] = read_gc_stats(servers.log_dir)
             gc_marks["since"] = time.time()
+            gc_marks["before"] = fresh_gc_stats(servers.log_dir, gc_marks["since"])
 
         async def play() -> Any:
             return await drive(

@@ -162,6 +162,19 @@ def test_open_loop_with_spectators(tmp_path: Path) -> None:
     assert load["acts_sent"] >= load["offered"] // 3
     assert load["frames"]["spectator"]["count"] >= load["actions"]
     assert load["checks_sent"] >= 2 * 10  # 10 connections, a check a second, 4 s
+    # Where the server's CPU went, by part: the seats' and the spectators' boards, the
+    # action's service and the checks' reads are each counted, the rest is the event loop's.
+    costs = load["gc"]["costs"]
+    assert {
+        "hub pass",
+        "hub pass: a seat's board",
+        "hub pass: a spectator's board",
+        "call action_submit",
+        "call match_version",
+    } <= set(costs), costs
+    assert all(seconds >= 0 for seconds in costs.values())
+    assert costs["hub pass"] >= costs["hub pass: a seat's board"]  # the boards are of the pass
+    assert re.search(r"server CPU per action by part: .*call action_submit [\d.]+ ms", stdout)
     assert_left_nothing(database)
 
 
