@@ -34,7 +34,7 @@ from games.admin import LogEntryInline, MatchAdmin, RoundAdmin, RoundScores
 from games.history import checks
 from games.history.replays import NotReplayable, parse_position, round_replay
 from games.history.views import position_url, viewer_context
-from games.logtext import describe_entry
+from games.log.words import describe_entry
 from games.models import LogEntry, Match, Round, Seat
 from games.permissions import Action as Can
 from games.queries import replay_differences, replay_json

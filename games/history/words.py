@@ -13,8 +13,9 @@ from django.utils.translation import ngettext
 
 from engine.state import MEXICAN, RoundState
 from engine.tiles import parse_tile, spoken, tile_str
-from games import logtext, words
+from games import words
 from games.history.replays import RoundReplay, Step
+from games.log import words as logtext
 
 
 def seat_label(names: Sequence[str], seat: int) -> str:

@@ -226,8 +226,8 @@ def winners_text(view: SeatView, seats: Sequence[SeatInfo]) -> str:
 def log_line(
     entry: Any, names: Sequence[str], viewer_seat: int | None, *, engine: int | None = None
 ) -> str:
-    """One LogEntry in words (see games.logtext)."""
-    from games.logtext import describe_entry
+    """One LogEntry in words (see games.log.words)."""
+    from games.log.words import describe_entry
 
     actor = ""
     if entry.user is not None:

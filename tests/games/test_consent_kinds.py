@@ -14,8 +14,9 @@ import pytest
 from django.utils import timezone, translation
 
 from engine.serialize import state_from_json
-from games import consent, logtext, presence, services, standin
+from games import consent, presence, services, standin
 from games.errors import ILLEGAL, GameError
+from games.log import words as logtext
 from games.models import ChangeRequest, Match, Presence
 from games.table import board as table_board
 from games.table.commands.last_round import end_after_this_round

@@ -14,7 +14,7 @@ from engine import bots
 from engine.views import view
 from games import services, worker
 from games.errors import GameError
-from games.logtext import undo_words
+from games.log.words import undo_words
 from games.models import LogEntry, Match, Seat
 from games.services import SeatSpec
 from tests import reads, seeded

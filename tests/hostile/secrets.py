@@ -1,7 +1,7 @@
 """Finding tiles in what a connection or a page was sent, in every form the site writes one.
 
 The forms (games/jinja2/games/board/*.html, games/templatetags/tiles.py, games/board.py,
-games/logtext.py): ``data-tile="5-3"``, ``data-pips="3-5"`` on a tile's SVG (either
+games/log/words.py): ``data-tile="5-3"``, ``data-pips="3-5"`` on a tile's SVG (either
 orientation), accessible names ("Tile 5-3", "Ficha 5-3", "Stein 5-3"), titles and
 log lines ("played 5-3"), a hint's ``"tile": "5-3"``, and the SVG itself: two
 ``<use href="#mt-pips-a">`` / ``#mt-pips-b`` in one ``<svg>`` draw the tile a-b even

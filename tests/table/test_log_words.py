@@ -1,11 +1,11 @@
-"""games.logtext: the log in words. A draw never names the tile (R15, R24)."""
+"""games.log.words: the log in words. A draw never names the tile (R15, R24)."""
 
 from __future__ import annotations
 
 import pytest
 from django.utils import translation
 
-from games.logtext import describe, describe_entry
+from games.log.words import describe, describe_entry
 
 NAMES = ["Ana", "Ben", "Computer 3"]
 
