@@ -1,5 +1,5 @@
 """Guests and table preferences in the admin (read-mostly: the site and remove_guests manage them),
-and Django's user admin with the site's allow-listed lookups (games.admin_lookups: no
+and Django's user admin with the site's allow-listed lookups (games.admin.lookups: no
 filtering by password hashes)."""
 
 from typing import Any
@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 
 from accounts.models import EmailAddress, Guest, Preferences
-from games.admin_lookups import AllowListedLookups
+from games.admin.lookups import AllowListedLookups
 
 
 @admin.register(Guest)

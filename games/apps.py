@@ -10,11 +10,11 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         """Wake this process's computer players on each committed change (games.signals:
         games.notify announces, the worker listens, so notify never imports the worker);
-        the admin's allow-listed lookups on every list (games.admin_lookups)."""
+        the admin's allow-listed lookups on every list (games.admin.lookups)."""
         from django.contrib import admin
 
         from games import signals, worker
-        from games.admin_lookups import allow_list_every_admin
+        from games.admin.lookups import allow_list_every_admin
 
         signals.match_moved.connect(worker.on_match_moved, dispatch_uid="games-worker-poke")
         # Every admin list refuses lookups it does not offer (the admins of all apps are

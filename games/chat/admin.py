@@ -13,7 +13,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games.admin_lookups import AllowListedLookups
+from games.admin.lookups import AllowListedLookups
 from games.chat import phrases, services
 from games.chat.models import Action, Block, Message, Report
 
@@ -40,7 +40,7 @@ def around(message: Message, count: int = AROUND) -> list[Message]:
 
 class ReadOnly(AllowListedLookups, admin.ModelAdmin):
     """Table talk's admins: read-only, and filtered, searched and sorted only on what they
-    name (games.admin_lookups: no path to a match's secrets, such as ``?match__seed__lte=``)."""
+    name (games.admin.lookups: no path to a match's secrets, such as ``?match__seed__lte=``)."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -5,7 +5,7 @@ changes nothing of a game: only whether a match is listed in the lobby. Rounds,
 seats, the append-only log (R27, R28) and undo points are read-only. A match's
 replay, its export and the import check are the history wing's
 (games/history/admin.py, which registers a subclass of `MatchAdmin` in its place).
-Every list is filtered, searched and sorted only as games.admin_lookups allows: never
+Every list is filtered, searched and sorted only as games.admin.lookups allows: never
 by a seed, a state, a deal or a link token.
 """
 
@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import permissions
-from games.admin_lookups import AllowListedLookups
+from games.admin.lookups import AllowListedLookups
 from games.models import (
     ChangeRequest,
     ClientRequest,

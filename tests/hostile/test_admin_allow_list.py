@@ -1,4 +1,4 @@
-"""No admin list can be made to tell a secret (games.admin_lookups).
+"""No admin list can be made to tell a secret (games.admin.lookups).
 
 Before: staff with only view permissions rebuilt a live hand from
 ``/admin/games/match/?state__hands__1__icontains=…`` and a live match's seed from
@@ -30,7 +30,7 @@ from django.utils import timezone
 from engine.bots import choose
 from engine.views import view
 from games import services
-from games.admin_lookups import SECRETS
+from games.admin.lookups import SECRETS
 from games.models import Match, Round, UndoPoint
 from tests import seeded
 from tests.games.conftest import rid
@@ -286,7 +286,7 @@ def test_every_list_answers_a_filter_it_does_not_take_with_400(viewer: Client) -
     it does not offer, and a filter whose value the database refuses (an invalid regular
     expression on the primary key, which every list may be filtered by), with 400, not
     with a server error."""
-    from games.admin_lookups import AllowListedLookups
+    from games.admin.lookups import AllowListedLookups
 
     assert len(admin.site._registry) > 20
     for model, model_admin in admin.site._registry.items():
