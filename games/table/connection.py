@@ -55,6 +55,8 @@ class Connection(Screen):
     check_session = False
     #: set once this connection is ending: no frame is acted on after that
     ended = False
+    #: R26: this connection's rules/log panel is open (it pauses the computers)
+    pausing = False
 
     if TYPE_CHECKING:  # the consumer's (channels' AsyncWebsocketConsumer)
         channel_name: str

@@ -84,8 +84,6 @@ class TableConsumer(Connection, AsyncWebsocketConsumer):
     SLOW_CLOSE = SLOW_CLOSE
     group: str | None = None
     user_group: str | None = None
-    #: R26: this connection's rules/log panel is open (it pauses the computers)
-    pausing = False
     renewing: asyncio.Task[None] | None = None
     beating: asyncio.Task[None] | None = None
 

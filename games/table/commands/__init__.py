@@ -23,9 +23,13 @@ import importlib
 import pkgutil
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.table.commands.fields import Field
+
+if TYPE_CHECKING:
+    from games.table.connection import Connection
+    from games.table.protocol import Command
 
 #: A command's handler: ``await handler(connection, command)``. `connection` is the
 #: table's consumer as a games.table.connection `Connection`: ``call(fn, **kw)`` runs `fn`
@@ -34,7 +38,7 @@ from games.table.commands.fields import Field
 #: ``viewer(match)`` (games.table.screen), and what it keeps per connection (``revealed``,
 #: ``autodraw``, ``pausing``, ``sent_version``, ``match_id``, ``user``). A helper only one
 #: command uses lives in that command's module.
-Handler = Callable[[Any, Any], Awaitable[None]]
+Handler = Callable[["Connection", "Command"], Awaitable[None]]
 
 
 @dataclass(frozen=True)

@@ -4,14 +4,18 @@ the request the board showed), ``request_id``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from games import services
 from games.table.commands import Spec
 from games.table.commands.fields import ASK, REQUEST_ID
 
+if TYPE_CHECKING:
+    from games.table.connection import Connection
+    from games.table.protocol import Command
 
-async def handle(t: Any, c: Any) -> None:
+
+async def handle(t: Connection, c: Command) -> None:
     result = await t.call(
         services.change_answer,
         match_id=t.match_id,

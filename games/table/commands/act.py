@@ -4,14 +4,18 @@ move legal."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from games import services
 from games.table.commands import Spec
 from games.table.commands.fields import ACTION, REQUEST_ID, SEAT, VERSION
 
+if TYPE_CHECKING:
+    from games.table.connection import Connection
+    from games.table.protocol import Command
 
-async def handle(t: Any, c: Any) -> None:
+
+async def handle(t: Connection, c: Command) -> None:
     result = await t.call(
         services.action_submit,
         match_id=t.match_id,

@@ -4,14 +4,18 @@ it when they next connect."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from games import services
 from games.table.commands import Spec
 from games.table.commands.fields import ON
 
+if TYPE_CHECKING:
+    from games.table.connection import Connection
+    from games.table.protocol import Command
 
-async def handle(t: Any, c: Any) -> None:
+
+async def handle(t: Connection, c: Command) -> None:
     t.autodraw = await t.call(services.autodraw_set, match_id=t.match_id, user=t.user, on=c.on)
     await t.send_board()
 

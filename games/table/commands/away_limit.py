@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy as _
 
@@ -12,6 +12,10 @@ from games import consent, standin
 from games.standin import consent_away_limit
 from games.table.commands import Spec
 from games.table.commands.fields import LIMIT, REQUEST_ID
+
+if TYPE_CHECKING:
+    from games.table.connection import Connection
+    from games.table.protocol import Command
 
 #: asked of the others at a shared table (games.consent); the request carries the new limit
 KIND = consent.register(
@@ -32,7 +36,7 @@ KIND = consent.register(
 )
 
 
-async def handle(t: Any, c: Any) -> None:
+async def handle(t: Connection, c: Command) -> None:
     result = await t.call(
         standin.away_limit_set,
         match_id=t.match_id,

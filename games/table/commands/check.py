@@ -7,13 +7,17 @@ one per page."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from games import selectors
 from games.table.commands import Spec
 
+if TYPE_CHECKING:
+    from games.table.connection import Connection
+    from games.table.protocol import Command
 
-async def handle(t: Any, c: Any) -> None:
+
+async def handle(t: Connection, c: Command) -> None:
     async def read() -> int | None:
         return await t.call(selectors.match_version, match_id=t.match_id)
 

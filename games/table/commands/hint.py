@@ -3,15 +3,19 @@ view, for the seat whose hand this connection shows (games.permissions ``require
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games import permissions, selectors
 from games.table import access, board
 from games.table.commands import Spec
 from games.table.commands.fields import SEAT
 
+if TYPE_CHECKING:
+    from games.table.connection import Connection
+    from games.table.protocol import Command
 
-def hint(*, t: Any, seat: int) -> dict[str, Any]:
+
+def hint(*, t: Connection, seat: int) -> dict[str, Any]:
     """In a database thread: the hint frame for `seat`, refused unless connection `t` shows its hand."""
     match = access.started_match(t.match_id)
     viewer = t.viewer(match)
@@ -24,7 +28,7 @@ def hint(*, t: Any, seat: int) -> dict[str, Any]:
     return board.hint_message(selectors.seat_view(match, seat))
 
 
-async def handle(t: Any, c: Any) -> None:
+async def handle(t: Connection, c: Command) -> None:
     await t.send_json(await t.call(hint, t=t, seat=c.seat))
 
 

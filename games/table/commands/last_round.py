@@ -15,7 +15,7 @@ request waits for answers.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
@@ -28,6 +28,10 @@ from games.services import Result
 from games.table.commands import Offer, OfferContext, Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
+
+if TYPE_CHECKING:
+    from games.table.connection import Connection
+    from games.table.protocol import Command
 
 #: who may: a player of the match (its creator only when they play a seat too)
 MAY = permissions.rule(
@@ -95,7 +99,7 @@ def end_after_this_round(
     )
 
 
-async def handle(t: Any, c: Any) -> None:
+async def handle(t: Connection, c: Command) -> None:
     result = await t.call(
         end_after_this_round,
         match_id=t.match_id,

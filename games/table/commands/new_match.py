@@ -4,7 +4,7 @@ has no expected version: there is one new match per finished one)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.urls import reverse
 
@@ -12,8 +12,12 @@ from games import services
 from games.table.commands import Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
 
+if TYPE_CHECKING:
+    from games.table.connection import Connection
+    from games.table.protocol import Command
 
-async def handle(t: Any, c: Any) -> None:
+
+async def handle(t: Connection, c: Command) -> None:
     new = await t.call(
         services.table_new_match, match_id=t.match_id, user=t.user, request_id=c.request_id
     )

@@ -3,7 +3,7 @@ rules too, but only players pause the computers (games.permissions ``PAUSE``).""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from games import permissions, services
 from games.permissions import Action as Can
@@ -11,8 +11,12 @@ from games.table import access
 from games.table.commands import Spec
 from games.table.commands.fields import OPEN
 
+if TYPE_CHECKING:
+    from games.table.connection import Connection
+    from games.table.protocol import Command
 
-def pause_open(*, t: Any) -> bool:
+
+def pause_open(*, t: Connection) -> bool:
     """In a database thread: pause the computers for connection `t`, if its user may."""
     match = access.started_match(t.match_id)
     if not permissions.may(t.user, Can.PAUSE, match):
@@ -21,7 +25,7 @@ def pause_open(*, t: Any) -> bool:
     return True
 
 
-async def handle(t: Any, c: Any) -> None:
+async def handle(t: Connection, c: Command) -> None:
     if c.open:
         # Sent again while the panel stays open: it renews the pause (it expires otherwise).
         t.pausing = await t.call(pause_open, t=t)

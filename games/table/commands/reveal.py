@@ -3,15 +3,19 @@ the seat the relay cover is up for on this device (games.permissions ``require_l
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from games import permissions, selectors
 from games.table import access
 from games.table.commands import Spec
 from games.table.commands.fields import SEAT
 
+if TYPE_CHECKING:
+    from games.table.connection import Connection
+    from games.table.protocol import Command
 
-def check_reveal(*, t: Any, seat: int) -> None:
+
+def check_reveal(*, t: Connection, seat: int) -> None:
     """In a database thread: refuse unless `seat` is the user's and connection `t` covers it."""
     match = access.started_match(t.match_id)
     viewer = t.viewer(match)
@@ -24,7 +28,7 @@ def check_reveal(*, t: Any, seat: int) -> None:
     )
 
 
-async def handle(t: Any, c: Any) -> None:
+async def handle(t: Connection, c: Command) -> None:
     await t.call(check_reveal, t=t, seat=c.seat)
     t.revealed = c.seat
     await t.send_board()

@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from games import services
 from games.table.commands import Spec
 from games.table.commands.fields import REQUEST_ID
 
+if TYPE_CHECKING:
+    from games.table.connection import Connection
+    from games.table.protocol import Command
 
-async def handle(t: Any, c: Any) -> None:
+
+async def handle(t: Connection, c: Command) -> None:
     result = await t.call(
         services.hurry_start, match_id=t.match_id, user=t.user, request_id=c.request_id
     )

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from games.table.commands import Spec
 
+if TYPE_CHECKING:
+    from games.table.connection import Connection
+    from games.table.protocol import Command
 
-async def handle(t: Any, c: Any) -> None:
+
+async def handle(t: Connection, c: Command) -> None:
     await t.send_board(whole=True)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy as _
 
@@ -10,6 +10,10 @@ from games import consent, services
 from games.services.changes import consent_undo
 from games.table.commands import Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
+
+if TYPE_CHECKING:
+    from games.table.connection import Connection
+    from games.table.protocol import Command
 
 #: asked of the others at a shared table (games.consent)
 KIND = consent.register(
@@ -30,7 +34,7 @@ KIND = consent.register(
 )
 
 
-async def handle(t: Any, c: Any) -> None:
+async def handle(t: Connection, c: Command) -> None:
     result = await t.call(
         services.match_undo,
         match_id=t.match_id,
