@@ -6,7 +6,8 @@ tile is on the table): each process's hub of the match (games.table.hub) applies
 entries with the engine to the state it holds, or reads the version when it cannot.
 In the process that made the change the hub is told directly (`hub_sink`), not
 through the layer; the layer's copy carries this process's `ORIGIN` so its own hubs
-skip it. The services call these from `transaction.on_commit`, so a failure here (no
+skip it (with the in-memory layer, which reaches no other process, no copy goes when this
+process's hubs hold the match: `hub_holds`). The services call these from `transaction.on_commit`, so a failure here (no
 channel layer, Redis down) must never undo or fail the service: the data is already
 committed and a client that reconnects asks for a fresh view.
 """
@@ -54,6 +55,13 @@ class Entry(NamedTuple):
 #: where this process's hubs are told of a change made here (games.table.hub installs it):
 #: called with (match id, message) in the thread that committed; must not block
 hub_sink: Callable[[int, dict[str, Any]], None] | None = None
+#: whether this process's hubs hold a match (games.table.hub installs it): with a layer that
+#: reaches no other process (the in-memory one), a notice told to them directly goes no further
+hub_holds: Callable[[int], bool] | None = None
+
+
+def _reaches_this_process_only(layer: Any) -> bool:
+    return type(layer).__name__.endswith("InMemoryChannelLayer")
 
 
 def _layer_lost_errors() -> tuple[type[BaseException], ...]:
@@ -122,6 +130,16 @@ def _send(match_id: int, message: dict[str, Any]) -> bool:
         if layer is None:
             logger.warning("no channel layer configured: match %s not notified", match_id)
             return False
+        holds = hub_holds
+        if (
+            sink is not None
+            and holds is not None
+            and _reaches_this_process_only(layer)
+            and holds(match_id)
+        ):
+            # The layer would bring it back to this process only, whose hub skips its own
+            # notices (it was told directly): the hop from this thread to the loop is saved.
+            return True
         send = async_to_sync(layer.group_send)
         if _in_event_loop():
             # A thread that runs an event loop cannot wait on one: never the server's

@@ -586,6 +586,7 @@ def station() -> Station:
         if found is None or found.layer is not get_channel_layer():
             found = _stations[loop] = Station()
             notify.hub_sink = _sink
+            notify.hub_holds = _holds
         return found
 
 
@@ -605,6 +606,13 @@ def _sink(match_id: int, message: dict[str, Any]) -> None:
             found.deliver(match_id, message)
         else:
             loop.call_soon_threadsafe(found.deliver, match_id, dict(message))
+
+
+def _holds(match_id: int) -> bool:
+    """Whether a hub of this process holds the match (games.notify's `hub_holds`; any thread)."""
+    with _stations_lock:
+        stations = list(_stations.items())
+    return any(match_id in found.hubs and not loop.is_closed() for loop, found in stations)
 
 
 def deliver(told: list[tuple[int, dict[str, Any]]]) -> None:

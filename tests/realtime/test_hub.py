@@ -421,6 +421,46 @@ async def test_nothing_on_the_channel_layer_names_a_tile_off_the_table(
     assert any(m.get("entries") for m in sent) and drew > 0
 
 
+@pytest.mark.asyncio
+async def test_with_the_in_memory_layer_a_notice_its_hub_was_told_goes_no_further(
+    make_match: Any, alice: Any, connect: Any
+) -> None:
+    """The in-memory layer reaches this process only, whose hub was told of its own changes
+    directly: a change at a table this process's hub holds sends nothing on the layer (the
+    hop from the service's thread to the loop is saved), and its page still gets the board.
+    A table no hub here holds is still told through the layer (the test above)."""
+    from tests.realtime.test_commands import my_action, to_my_turn
+
+    match = await db(make_match, "me", "computer")
+    await to_my_turn(match.pk)
+    me = await connect(match, alice)
+    layer = get_channel_layer()
+    sent: list[str] = []
+    real = layer.group_send
+
+    async def spy(group: str, message: dict[str, Any]) -> None:
+        sent.append(group)
+        await real(group, message)
+
+    layer.group_send = spy
+    try:
+        version = me.version
+        action = await my_action(match.pk)
+        await db(
+            services.action_submit,
+            match_id=match.pk,
+            user=alice,
+            seat=0,
+            action=action,
+            expected_version=version,
+            request_id=rid(),
+        )
+        await me.catch_up(version + 1)
+    finally:
+        layer.group_send = real
+    assert notify.match_group(match.pk) not in sent
+
+
 @pytest.fixture
 def redis_layer(settings: Any) -> str:
     """The Redis channel layer (skipped without Redis, except under CI=true), a prefix of its own."""
