@@ -74,11 +74,14 @@ _PLAY_COMMIT = (
 )
 
 
-def _seat_for(match: Match, user: object, seat: object) -> None:
-    """2. The user may act for `seat`: their own seat or their pass-and-play seat (games.permissions)."""
+def _seat_for(match: Match, user: object, seat: object, seats: list[Seat] | None = None) -> None:
+    """2. The user may act for `seat`: their own seat or their pass-and-play seat
+    (games.permissions); `seats`: the match's, when read already."""
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise GameError(BAD_REQUEST, sentence("seat_not_number"))
-    permissions.require(user, Can.ACT, match, seat=seat, seats=_seats(match))
+    permissions.require(
+        user, Can.ACT, match, seat=seat, seats=seats if seats is not None else _seats(match)
+    )
 
 
 def _parse(raw: object, seat: int) -> Action:
@@ -112,8 +115,8 @@ def action_submit(
 ) -> Result:
     """Play one action (engine, play, draw, pass, end) for a seat the user controls."""
     with transaction.atomic():
-        match, seen_read, rnd = _lock_for_action(match_id, request_id)
-        _seat_for(match, user, seat)
+        match, seen_read, rnd, seats = _lock_for_action(match_id, request_id)
+        _seat_for(match, user, seat, seats)
         seen = _seen(match, user, request_id, seen_read)
         if seen is not None:
             return seen
@@ -126,7 +129,7 @@ def action_submit(
                 refusal(
                     "not_your_turn",
                     {"seat": state.turn},
-                    names=[s.display_name for s in _seats(match)],
+                    names=[s.display_name for s in seats],
                 ),
                 rule="R7",
                 reason="not_your_turn",

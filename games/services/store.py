@@ -2,8 +2,9 @@
 services share, the round's append-only log, the new snapshot stored, the version committed
 and announced. The services' modules import it; it imports none of them.
 
-- statements: the ones every action runs are written out in SQL (the lock, the seats, the
-  request id and the round read with the lock, the log entry, the match row);
+- statements: the ones every action runs are written out in SQL (the lock; the seats, the
+  request id and the round read in one statement after it; the log entry, the undo point,
+  the match row and the request id written in one);
 - checks (their order: games.services): 1. `_lock` (not_found; `_lock_for_action` reads
   what an action needs with it), 3. `_seen` (a repeated request id answered with its
   result), 4. `_fresh` (stale), 5. `_started` (not_started); `_seats` and `_user_id` for
@@ -76,13 +77,17 @@ _ROUND_FIELDS = [
 
 
 #: what `action_submit` reads after the lock (1.), one statement: the request id's earlier
-#: result if any (3.) and the current round with its log's last sequence number. Not part of
-#: the lock's statement: a statement that waited for the lock sees the locked row as the
-#: other transaction left it, but the rows it joined to it as they were before.
+#: result if any (3.), the current round with its log's last sequence number, and the seats
+#: in order (2.), as one JSON array of their columns. Not part of the lock's statement: a
+#: statement that waited for the lock sees the locked row as the other transaction left it,
+#: but the rows it joined to it as they were before.
 _READ_FOR_ACTION = (
     "SELECT c.user_id, c.version, c.match_id IS NOT NULL, "
     + ", ".join(f'r."{f.column}"' for f in _ROUND_FIELDS)
     + ", (SELECT max(seq) FROM games_logentry WHERE round_id = r.id)"
+    ", (SELECT json_agg(json_build_array("
+    + ", ".join(f's."{f.column}"' for f in _SEAT_FIELDS)
+    + ') ORDER BY s."index") FROM games_seat s WHERE s.match_id = m.id)'
     " FROM (SELECT %s::bigint AS id) m"
     " LEFT JOIN games_clientrequest c ON c.match_id = m.id AND c.request_id = %s"
     " LEFT JOIN games_round r ON r.match_id = m.id AND r.number = %s"
@@ -125,22 +130,22 @@ def _lock(match_id: object) -> Match:
 
 def _lock_for_action(
     match_id: object, request_id: object
-) -> tuple[Match, tuple[Any, ...], Round | None]:
-    """`_lock`, then what `_seen` and `_current_round` would read, in one statement: the match,
-    the request id's earlier (user id, version, found), and the current round (None before
-    the match starts)."""
+) -> tuple[Match, tuple[Any, ...], Round | None, list[Seat]]:
+    """`_lock`, then what `_seen`, `_current_round` and `_seats` would read, in one statement:
+    the match, the request id's earlier (user id, version, found), the current round (None
+    before the match starts) and the seats in order."""
     match = _lock(match_id)
     row = _row(
         _READ_FOR_ACTION,
         [match.pk, request_id if isinstance(request_id, str) else None, match.round_number],
     )
     assert row is not None
-    seen, rest = row[:3], row[3:]
+    seen, rest, seats = row[:3], row[3:-1], row[-1]
     rnd = None
     if rest[0] is not None:
         rnd = from_row(Round, _ROUND_FIELDS, rest[:-1])
         rnd.last_seq = rest[-1]
-    return match, seen, rnd
+    return match, seen, rnd, [from_row(Seat, _SEAT_FIELDS, values) for values in seats or ()]
 
 
 def _user_id(user: object) -> int | None:

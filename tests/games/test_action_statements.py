@@ -6,10 +6,9 @@ they must read and write what the ORM calls they replaced did.
   time; no other column of the match is written;
 - a computer's action: a log entry without a user and no undo point (R25, R27);
 - what no match or seat can be is refused as before (not_found, forbidden), changing nothing;
-- a person's action while the round goes on costs four statements: the lock; the request
-  id's earlier result with the current round; the seats; and one statement writing the log
-  entry, the undo point, the match and the request id (eight before: lock, seat,
-  request id, round, log entry, undo point, match, request id).
+- a person's action while the round goes on costs three statements between BEGIN and
+  COMMIT: the lock; the request id's earlier result with the current round and the seats;
+  and one statement writing the log entry, the undo point, the match and the request id.
 """
 
 from __future__ import annotations
@@ -157,7 +156,7 @@ def test_what_no_seat_can_be_is_forbidden(duo: Match, alice: Any, seat: int) -> 
     assert snapshot(duo) == before
 
 
-def test_an_action_costs_four_statements(duo: Match, alice: Any, bob: Any) -> None:
+def test_an_action_costs_three_statements(duo: Match, alice: Any, bob: Any) -> None:
     holder = state_of(duo).holder
     assert holder is not None
     with CaptureQueriesContext(connection) as ran:
@@ -170,4 +169,4 @@ def test_an_action_costs_four_statements(duo: Match, alice: Any, bob: Any) -> No
             request_id=rid(),
         )
     statements = [q["sql"].split()[0] for q in ran.captured_queries if "SAVEPOINT" not in q["sql"]]
-    assert statements == ["SELECT", "SELECT", "SELECT", "WITH"]
+    assert statements == ["SELECT", "SELECT", "WITH"]
