@@ -166,14 +166,21 @@ def _send(match_id: int, message: dict[str, Any]) -> bool:
 
 
 def match_changed(
-    match_id: int, version: int, *, entries: tuple[Entry, ...] = (), hurry: bool | None = None
+    match_id: int,
+    version: int,
+    *,
+    entries: tuple[Entry, ...] = (),
+    hurry: bool | None = None,
+    computer_next: bool = True,
 ) -> bool:
     """Tell the match group the match is now at `version`, and this process's computer
-    players (`signals.match_moved`, heard by games.worker: a computer may be next). `entries`: the action entries
-    this version logged, when it logged only actions (games.services.store._logged), and
-    `hurry` the match's "skip to my turn" after it; a hub derives the version from them.
+    players (`signals.match_moved`, heard by games.worker: a computer may be next; not when
+    `computer_next` is False, a person surely being the one to act). `entries`: the action
+    entries this version logged, when it logged only actions (games.services.store._logged),
+    and `hurry` the match's "skip to my turn" after it; a hub derives the version from them.
     True if sent."""
-    _poke(match_id)
+    if computer_next:
+        _poke(match_id)
     message: dict[str, Any] = {"type": "match.changed", "version": version}
     if entries:
         message["entries"] = [list(e) for e in entries]

@@ -137,7 +137,14 @@ def action_submit(
         if rnd is None:
             raise Round.DoesNotExist(f"match {match.pk} has no round {match.round_number}")
         return _play_commit(
-            match, rnd, state, parsed, match.version + 1, user=user, request_id=request_id
+            match,
+            rnd,
+            state,
+            parsed,
+            match.version + 1,
+            user=user,
+            request_id=request_id,
+            seats=seats,
         )
 
 
@@ -173,10 +180,12 @@ def _play_commit(
     *,
     user: object,
     request_id: str,
+    seats: list[Seat] | None = None,
 ) -> Result:
     """`_play` and `_commit` of a person's action: while the round goes on (nothing of the
     round's result to write, no signal to send) in one statement (`_PLAY_COMMIT`: the same
-    rows as `_append`, the undo point and `_commit`), else as they do it."""
+    rows as `_append`, the undo point and `_commit`), else as they do it. `seats`: the
+    match's, to tell the computers' loop whether one of them is to act next."""
     new = _applied(match, state, action)
     if new.over or (rnd.ended_by, rnd.points, rnd.totals) != ("", None, None):
         _record(match, rnd, new, action, version, user=user)
@@ -218,7 +227,17 @@ def _play_commit(
     )
     assert row is not None
     _logged(match, rnd, int(row[0]), version=version, action=action, user=user, by_computer=False)
-    return _announce(match, version)
+    return _announce(match, version, computer_next=_computer_next(new, seats))
+
+
+def _computer_next(state: RoundState, seats: list[Seat] | None) -> bool:
+    """Whether a computer may be the one to act next in `state` (a computer's seat, or a
+    person's a computer stands in for): the computers' loop is woken only then. True when
+    the seats are not known."""
+    if seats is None or state.turn is None or not 0 <= state.turn < len(seats):
+        return True
+    seat = seats[state.turn]
+    return seat.kind == Seat.Kind.COMPUTER or bool(seat.standin)
 
 
 def _record(

@@ -374,12 +374,15 @@ def _commit(
     return _announce(match, version)
 
 
-def _announce(match: Match, version: int) -> Result:
+def _announce(match: Match, version: int, *, computer_next: bool = True) -> Result:
     """Tell the table of `version` after commit, with the entries it logged if it only played
-    actions (`_logged`) and the match's new "skip to my turn" flag."""
+    actions (`_logged`) and the match's new "skip to my turn" flag; `computer_next`: False
+    when a person is surely the one to act next (the computers' loop is not woken)."""
     match_id, entries, hurry = match.pk, tuple(getattr(match, "logged", ())), bool(match.hurry)
     match.logged = []  # type: ignore[attr-defined]  # not a column (`_logged`)
     transaction.on_commit(
-        lambda: notify.match_changed(match_id, version, entries=entries, hurry=hurry)
+        lambda: notify.match_changed(
+            match_id, version, entries=entries, hurry=hurry, computer_next=computer_next
+        )
     )
     return Result(match_id, version)

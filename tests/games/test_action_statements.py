@@ -170,3 +170,44 @@ def test_an_action_costs_three_statements(duo: Match, alice: Any, bob: Any) -> N
         )
     statements = [q["sql"].split()[0] for q in ran.captured_queries if "SAVEPOINT" not in q["sql"]]
     assert statements == ["SELECT", "SELECT", "WITH"]
+
+
+def test_the_computers_loop_is_woken_only_when_a_computer_may_be_next(
+    make_match: Callable[..., Match],
+    alice: Any,
+    bob: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """A person's action wakes the computers' loop (games.signals.match_moved) when the seat
+    to act next is a computer's, not when it is a person's: the loop's pass, a scan of every
+    match waiting for a computer, is saved on most actions at a table of people."""
+    from games import signals
+
+    woken: list[int] = []
+
+    def heard(sender: object, *, match_id: int, **kwargs: Any) -> None:
+        woken.append(match_id)
+
+    people = make_match("me", "human")
+    services.seat_join(match_id=people.pk, user=bob, token=people.invite_token)
+    people.refresh_from_db()
+    with_computer = make_match("me", "computer")
+    seen = set()
+    signals.match_moved.connect(heard)
+    try:
+        for match, users in ((people, {0: alice, 1: bob}), (with_computer, {0: alice})):
+            driver = Driver(match, users, rng_seed=3)
+            driver.until(lambda s: s.phase == "play" and s.turn == 0)
+            for _ in range(6):  # seat 0's actions, until one hands the turn on
+                woken.clear()
+                with django_capture_on_commit_callbacks(execute=True):
+                    driver.submit(legal_actions(driver.state)[0])
+                turn = state_of(match).turn
+                computer = turn is not None and driver.kinds[turn] == "computer"
+                assert (match.pk in woken) is computer, (match.pk, turn, woken)
+                seen.add(computer)
+                if turn != 0:
+                    break
+    finally:
+        signals.match_moved.disconnect(heard)
+    assert seen == {True, False}  # both cases were met
