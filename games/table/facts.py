@@ -12,13 +12,20 @@ table's limit (games.standin), the latest request when it was just declined or e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from games import presence, selectors
 from games.models import ChangeRequest, Match
 from games.table import away
+
+#: how long what was read of the table's presence and requests is carried to the versions
+#: derived from it (moves only) before it is read again: the dots by the names follow a
+#: connection's coming and going by the table's own notice (a re-read), and what only time
+#: changes (a server that died without closing its connections) within this
+CARRIED_SECONDS = 15.0
 
 
 @dataclass(frozen=True)
@@ -35,6 +42,8 @@ class Facts:
     restart: bool
     next_round: bool
     new_match: bool
+    #: when `seen` and `answered` were read (time.monotonic)
+    read_at: float = field(default_factory=time.monotonic, compare=False)
 
 
 def of(reads: Any) -> Facts:
@@ -44,12 +53,32 @@ def of(reads: Any) -> Facts:
     return facts
 
 
+def carry(derived: Any, before: Any) -> None:
+    """`derived` (reads made from `before` by applying moves, games.table.board_reads.advance)
+    takes `before`'s reading of who is at the table and of the last closed request, read
+    under `CARRIED_SECONDS` ago: moves change neither (a connection coming or going, and a
+    request closing, make versions of their own, read afresh), so a move's version asks the
+    database nothing. A closed request still shown is read again (its showing time ends)."""
+    held = before.shared.get("facts")
+    if (
+        isinstance(held, Facts)
+        and held.answered is None
+        and time.monotonic() - held.read_at < CARRIED_SECONDS
+    ):
+        derived.shared["facts before"] = held
+
+
 def _work_out(reads: Any) -> Facts:
     match = reads.match
     seats = selectors.match_seats(match)
     playing = match.status == Match.Status.PLAYING
-    seen = presence.at_table(match.pk) if playing else None
-    answered = selectors.last_closed_request(match.pk) if reads.ask is None else None
+    before = reads.shared.get("facts before")
+    if isinstance(before, Facts) and reads.ask is None and playing:
+        seen, answered, read_at = before.seen, None, before.read_at
+    else:
+        seen = presence.at_table(match.pk) if playing else None
+        answered = selectors.last_closed_request(match.pk) if reads.ask is None else None
+        read_at = time.monotonic()
     # The names the boards say are loaded now (the rows are shared by every board of the
     # version; a related row is read on first use and kept on its instance).
     if answered is not None and answered.declined_by_id is not None:
@@ -63,4 +92,5 @@ def _work_out(reads: Any) -> Facts:
         restart=selectors.restart_open(match),
         next_round=selectors.next_round_open(match),
         new_match=selectors.new_match_open(match),
+        read_at=read_at,
     )

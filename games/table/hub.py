@@ -352,6 +352,8 @@ class Hub:
             if self.reads is not None and version > self.reads.version:
                 derived = board_reads.advance(self.reads, notice)
             if derived is not None:
+                assert self.reads is not None  # derived from them
+                facts.carry(derived, self.reads)  # moves change no presence, no request
                 board_reads.keep(derived)
                 self.derived += 1
             else:

@@ -1,7 +1,8 @@
 """The database statements of a version's pass (games.table.hub `Hub._told`): the table's
 facts are read once per version (games.table.facts), before any board is made, so the
 statements do not grow with the table's connections, their seats or their languages, and
-no statement is made while a connection's board is made."""
+no statement is made while a connection's board is made; a version derived from moves
+makes none at all (who is at the table and the last request are carried over)."""
 
 from __future__ import annotations
 
@@ -125,9 +126,12 @@ async def test_a_versions_pass_makes_as_many_statements_for_six_connections_as_f
 
     async def tell(notice: dict[str, Any]) -> None:
         for size, h in hubs.items():
+            derived = h.derived
             out, seen = await db(pass_counted, h, notice, rendering)
             assert out and not [error for _conn, _frame, _key, error, _job in out if error]
             assert not [sql for sql in seen if sql.startswith("while")], seen
+            if h.derived > derived:  # a move's version: presence and requests carried over
+                assert seen == [], seen
             counts[size].append(len(seen))
 
     for _ in range(4):  # versions derived from their notices
