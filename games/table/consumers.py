@@ -32,7 +32,8 @@ Hostile or unlucky endings:
   by itself (`selectors.PAUSE_TIMEOUT`), since the page renews it while the panel stays
   open (``panel`` ``open: true`` again every `PAUSE_RENEW` seconds);
 - a signed-in user's connection joins `accounts.sessions.user_group` and re-checks its
-  session before every command and whenever that group is told a session ended (logout,
+  session before every command (but ``check``, which gets only what the hub would push:
+  its Spec's ``session_checked``) and whenever that group is told a session ended (logout,
   password change, deactivation): closed with `SESSION_ENDED`.
 """
 
@@ -266,9 +267,10 @@ class TableConsumer(Connection, AsyncWebsocketConsumer):
                 return
             # The session is checked in the command's first database call (one thread hop,
             # one query: `call`), or here when the command makes none.
-            self.check_session = self.session is not None
+            spec = protocol.COMMANDS[command.type]
+            self.check_session = self.session is not None and spec.session_checked
             self.received_at = time.perf_counter()
-            await protocol.COMMANDS[command.type].handler(self, command)
+            await spec.handler(self, command)
             if self.check_session and not await self.session_holds():
                 return
         except SessionEnded:

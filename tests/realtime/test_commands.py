@@ -524,6 +524,7 @@ async def test_one_read_of_the_version_answers_the_tables_pages_in_turn(
     """The pages of a table check in turn: the version read for one page's check answers
     another page that checks after it began; a page's own next check reads again, and so
     brings the board a lost notice did not."""
+    from accounts.sessions import SessionCheck
     from games import notify, selectors
 
     match = await db(make_match, "me", "computer")
@@ -539,6 +540,14 @@ async def test_one_read_of_the_version_answers_the_tables_pages_in_turn(
         return real(**kwargs)
 
     monkeypatch.setattr(selectors, "match_version", counted)
+    sessions: list[int] = []
+    checked = SessionCheck.user_id
+
+    def session_counted(self: SessionCheck) -> int | None:
+        sessions.append(1)
+        return checked(self)
+
+    monkeypatch.setattr(SessionCheck, "user_id", session_counted)
     await me.send(type="check")
     assert await me.quiet() and len(reads) == 1
     monkeypatch.setattr(notify, "match_changed", lambda match_id, version, **_: False)
@@ -558,3 +567,10 @@ async def test_one_read_of_the_version_answers_the_tables_pages_in_turn(
     assert (await watcher.board())["version"] == version + 1 and len(reads) == 2
     await me.send(type="check")  # the watcher's read began after my last check: it answers
     assert (await me.board())["version"] == version + 1 and len(reads) == 2
+    # A check gets only what the hub would push: no session check either (a session's end
+    # closes the socket by its own notice), so one answered from the table's read costs
+    # no database call at all.
+    assert sessions == []
+    await me.send(type="sync")  # any other command is checked against the session
+    await me.board()
+    assert sessions

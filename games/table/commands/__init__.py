@@ -86,6 +86,10 @@ class Spec:
     fields: tuple[Field, ...]
     handler: Handler
     offer: Callable[[OfferContext], Offer | None] | None = None
+    #: the connection's session is checked before it runs (a signed-in user's: still signed
+    #: in?); False only for a command that changes nothing and sends nothing a board pushed
+    #: by the hub would not (those are not checked either; a session's end closes the socket)
+    session_checked: bool = True
 
     def field_names(self) -> frozenset[str]:
         return frozenset(f.name for f in self.fields)
