@@ -788,7 +788,8 @@ def present(
         restarted_text=flags.restarted_text,
         ask=flags.ask if not over else None,
         answered=flags.answered if not over else "",
-        offers=flags.offers if not over else (),
+        # Once the round is over only the match-end panel's offers stand (R29: play again).
+        offers=tuple(o for o in flags.offers if not over or o.where == "end"),
         away=flags.away,
     )
     e = spoken((view.engine, view.engine))
