@@ -34,7 +34,9 @@ see hands [3]  yes     yes    yes    yes       no    yes          yes
 stand in [5]   no [1]  others others no        no    no           no
 take back [5]  no [1]  own    own    no        no    no           no
 last round [7] no [1]  yes    yes    no        no    no           no
-answer [8]         no [1]  yes    yes    no        no    no           no
+answer [8]     no [1]  yes    yes    no        no    no           no
+play again[10] yes     yes    yes    no        no    no           no
+again seat[10] yes     no     yes    no        no    no           no
 watch link [9] no      no     no     yes       no    no           no
 ============== ======= ====== ====== ========= ===== ============ =========
 
@@ -56,7 +58,10 @@ one's own, counts only the seats the owner plays themselves).
 [7] R32: make the round in play the match's last (games.table.commands.last_round).
 [6] step through the match's ended rounds (the players' replay page,
 games.history.views, and the admin's; the admin's seed and export follow [2]).
-[8] accept or decline an open request (undo, restart, last round, away limit) (`request`): a person at the table
+[10] R29, once the match is over (games.table.commands.play_again): answer "Play again" or
+leave, for oneself and one's pass-and-play seats; "again seat": the creator chooses what a
+seat whose person left becomes in the new match (a holder of pass-and-play seats is their
+creator). [8] accept or decline an open request (undo, restart, last round, away limit) (`request`): a person at the table
 other than the one who asked (a request of one's own is the others' to answer). [9] follow the match's spectator link (games.views.watch):
 whoever brings the match's watch token is a spectator, but a guest only at a listed table
 . Clearing a pause left behind in the admin is a superuser's (`may_clear_pauses`).
@@ -118,7 +123,6 @@ class Action(StrEnum):
     UNDO = "undo"
     RESTART = "restart"
     NEXT_ROUND = "next_round"
-    NEW_MATCH = "new_match"
     PAUSE = "pause"
     EXPORT = "export"
     SEE_HANDS = "see_hands"
@@ -142,6 +146,10 @@ class Action(StrEnum):
     LAST_ROUND = "last_round"
     #: follow the match's spectator link (games.views.watch)
     WATCH_LINK = "watch_link"
+    #: R29: answer "Play again" (or leave the table) once the match is over
+    PLAY_AGAIN = "play_again"
+    #: R29: choose what a seat whose person left becomes in the new match (its creator)
+    AGAIN_SEAT = "again_seat"
 
 
 def may_look_back_q(user: object) -> Q:
@@ -338,7 +346,8 @@ class Powers:
             Action.LAST_ROUND,
             Action.RESTART,
             Action.NEXT_ROUND,
-            Action.NEW_MATCH,
+            Action.PLAY_AGAIN,
+            Action.AGAIN_SEAT,
             Action.ANSWER,
             Action.SEE_LINKS,
             Action.STAND_IN,
@@ -389,7 +398,9 @@ class Powers:
             return self.owner or self.alone
         if action == Action.NEXT_ROUND:
             return self.owner or bool(self.mine)
-        if action == Action.NEW_MATCH:
+        if action == Action.PLAY_AGAIN:
+            return self.owner or self.person
+        if action == Action.AGAIN_SEAT:
             return self.owner
         if action == Action.ANSWER:
             return self.person and (request is None or request.asked_by_id != self.uid)
@@ -507,7 +518,10 @@ _REFUSALS = {
     Action.UNDO: lambda: _("Only the players at this match can do this."),
     Action.RESTART: lambda: _("Only the match's creator can restart the round."),
     Action.NEXT_ROUND: lambda: _("Only the players at this match can start the next round."),
-    Action.NEW_MATCH: lambda: _("Only the match's creator can start a new match at this table."),
+    Action.PLAY_AGAIN: lambda: _("Only the people at this match can play again."),
+    Action.AGAIN_SEAT: lambda: _(
+        "Only the match's creator chooses who takes a seat in the new match."
+    ),
     Action.PAUSE: lambda: _("Only the players at this match can pause it."),
     Action.PACE: lambda: _("Only the players at this match can change the computers' pace."),
     Action.PREFER: lambda: _("Only the players at this match can change how it plays for them."),

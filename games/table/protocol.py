@@ -29,8 +29,10 @@ it is offered. A new table command is its module (and its template when it is of
 See games/table/commands/__init__.py and games/table/board.py's docstring.
 
 - ``act``: ``seat``, ``action`` (a replay-format action object), ``version``, ``request_id``
-- ``undo`` ``redo`` (R27), ``restart`` (R28), ``next_round``, ``new_match`` (R29):
-  ``version``, ``request_id``
+- ``undo`` ``redo`` (R27), ``restart`` (R28), ``next_round``: ``version``, ``request_id``
+- ``play_again`` ``leave_table`` (R29, once the match is over: a new match at the same
+  table, or not): ``version`` (not checked), ``request_id``; ``again_seat`` (the creator:
+  what the seat of someone who left becomes): ``seat``, ``become``, ``request_id``
 - ``hint`` (R23, R25), ``reveal`` (the relay's "Show my tiles", R24): ``seat``
 - ``panel`` (rules or log opened/closed, R26): ``open``
 - ``pace`` (the computers' speed, a seated person only): ``pace``, ``request_id``
@@ -141,6 +143,7 @@ class Command:
     say: str | None = None
     text: str | None = None
     ref: int | None = None
+    become: str | None = None
 
 
 def _is_int(value: object) -> bool:
@@ -310,6 +313,10 @@ def parse(frame: str | bytes | None) -> Command:
         out["text"] = data[
             "text"
         ]  # its length and characters: games.chat.text, with words for the writer
+    if "become" in wanted:
+        if not isinstance(data["become"], str) or not 1 <= len(data["become"]) <= MAX_PACE:
+            raise ProtocolError(_("A seat's choice is a short name."), request_id)
+        out["become"] = data["become"]
     if "ref" in wanted:
         ref = data["ref"]
         if not _is_int(ref) or not 1 <= ref <= MAX_ASK:

@@ -39,6 +39,7 @@ def _sample(field: str) -> object:
         "say": "good_move",
         "text": "Hello",
         "ref": 1,
+        "become": "casual",
     }[field]
 
 
