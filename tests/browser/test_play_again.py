@@ -87,3 +87,53 @@ def test_r29_both_play_again_and_both_pages_move_to_the_new_match(
     for user in (ana_user, ben_user):
         stats = PlayerStats.objects.get(user=user)
         assert (stats.matches, stats.rated_matches) == (2, 2)
+
+
+def test_r29_a_person_leaves_and_the_creator_keeps_their_seat_open_for_an_invitation(
+    live: str, signed_in: Any
+) -> None:
+    ana_context, ben_context = signed_in("ana"), signed_in("ben", lang="es")
+    for context in (ana_context, ben_context):
+        context.add_init_script(CHECK)
+    match = seeded.match_create(
+        creator=ana_context.user,
+        seats=[SeatSpec("me"), SeatSpec("human"), SeatSpec("computer", level="expert")],
+        seed=7,
+        rounds=1,
+    )
+    services.seat_join(match_id=match.pk, user=ben_context.user, token=match.invite_token)
+    while play(match, 500).status != Match.Status.FINISHED:
+        pass
+    ana = Table(ana_context.new_page()).open(f"{live}/m/{match.pk}/")
+    ben = Table(ben_context.new_page()).open(f"{live}/m/{match.pk}/")
+    ben.page.locator('[data-cmd="leave_table"]').click()
+    ben.page.wait_for_selector(".again__note")
+    assert ben.page.locator(".again__note").inner_text() == "Has salido de la mesa."
+    # Ana chooses, with the keyboard, what Ben's seat becomes; then plays again.
+    choice = ana.page.locator('select[data-again-seat="1"]')
+    choice.wait_for()
+    assert choice.input_value() == "casual"  # until she chooses: a casual computer
+    choice.focus()
+    choice.select_option("open")
+    ana.page.wait_for_function(
+        "() => document.querySelector('select[data-again-seat=\"1\"]').value === 'open'"
+    )
+    ben.page.wait_for_selector("text=Su puesto queda libre.")
+    ana.page.locator('[data-cmd="play_again"]').click()
+    ana.page.wait_for_function(
+        f"() => !location.pathname.startsWith('/m/{match.pk}/')", timeout=15_000
+    )
+    new = selectors.next_match(match)
+    # a table waiting for a player opens on its page with the invitation
+    assert new is not None and f"/m/{new.pk}/" in ana.page.url
+    assert [(s.kind, s.user_id, s.level) for s in new.seats.order_by("index")] == [
+        ("human", ana_context.user.pk, ""),
+        ("human", None, ""),  # open: the new table waits for someone Ana invites
+        ("computer", None, "expert"),
+    ]
+    # Ben, who left, is shown the way to the new match but stays where he is.
+    link = ben.page.locator(f'a[href="/m/{new.pk}/"]')
+    link.wait_for(timeout=15_000)
+    assert link.get_attribute("data-again-go") is None
+    assert ben.page.url.endswith(f"/m/{match.pk}/")
+    assert ana.errors == [] and ben.errors == []
