@@ -140,6 +140,10 @@ class Match(models.Model):
     away_limit = models.CharField(
         _("seat away limit"), max_length=10, choices=AwayLimit.choices, default=AwayLimit.HOUR
     )
+    #: R29, once the match is over: who will play again, who left, what the creator chose for
+    #: the left seats and the match that followed (games.table.commands.play_again); None
+    #: until someone answers
+    again = models.JSONField(_("play again"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("match")

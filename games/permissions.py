@@ -33,7 +33,7 @@ see seed [2]   ended   ended  ended  no        no    ended        ended
 see hands [3]  yes     yes    yes    yes       no    yes          yes
 stand in [5]   no [1]  others others no        no    no           no
 take back [5]  no [1]  own    own    no        no    no           no
-answer [8]         no [1]  yes    yes    no        no    no           no
+answer [8]     no [1]  yes    yes    no        no    no           no
 watch link [9] no      no     no     yes       no    no           no
 ============== ======= ====== ====== ========= ===== ============ =========
 
@@ -122,7 +122,6 @@ class Action(StrEnum):
     UNDO = "undo"
     RESTART = "restart"
     NEXT_ROUND = "next_round"
-    NEW_MATCH = "new_match"
     PAUSE = "pause"
     EXPORT = "export"
     SEE_HANDS = "see_hands"
@@ -341,7 +340,6 @@ class Powers:
             Action.PREFER,
             Action.RESTART,
             Action.NEXT_ROUND,
-            Action.NEW_MATCH,
             Action.ANSWER,
             Action.SEE_LINKS,
             Action.STAND_IN,
@@ -395,8 +393,6 @@ class Powers:
             return self.owner or self.alone
         if action == Action.NEXT_ROUND:
             return self.owner or bool(self.mine)
-        if action == Action.NEW_MATCH:
-            return self.owner
         if action == Action.ANSWER:
             return self.person and (request is None or request.asked_by_id != self.uid)
         if action == Action.SEE_LINKS:
@@ -543,7 +539,6 @@ _REFUSALS = {
     Action.UNDO: lambda: _("Only the players at this match can do this."),
     Action.RESTART: lambda: _("Only the match's creator can restart the round."),
     Action.NEXT_ROUND: lambda: _("Only the players at this match can start the next round."),
-    Action.NEW_MATCH: lambda: _("Only the match's creator can start a new match at this table."),
     Action.PAUSE: lambda: _("Only the players at this match can pause it."),
     Action.PACE: lambda: _("Only the players at this match can change the computers' pace."),
     Action.PREFER: lambda: _("Only the players at this match can change how it plays for them."),

@@ -158,11 +158,6 @@ def next_round_open(match: Match) -> bool:
     )
 
 
-def new_match_open(match: Match) -> bool:
-    """R29: whether the match is over, so a new one may follow at its table."""
-    return match.status == Match.Status.FINISHED
-
-
 def open_request(match_id: int) -> ChangeRequest | None:
     """The undo or restart request waiting for answers at the match (one past its minute is
     not open any more, whether or not it has been closed in the database yet)."""

@@ -274,7 +274,6 @@ SITE: dict[str, Callable[[], str]] = {
     "request_waiting": lambda: _("A request is already waiting for an answer at this table."),
     "own_request": lambda: _("The others answer your request, not you."),
     "request_closed": lambda: _("This request is no longer open."),
-    "new_match_after": lambda: _("A new match at this table starts once this one is over."),
     "computers_stopped": lambda: _("The match is over: its computers have stopped."),
     "same_pace": lambda: _("The computers already play at that pace."),
     "no_computer_due": lambda: _("No computer is to play now."),

@@ -106,11 +106,6 @@ def next_round_available(match: Match, user: object) -> bool:
     return selectors.next_round_open(match) and permissions.may(user, Can.NEXT_ROUND, match)
 
 
-def new_match_available(match: Match, user: object) -> bool:
-    """R29: whether "New match at this table" shows (the creator, after the match)."""
-    return selectors.new_match_open(match) and permissions.may(user, Can.NEW_MATCH, match)
-
-
 def answer_for(match: Match, user: object) -> str:
     """What the asker of the match's latest closed request is told, read now."""
     from games.table import board

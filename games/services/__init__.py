@@ -28,7 +28,8 @@ A small kernel and a module per noun:
 - `store`: the kernel: the lock, the checks every service shares (1, 3, 4, 5), the log,
   the snapshot, commit and announce, `Result`;
 - `matches`: creating and joining (`match_create` with its `SeatSpec`, `seat_join`) and
-  the next match at the same table (`table_new_match`);
+  the next match at the same table (`table_next_match`, once games.table.commands.play_again
+  has its seats);
 - `moves`: a person's action (`action_submit`: checks 2 and 6–8), a computer player's
   (`computer_step`) and the next round (`round_next`);
 - `changes`: Undo, Redo and a round's restart (`match_undo`, `match_redo`,
@@ -64,7 +65,7 @@ from games.services.matches import (
     SeatSpec,
     match_create,
     seat_join,
-    table_new_match,
+    table_next_match,
 )
 from games.services.moves import action_submit, computer_step, round_next
 from games.services.pauses import pause_close, pause_open, pauses_expire
@@ -119,5 +120,5 @@ __all__ = [
     "seated_change",
     "setting_set",
     "store_state",
-    "table_new_match",
+    "table_next_match",
 ]

@@ -1,6 +1,6 @@
 """Creating and joining matches: a match at a new table (`match_create`, its seats given as
 `SeatSpec`), a free seat taken (`seat_join`) and, once a match is over, the next one at the
-same table (`table_new_match`). A match starts, round 1 dealt, as soon as no seat waits for
+same table (`table_next_match`). A match starts, round 1 dealt, as soon as no seat waits for
 a player.
 
 A seed chosen by the creator deals every hand they will play against, so it is taken only
@@ -23,15 +23,14 @@ from typing import Any, Literal
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from accounts import names
+from accounts import guests, names
 from engine import rules
 from engine.deal import MAX_PLAYERS, MIN_PLAYERS
 from engine.serialize import start_to_json, state_to_json
-from games import length, permissions
-from games.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, SEAT_TAKEN, GameError
+from games import length
+from games.errors import BAD_REQUEST, FORBIDDEN, SEAT_TAKEN, GameError
 from games.models import Match, Round, Seat, Table
-from games.permissions import Action as Can
-from games.services.store import _commit, _lock, _pace_unknown, _seats, _seen, _user_id
+from games.services.store import _commit, _lock, _pace_unknown, _user_id
 from games.words import sentence
 
 #: seeds are below 2**63 (Match.seed is a signed 64-bit integer); a random seed is drawn
@@ -251,35 +250,20 @@ def seat_join(
         return seat
 
 
-def table_new_match(*, match_id: int, user: Any, request_id: str) -> Match:
-    """R29: after a match is over, its creator starts a new one at the same table: the same
-    seats and length (R31), a new random deal, round 1 (12-12, or the shorter match's first
-    double) and totals at zero. The old match and its log stay as they are. Asking again gives
-    the same new match."""
-    with transaction.atomic():
-        old = _lock(match_id)
-        permissions.require(user, Can.NEW_MATCH, old)
-        following = Match.objects.filter(table_id=old.table_id, number__gt=old.number).order_by(
-            "number"
-        )
-        if _seen(old, user, request_id) is not None:
-            return following.get(number=old.number + 1)
-        if old.status != Match.Status.FINISHED:
-            raise GameError(ILLEGAL, sentence("new_match_after"), rule="R29")
-        new = following.first()
-        if new is None:
-            rows = [(s.kind, s.user, s.name, s.level) for s in _seats(old)]
-            new = _new_match(
-                table=old.table,
-                number=old.number + 1,
-                creator=user,
-                seats=rows,
-                seed=_new_seed(None),
-                listed=old.listed,
-                pace=old.pace,
-                away_limit=old.away_limit,
-                rounds=old.length,
-            )
-        # The old match's table page learns of the new one through its own version.
-        _commit(old, old.version + 1, user=user, request_id=request_id)
-        return new
+def table_next_match(*, old: Match, creator: Any, seats: list[tuple[str, Any, str, str]]) -> Match:
+    """R29: the match that follows `old` at its table, with `seats` (kind, user, name, level)
+    and `creator`: `old`'s length (R31), pace, away limit and listing, a new random deal,
+    round 1 (12-12, or the shorter match's first double) and totals at zero; it starts at
+    once unless a seat waits for a player. The old match and its log stay as they are. The
+    caller holds `old`'s row locked (games.table.commands.play_again decides who plays)."""
+    return _new_match(
+        table=old.table,
+        number=old.number + 1,
+        creator=creator,
+        seats=seats,
+        seed=_new_seed(None),
+        listed=old.listed and not guests.is_guest(creator),  # a guest's tables are private
+        pace=old.pace,
+        away_limit=old.away_limit,
+        rounds=old.length,
+    )

@@ -46,7 +46,7 @@ def seated_change(
     match_id: int,
     user: object,
     request_id: str,
-    action: Can,
+    action: Can | permissions.Rule,
     change: Callable[[Match, list[Seat]], None],
     seat: int | None = None,
 ) -> Result:

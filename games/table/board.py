@@ -35,10 +35,12 @@ tile ``[data-tile="5-3"][data-targets="0 mexican"][data-why="…"][data-why-url=
 (targets from ``view.legal``; when it fits nowhere, `why` the reason in words from
 `games.words` and `why-url` the rule's anchor on the rules page); each train
 ``[data-train="0"|"mexican"]``; buttons ``[data-act="engine|draw|pass|end"]`` only
-for legal non-play actions; ``[data-cmd="undo|redo|restart|next_round|new_match|hint"]``
+for legal non-play actions; ``[data-cmd="undo|redo|restart|next_round|hint"]``
 only when allowed (Undo's title says what it takes back); the commands the table's menu offers
 (games.table.commands: each `Offer` rendered by its own template, e.g. ``[data-cmd="last_round"]``
-in its dialog, R32); ``[data-answered]``: to the asker, who declined their request or that
+in its dialog, R32); once the match is over, the match-end panel's "Play again" (R29:
+``[data-cmd="play_again|leave_table"]``, ``select[data-again-seat]`` for the creator, and
+``a[data-again-go]``, the new match, which a page of a person who played again follows); ``[data-answered]``: to the asker, who declined their request or that
 nobody answered in time; ``[data-reveal=<seat>]`` on the
 relay cover; ``#board[data-only="draw|pass|"]``: the one legal action when it is to draw
 or to pass (the opt-in "draw and pass for me" sends it); ``[data-pace-now]`` the computers'
@@ -65,7 +67,6 @@ listed in docs/protocol.md (a test compares the two).
   (``hint_message``)
 - ``{"type": "log", "html": ...}`` (``render_log``); the open log panel also
   refreshes itself from ``/m/<id>/log/`` (``games:table_log``) after each board
-- ``{"type": "redirect", "url": ...}`` — after ``new_match``: the new match's table (R29)
 
 A connection closed with code 4403 (may not watch) is not retried by the client.
 The HTTP page (``games.table.views.table``) puts the same ``board_html(board_context(...))``
@@ -263,10 +264,6 @@ def match_flags(
         and shared.restart
         and can.can(permissions.Action.RESTART),
         next_round=signed_in and shared.next_round and can.can(permissions.Action.NEXT_ROUND),
-        new_match=signed_in
-        and following is None
-        and shared.new_match
-        and can.can(permissions.Action.NEW_MATCH),
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
         paused=reads.paused,
         searched=len((match.state or {}).get("search") or ()),

@@ -6,7 +6,7 @@ derives the version, games.table.hub), and handed to each viewer's board.
 language: who is at the table (games.presence, one read), the seats away longer than the
 table's limit (games.standin), the latest request when it was just declined or expired
 (told to its asker, with who declined it) and what the match's phase allows whoever asks
-(restart, next round, new match). With them and the viewer's own powers
+(restart, next round). With them and the viewer's own powers
 (games.permissions.powers), a board asks the database nothing.
 """
 
@@ -37,11 +37,10 @@ class Facts:
     due: tuple[int, ...]
     #: the latest request, declined or expired within its showing time (its asker is told)
     answered: ChangeRequest | None
-    #: restart the round, start the next round, a new match at the table: allowed by the
-    #: match's phase (each viewer's permission is asked apart)
+    #: restart the round, start the next round: allowed by the match's phase (each viewer's
+    #: permission is asked apart)
     restart: bool
     next_round: bool
-    new_match: bool
     #: when `seen` and `answered` were read (time.monotonic)
     read_at: float = field(default_factory=time.monotonic, compare=False)
 
@@ -91,6 +90,5 @@ def _work_out(reads: Any) -> Facts:
         answered=answered,
         restart=selectors.restart_open(match),
         next_round=selectors.next_round_open(match),
-        new_match=selectors.new_match_open(match),
         read_at=read_at,
     )

@@ -209,7 +209,6 @@ def _tools_shows(b: Any) -> tuple[Any, ...]:
         b.your_turn,
         fits,
         b.next_round,
-        b.new_match,
         b.away.limits if b.away is not None else (),
         b.round_over,
         b.match_over,

@@ -116,10 +116,9 @@ class Flags:
     version: int = 0
     undo: bool = False
     redo: bool = False
-    #: restart the round (R28), next round, new match at this table (R29)
+    #: restart the round (R28), next round
     restart: bool = False
     next_round: bool = False
-    new_match: bool = False
     #: someone at the table has the rules or the log open: computers wait (R26)
     paused: bool = False
     #: penalty points of each finished round of this match, oldest first (R21)
@@ -132,7 +131,7 @@ class Flags:
     restarted_text: str = ""
     #: the train the last move played on ("0", "mexican"), "" when the last move was no play
     last_train: str = ""
-    #: after a new match at this table (R29): where it is
+    #: after a new match at this table (R29): where it is (games.table.commands.play_again)
     next_match_url: str = ""
     #: how many tiles the round's engine search drew (R6: nobody was dealt the engine double)
     searched: int = 0
@@ -334,7 +333,6 @@ class Board:
     redo: bool
     restart: bool
     next_round: bool
-    new_match: bool
     paused: bool
     spectator: bool
     cover: SeatCtx | None
@@ -770,7 +768,6 @@ def present(
         redo=flags.redo,
         restart=flags.restart and not over,
         next_round=flags.next_round and view.phase == "round_over",
-        new_match=flags.new_match and view.phase == "match_over",
         paused=flags.paused,
         spectator=not seated,
         autodraw=seated and viewer.autodraw,
@@ -788,7 +785,8 @@ def present(
         restarted_text=flags.restarted_text,
         ask=flags.ask if not over else None,
         answered=flags.answered if not over else "",
-        offers=flags.offers if not over else (),
+        # Once the round is over only the match-end panel's offers stand (R29: play again).
+        offers=tuple(o for o in flags.offers if not over or o.where == "end"),
         away=flags.away,
     )
     e = spoken((view.engine, view.engine))

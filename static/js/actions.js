@@ -1,6 +1,7 @@
 /* The action bar and the table's commands: Confirm engine (R7), Draw with its
  * face-down preview (R15), Pass, End first turn with its preview (R9), and
- * Hint, Undo, Redo, Restart, Next round, New match (R23, R27–R29).
+ * Hint, Undo, Redo, Restart, Next round, Play again (R23, R27–R29), and the creator's
+ * choice of who takes a left seat in the new match (select[data-again-seat], R29).
  *
  * Buttons exist only when the server offers them (data-act / data-cmd); a
  * button with data-dialog opens its confirmation (an in-page <dialog>) first.
@@ -71,5 +72,12 @@
     if (asked) asked.close();
     if (el.dataset.ask) { MT.answer(cmd, parseInt(el.dataset.ask, 10)); return; }
     MT.command(cmd);
+  });
+
+  // R29: the creator chooses what the seat of someone who left becomes in the new match.
+  host.addEventListener("change", function (event) {
+    var el = event.target.closest("select[data-again-seat]");
+    if (!el) return;
+    MT.request({ type: "again_seat", seat: parseInt(el.dataset.againSeat, 10), become: el.value });
   });
 })();

@@ -102,7 +102,7 @@
     sent[id] = { type: "act", action: action };
     return send({ type: "act", seat: seat, action: action, version: version, request_id: id });
   };
-  /** undo | redo | restart | next_round | new_match */
+  /** undo | redo | restart | next_round | last_round | play_again | leave_table */
   MT.command = function (type) {
     var id = uuid();
     sent[id] = { type: type };
@@ -145,7 +145,7 @@
   function focusKey(el) {
     if (!el || !host.contains(el)) return null;
     var attrs = ["data-tile", "data-train", "data-act", "data-confirm-act", "data-cmd", "data-panel", "data-dialog", "data-sort", "data-reveal",
-      "data-pace", "data-away-limit", "data-autodraw", "data-sound", "data-notify", "data-skip", "data-cando"];
+      "data-pace", "data-away-limit", "data-autodraw", "data-sound", "data-notify", "data-skip", "data-cando", "data-again-seat"];
     for (var i = 0; i < attrs.length; i++) {
       var holder = el.closest("[" + attrs[i] + "]");
       if (holder && host.contains(holder)) return "[" + attrs[i] + '="' + holder.getAttribute(attrs[i]) + '"]';
@@ -443,6 +443,18 @@
   }
   MT.afterSwap.push(tellRestart);
 
+  /** R29: once the new match at this table is made, the page of everyone who chose "Play again"
+   *  goes there (the board's own link, a[data-again-go]); a page opened with the link already
+   *  there stays, so the old match's result can still be read. */
+  var againSeen = null;
+  function playAgain(b) {
+    var go = b ? b.querySelector("a[data-again-go]") : null;
+    var href = go ? go.getAttribute("href") : "";
+    if (againSeen === false && href && href.charAt(0) === "/") window.location.assign(href);
+    againSeen = !!href;
+  }
+  MT.afterSwap.push(playAgain);
+
   /** R21: at the end of a round each penalty counts up from zero (once, when the round ends). */
   function countUp(b) {
     if (b.dataset.phase !== "round_over" && b.dataset.phase !== "match_over") return;
@@ -507,9 +519,6 @@
       if (msg.code === "not_your_turn") MT.sync();
     } else if (msg.type === "hint") {
       if (MT.hand) MT.hand.showHint(msg);
-    } else if (msg.type === "redirect") {
-      // R29: the new match at this table has its own page.
-      if (msg.url && msg.url.charAt(0) === "/") window.location.assign(msg.url);
     } else if (msg.type === "log") {
       var body = document.getElementById("log-body");
       if (body) body.innerHTML = msg.html;

@@ -134,7 +134,6 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
         restart=signed_in and ask is None and reads.restart_available(match, user),
         ask=ask,
         next_round=signed_in and reads.next_round_available(match, user),
-        new_match=signed_in and following is None and reads.new_match_available(match, user),
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
         paused=selectors.paused(match),
         history=history,

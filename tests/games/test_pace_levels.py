@@ -12,11 +12,12 @@ from django.utils import timezone
 
 from engine import bots
 from engine.views import view
-from games import services, worker
+from games import selectors, services, worker
 from games.errors import GameError
 from games.log.words import undo_words
 from games.models import LogEntry, Match, Seat
 from games.services import SeatSpec
+from games.table.commands.play_again import again_answer
 from tests import reads, seeded
 
 from .conftest import rid, state_of
@@ -185,8 +186,9 @@ def test_the_pace_is_chosen_at_creation_and_kept_for_the_next_match_at_the_table
         )
     assert e.value.code == "bad_request"
     Match.objects.filter(pk=fast.pk).update(status="finished", finished_at=timezone.now())
-    new = services.table_new_match(match_id=fast.pk, user=alice, request_id=rid())
-    assert new.pace == "fast"
+    again_answer(match_id=fast.pk, user=alice, accept=True, request_id=rid())  # R29
+    new = selectors.next_match(fast)
+    assert new is not None and new.pace == "fast"
 
 
 def test_a_seated_person_changes_the_pace_and_everyone_sees_a_new_version(

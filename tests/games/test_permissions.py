@@ -20,7 +20,9 @@ their own, which is not theirs to hand over) and take seat 0 back from the compu
 (games.standin: its owner only); answer an undo or restart request (no request named:
 whether they are a person at the table); follow M's spectator link (with the token each
 role brings: only the spectator has it); end the match after this round (R32: a feature's
-own rule, declared by games.table.commands.last_round: any player). *When* a seat may be handed over (its owner away past
+own rule, declared by games.table.commands.last_round: any player); answer "Play again" once
+a match is over (R29: the people at the table and its creator) and choose what a left seat
+becomes (the creator), rules declared by games.table.commands.play_again. *When* a seat may be handed over (its owner away past
 the table's limit) is tested in tests/games/test_standin.py.
 """
 
@@ -41,15 +43,15 @@ from games.models import ChangeRequest, Match
 from games.permissions import Action
 
 MATRIX = """
-role        watch act undo restart pause export export_done hands hands_over seed seed_done look_back stand_in take_back answer watch_link last_round
-owner         1    0   0     1      0     0       1          0      1        0    1         1         0        0        0      0      0
-seated        1    1   1     0      1     0       1          0      1        0    1         1         1        1        1      0      1
-holder        1    1   1     1      1     0       1          0      1        0    1         1         0        1        1      0      1
-spectator     1    0   0     0      0     0       0          0      1        0    0         0         0        0        0      1      0
-anonymous     0    0   0     0      0     0       0          0      0        0    0         0         0        0        0      0      0
-staff         0    0   0     0      0     0       0          0      0        0    0         0         0        0        0      0      0
-staff+perm    1    0   0     0      0     0       1          0      1        0    1         1         0        0        0      0      0
-superuser     1    0   0     0      0     0       1          0      1        0    1         1         0        0        0      0      0
+role        watch act undo restart pause export export_done hands hands_over seed seed_done look_back stand_in take_back answer watch_link last_round play_again again_seat
+owner         1    0   0     1      0     0       1          0      1        0    1         1         0        0        0      0      0          1          1
+seated        1    1   1     0      1     0       1          0      1        0    1         1         1        1        1      0      1          1          0
+holder        1    1   1     1      1     0       1          0      1        0    1         1         0        1        1      0      1          1          1
+spectator     1    0   0     0      0     0       0          0      1        0    0         0         0        0        0      1      0          0          0
+anonymous     0    0   0     0      0     0       0          0      0        0    0         0         0        0        0      0      0          0          0
+staff         0    0   0     0      0     0       0          0      0        0    0         0         0        0        0      0      0          0          0
+staff+perm    1    0   0     0      0     0       1          0      1        0    1         1         0        0        0      0      0          0          0
+superuser     1    0   0     0      0     0       1          0      1        0    1         1         0        0        0      0      0          0          0
 """
 
 

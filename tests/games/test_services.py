@@ -15,6 +15,7 @@ from games.errors import GameError
 from games.log import fold
 from games.models import ClientRequest, LogEntry, Match, Round, Table, UndoPoint
 from games.services import SeatSpec
+from games.table.commands.play_again import again_answer
 from tests import reads
 from tests.games.conftest import SEED, Driver, rid, snapshot, spec, state_of
 
@@ -691,7 +692,7 @@ def test_r22_r29_a_full_match_then_a_new_match_at_the_table(
     refused(
         "illegal",
         match,
-        lambda: services.table_new_match(match_id=match.pk, user=alice, request_id=rid()),
+        lambda: again_answer(match_id=match.pk, user=alice, accept=True, request_id=rid()),
     )
     for round_no in range(1, 14):
         state = d.finish_round()
@@ -715,14 +716,16 @@ def test_r22_r29_a_full_match_then_a_new_match_at_the_table(
     )
     assert services.computer_step(match_id=match.pk) is None
 
-    # R29: a new match at the same table.
+    # R29: a new match at the same table: alone with a computer, "Play again" makes it at once.
     refused(
         "forbidden",
         match,
-        lambda: services.table_new_match(match_id=match.pk, user=bob, request_id=rid()),
+        lambda: again_answer(match_id=match.pk, user=bob, accept=True, request_id=rid()),
     )
     old_log = LogEntry.objects.filter(round__match=match).count()
-    new = services.table_new_match(match_id=match.pk, user=alice, request_id="again")
+    again_answer(match_id=match.pk, user=alice, accept=True, request_id="again")
+    new = selectors.next_match(match)
+    assert new is not None
     assert (new.table_id, new.number, new.status, new.round_number) == (
         match.table_id,
         2,
@@ -735,8 +738,12 @@ def test_r22_r29_a_full_match_then_a_new_match_at_the_table(
     ]
     fresh = state_of(new)
     assert fresh.round == 1 and fresh.totals == (0, 0) and fresh.seed == new.seed
-    assert services.table_new_match(match_id=match.pk, user=alice, request_id="again").pk == new.pk
-    assert services.table_new_match(match_id=match.pk, user=alice, request_id=rid()).pk == new.pk
+    assert again_answer(match_id=match.pk, user=alice, accept=True, request_id="again").duplicate
+    refused(
+        "illegal",
+        match,
+        lambda: again_answer(match_id=match.pk, user=alice, accept=True, request_id=rid()),
+    )
     assert Match.objects.filter(table=match.table).count() == 2
     assert LogEntry.objects.filter(round__match=match).count() == old_log  # the old log stays
     assert selectors.next_match(match) == new

@@ -48,7 +48,8 @@ TYPES = [
     "redo",
     "restart",
     "next_round",
-    "new_match",
+    "play_again",
+    "leave_table",
     "hint",
     "reveal",
     "panel",
@@ -208,7 +209,9 @@ def well_typed(version: int) -> st.SearchStrategy[dict[str, Any]]:
         ),
         st.fixed_dictionaries(
             {
-                "type": st.sampled_from(["undo", "redo", "restart", "next_round", "new_match"]),
+                "type": st.sampled_from(
+                    ["undo", "redo", "restart", "next_round", "play_again", "leave_table"]
+                ),
                 "version": ver,
                 "request_id": rid_,
             }

@@ -159,7 +159,7 @@ async def test_a_stranger_cannot_act_for_a_seat(
     )
     assert (await other.expect("error"))["code"] == "forbidden"
     await other.expect("board")
-    for command in ("undo", "redo", "restart", "next_round", "new_match"):
+    for command in ("undo", "redo", "restart", "next_round", "play_again", "leave_table"):
         await spectator.send(type=command, version=spectator.version, request_id=rid())
         assert (await spectator.expect("error"))["code"] == "forbidden", command
         await spectator.expect("board")
@@ -292,31 +292,48 @@ def finish_match(match_id: int) -> None:
     match.save()
 
 
-async def test_r29_new_match_redirects_the_asking_player(
+async def test_r29_play_again_shows_every_answer_live_and_moves_the_pages_of_those_who_accepted(
     make_match: Any, alice: Any, bob: Any, connect: Any
 ) -> None:
-    match = await db(make_match, "me", "human")
+    match = await db(make_match, "me", "human", "computer:expert")
     await db(services.seat_join, match_id=match.pk, user=bob, token=match.invite_token)
     me = await connect(match, alice)
     other = await connect(match, bob)
-    await me.send(type="new_match", version=me.version, request_id="nm-1")
+    watcher = await connect(match, None, watch=match.watch_token)
+    await me.send(type="play_again", version=me.version, request_id="pa-1")
     assert (await me.expect("error"))["code"] == "illegal"  # R29: only once the match is over
     await me.expect("board")
     await db(finish_match, match.pk)
-    await me.send(type="sync")
-    assert phase_of(await me.expect("board")) == "match_over"
-    await other.send(type="new_match", version=other.version, request_id="nm-2")
-    assert (await other.expect("error"))["code"] == "forbidden"  # the creator's decision
-    await other.expect("board")
-    await me.send(type="new_match", version=me.version, request_id="nm-3")
-    redirect = await me.expect("redirect")
+    for browser in (me, other, watcher):
+        await browser.send(type="sync")
+        html = (await browser.expect("board"))["html"]
+        assert phase_of({"html": html}) == "match_over"
+        assert html.count('data-again-state="deciding"') == 2, html  # alice and bob
+    assert 'data-cmd="play_again"' not in html  # a spectator sees the answers, not the buttons
+    await watcher.send(type="play_again", version=watcher.version, request_id=rid())
+    assert (await watcher.expect("error"))["code"] == "forbidden"
+    await watcher.expect("board")
+
+    # alice accepts: every board shows it at once; nobody moves yet
+    await me.send(type="play_again", version=me.version, request_id="pa-2")
+    await me.expect("ack")
+    for browser in (me, other, watcher):
+        html = (await browser.board())["html"]
+        assert 'data-again-state="yes"' in html and "data-again-go" not in html
+    # bob accepts: the new match is made, and both their boards carry the way there
+    await other.send(type="play_again", version=other.version, request_id="pa-3")
+    await other.expect("ack")
     new = await db(lambda: Match.objects.get(table_id=match.table_id, number=2))
-    assert redirect["url"] == f"/m/{new.pk}/" and redirect["request_id"] == "nm-3"
-    # The other player's table learns of it through a new board with the link.
-    for browser in (other, me):
-        assert f"/m/{new.pk}/" in (await browser.board())["html"]
-    await me.send(type="new_match", version=me.version, request_id="nm-3")
-    assert (await me.expect("redirect"))["url"] == redirect["url"]  # asking again: the same match
+    for browser in (me, other):
+        html = (await browser.board())["html"]
+        assert f'href="/m/{new.pk}/" data-again-go' in html
+    # the spectator gets the link, without being moved
+    html = (await watcher.board())["html"]
+    assert f'href="/m/{new.pk}/"' in html and "data-again-go" not in html
+    # the same answer again changes nothing
+    await other.send(type="play_again", version=other.version, request_id="pa-3")
+    assert (await other.expect("ack"))["duplicate"]
+    assert await db(lambda: Match.objects.filter(table_id=match.table_id).count()) == 2
 
 
 async def test_r23_r25_hint_suggests_without_playing(

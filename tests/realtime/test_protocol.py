@@ -62,8 +62,12 @@ def frame(**message: Any) -> str:
             Command("next_round", version=3, request_id=RID),
         ),
         (
-            {"type": "new_match", "version": 3, "request_id": RID},
-            Command("new_match", version=3, request_id=RID),
+            {"type": "play_again", "version": 3, "request_id": RID},
+            Command("play_again", version=3, request_id=RID),
+        ),
+        (
+            {"type": "again_seat", "seat": 1, "become": "open", "request_id": RID},
+            Command("again_seat", seat=1, become="open", request_id=RID),
         ),
         ({"type": "hint", "seat": 9}, Command("hint", seat=9)),
         ({"type": "reveal", "seat": 1}, Command("reveal", seat=1)),

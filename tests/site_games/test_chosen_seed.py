@@ -25,6 +25,7 @@ from games import selectors, services
 from games.errors import BAD_REQUEST, FORBIDDEN, GameError
 from games.models import Match, Round, Seat
 from games.services import SeatSpec
+from games.table.commands.play_again import again_answer
 from games.words import sentence
 from tests.site_games.conftest import create
 
@@ -224,8 +225,9 @@ def test_the_next_match_at_a_chosen_seed_table_is_dealt_at_random(ana: Any) -> N
     Match.objects.filter(pk=match.pk).update(
         status=Match.Status.FINISHED, finished_at=timezone.now()
     )
-    new = services.table_new_match(match_id=match.pk, user=ana, request_id="next-1")
-    assert new.seed != S and not new.seed_chosen
+    again_answer(match_id=match.pk, user=ana, accept=True, request_id="next-1")
+    new = selectors.next_match(match)
+    assert new is not None and new.seed != S and not new.seed_chosen
 
 
 # ------------------------------------------------------------------ the one-click doors

@@ -23,6 +23,7 @@ from games.history.models import PlayerStats
 from games.models import Match, Round
 from games.queries import replay_differences
 from games.services import SeatSpec
+from games.table.commands.play_again import again_answer
 from tests import seeded
 from tests.site_games.conftest import play, play_rounds, request_id
 
@@ -230,8 +231,9 @@ def test_r31_r29_a_two_round_match_against_a_computer_ends_and_the_next_match_ke
     assert (end.phase, end.round, end.engine) == ("match_over", 2, 0)
     st = PlayerStats.objects.get(user=ana)
     assert (st.matches, st.rounds, st.rated_matches) == (1, 2, 0)
-    nxt = services.table_new_match(match_id=match.pk, user=ana, request_id=request_id())
-    assert nxt.length == 2 and selectors.match_state(nxt).engine == 1
+    again_answer(match_id=match.pk, user=ana, accept=True, request_id=request_id())
+    nxt = selectors.next_match(match)
+    assert nxt is not None and nxt.length == 2 and selectors.match_state(nxt).engine == 1
 
 
 def test_r31_the_table_says_round_r_of_n_and_the_next_round_of_n(

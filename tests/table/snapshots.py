@@ -87,7 +87,7 @@ def pages() -> dict[str, tuple[Any, Any, Any]]:
         view(st, 0),
         S.seats(3, {2: "computer"}),
         None,
-        Flags(version=900, new_match=True, history=tuple(history)),
+        Flags(version=900, offers=S.again_offer(3, {2: "computer"}), history=tuple(history)),
     )
     return out
 

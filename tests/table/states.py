@@ -133,3 +133,26 @@ def with_hand_of(size: int, players: int = 2, seed: int = 7) -> RoundState:
     hands = list(s.hands)
     hands[s.turn] = hand + s.boneyard[:extra]
     return s.evolve(hands=tuple(hands), boneyard=s.boneyard[extra:])
+
+
+def again_offer(players: int = 3, kinds: dict[int, str] | None = None) -> tuple[object, ...]:
+    """R29: the offers of a finished match's board as its creator (seat 0's person) sees them,
+    in the active language: seat 1's person plays again, seat 2's left (a computer's seat
+    stays), the creator still to choose and to answer."""
+    from games.models import Seat
+    from games.table.commands import play_again
+
+    kinds = kinds or {}
+    rows = [
+        Seat(index=i, kind="computer", level="casual")
+        if kinds.get(i) == "computer"
+        else Seat(index=i, kind="human", user_id=i + 1)
+        for i in range(players)
+    ]
+    people = [s.user_id for s in rows if s.user_id is not None]
+    answers = play_again.Answers(yes=people[1:2], no=people[2:3])
+    return (
+        play_again.board_offer(
+            seats=rows, a=answers, uid=1, who=people, answers=True, chooser=True
+        ),
+    )

@@ -63,17 +63,19 @@ def test_the_protocol_document_lists_every_command_with_exactly_its_fields() -> 
 
 
 def test_a_features_rule_and_consent_kind_are_declared_by_its_own_module() -> None:
-    """A feature's permission rule (games.permissions.RULES) and the change it asks of the
-    others (games.consent.KINDS) are declared by the command module of the same name, with
-    their words and what accepting does: nothing about a feature is written elsewhere."""
+    """A feature's permission rule (games.permissions.RULES: named as the command it allows)
+    and the change it asks of the others (games.consent.KINDS) are declared by the command's
+    module, with their words and what accepting does: nothing about a feature is written
+    elsewhere."""
     import importlib
 
     from games import consent, permissions
 
     assert permissions.RULES and consent.KINDS
     for name, rule in permissions.RULES.items():
-        module = f"games.table.commands.{name}"
-        assert rule.allows.__module__ == rule.refusal.__module__ == module, name
+        module = rule.allows.__module__
+        assert module.startswith("games.table.commands.") and rule.refusal.__module__ == module
         assert rule in vars(importlib.import_module(module)).values(), name
+        assert name in {spec.name for spec in commands.COMMANDS.values()}, name
     for name, kind in consent.KINDS.items():
         assert kind in vars(importlib.import_module(f"games.table.commands.{name}")).values()

@@ -106,7 +106,9 @@ def _boards() -> list[tuple[str, list[str]]]:
         (
             board_html(
                 present(
-                    view(end, 0), _seats(3), flags=Flags(new_match=True, history=tuple(history))
+                    view(end, 0),
+                    _seats(3),
+                    flags=Flags(offers=S.again_offer(3), history=tuple(history)),
                 )
             ),
             names[:3],

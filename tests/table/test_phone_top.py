@@ -65,7 +65,11 @@ def boards(tmp_path: Path, lang: str) -> dict[str, Path]:
             view(over, 0),
             S.seats(10, {i: "computer" for i in range(3, 10)}),
             None,
-            Flags(version=900, new_match=True, history=tuple(history)),
+            Flags(
+                version=900,
+                offers=S.again_offer(10, {i: "computer" for i in range(3, 10)}),
+                history=tuple(history),
+            ),
         )
         for name in ("open_double_waiting", "start", "mid_4", "mid_10", "match_over_10"):
             v, seats, viewer, flags = states[name]

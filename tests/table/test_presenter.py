@@ -253,9 +253,9 @@ def test_r22_match_over_lists_winners_sharing_ties():
     b = present(
         view(st, 0),
         S.seats(3),
-        flags=Flags(new_match=True, next_round=True, history=tuple(history)),
+        flags=Flags(offers=S.again_offer(3), next_round=True, history=tuple(history)),
     )
-    assert b.match_over and b.new_match and not b.next_round
+    assert b.match_over and [o.name for o in b.offers] == ["play_again"] and not b.next_round
     best = min(st.totals)
     assert [s.winner for s in b.seats] == [t == best for t in st.totals]
     assert b.ranking[0].total == best
@@ -278,10 +278,10 @@ def test_r27_r28_buttons_only_when_offered():
     b = present(
         v,
         S.seats(4),
-        flags=Flags(undo=True, redo=True, restart=True, next_round=True, new_match=True),
+        flags=Flags(undo=True, redo=True, restart=True, next_round=True),
     )
     assert b.undo and b.redo and b.restart
-    assert not b.next_round and not b.new_match  # the round is not over
+    assert not b.next_round  # the round is not over
 
 
 def test_hand_sizes_and_turn_are_public():

@@ -168,10 +168,16 @@ def test_r21_round_end_shows_every_hand_penalties_and_next_round():
         assert f"{S.NAMES[seat]}" in text and f"+{pts}" in text.replace("+ ", "+")
 
 
-def test_r22_match_end_shows_winners_totals_and_new_match():
+def test_r22_r29_match_end_shows_winners_totals_and_play_again_seat_by_seat():
     history, st = S.history_of(3, seed=11)
-    html = render(view(st, 0), S.seats(3), flags=Flags(new_match=True, history=tuple(history)))
-    assert 'data-cmd="new_match"' in html and "New match at this table" in html
+    flags = Flags(offers=S.again_offer(3), history=tuple(history))
+    html = render(view(st, 0), S.seats(3), flags=flags)
+    assert 'data-cmd="play_again"' in html and 'data-cmd="leave_table"' in html
+    assert re.findall(r'data-again-state="(\w+)"', html) == ["deciding", "yes", "left"]
+    assert 'data-again-seat="2"' in html and "Who takes this seat in the new match" in html
+    # once the new match is made, those who played again are moved there (static/js/table.js)
+    made = Flags(offers=S.again_offer(3), history=tuple(history), next_match_url="/m/9/")
+    assert "data-again-go" not in render(view(st, 0), S.seats(3), flags=made)
     assert "The match is over" in html
     assert html.count("<tr>") >= 13 + 2  # the scoreboard of all 13 rounds (twice: panel and dialog)
 
@@ -215,9 +221,11 @@ def all_pages(lang):
         )
     )
     history, st = S.history_of(3, seed=11)
+    with translation.override(lang):
+        again = S.again_offer(3)
     out.append(
         render(
-            view(st, 0), S.seats(3), flags=Flags(new_match=True, history=tuple(history)), lang=lang
+            view(st, 0), S.seats(3), flags=Flags(offers=again, history=tuple(history)), lang=lang
         )
     )
     return out

@@ -5,10 +5,11 @@ Each module of this package defines ``command``, a `Spec`: its name (the frame's
 games.table.protocol.parse, and listed in docs/protocol.md, which a test compares with this
 registry), its handler (who may
 — asked of games.permissions, in the service it calls —, the service, what it answers) and,
-for a command the board offers in the table's menu, ``offer``: when this viewer is offered
-it, as an `Offer` the tools part renders with the command's own template. `COMMANDS` finds
-them all when the package is imported; the protocol's parse, the board (games.table.board
-``match_flags``), the tools template and the parts' keys loop over what is registered.
+for a command the board offers in the table's menu or in the match-end panel, ``offer``:
+when this viewer is offered it, as an `Offer` the tools part (or the result part) renders
+with the command's own template. `COMMANDS` finds them all when the package is imported;
+the protocol's parse, the board (games.table.board ``match_flags``), the tools template and
+the parts' keys loop over what is registered.
 
 To add a command ``x``: ``games/table/commands/x.py`` with ``command = Spec("x", …)``, its
 fields from games.table.commands.fields (a field only it takes declared in its own module);
@@ -67,11 +68,15 @@ class Offer:
     """A command the board offers this viewer: rendered by `template` (its menu item with
     ``slot == "menu"``, anything outside the menu, such as its confirming dialog, with
     ``slot == "after"``); `words`: what the template shows ((key, words) pairs, part of the
-    tools part's key)."""
+    tools part's key). `where`: "menu", in the table's menu (the tools part), or "end", in
+    the match-end panel (the result part, with ``slot == "end"``); `data`: what else its
+    template shows (hashable: part of its part's key)."""
 
     name: str
     template: str
     words: tuple[tuple[str, str], ...] = ()
+    where: str = "menu"
+    data: Any = None
 
     def word(self, key: str) -> str:
         return dict(self.words).get(key, "")
