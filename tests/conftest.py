@@ -6,10 +6,12 @@ share a name).
 
 `bash .ci/test` runs the suite in two processes (pytest-xdist, ``-n 2 --dist loadgroup``).
 Each has its own test database (pytest-django's ``_gw0``/``_gw1`` suffix), its own
-servers on free ports, its own Chromium, and, on a shared Redis, its own channel-layer key
+servers and private Redis servers on free ports, its own Chromium (files in test-artifacts/
+are named by test or by port), and, on a shared Redis, its own channel-layer key
 prefix (`worker_name`): match ids repeat across the workers' databases, so a group such
 as ``match-5`` must not be shared. Tests that must not run beside another one of their
-kind share an ``xdist_group`` (one worker runs them one after another).
+kind would share an ``xdist_group`` mark (one worker runs a group's tests one after
+another); none needs one now. ``TEST_WORKERS=0`` runs the suite in one process.
 
 Browser tests use Debian's Chromium (``/usr/bin/chromium``, or ``$CHROMIUM_PATH``)
 through Playwright; Playwright's own browser downloads are never used. Without
