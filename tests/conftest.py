@@ -4,6 +4,15 @@ Keep this file generic; fixtures for one area go in ``tests/<area>/conftest.py``
 Each test folder needs an ``__init__.py`` (test modules in different folders may
 share a name).
 
+`bash .ci/test` runs the suite in two processes (pytest-xdist, ``-n 2 --dist loadgroup``).
+Each has its own test database (pytest-django's ``_gw0``/``_gw1`` suffix), its own
+servers and private Redis servers on free ports, its own Chromium (files in test-artifacts/
+are named by test or by port), and, on a shared Redis, its own channel-layer key
+prefix (`worker_name`): match ids repeat across the workers' databases, so a group such
+as ``match-5`` must not be shared. Tests that must not run beside another one of their
+kind would share an ``xdist_group`` mark (one worker runs a group's tests one after
+another); none needs one now. ``TEST_WORKERS=0`` runs the suite in one process.
+
 Browser tests use Debian's Chromium (``/usr/bin/chromium``, or ``$CHROMIUM_PATH``)
 through Playwright; Playwright's own browser downloads are never used. Without
 Chromium they are skipped, except under ``CI=true`` where they fail.
@@ -44,6 +53,23 @@ CHROMIUM_ARGS = [
 
 PHONE = {"width": 375, "height": 740}
 DESKTOP = {"width": 1280, "height": 860}
+
+
+def worker_name() -> str:
+    """This pytest process's name among pytest-xdist's workers (``gw0``, ``gw1``...), ``main``
+    in a run without workers: for whatever two processes of one run must not share."""
+    return os.environ.get("PYTEST_XDIST_WORKER") or "main"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """On Redis (``REDIS_URL`` set), this process's channel layer gets a key prefix of its
+    own: match ids repeat across the workers' (and other runs') databases, so a group such
+    as ``match-5`` would otherwise reach another process's tests."""
+    from django.conf import settings
+
+    layer = settings.CHANNEL_LAYERS["default"]
+    if "redis" in str(layer.get("BACKEND", "")).lower():
+        layer.setdefault("CONFIG", {})["prefix"] = f"test-{worker_name()}-{os.getpid()}"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -3,8 +3,9 @@ process, then two daphne processes sharing Redis, then open loop with spectators
 asks for, play real moves over the websockets with no error, and leave nothing behind
 (no server process, no database).
 
-Needs PostgreSQL (DATABASE_URL's server, as every test here) and, for the second mode,
-Redis at 127.0.0.1:6379.
+Needs PostgreSQL (DATABASE_URL's server, as every test here) and, for the modes on Redis,
+Debian's redis-server: a private one on a free port (`tests.servers.Redis`). bench/load.py
+empties the Redis database it is given, and two test processes may run it at once.
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psutil
 import psycopg
 import pytest
+
+from tests.servers import processes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,6 +49,13 @@ LINES = [
     r"the same place in a round \(round 1's first 5 actions, round \d+'s: actions \d+-\d+\): service [\d.]+",
     r"queries per action: service \d+ -> \d+, four boards \d+ -> \d+",
 ]
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    """A private redis-server's URL for one test, stopped after it."""
+    with processes() as procs:
+        yield procs.redis().url
 
 
 def server_url() -> str:
@@ -132,12 +143,10 @@ def test_one_server_process(tmp_path: Path) -> None:
     assert_left_nothing(database)
 
 
-def test_two_server_processes_share_redis(tmp_path: Path) -> None:
+def test_two_server_processes_share_redis(tmp_path: Path, redis_url: str) -> None:
     # Every table's seats are split over both processes: a move made on one process
     # reaches the seats on the other through Redis, or the latencies never complete.
-    stdout, results, database = run_bench(
-        tmp_path, "--processes", "2", "--redis-url", "redis://127.0.0.1:6379/12"
-    )
+    stdout, results, database = run_bench(tmp_path, "--processes", "2", "--redis-url", redis_url)
     check(stdout, results)
     assert results["load"]["processes"] == 2 and results["load"]["channel_layer"] == "redis"
     assert len(results["load"]["server_peak_rss_mb"]) == 2
@@ -178,7 +187,7 @@ def test_open_loop_with_spectators(tmp_path: Path) -> None:
     assert_left_nothing(database)
 
 
-def test_two_daphnes_behind_the_proxy_with_the_worker(tmp_path: Path) -> None:
+def test_two_daphnes_behind_the_proxy_with_the_worker(tmp_path: Path, redis_url: str) -> None:
     # --mode proxy: Redis, two daphnes, run_computers and HAProxy; every client connects to
     # the proxy, and the CPU of each process is reported apart.
     stdout, results, database = run_bench(
@@ -186,7 +195,7 @@ def test_two_daphnes_behind_the_proxy_with_the_worker(tmp_path: Path) -> None:
         "--mode",
         "proxy",
         "--redis-url",
-        "redis://127.0.0.1:6379/12",
+        redis_url,
         "--pace",
         "2",
         "--spectators",

@@ -6,7 +6,9 @@ websocket was closed with 1011 after about 5 s. tablesite/env.py gives the Redis
 connections a longer read timeout. Here a real daphne with the Redis channel layer
 serves two players who say nothing for 8 s; then one plays and both see the move.
 
-Needs Redis at 127.0.0.1:6379 (database 14) and PostgreSQL.
+Needs PostgreSQL and Debian's redis-server: the layer is a private Redis on a free port
+(`tests.servers.Redis`), which no other test process hears; match ids repeat across the
+test processes' databases.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from bench.load_server import Servers, server_env
 from games import services
 from games.services import SeatSpec
 from tests import seeded
+from tests.servers import processes
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -42,9 +45,6 @@ async def until_board(ws: Any, at_least: int) -> dict[str, Any]:
 
 
 def test_idle_websockets_stay_open_and_hear_the_next_move(django_user_model: Any) -> None:
-    from websockets.asyncio.client import connect
-    from websockets.typing import Origin
-
     players = [django_user_model.objects.create_user(f"idle{i}") for i in range(2)]
     match = seeded.match_create(
         creator=players[0], seed=3, listed=False, seats=[SeatSpec("me"), SeatSpec("human")]
@@ -57,9 +57,18 @@ def test_idle_websockets_stay_open_and_hear_the_next_move(django_user_model: Any
         f"postgres://{params['USER']}{':' + params['PASSWORD'] if params.get('PASSWORD') else ''}"
         f"@{params['HOST'] or '127.0.0.1'}:{params['PORT'] or 5432}/{params['NAME']}"
     )
-    env = server_env(url, redis_url="redis://127.0.0.1:6379/14", conn_max_age=0)
-    env.update(SECRET_KEY=settings.SECRET_KEY, COMPUTER_WORKER="off")
-    servers = Servers(env=env, count=1)
+    with processes() as procs:
+        redis = procs.redis()
+        env = server_env(url, redis_url=redis.url, conn_max_age=0)
+        env.update(SECRET_KEY=settings.SECRET_KEY, COMPUTER_WORKER="off")
+        servers = Servers(env=env, count=1)
+        serve_idle_players(servers, match.pk, cookies)
+
+
+def serve_idle_players(servers: Servers, match_id: int, cookies: list[str]) -> None:
+    from websockets.asyncio.client import connect
+    from websockets.typing import Origin
+
     try:
         servers.start()
         port = servers.ports[0]
@@ -67,7 +76,7 @@ def test_idle_websockets_stay_open_and_hear_the_next_move(django_user_model: Any
         async def play() -> None:
             sockets = [
                 await connect(
-                    f"ws://127.0.0.1:{port}/ws/m/{match.pk}/",
+                    f"ws://127.0.0.1:{port}/ws/m/{match_id}/",
                     origin=Origin(f"http://127.0.0.1:{port}"),
                     additional_headers={"Cookie": f"sessionid={c}"},
                     ping_interval=None,

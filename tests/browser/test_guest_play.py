@@ -201,7 +201,10 @@ def test_a_visitor_plays_a_first_turn_learns_from_tips_and_keeps_the_account(
         assert not can.is_visible()
 
     # "Don't show tips again" (here on the next tip that comes, or set before one comes):
-    # gone now, and not back after a reload.
+    # gone now, and not back after a reload. Asked at our turn, when nothing moves until we
+    # do: after a pass the computers' first turns would end the engine tip's moment (and
+    # bring the marker's, perhaps compact) under the click.
+    table.wait_turn_or_over()
     Preferences.objects.filter(user=guest).update(tips_seen=[])  # every tip's moment may come again
     page.reload()
     table.wait_connected()

@@ -5,7 +5,8 @@ static/js/table.js).
 Each of the table's menu, "What can I do?", the scores dialog and the chat panel (with a
 half-typed message and the focus in it) is opened, then our moves are made from the server
 side (no click on the page, which would close a menu by itself) until the computers have
-played at least five moves at the Fast pace: it is still open, and still usable.
+played at least five moves at the Fast pace: it is still open, and still usable. The page
+fetches our moves by its check for a newer board, made every `CHECK_MS` here.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 DESKTOP = {"width": 1280, "height": 800}
 COMPUTER_MOVES = 5
+#: how often the page asks for a newer board (the server's pages hear nothing of our moves)
+CHECK_MS = 250
 
 
 def let_the_computers_play(table: Table, match: Match, ana: Any, moves: int) -> None:
@@ -131,7 +134,12 @@ def test_what_a_person_opened_survives_the_computers_moves(
 ) -> None:
     ana = make_user("ana")
     match = fast_match(ana)
-    table = Table(context_for(ana, viewport=DESKTOP).new_page()).open(f"{live}/m/{match.pk}/")
+    context = context_for(ana, viewport=DESKTOP)
+    # Our moves are made in this process, whose notices reach no page of the server's (the
+    # two share no channel layer): the page sees each at its next check for a newer board
+    # (static/js/table.js, every 20 s), shortened here as in test_check.py.
+    context.add_init_script(f"window.MT_CHECK_MS = {CHECK_MS};")
+    table = Table(context.new_page()).open(f"{live}/m/{match.pk}/")
     table.wait_turn_or_over(timeout=30_000)
     still_open = opener(table.page)
     let_the_computers_play(table, match, ana, COMPUTER_MOVES)

@@ -114,18 +114,24 @@ async def test_two_workers_at_once_act_once_each_time_and_keep_the_pace(
     delay = 0.25
     workers = [ComputerWorker(delay=delay, poll=0.02) for _ in range(2)]
     loops = [asyncio.create_task(w.run()) for w in workers]
-    await asyncio.sleep(3)
+
+    def logged(m: Any) -> list[Any]:
+        return list(
+            LogEntry.objects.filter(round__match_id=m.pk)
+            .order_by("round__number", "seq")
+            .values_list("created_at", flat=True)
+        )
+
+    # Until both matches have moved on a few times (at their pace, about a second).
+    deadline = asyncio.get_running_loop().time() + 30
+    while min([len(await db(logged, m)) for m in matches]) < 4:
+        assert asyncio.get_running_loop().time() < deadline, "the workers stopped playing"
+        await asyncio.sleep(0.05)
     for w in workers:
         w.stop()
     await asyncio.gather(*loops)
     for match in matches:
-        times = await db(
-            lambda m=match: list(
-                LogEntry.objects.filter(round__match_id=m.pk)
-                .order_by("round__number", "seq")
-                .values_list("created_at", flat=True)
-            )
-        )
+        times = await db(logged, match)
         assert len(times) >= 4  # both kept the match going
         gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:], strict=False)]
         assert min(gaps) >= delay * 0.95, gaps
