@@ -67,6 +67,8 @@ def pytest_configure(config: pytest.Config) -> None:
     as ``match-5`` would otherwise reach another process's tests."""
     from django.conf import settings
 
+    if not settings.configured:
+        return  # without Django (the engine's tests): no channel layer
     layer = settings.CHANNEL_LAYERS["default"]
     if "redis" in str(layer.get("BACKEND", "")).lower():
         layer.setdefault("CONFIG", {})["prefix"] = f"test-{worker_name()}-{os.getpid()}"
