@@ -60,7 +60,8 @@ hub_sink: Callable[[int, dict[str, Any]], None] | None = None
 hub_holds: Callable[[int], bool] | None = None
 
 
-def _reaches_this_process_only(layer: Any) -> bool:
+def reaches_this_process_only(layer: Any) -> bool:
+    """Whether `layer` is the in-memory channel layer, which no other process shares."""
     return type(layer).__name__.endswith("InMemoryChannelLayer")
 
 
@@ -134,7 +135,7 @@ def _send(match_id: int, message: dict[str, Any]) -> bool:
         if (
             sink is not None
             and holds is not None
-            and _reaches_this_process_only(layer)
+            and reaches_this_process_only(layer)
             and holds(match_id)
         ):
             # The layer would bring it back to this process only, whose hub skips its own

@@ -539,9 +539,7 @@ class Station:
         # groups between the restart and this re-join reached no one here: when Redis is a new
         # one, every hub reads its table again once joined, so no page waits for a turn that
         # came meanwhile (the next notice may be its own move, which never comes).
-        shared = self.layer is not None and not type(self.layer).__name__.endswith(
-            "InMemoryChannelLayer"
-        )
+        shared = self.layer is not None and not notify.reaches_this_process_only(self.layer)
         while True:
             await asyncio.sleep(
                 min(GROUP_RENEW_SECONDS, REDIS_REJOIN_SECONDS) if shared else GROUP_RENEW_SECONDS

@@ -39,6 +39,19 @@ async def my_action(match_id: int, seat: int = 0) -> dict[str, Any]:
     return choose(view(state, seat), "casual").to_json()
 
 
+async def play_my_move(match_id: int, user: Any, version: int, seat: int = 0) -> None:
+    """`user` plays `seat`'s move (`my_action`) through the service, at `version`."""
+    await db(
+        services.action_submit,
+        match_id=match_id,
+        user=user,
+        seat=seat,
+        action=await my_action(match_id, seat),
+        expected_version=version,
+        request_id=rid(),
+    )
+
+
 MALFORMED: list[tuple[str, Any]] = [
     ("bad JSON", '{"type": "act", "seat": 0,'),
     ("not an object", '["act"]'),
@@ -517,16 +530,7 @@ async def test_check_brings_the_board_a_lost_notice_did_not(
     monkeypatch.setattr(
         notify, "match_changed", lambda match_id, version, **_: False
     )  # the notice is lost
-    action = await my_action(match.pk)
-    await db(
-        services.action_submit,
-        match_id=match.pk,
-        user=alice,
-        seat=0,
-        action=action,
-        expected_version=version,
-        request_id=rid(),
-    )
+    await play_my_move(match.pk, alice, version)
     assert await me.quiet()
     await me.send(type="check")
     assert (await me.board())["version"] == version + 1
@@ -568,16 +572,7 @@ async def test_one_read_of_the_version_answers_the_tables_pages_in_turn(
     await me.send(type="check")
     assert await me.quiet() and len(reads) == 1
     monkeypatch.setattr(notify, "match_changed", lambda match_id, version, **_: False)
-    action = await my_action(match.pk)
-    await db(
-        services.action_submit,
-        match_id=match.pk,
-        user=alice,
-        seat=0,
-        action=action,
-        expected_version=version,
-        request_id=rid(),
-    )
+    await play_my_move(match.pk, alice, version)
     await watcher.send(type="check")  # answered by the read made for my check: no new read
     assert await watcher.quiet() and len(reads) == 1
     await watcher.send(type="check")  # its own next check reads again: the missed board

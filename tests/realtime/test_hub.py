@@ -429,7 +429,7 @@ async def test_with_the_in_memory_layer_a_notice_its_hub_was_told_goes_no_furthe
     directly: a change at a table this process's hub holds sends nothing on the layer (the
     hop from the service's thread to the loop is saved), and its page still gets the board.
     A table no hub here holds is still told through the layer (the test above)."""
-    from tests.realtime.test_commands import my_action, to_my_turn
+    from tests.realtime.test_commands import play_my_move, to_my_turn
 
     match = await db(make_match, "me", "computer")
     await to_my_turn(match.pk)
@@ -445,16 +445,7 @@ async def test_with_the_in_memory_layer_a_notice_its_hub_was_told_goes_no_furthe
     layer.group_send = spy
     try:
         version = me.version
-        action = await my_action(match.pk)
-        await db(
-            services.action_submit,
-            match_id=match.pk,
-            user=alice,
-            seat=0,
-            action=action,
-            expected_version=version,
-            request_id=rid(),
-        )
+        await play_my_move(match.pk, alice, version)
         await me.catch_up(version + 1)
     finally:
         layer.group_send = real
