@@ -220,6 +220,10 @@ def announce_due(*, since: datetime, now: datetime) -> list[int]:
     changes its version then): its pages read their boards again and offer the hand-over.
     The computer worker calls this now and then. The ids of the matches told."""
     # Only tables with two people or more: alone with computers, nobody could hand a seat over.
+    # The scan reads the columns the hand-over needs, never the snapshot, and the seats apart
+    # from their matches: a prefetched seat refers back to its match, and a match holding its
+    # seats makes a reference cycle, which only the cycle collector frees (every table, every
+    # few seconds, in every process running the computers: long collection pauses).
     matches = list(
         Match.objects.filter(status=Match.Status.PLAYING)
         .exclude(away_limit=Match.AwayLimit.NEVER)
@@ -227,11 +231,19 @@ def announce_due(*, since: datetime, now: datetime) -> list[int]:
             people=Count("seats__user", filter=~Q(seats__kind=Seat.Kind.COMPUTER), distinct=True)
         )
         .filter(people__gte=2)
-        .prefetch_related("seats")
+        .only("pk", "status", "away_limit", "created_at")
         .order_by("pk")
     )
     if not matches:
         return []
+    seated: dict[int, list[Seat]] = {m.pk: [] for m in matches}
+    for seat in (
+        Seat.objects.filter(match_id__in=list(seated))
+        .exclude(kind=Seat.Kind.COMPUTER)
+        .only("match_id", "index", "kind", "user_id", "standin")
+        .order_by("match_id", "index")
+    ):
+        seated[seat.match_id].append(seat)
     seen: dict[int, dict[int, tuple[bool, datetime]]] = {m.pk: {} for m in matches}
     for match_id, uid, was_closed, alive in Presence.objects.filter(
         match_id__in=list(seen)
@@ -241,7 +253,7 @@ def announce_due(*, since: datetime, now: datetime) -> list[int]:
         seen[match_id][uid] = (there or live, max(last, alive))
     told = []
     for match in matches:
-        people = [s for s in match.seats.all() if s.kind != Seat.Kind.COMPUTER]
+        people = seated[match.pk]
         if len({s.user_id for s in people}) < 2:
             continue  # nobody else could hand a seat over
         for seat in people:

@@ -26,6 +26,7 @@ from games.forms import INVITED, NONE, OTHER_SEATS, MatchCreateForm, kind_field
 from games.models import MAX_SEATS, Match, Seat
 from games.permissions import Action as Can
 from games.queries import match_summary
+from games.seats import match_seats as seats_of
 from games.seats import match_with_seats
 from games.words import sentence
 
@@ -259,9 +260,7 @@ def _held_seat(match: Match, user: object) -> Seat | None:
     pk = getattr(user, "pk", None)
     if pk is None:
         return None
-    return next(
-        (s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN and s.user_id == pk), None
-    )
+    return next((s for s in seats_of(match) if s.kind == Seat.Kind.HUMAN and s.user_id == pk), None)
 
 
 def _free_seats(match: Match) -> list[Seat]:
@@ -272,7 +271,7 @@ def _free_seats(match: Match) -> list[Seat]:
     return sorted(
         (
             s
-            for s in match.seats.all()
+            for s in seats_of(match)
             if s.kind == Seat.Kind.HUMAN and s.user_id is None and not s.name
         ),
         key=lambda s: s.index,

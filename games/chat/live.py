@@ -29,7 +29,7 @@ from games.chat.models import Room
 from games.chat.push import EVERYONE
 from games.chat.words import Refused, sentence
 from games.permissions import Talk
-from games.seats import match_with_seats
+from games.seats import match_seats, match_with_seats
 
 
 @dataclass
@@ -73,7 +73,7 @@ def _history_frame(match: Any, user: Any, chat: Chat, language: str) -> dict[str
     me = permissions.user_id(user)
     on = services.chat_on(match.pk)
     barred = services.blocked(user)
-    seats = list(match.seats.all())
+    seats = match_seats(match)
     own = Room.PLAYERS.value if Room.PLAYERS.value in chat.rooms else Room.SPECTATORS.value
     with translation.override(language):
         return {

@@ -41,7 +41,7 @@ from games.chat.words import (
 )
 from games.models import Match
 from games.permissions import Talk
-from games.seats import match_with_seats
+from games.seats import match_seats, match_with_seats
 
 #: the flood limit: at most `FLOOD_COUNT` messages per person in `FLOOD_WINDOW` (all tables)
 FLOOD_COUNT = 5
@@ -120,7 +120,7 @@ def say(
     room, blocked, the chat off), free text from a guest, text the rules refuse
     (games.chat.text), an unknown phrase, or past the flood limit."""
     match = _match(match_id)
-    seats = list(match.seats.all())
+    seats = match_seats(match)
     uid = _uid(user)
     if uid is None:
         raise Refused(NOT_SIGNED_IN)
@@ -165,7 +165,7 @@ def say(
 def rooms_of(match: Match, user: Any, token: str = "") -> set[str]:
     """The rooms a connection reads from the start: the players' room for a participant,
     the spectators' room for everyone else who may watch."""
-    seats = list(match.seats.all())
+    seats = match_seats(match)
     if permissions.chat_may(user, Talk.READ, match, room=Room.PLAYERS, token=token, seats=seats):
         return {Room.PLAYERS.value}
     if permissions.chat_may(user, Talk.READ, match, room=Room.SPECTATORS, token=token, seats=seats):
