@@ -61,10 +61,16 @@ def session_user_id(session_key: str | None) -> int | None:
     return user.pk if user.is_authenticated else None
 
 
+class SessionEnded(Exception):
+    """The session a socket was opened with no longer signs its user in."""
+
+
 class SessionCheck:
     """One socket's session check: `user_id()` is `session_user_id(session_key)`, in one
     query while nothing it depends on changed (the database session store only; any
-    other store gets the full check every time)."""
+    other store gets the full check every time). That query can also be joined into a
+    statement of the caller's (`joined`, then `judge` on its columns): an action's lock
+    reads the session with the match (games.services)."""
 
     def __init__(self, session_key: str | None) -> None:
         self.session_key = session_key or ""
@@ -74,29 +80,22 @@ class SessionCheck:
     def user_id(self) -> int | None:
         if not self.session_key:
             return None
-        store = import_module(settings.SESSION_ENGINE).SessionStore
-        if not hasattr(store, "get_model_class"):  # not a database store: the full check
+        joined = self.joined()
+        if joined is None:  # not a database store: the full check
             return session_user_id(self.session_key)
-        row = self._row(store)
-        if row is None:
-            self.seen = None
-            return None  # no such session, or expired
-        data, password, active = row
-        if self.seen is not None and self.seen[0] == data and self.seen[2] == password and active:
-            return self.seen[1]
-        # Changed, or not seen yet: get_user's checks on the data just read.
-        user = get_user(
-            SimpleNamespace(session=_SessionCopy(store(session_key=self.session_key).decode(data)))  # type: ignore[arg-type]  # duck-typed request, as above
-        )
-        if not user.is_authenticated:
-            self.seen = None
-            return None
-        self.seen = (data, user.pk, user.password)
-        return int(user.pk)
+        sql, params = joined
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT sc.* FROM (SELECT 1) one{sql}", params)
+            return self.judge(cursor.fetchone())
 
-    def _row(self, store: Any) -> tuple[str, str | None, bool] | None:
-        """The session's data (if it exists and has not expired) with the password and active
-        flag of the user the last full check found (NULLs before one)."""
+    def joined(self) -> tuple[str, list[Any]] | None:
+        """The check as a ``LEFT JOIN LATERAL (…) sc ON TRUE`` giving three columns: the
+        session's data (if it exists and has not expired) with the password and active flag
+        of the user the last full check found (NULLs before one); None when the session
+        store is not the database's, or there is no session."""
+        store = import_module(settings.SESSION_ENGINE).SessionStore
+        if not self.session_key or not hasattr(store, "get_model_class"):
+            return None
         user = get_user_model()
         table = store.get_model_class()._meta.db_table
         users, pk = user._meta.db_table, user._meta.pk.column
@@ -105,14 +104,32 @@ class SessionCheck:
         active = (
             f'u."{user._meta.get_field("is_active").column}"' if "is_active" in fields else "TRUE"
         )
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f'SELECT s.session_data, u."{password}", COALESCE({active}, FALSE) FROM "{table}" s'
-                f' LEFT JOIN "{users}" u ON u."{pk}" = %s'
-                " WHERE s.session_key = %s AND s.expire_date > %s",
-                [self.seen[1] if self.seen is not None else None, self.session_key, timezone.now()],
-            )
-            return cursor.fetchone()
+        sql = (
+            f' LEFT JOIN LATERAL (SELECT s.session_data, u."{password}", COALESCE({active}, FALSE)'
+            f' FROM "{table}" s LEFT JOIN "{users}" u ON u."{pk}" = %s'
+            " WHERE s.session_key = %s AND s.expire_date > %s) sc ON TRUE"
+        )
+        seen = self.seen[1] if self.seen is not None else None
+        return sql, [seen, self.session_key, timezone.now()]
+
+    def judge(self, row: Any) -> int | None:
+        """The user id the session signs in, from the three columns `joined` gives."""
+        if row is None or row[0] is None:
+            self.seen = None
+            return None  # no such session, or expired
+        data, password, active = row
+        if self.seen is not None and self.seen[0] == data and self.seen[2] == password and active:
+            return self.seen[1]
+        # Changed, or not seen yet: get_user's checks on the data just read.
+        store = import_module(settings.SESSION_ENGINE).SessionStore
+        user = get_user(
+            SimpleNamespace(session=_SessionCopy(store(session_key=self.session_key).decode(data)))  # type: ignore[arg-type]  # duck-typed request, as above
+        )
+        if not user.is_authenticated:
+            self.seen = None
+            return None
+        self.seen = (data, user.pk, user.password)
+        return int(user.pk)
 
 
 class _SessionCopy(dict[str, Any]):

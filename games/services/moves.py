@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.sessions import SessionCheck
 from engine import bots, rules
 from engine.replay import BadReplay, parse_action
 from engine.serialize import start_to_json, state_from_json, state_to_json
@@ -112,10 +113,13 @@ def action_submit(
     action: dict[str, Any],
     expected_version: int,
     request_id: str,
+    session: SessionCheck | None = None,
 ) -> Result:
-    """Play one action (engine, play, draw, pass, end) for a seat the user controls."""
+    """Play one action (engine, play, draw, pass, end) for a seat the user controls
+    (`session`: the acting connection's, checked first, with the lock: raises
+    accounts.sessions.SessionEnded, nothing changed, when it no longer signs `user` in)."""
     with transaction.atomic():
-        match, seen_read, rnd, seats = _lock_for_action(match_id, request_id)
+        match, seen_read, rnd, seats = _lock_for_action(match_id, request_id, session, user)
         _seat_for(match, user, seat, seats)
         seen = _seen(match, user, request_id, seen_read)
         if seen is not None:

@@ -27,6 +27,7 @@ from django.db import connection, transaction
 from django.db.models import Field
 from django.utils import timezone
 
+from accounts.sessions import SessionCheck, SessionEnded
 from engine.serialize import state_from_json, state_to_json
 from engine.state import Action, IllegalAction, RoundState
 from games import log, notify, signals
@@ -76,18 +77,36 @@ _ROUND_FIELDS = [
 ]
 
 
-#: what `action_submit` reads after the lock (1.), one statement: the request id's earlier
-#: result if any (3.), the current round with its log's last sequence number, and the seats
-#: in order (2.), as one JSON array of their columns. Not part of the lock's statement: a
-#: statement that waited for the lock sees the locked row as the other transaction left it,
-#: but the rows it joined to it as they were before.
-_READ_FOR_ACTION = (
-    "SELECT c.user_id, c.version, c.match_id IS NOT NULL, "
-    + ", ".join(f'r."{f.column}"' for f in _ROUND_FIELDS)
-    + ", (SELECT max(seq) FROM games_logentry WHERE round_id = r.id)"
-    ", (SELECT json_agg(json_build_array("
+#: what `action_submit` reads (1.-3.), in the statement that locks the match: the match, the
+#: request id's earlier result if any, the current round with its log's last sequence number,
+#: and the seats in order, as one JSON array of their columns; then the locked row's xmin and
+#: the xmin of the row this statement's snapshot sees. A statement that waited for the lock
+#: locks the row as the other transaction left it, but reads everything else as it was
+#: before: the two xmins then differ, and `_READ_FOR_ACTION` reads the rest again. (Every
+#: change under a match's lock writes the match row: it raises the version.) ``{session}``:
+#: a connection's session check joined in (accounts.sessions.SessionCheck.joined), or nothing.
+_SEATS_JSON = (
+    "(SELECT json_agg(json_build_array("
     + ", ".join(f's."{f.column}"' for f in _SEAT_FIELDS)
     + ') ORDER BY s."index") FROM games_seat s WHERE s.match_id = m.id)'
+)
+_ROUND_COLUMNS = (
+    ", ".join(f'r."{f.column}"' for f in _ROUND_FIELDS)
+    + ", (SELECT max(seq) FROM games_logentry WHERE round_id = r.id)"
+)
+_LOCK_FOR_ACTION = (
+    f"SELECT {_MATCH_COLUMNS}, c.user_id, c.version, c.match_id IS NOT NULL, {_ROUND_COLUMNS}"
+    f", {_SEATS_JSON}, m.xmin::text, (SELECT xmin::text FROM games_match WHERE id = m.id)"
+    "{session_columns}"
+    " FROM games_match m"
+    " LEFT JOIN games_clientrequest c ON c.match_id = m.id AND c.request_id = %s"
+    " LEFT JOIN games_round r ON r.match_id = m.id AND r.number = m.round_number"
+    "{session}"
+    " WHERE m.id = %s FOR UPDATE OF m"
+)
+#: the same reads after the lock, when the lock's statement waited (see above)
+_READ_FOR_ACTION = (
+    f"SELECT c.user_id, c.version, c.match_id IS NOT NULL, {_ROUND_COLUMNS}, {_SEATS_JSON}"
     " FROM (SELECT %s::bigint AS id) m"
     " LEFT JOIN games_clientrequest c ON c.match_id = m.id AND c.request_id = %s"
     " LEFT JOIN games_round r ON r.match_id = m.id AND r.number = %s"
@@ -129,18 +148,41 @@ def _lock(match_id: object) -> Match:
 
 
 def _lock_for_action(
-    match_id: object, request_id: object
+    match_id: object, request_id: object, session: SessionCheck | None = None, user: object = None
 ) -> tuple[Match, tuple[Any, ...], Round | None, list[Seat]]:
-    """`_lock`, then what `_seen`, `_current_round` and `_seats` would read, in one statement:
-    the match, the request id's earlier (user id, version, found), the current round (None
-    before the match starts) and the seats in order."""
-    match = _lock(match_id)
-    row = _row(
-        _READ_FOR_ACTION,
-        [match.pk, request_id if isinstance(request_id, str) else None, match.round_number],
-    )
-    assert row is not None
-    seen, rest, seats = row[:3], row[3:-1], row[-1]
+    """`_lock`, with what `_seen`, `_current_round` and `_seats` would read, in one statement
+    (two when it waited for the lock): the match, the request id's earlier (user id, version,
+    found), the current round (None before the match starts) and the seats in order.
+    `session`: the acting connection's session, checked in the same statement before anything
+    else (raises `SessionEnded` when it no longer signs in `user`: nothing is changed)."""
+    try:
+        pk = int(match_id)  # type: ignore[call-overload]  # what the ORM makes of a primary key
+    except (ValueError, TypeError):
+        raise GameError(NOT_FOUND, sentence("no_such_match")) from None
+    rid = request_id if isinstance(request_id, str) else None
+    joined = session.joined() if session is not None else None
+    if joined is not None:
+        sql, params = joined
+        statement = _LOCK_FOR_ACTION.format(session_columns=", sc.*", session=sql)
+        row = _row(statement, [rid, *params, pk])
+    else:
+        row = _row(_LOCK_FOR_ACTION.format(session_columns="", session=""), [rid, pk])
+    if row is None:
+        raise GameError(NOT_FOUND, sentence("no_such_match"))
+    width = len(_MATCH_FIELDS)
+    match = from_row(Match, _MATCH_FIELDS, row[:width])
+    read_end = width + 3 + len(_ROUND_FIELDS) + 2
+    read = row[width:read_end]
+    locked_xmin, seen_xmin = row[read_end], row[read_end + 1]
+    if session is not None:
+        checked = session.judge(row[read_end + 2 :]) if joined is not None else session.user_id()
+        if checked is None or checked != _user_id(user):
+            raise SessionEnded
+    if locked_xmin != seen_xmin:  # it waited for the lock: the rest as the other left it
+        again = _row(_READ_FOR_ACTION, [match.pk, rid, match.round_number])
+        assert again is not None
+        read = again
+    seen, rest, seats = read[:3], read[3:-1], read[-1]
     rnd = None
     if rest[0] is not None:
         rnd = from_row(Round, _ROUND_FIELDS, rest[:-1])

@@ -27,6 +27,7 @@ from django.db import InterfaceError, OperationalError, close_old_connections, c
 from django.utils import translation
 
 from accounts import sessions
+from accounts.sessions import SessionEnded
 from games import notify, services, trace
 from games.table import hub as hubs
 from games.table import protocol
@@ -35,10 +36,6 @@ from games.table.threads import DATABASE_THREADS
 from games.words import sentence
 
 logger = logging.getLogger(__name__)
-
-
-class SessionEnded(Exception):
-    """The session this connection was opened with no longer signs its user in."""
 
 
 class Connection(Screen):
@@ -151,6 +148,13 @@ class Connection(Screen):
             }
         )
 
+    def session_to_check(self) -> sessions.SessionCheck | None:
+        """The session a command's service checks itself, in its first statement (an action's
+        lock reads it with the match, games.services): the check `call` would make first
+        otherwise, taken from it (None: none is due)."""
+        session, self.check_session = (self.session if self.check_session else None), False
+        return session
+
     async def call(self, fn: Any, /, **kwargs: Any) -> Any:
         """Run `fn` in a database thread, in this connection's language; when a command asked
         for it (`check_session`), the session is checked first in the same thread (raises
@@ -161,7 +165,7 @@ class Connection(Screen):
             cpu = time.thread_time() if trace.COSTS else 0.0
             try:
                 with notify.held() as told:
-                    return self.in_database(fn, session=session, **kwargs), told
+                    return self.in_database(fn, session_first=session, **kwargs), told
             finally:
                 # What database_sync_to_async does too, unless a test harness turned it off
                 # (channels.testing does): these threads outlive the call, and a connection
@@ -180,14 +184,14 @@ class Connection(Screen):
         return result
 
     def in_database(
-        self, fn: Any, /, *, session: sessions.SessionCheck | None = None, **kwargs: Any
+        self, fn: Any, /, *, session_first: sessions.SessionCheck | None = None, **kwargs: Any
     ) -> Any:
         """`fn(**kwargs)`, in a database thread (`call`, or a hub's hop, games.table.hub), in this
-        connection's language, after checking `session` if given."""
+        connection's language, after checking `session_first` if given."""
         language = self.language
 
         def attempt() -> Any:
-            if session is not None and session.user_id() != self.user.pk:
+            if session_first is not None and session_first.user_id() != self.user.pk:
                 raise SessionEnded
             with translation.override(language):
                 return fn(**kwargs)

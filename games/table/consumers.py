@@ -32,8 +32,9 @@ Hostile or unlucky endings:
   by itself (`selectors.PAUSE_TIMEOUT`), since the page renews it while the panel stays
   open (``panel`` ``open: true`` again every `PAUSE_RENEW` seconds);
 - a signed-in user's connection joins `accounts.sessions.user_group` and re-checks its
-  session before every command (but ``check``, which gets only what the hub would push:
-  its Spec's ``session_checked``) and whenever that group is told a session ended (logout,
+  session before every command (an action's in the statement that locks the match,
+  games.services; not ``check``, which gets only what the hub would push: its Spec's
+  ``session_checked``) and whenever that group is told a session ended (logout,
   password change, deactivation): closed with `SESSION_ENDED`.
 """
 

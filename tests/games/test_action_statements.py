@@ -6,9 +6,11 @@ they must read and write what the ORM calls they replaced did.
   time; no other column of the match is written;
 - a computer's action: a log entry without a user and no undo point (R25, R27);
 - what no match or seat can be is refused as before (not_found, forbidden), changing nothing;
-- a person's action while the round goes on costs three statements between BEGIN and
-  COMMIT: the lock; the request id's earlier result with the current round and the seats;
-  and one statement writing the log entry, the undo point, the match and the request id.
+- a person's action while the round goes on costs two statements between BEGIN and
+  COMMIT: the lock, which reads the request id's earlier result, the current round, the
+  seats and the acting connection's session with the match (a third only when it waited
+  for the lock: tests/games/test_concurrency.py); and one statement writing the log entry,
+  the undo point, the match and the request id.
 """
 
 from __future__ import annotations
@@ -156,7 +158,7 @@ def test_what_no_seat_can_be_is_forbidden(duo: Match, alice: Any, seat: int) -> 
     assert snapshot(duo) == before
 
 
-def test_an_action_costs_three_statements(duo: Match, alice: Any, bob: Any) -> None:
+def test_an_action_costs_two_statements(duo: Match, alice: Any, bob: Any) -> None:
     holder = state_of(duo).holder
     assert holder is not None
     with CaptureQueriesContext(connection) as ran:
@@ -169,7 +171,60 @@ def test_an_action_costs_three_statements(duo: Match, alice: Any, bob: Any) -> N
             request_id=rid(),
         )
     statements = [q["sql"].split()[0] for q in ran.captured_queries if "SAVEPOINT" not in q["sql"]]
-    assert statements == ["SELECT", "SELECT", "WITH"]
+    assert statements == ["SELECT", "WITH"]
+
+
+def test_a_connections_session_is_checked_in_the_actions_lock(
+    duo: Match, alice: Any, bob: Any, client: Any
+) -> None:
+    """The acting connection's session (accounts.sessions.SessionCheck) is read by the
+    statement that locks the match: still two statements; and an ended session is refused
+    there, before anything is written."""
+    from django.contrib.sessions.models import Session
+
+    from accounts.sessions import SessionCheck, SessionEnded
+
+    holder = state_of(duo).holder
+    assert holder is not None
+    user = alice if holder == 0 else bob
+    client.force_login(user)
+    check = SessionCheck(client.session.session_key)
+    assert check.user_id() == user.pk  # checked in full as the socket opened
+    with CaptureQueriesContext(connection) as ran:
+        services.action_submit(
+            match_id=duo.pk,
+            user=user,
+            seat=holder,
+            action={"act": "engine"},
+            expected_version=duo.version,
+            request_id=rid(),
+            session=check,
+        )
+    statements = [q["sql"] for q in ran.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert [s.split()[0] for s in statements] == ["SELECT", "WITH"]
+    assert "django_session" in statements[0] and "FOR UPDATE" in statements[0]
+
+    duo.refresh_from_db()
+    version = duo.version
+    Session.objects.all().delete()
+    state = state_of(duo)
+    action = legal_actions(state)[0]
+    assert action.seat is not None
+    with pytest.raises(SessionEnded):
+        services.action_submit(
+            match_id=duo.pk,
+            user=driver_user(action.seat, alice, bob),
+            seat=action.seat,
+            action=action.to_json(),
+            expected_version=version,
+            request_id=rid(),
+            session=check,
+        )
+    assert Match.objects.get(pk=duo.pk).version == version
+
+
+def driver_user(seat: int, alice: Any, bob: Any) -> Any:
+    return alice if seat == 0 else bob
 
 
 def test_the_computers_loop_is_woken_only_when_a_computer_may_be_next(

@@ -24,6 +24,7 @@ async def handle(t: Connection, c: Command) -> None:
         action=c.action,
         expected_version=c.version,
         request_id=c.request_id,
+        session=t.session_to_check(),  # checked with the lock: no statement of its own
     )
     await t.ack(c, result)
 
