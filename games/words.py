@@ -25,9 +25,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from django.urls import get_script_prefix, reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from engine.state import MEXICAN, REFUSAL_CODES
 
@@ -220,8 +223,9 @@ def _rules_path(prefix: str) -> str:
 
 # ---------------------------------------------------------------- the site's own refusals
 
-#: The sentences of the site's refusals (the services', the stand-ins', the selectors'), by
-#: key: each sentence once. `games.errors` codes say what kind of refusal it is; these say
+#: The sentences of the site's refusals (the services', the stand-ins', the selectors', who
+#: may do what: games.permissions and the features' rules) and of the match pages' notices,
+#: by key: each sentence once. `games.errors` codes say what kind of refusal it is; these say
 #: it in words. Lambdas, so each is translated when said, in the reader's language.
 SITE: dict[str, Callable[[], str]] = {
     "no_such_match": lambda: _("This match does not exist."),
@@ -286,6 +290,38 @@ SITE: dict[str, Callable[[], str]] = {
     "away_less_than": lambda: _("%(name)s has been away for less than %(limit)s."),
     "seat_is_yours": lambda: _("No computer plays this seat: it is yours."),
     "same_setting": lambda: _("That is the table's setting already."),
+    "rounds_range": lambda: _(
+        "A match has 1 to 13 rounds: from the double 0-0 up to the standard 12-12."
+    ),
+    # who may (games.permissions, and the features' own rules in games/table/commands/)
+    "players_only": lambda: _("Only the players at this match can do this."),
+    "creator_restarts": lambda: _("Only the match's creator can restart the round."),
+    "players_next_round": lambda: _("Only the players at this match can start the next round."),
+    "players_pause": lambda: _("Only the players at this match can pause it."),
+    "players_pace": lambda: _("Only the players at this match can change the computers' pace."),
+    "players_prefer": lambda: _("Only the players at this match can change how it plays for them."),
+    "others_stand_in": lambda: _(
+        "Only the other players at this match can let a computer play this seat."
+    ),
+    "owner_takes_back": lambda: _("Only this seat's player can take it back."),
+    "standin_for_you": lambda: _(
+        "A computer is playing this seat for you: take your seat back first."
+    ),
+    "not_at_this_match": lambda: _("You cannot do this at this match."),
+    "players_last_round": lambda: _("Only the players at this match can end it after this round."),
+    # play again (R29: games/table/commands/play_again.py)
+    "people_play_again": lambda: _("Only the people at this match can play again."),
+    "creator_seats_again": lambda: _(
+        "Only the match's creator chooses who takes a seat in the new match."
+    ),
+    "again_not_over": lambda: _("You can play again once this match is over."),
+    "again_started": lambda: _("The new match at this table has started already."),
+    "again_answered": lambda: _("You have answered already."),
+    "again_choose": lambda: _("Choose an open seat or a computer's level."),
+    "again_left": lambda: _("You left the table."),
+    "again_left_seat_only": lambda: _(
+        "Only the seat of someone who left the table can be given to someone else."
+    ),
     # the match pages' notices (games/views.py)
     "match_ready": lambda: _(
         "Match %(id)s is ready. Share the invitation link to fill the free seats."
@@ -295,6 +331,15 @@ SITE: dict[str, Callable[[], str]] = {
     "seat_just_taken": lambda: _("Someone took that seat a moment ago. Choose another free seat."),
     "match_full_now": lambda: _("This match is full: every seat is taken."),
     "joined": lambda: _("You joined match %(id)s at seat %(number)s."),
+    # the front page's one-click tables (games/quick.py)
+    "guests_throttled": lambda: _(
+        "Too many guest accounts were made from your address in the last hour. "
+        "Please wait a while, or sign up or log in to play."
+    ),
+    "friends_range": lambda: _("Choose 1 to %(most)s friends."),
+    "table_ready": lambda: _(
+        "Your table is ready. Copy the invitation link and send it to your friends."
+    ),
 }
 
 
@@ -302,3 +347,77 @@ def sentence(key: str, **params: object) -> str:
     """The site's sentence for `key` (one of `SITE`) in the active language, `params` put in."""
     text = SITE[key]()
     return text % params if params else text
+
+
+# ---------------------------------------------------------------- changes asked of the others
+
+#: Each consent kind's words (games.consent.Kind), by the kind's name: the banner the asker
+#: reads (``mine``) and the others read (``theirs``), the log's line for each step of the
+#: request, and what the asker reads after a decline or an expiry. Lazy: a kind is made once,
+#: when its command module is imported, and read in each reader's language.
+CHANGES: dict[str, dict[str, Promise]] = {
+    "undo": {
+        "mine": gettext_lazy("You asked to take back your last move."),
+        "theirs": gettext_lazy("%(name)s asks to take back their last move."),
+        "log_ask": gettext_lazy("%(name)s asks to take back their last move (undo)"),
+        "log_accept": gettext_lazy("%(name)s accepted the undo"),
+        "log_decline": gettext_lazy("%(name)s declined the undo"),
+        "log_expire": gettext_lazy("Nobody answered the undo request in time"),
+        "log_void": gettext_lazy("The undo request is no longer possible"),
+        "declined": gettext_lazy("%(name)s declined your request to take back your last move."),
+        "expired": gettext_lazy(
+            "Nobody answered your request to take back your last move in time."
+        ),
+    },
+    "restart": {
+        "mine": gettext_lazy("You asked to restart the round."),
+        "theirs": gettext_lazy("%(name)s asks to restart the round."),
+        "log_ask": gettext_lazy("%(name)s asks to restart the round"),
+        "log_accept": gettext_lazy("%(name)s accepted the restart"),
+        "log_decline": gettext_lazy("%(name)s declined the restart"),
+        "log_expire": gettext_lazy("Nobody answered the restart request in time"),
+        "log_void": gettext_lazy("The restart request is no longer possible"),
+        "declined": gettext_lazy("%(name)s declined your request to restart the round."),
+        "expired": gettext_lazy("Nobody answered your request to restart the round in time."),
+    },
+    "last_round": {
+        "mine": gettext_lazy("You asked to end the match after this round."),
+        "theirs": gettext_lazy("%(name)s asks to end the match after this round."),
+        "log_ask": gettext_lazy("%(name)s asks to end the match after this round"),
+        "log_accept": gettext_lazy("%(name)s accepted ending the match after this round"),
+        "log_decline": gettext_lazy("%(name)s declined ending the match after this round"),
+        "log_expire": gettext_lazy(
+            "Nobody answered the request to end the match after this round in time"
+        ),
+        "log_void": gettext_lazy(
+            "The request to end the match after this round is no longer possible"
+        ),
+        "declined": gettext_lazy(
+            "%(name)s declined your request to end the match after this round."
+        ),
+        "expired": gettext_lazy(
+            "Nobody answered your request to end the match after this round in time."
+        ),
+    },
+    "away_limit": {
+        "mine": gettext_lazy("You asked to change how long a seat may stay away."),
+        "theirs": gettext_lazy("%(name)s asks to change how long a seat may stay away."),
+        "log_ask": gettext_lazy("%(name)s asks to change how long a seat may stay away"),
+        "log_accept": gettext_lazy("%(name)s accepted the new away limit"),
+        "log_decline": gettext_lazy("%(name)s declined the new away limit"),
+        "log_expire": gettext_lazy("Nobody answered the request to change the away limit in time"),
+        "log_void": gettext_lazy("The request to change the away limit is no longer possible"),
+        "declined": gettext_lazy(
+            "%(name)s declined your request to change how long a seat may stay away."
+        ),
+        "expired": gettext_lazy(
+            "Nobody answered your request to change how long a seat may stay away in time."
+        ),
+    },
+}
+
+
+def change_words(kind: str) -> dict[str, Any]:
+    """The words of the consent kind `kind`, as `games.consent.Kind`'s fields take them
+    (``consent.Kind(name=…, label=…, **change_words(name), done=…)``)."""
+    return dict(CHANGES[kind])

@@ -17,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
+
 from engine.previews import hint
 from engine.state import MEXICAN, Action, TrainKey
 from engine.tiles import Tile
@@ -276,3 +279,42 @@ def script_words() -> dict[str, str]:
         "notify_off": _("No notifications."),
         "notify_denied": _("This browser does not allow notifications from this site."),
     }
+
+
+# ---------------------------------------------------------------- the protocol's refusals
+
+#: What a refused frame is told (games.table.protocol: the frame's size, its JSON, its
+#: command and which fields it carries), by key. Lazy, as the fields' words below.
+FRAME: dict[str, Promise] = {
+    "too_long": gettext_lazy("That message is too long."),
+    "not_text": gettext_lazy("Send commands as JSON text."),
+    "too_deep": gettext_lazy("That message is nested too deeply."),
+    "not_json": gettext_lazy("That message is not valid JSON."),
+    "not_a_command": gettext_lazy("A command is a JSON object with a type."),
+    "unknown_command": gettext_lazy("Unknown command."),
+    "extra_field": gettext_lazy("This command does not take the field %(field)s."),
+    "missing_field": gettext_lazy("This command needs the field %(field)s."),
+}
+
+#: What a command's field says when a frame's value for it is refused, by the field's name
+#: (games.table.commands.fields, and the command modules with a field of their own: chat.py,
+#: play_again.py). Lazy: the fields are made once, at start-up, and a refusal is read in
+#: its connection's language.
+FIELD: dict[str, Promise] = {
+    "request_id": gettext_lazy("A request id is 1 to 64 letters, digits or . _ : -"),
+    "version": gettext_lazy("A version is a whole number."),
+    "seat": gettext_lazy("A seat is a number from 0 to 9."),
+    "ask": gettext_lazy("A request is a whole number."),
+    "ref": gettext_lazy("A reference is a whole number."),
+    "open": gettext_lazy("Open is true or false."),
+    "on": gettext_lazy("On is true or false."),
+    "pace": gettext_lazy("A pace is a short name."),
+    "limit": gettext_lazy("A limit is a short name."),
+    "action": gettext_lazy("An action is an object with the fields act, seat, tile and train."),
+    "action_field": gettext_lazy("An action's %(field)s is not valid."),
+    "action_act": gettext_lazy("An action needs its act (engine, play, draw, pass or end)."),
+    "room": gettext_lazy("A room is players or spectators."),
+    "say": gettext_lazy("A phrase is a short code."),
+    "text": gettext_lazy("A message is text."),
+    "become": gettext_lazy("A seat's choice is a short name."),
+}
