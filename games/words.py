@@ -25,14 +25,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.urls import get_script_prefix, reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from engine.state import MEXICAN, REFUSAL_CODES
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise  # django-stubs: what gettext_lazy returns
 
 #: reasons only the board gives (it knows them before the player tries)
 VIEW_CODES: tuple[str, ...] = ("wait", "cannot_start", "fits_nowhere")
@@ -331,6 +334,26 @@ SITE: dict[str, Callable[[], str]] = {
     "seat_just_taken": lambda: _("Someone took that seat a moment ago. Choose another free seat."),
     "match_full_now": lambda: _("This match is full: every seat is taken."),
     "joined": lambda: _("You joined match %(id)s at seat %(number)s."),
+    # the create form's refusals (games/forms.py), beside "name_lookalike" above
+    "seat_name_without_kind": lambda: _("Choose who sits at this seat, or clear the name."),
+    "local_needs_name": lambda: _(
+        "A pass-and-play seat needs a name, so the device can be passed to the right person."
+    ),
+    "invited_no_name": lambda: _(
+        "An invited player brings their own user name: leave the name blank."
+    ),
+    "too_few_seats": lambda: _("A match needs 2 to 10 players: choose at least one more seat."),
+    "seat_names_alike": lambda: _("Two seats cannot share the name “%(name)s”."),
+    "seed_beside_invited": lambda: _(
+        "A deal number can be chosen only when nobody else takes a seat, since "
+        "whoever chooses it knows every hand. Make the invited seats computers or "
+        "pass-and-play seats, or leave the number blank for a random deal."
+    ),
+    "seed_listed": lambda: _(
+        "A deal number can be chosen only for a table not listed in the lobby, "
+        "since whoever chooses it knows every hand. Untick “List in the lobby”, "
+        "or leave the number blank for a random deal."
+    ),
     # the front page's one-click tables (games/quick.py)
     "guests_throttled": lambda: _(
         "Too many guest accounts were made from your address in the last hour. "
@@ -348,6 +371,111 @@ def sentence(key: str, **params: object) -> str:
     text = SITE[key]()
     return text % params if params else text
 
+
+# ---------------------------------------------------------------- the create form
+
+#: The create form's words that Django shows with its fields (games/forms.py): each computer
+#: level's one line (by level), the fields' help texts and their own refusals, by key. Lazy:
+#: the form's fields are made once and shown in each request's language.
+FORM: dict[str, _StrPromise] = {
+    "beginner": gettext_lazy(
+        "Plays carelessly: often keeps its heavy tiles too long and cuts its first train short."
+    ),
+    "casual": gettext_lazy("Gets rid of its heaviest tile whenever it can, without a plan."),
+    "expert": gettext_lazy(
+        "Plans its first train, follows its doubles and keeps its options open."
+    ),
+    "seed_help": gettext_lazy(
+        "The same number deals the same tiles again, to replay a match. Only for a table "
+        "without other people, since whoever chooses it knows every hand. Leave it blank "
+        "for a random deal."
+    ),
+    "seed_invalid": gettext_lazy(
+        "Enter the seed as a whole number (0 or more), or leave it blank for a random deal."
+    ),
+    "seed_negative": gettext_lazy(
+        "The seed cannot be negative: enter 0 or more, or leave it blank."
+    ),
+    "seed_too_large": gettext_lazy("That seed is too large: the largest is %(limit_value)s."),
+    "length_help": gettext_lazy(
+        "The standard match has 13 rounds, from the double 12 down to the double blank. "
+        "A shorter match starts from a lower double and plays one round for each double "
+        "down to the double blank."
+    ),
+    "length_invalid": gettext_lazy("Choose a match length from the list."),
+    "pace_help": gettext_lazy(
+        "How long the computers wait between their moves; the players can change it during the match."
+    ),
+    "away_limit_help": gettext_lazy(
+        "How long a player may be away from the table before the others may let a computer play "
+        "for them until they return; the players can change it during the match."
+    ),
+    "listed_help": gettext_lazy(
+        "Anyone can then see the match in the lobby, take a free seat and watch it. "
+        "Otherwise only the people you send the links to can."
+    ),
+}
+
+
+# ---------------------------------------------------------------- the first-time tips
+
+#: Each first-time tip's title and text (games/learn.py, shown by static/js/tips.js), by the
+#: tip's id. A text may say the match's length (``%(rounds)s``) and its first double
+#: (``%(first)s``, R31). Lazy: read in each player's language.
+TIP_WORDS: dict[str, tuple[Promise, Promise]] = {
+    "engine": (
+        gettext_lazy("The engine double"),
+        gettext_lazy(
+            "Every round starts from one double in the centre: the double %(first)s in round 1, one less each "
+            "round. Whoever holds it places it. If nobody held it, everyone drew one tile at a time, in turn, "
+            "until someone found it: those tiles are in the hands now."
+        ),
+    ),
+    "first_chain": (
+        gettext_lazy("Your first turn: a chain"),
+        gettext_lazy(
+            "On your first turn you may lay as many tiles as you like on your own train, one after the other: "
+            "the first matches the double in the centre, each next one the end of your train. End the turn "
+            "when you are done."
+        ),
+    ),
+    "end_open_double": (
+        gettext_lazy("Ending on a double"),
+        gettext_lazy(
+            "Your chain ends with a double. It stays open: once everyone has had their first turn, it must be "
+            "covered before anything else is played."
+        ),
+    ),
+    "marker": (
+        gettext_lazy("A marker on your train"),
+        gettext_lazy(
+            "Your train has a marker because you could not play. Now everyone may play on it. Play on your "
+            "own train to take the marker off."
+        ),
+    ),
+    "open_double": (
+        gettext_lazy("An open double"),
+        gettext_lazy(
+            "A double on the table has nothing after it yet. The next plays must cover it, the oldest open "
+            "double first, even on a train without a marker. If you cannot, you draw once, and if that does "
+            "not help, you pass."
+        ),
+    ),
+    "going_out": (
+        gettext_lazy("One tile left"),
+        gettext_lazy("Play your last tile and you go out: the round ends and you add no points."),
+    ),
+    "scoring": (
+        gettext_lazy("Round scoring"),
+        ngettext_lazy(
+            "The round is over. Every hand is shown and each player adds the pips left in their hand to their "
+            "total. Fewer is better: after %(rounds)s round the lowest total wins.",
+            "The round is over. Every hand is shown and each player adds the pips left in their hand to their "
+            "total. Fewer is better: after %(rounds)s rounds the lowest total wins.",
+            "rounds",
+        ),
+    ),
+}
 
 # ---------------------------------------------------------------- changes asked of the others
 

@@ -95,3 +95,22 @@ def notice_unmuted(name: str) -> str:
 
 def notice_reported() -> str:
     return _("Thank you. Staff will look at this message.")
+
+
+# ---------------------------------------------------------------- the chat's admin
+
+
+def admin_done(action: str, count: int) -> str:
+    """What the chat's admin tells a staff member after an action on `count` messages,
+    reports or accounts (games/chat/admin.py): "hidden", "blocked", "dismissed", "unblocked"."""
+    if action == "hidden":
+        text = ngettext("%(count)d message hidden.", "%(count)d messages hidden.", count)
+    elif action == "blocked":
+        text = ngettext(
+            "%(count)d account blocked from chat.", "%(count)d accounts blocked from chat.", count
+        )
+    elif action == "dismissed":
+        text = ngettext("%(count)d report dismissed.", "%(count)d reports dismissed.", count)
+    else:
+        text = ngettext("%(count)d account unblocked.", "%(count)d accounts unblocked.", count)
+    return text % {"count": count}
