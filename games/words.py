@@ -246,6 +246,9 @@ SITE: dict[str, Callable[[], str]] = {
     "show_tiles_first": lambda: _("Show your tiles first."),
     "not_their_look": lambda: _("It is not this player's turn to look at their tiles."),
     "server_error": lambda: _("Something went wrong on the server; nothing was changed."),
+    "request_too_large": lambda: _(
+        "This request is too large for the server (at most %(mb).1f MB)."
+    ),
     "seat_count": lambda: _("A match has 2 to 10 seats."),
     "one_seat_yourself": lambda: _("You can take only one seat yourself."),
     "unknown_seat_kind": lambda: _("Unknown kind of seat."),
@@ -476,6 +479,46 @@ TIP_WORDS: dict[str, tuple[Promise, Promise]] = {
         ),
     ),
 }
+
+# ---------------------------------------------------------------- the scores chart
+
+
+def chart_title() -> str:
+    """The running totals chart's title (games/charts.py), which a screen reader says."""
+    return _("Running totals by round (the lowest total wins)")
+
+
+def chart_after_round(number: int, totals: str) -> str:
+    """The chart's description: each player's total after round `number` ("ana 12, bo 30")."""
+    return _("After round %(round)s: %(totals)s.") % {"round": number, "totals": totals}
+
+
+def chart_axis() -> str:
+    """The chart's horizontal axis."""
+    return _("Round")
+
+
+def chart_point(name: str, number: int, total: int) -> str:
+    """One point of the chart: `name`'s `total` after round `number`."""
+    return _("%(name)s, round %(round)s: total %(total)s") % {
+        "name": name,
+        "round": number,
+        "total": total,
+    }
+
+
+# ---------------------------------------------------------------- the admin's search boxes
+
+#: What the admin shows under each search box (games/admin/), by the model it searches:
+#: what a staff member may type (the lookups games/admin/lookups.py allows). Lazy: the
+#: admin is made once.
+SEARCH_HELP: dict[str, _StrPromise] = {
+    "match": gettext_lazy("A match id or seed, a user name or a seat's name."),
+    "seat": gettext_lazy("A match id, a user name or a seat's name."),
+    "round": gettext_lazy("A match id."),
+    "log_entry": gettext_lazy("A match id or a user name."),
+}
+
 
 # ---------------------------------------------------------------- changes asked of the others
 

@@ -27,7 +27,7 @@ from engine.tiles import spoken as spoken  # the one tile speller
 from engine.views import SeatView, TrainView
 from games.table.jinja_env import ntext as ngettext
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
-from games.words import Reason
+from games.words import Reason, sentence
 
 if TYPE_CHECKING:
     from games.table.presenter import SeatInfo
@@ -279,6 +279,91 @@ def script_words() -> dict[str, str]:
         "notify_off": _("No notifications."),
         "notify_denied": _("This browser does not allow notifications from this site."),
     }
+
+
+# ---------------------------------------------------------------- away seats (games/table/away.py)
+
+
+def hand_over(name: str) -> str:
+    """The button that lets a computer play for `name`, who is away past the table's limit."""
+    return _("Let a computer play for %(name)s") % {"name": name}
+
+
+def played_while_away(name: str) -> str:
+    """To a person back at the table whose seat (`name`) a computer played meanwhile."""
+    return _("While you were away, a computer has been playing %(name)s's seat.") % {"name": name}
+
+
+# ---------------------------------------------------------------- the features' offers
+
+
+def last_round_offer(shared: bool) -> tuple[tuple[str, str], ...]:
+    """ "End the match after this round" in the table's menu and its dialog
+    (games/table/commands/last_round.py: its template's words by name); `shared`: the others
+    at the table are asked first (R32)."""
+    if shared:
+        text = _(
+            "This round becomes the match's last: the match ends when it ends, scored as usual. "
+            "The others at the table are asked first."
+        )
+    else:
+        text = _(
+            "This round becomes the match's last: the match ends when it ends, scored as usual."
+        )
+    return (
+        ("label", _("End the match after this round")),
+        ("title", _("End the match after this round?")),
+        ("text", text),
+        ("confirm", _("End after this round")),
+        ("cancel", _("Cancel")),
+    )
+
+
+def again_panel() -> tuple[tuple[str, str], ...]:
+    """ "Play again"'s panel at the match's end (games/table/commands/play_again.py, R29): its
+    template's words by name."""
+    return (
+        ("title", _("A new match at this table?")),
+        ("text", _("The same seats, match length and pace, and a new deal.")),
+        ("accept", _("Play again")),
+        ("leave", _("Not this time")),
+        ("seat_label", _("Who takes this seat in the new match")),
+        ("go", _("Go to the new match at this table")),
+    )
+
+
+def again_seat(state: str) -> str:
+    """A person's answer on the panel: "yes" (plays again), "left" or "deciding"."""
+    return {
+        "yes": _("Plays again"),
+        "left": _("Left the table"),
+        "deciding": _("Still deciding"),
+    }[state]
+
+
+def again_open_seat() -> str:
+    """The creator's choice that a left seat becomes an open seat in the new match."""
+    return _("An open seat, for someone you invite")
+
+
+def again_becomes(level: str | None) -> str:
+    """What a left seat becomes in the new match: an open seat (`level` None) or a computer
+    of the level named `level`."""
+    if level is None:
+        return _("Their seat becomes an open seat.")
+    return _("A computer (%(level)s) takes their seat.") % {"level": level}
+
+
+def again_note(key: str) -> str:
+    """The panel's line for its viewer: "playing" (they play again), "left" (they left),
+    "choose" (the creator chooses for the left seats), "everyone_left"."""
+    if key == "left":
+        return sentence("again_left")  # the same words as the refusal to answer again
+    return {
+        "playing": _("You play again: the new match starts once everyone has answered."),
+        "choose": _("Choose who takes the seats of those who left, then play again."),
+        "everyone_left": _("Everyone left the table."),
+    }[key]
 
 
 # ---------------------------------------------------------------- the protocol's refusals

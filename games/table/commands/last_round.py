@@ -27,7 +27,7 @@ from games.models import Match, Round
 from games.services import Result
 from games.table.commands import Offer, OfferContext, Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
-from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
+from games.table.words import last_round_offer
 from games.words import change_words, sentence
 
 if TYPE_CHECKING:
@@ -113,23 +113,7 @@ def offer(ctx: OfferContext) -> Offer | None:
     return Offer(
         "last_round",
         "games/commands/last_round.html",
-        (
-            ("label", _("End the match after this round")),
-            ("title", _("End the match after this round?")),
-            (
-                "text",
-                _(
-                    "This round becomes the match's last: the match ends when it ends, scored as usual. "
-                    "The others at the table are asked first."
-                )
-                if shared
-                else _(
-                    "This round becomes the match's last: the match ends when it ends, scored as usual."
-                ),
-            ),
-            ("confirm", _("End after this round")),
-            ("cancel", _("Cancel")),
-        ),
+        last_round_offer(shared),
     )
 
 

@@ -53,6 +53,7 @@ from games import permissions, services
 from games.errors import BAD_REQUEST, ILLEGAL, GameError
 from games.models import Match, Seat
 from games.services import Result
+from games.table import words
 from games.table.commands import Offer, OfferContext, Spec
 from games.table.commands.fields import REQUEST_ID, SEAT, VERSION, short_text
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
@@ -348,26 +349,22 @@ def board_offer(
 ) -> Offer:
     """The panel for a viewer (`uid`; None: nobody signed in) who may answer (`answers`) and
     choose for the left seats (`chooser`), `who` answering at the table: no database read."""
-    options = ((OPEN, _("An open seat, for someone you invite")),) + tuple(
+    options = ((OPEN, words.again_open_seat()),) + tuple(
         (level, _computer(level)) for level in Seat.Level.values
     )
     rows = []
     for s in seats:
         state = seat_state(s, a)
-        text = {
-            "computer": _computer(s.level) if s.level else "",
-            "yes": _("Plays again"),
-            "left": _("Left the table"),
-            "deciding": _("Still deciding"),
-        }[state]
+        text = (
+            (_computer(s.level) if s.level else "")
+            if state == "computer"
+            else words.again_seat(state)
+        )
         becomes = becomes_text = ""
         if state == "left":
             becomes = a.becomes(s.index)
-            becomes_text = (
-                _("Their seat becomes an open seat.")
-                if becomes == OPEN
-                else _("A computer (%(level)s) takes their seat.")
-                % {"level": Seat.Level(becomes).label}
+            becomes_text = words.again_becomes(
+                None if becomes == OPEN else str(Seat.Level(becomes).label)
             )
         rows.append(
             SeatAnswer(s.index, state, text, becomes, becomes_text, chooser and state == "left")
@@ -375,13 +372,13 @@ def board_offer(
     if a.next is not None:
         note = ""
     elif uid is not None and uid in a.yes:
-        note = _("You play again: the new match starts once everyone has answered.")
+        note = words.again_note("playing")
     elif uid is not None and uid in a.no:
-        note = _("You left the table.")
+        note = words.again_note("left")
     elif chooser and any(r.state == "left" for r in rows):
-        note = _("Choose who takes the seats of those who left, then play again.")
+        note = words.again_note("choose")
     elif not set(who) - set(a.no):
-        note = _("Everyone left the table.")
+        note = words.again_note("everyone_left")
     else:
         note = ""
     next_url = reverse("games:table", args=[a.next]) if a.next is not None else ""
@@ -396,14 +393,7 @@ def board_offer(
     return Offer(
         "play_again",
         "games/commands/play_again.html",
-        (
-            ("title", _("A new match at this table?")),
-            ("text", _("The same seats, match length and pace, and a new deal.")),
-            ("accept", _("Play again")),
-            ("leave", _("Not this time")),
-            ("seat_label", _("Who takes this seat in the new match")),
-            ("go", _("Go to the new match at this table")),
-        ),
+        words.again_panel(),
         where="end",
         data=panel,
     )
