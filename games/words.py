@@ -11,13 +11,20 @@ named as players see them (by name when the names are known, else numbered from 
 No sentence cites a rule id; `rule_url()` gives the "why?" link to the rule's anchor on
 the rules page instead.
 
-The site's own refusals (a match that does not exist, a stale version, a bad invitation
-…) are here too, by key (`SITE`, `sentence`): services, views and consumers raise or show
-`sentence(key)`, never a sentence of their own (tests/site/test_words_home.py).
+The site's own refusals (a match that does not exist, a stale version, a bad invitation,
+who may do what …) and notices are here too, by key (`SITE`, `sentence`): services, views,
+consumers, permissions and the features' rules raise or show `sentence(key)`, never a
+sentence of their own (tests/site/test_words_home.py).
 
-Not here: the board's other words (whose turn, hints, results, log lines:
-games/table/words.py), the rules themselves (games/rules_text.py), a replay's log
-(games/history/words.py).
+The root's other words, each in a section below: the create form's (`FORM`), the
+first-time tips' (`TIP_WORDS`), the scores chart's, the admin's search boxes'
+(`SEARCH_HELP`), and each change asked of the others, by its consent kind (`CHANGES`,
+`change_words`).
+
+Not here: the board's other words (whose turn, hints, results, log lines, the protocol's
+refusals, the features' offers: games/table/words.py), the rules themselves
+(games/rules_text.py), a replay's log and the history admin's (games/history/words.py),
+table talk's (games/chat/words.py), the account pages' (accounts/words.py).
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
 """The board's words: tiles and counts as players say them, whose turn and what to do,
-a hint's reason, the end of a round or match, a log line.
+a hint's reason, the end of a round or match, a log line; and, each in a section below,
+the away seats' buttons, the features' offers (the last-round dialog, the Play again
+panel) and the protocol's refusals of a frame or a field (`FRAME`, `FIELD`).
 
 Pure functions of a `SeatView` and the seats' names (games.table.presenter's
 `SeatInfo`), in the active language (games.table.jinja_env keeps each word
