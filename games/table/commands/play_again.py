@@ -57,7 +57,6 @@ from games.table import words
 from games.table.commands import Offer, OfferContext, Spec
 from games.table.commands.fields import REQUEST_ID, SEAT, VERSION, short_text
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
-from games.table.words import FIELD
 from games.words import sentence
 
 if TYPE_CHECKING:
@@ -400,7 +399,7 @@ def board_offer(
 
 
 #: what the creator chooses for a left seat (one of `CHOICES`: the service checks it)
-BECOME = short_text("become", 16, FIELD["become"], OPEN)
+BECOME = short_text("become", 16, words.FIELD["become"], OPEN)
 
 commands = [
     Spec("play_again", (VERSION, REQUEST_ID), answer, offer),
