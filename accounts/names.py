@@ -46,8 +46,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.db.models.functions import Length
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+
+from accounts import words
 
 #: the most characters a new name may have (a user's at sign-up, a pass-and-play seat's)
 NAME_MAX = 24
@@ -105,30 +105,21 @@ def validate_name(value: str) -> str:
     name = normalise(value)
     if len(name) > NAME_MAX:
         raise ValidationError(
-            ngettext(
-                "A name has at most %(max)d character (this one has %(length)d).",
-                "A name has at most %(max)d characters (this one has %(length)d).",
-                NAME_MAX,
-            )
-            % {"max": NAME_MAX, "length": len(name)},
+            words.name_too_long(NAME_MAX, len(name)),
             code="max_length",
         )
     ch = invisible_character(name)
     if ch is not None:
         raise ValidationError(
-            _("A name cannot contain invisible or control characters (such as U+%(code)04X).")
-            % {"code": ord(ch)},
+            words.name_refusal("invisible", code=ord(ch)),
             code="invisible",
         )
     if name and not any(visible(ch) for ch in name):
-        raise ValidationError(
-            _("A name needs at least one visible letter, digit or sign."), code="blank"
-        )
+        raise ValidationError(words.name_refusal("blank"), code="blank")
     scripts = _scripts(name)
     if len(scripts) > 1:
         raise ValidationError(
-            _("A name is written in one script (not %(scripts)s mixed).")
-            % {"scripts": " + ".join(sorted(s.title() for s in scripts))},
+            words.name_refusal("scripts", scripts=" + ".join(sorted(s.title() for s in scripts))),
             code="scripts",
         )
     return name
@@ -245,9 +236,7 @@ def limit_username_field(field: Any) -> None:
     """A form's user name field says and enforces `NAME_MAX` (Django's model allows 150)."""
     field.max_length = NAME_MAX
     field.widget.attrs["maxlength"] = str(NAME_MAX)
-    field.help_text = _(
-        "Required. %(max)d characters or fewer. Letters, digits and @/./+/-/_ only."
-    ) % {"max": NAME_MAX}
+    field.help_text = words.username_help(NAME_MAX)
 
 
 def validate_new_username(value: str, *, exclude_pk: int | None = None) -> str:
@@ -258,10 +247,10 @@ def validate_new_username(value: str, *, exclude_pk: int | None = None) -> str:
     field = users.USERNAME_FIELD
     others = users.objects.exclude(pk=exclude_pk) if exclude_pk is not None else users.objects.all()
     if others.filter(**{f"{field}__iexact": name}).exists():
-        raise ValidationError(_("A user with that name already exists."), code="unique")
+        raise ValidationError(words.name_refusal("unique"), code="unique")
     if _lookalike_among(name, others):
         raise ValidationError(
-            _("This name looks too much like another player's name. Choose another."),
+            words.name_refusal("confusable"),
             code="confusable",
         )
     return name

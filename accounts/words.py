@@ -8,10 +8,11 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.emails import Delivery, Outcome
 from accounts.models import EmailAddress
+from games.words import sentence as site_sentence
 
 #: a message for django.contrib.messages: (level, words, extra tags)
 Message = tuple[int, str, str]
@@ -47,6 +48,45 @@ EMAIL_HELP = gettext_lazy("Leave it empty to remove your address.")
 SIGNUP_EMAIL_HELP = gettext_lazy(
     "Only for the e-mails you ask for, such as when it is your turn. We send a link to confirm it."
 )
+
+
+# ---------------------------------------------------------------- names
+
+#: Why a name is refused (accounts/names.py: at sign-up, keeping a guest's account, naming a
+#: pass-and-play seat), by the `ValidationError`'s code. The look-alike refusal is the site's
+#: one sentence for it (games.words "name_lookalike").
+NAME_REFUSALS: dict[str, Callable[[], str]] = {
+    "invisible": lambda: _(
+        "A name cannot contain invisible or control characters (such as U+%(code)04X)."
+    ),
+    "blank": lambda: _("A name needs at least one visible letter, digit or sign."),
+    "scripts": lambda: _("A name is written in one script (not %(scripts)s mixed)."),
+    "unique": lambda: _("A user with that name already exists."),
+}
+
+
+def name_refusal(reason: str, /, **facts: object) -> str:
+    """Why a name is refused, for the `ValidationError` code `reason`, `facts` put in."""
+    if reason == "confusable":
+        return site_sentence("name_lookalike")
+    text = NAME_REFUSALS[reason]()
+    return text % facts if facts else text
+
+
+def name_too_long(most: int, length: int) -> str:
+    """A name over the `most` characters a name may have (this one has `length`)."""
+    return ngettext(
+        "A name has at most %(max)d character (this one has %(length)d).",
+        "A name has at most %(max)d characters (this one has %(length)d).",
+        most,
+    ) % {"max": most, "length": length}
+
+
+def username_help(most: int) -> str:
+    """The sign-up form's help under the user name (Django's own says 150 characters)."""
+    return _("Required. %(max)d characters or fewer. Letters, digits and @/./+/-/_ only.") % {
+        "max": most
+    }
 
 
 def sentence(key: str, **params: object) -> str:

@@ -22,9 +22,9 @@ from itertools import accumulate
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
 from engine.deal import ROUNDS
+from games import words
 
 WIDTH, HEIGHT = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 46, 12, 20, 34
@@ -84,7 +84,7 @@ def _chart(
     def y(v: int) -> float:
         return round(TOP + plot_h * (1 - v / top), 1)
 
-    label = _("Running totals by round (the lowest total wins)")
+    label = words.chart_title()
     parts: list[str] = [format_html("<title>{}</title>", label)]
     if totals:
         last, after = totals[-1]
@@ -92,7 +92,7 @@ def _chart(
         parts.append(
             format_html(
                 "<desc>{}</desc>",
-                _("After round %(round)s: %(totals)s.") % {"round": last, "totals": standing},
+                words.chart_after_round(last, standing),
             )
         )
     for k in range(6):  # horizontal grid and y labels
@@ -127,7 +127,7 @@ def _chart(
             '<text class="chart__axis" x="{}" y="{}" text-anchor="middle">{}</text>',
             LEFT + plot_w / 2,
             HEIGHT - 4,
-            _("Round"),
+            words.chart_axis(),
         )
     )
     for seat, name in enumerate(names):
@@ -147,8 +147,7 @@ def _chart(
                     v,
                     round(x(n) - 5, 1),
                     round(y(v) - 5, 1),
-                    _("%(name)s, round %(round)s: total %(total)s")
-                    % {"name": name, "round": n, "total": v},
+                    words.chart_point(name, n, v),
                     path,
                 )
                 for n, v in points

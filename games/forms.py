@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts import names
 from games import length
 from games.models import MAX_SEATS, Match
-from games.words import seat_number
+from games.words import FORM, seat_number, sentence
 
 #: the rows of the form: seats 2..10 (seat 1 is the creator)
 OTHER_SEATS = range(2, MAX_SEATS + 1)
@@ -42,17 +42,17 @@ LEVELS = [
     (
         BEGINNER,
         _("Computer (beginner)"),
-        _("Plays carelessly: often keeps its heavy tiles too long and cuts its first train short."),
+        FORM["beginner"],
     ),
     (
         CASUAL,
         _("Computer (casual)"),
-        _("Gets rid of its heaviest tile whenever it can, without a plan."),
+        FORM["casual"],
     ),
     (
         EXPERT,
         _("Computer (expert)"),
-        _("Plans its first train, follows its doubles and keeps its options open."),
+        FORM["expert"],
     ),
 ]
 KIND_CHOICES = [
@@ -93,17 +93,11 @@ class MatchCreateForm(forms.Form):
         required=False,
         min_value=0,
         max_value=MAX_SEED,
-        help_text=_(
-            "The same number deals the same tiles again, to replay a match. Only for a table "
-            "without other people, since whoever chooses it knows every hand. Leave it blank "
-            "for a random deal."
-        ),
+        help_text=FORM["seed_help"],
         error_messages={
-            "invalid": _(
-                "Enter the seed as a whole number (0 or more), or leave it blank for a random deal."
-            ),
-            "min_value": _("The seed cannot be negative: enter 0 or more, or leave it blank."),
-            "max_value": _("That seed is too large: the largest is %(limit_value)s."),
+            "invalid": FORM["seed_invalid"],
+            "min_value": FORM["seed_negative"],
+            "max_value": FORM["seed_too_large"],
         },
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "step": 1}),
     )
@@ -113,40 +107,28 @@ class MatchCreateForm(forms.Form):
         choices=(),  # in the active language: set in __init__ (games.length.choices)
         initial=length.STANDARD,
         required=False,  # a page loaded before the length existed sends none: the standard match
-        help_text=_(
-            "The standard match has 13 rounds, from the double 12 down to the double blank. "
-            "A shorter match starts from a lower double and plays one round for each double "
-            "down to the double blank."
-        ),
-        error_messages={"invalid_choice": _("Choose a match length from the list.")},
+        help_text=FORM["length_help"],
+        error_messages={"invalid_choice": FORM["length_invalid"]},
     )
     pace = forms.ChoiceField(
         label=_("Computers' pace"),
         choices=Match.Pace.choices,
         initial=Match.Pace.NORMAL,
         required=False,  # a page loaded before the pace existed sends none: the normal pace
-        help_text=_(
-            "How long the computers wait between their moves; the players can change it during the match."
-        ),
+        help_text=FORM["pace_help"],
     )
     away_limit = forms.ChoiceField(
         label=_("A computer may play for someone away"),
         choices=Match.AwayLimit.choices,
         initial=Match.AwayLimit.HOUR,
         required=False,  # a page loaded before the setting existed sends none: the default
-        help_text=_(
-            "How long a player may be away from the table before the others may let a computer play "
-            "for them until they return; the players can change it during the match."
-        ),
+        help_text=FORM["away_limit_help"],
     )
     listed = forms.BooleanField(
         label=_("List in the lobby"),
         required=False,
         initial=False,
-        help_text=_(
-            "Anyone can then see the match in the lobby, take a free seat and watch it. "
-            "Otherwise only the people you send the links to can."
-        ),
+        help_text=FORM["listed_help"],
     )
 
     def __init__(
@@ -225,26 +207,22 @@ class MatchCreateForm(forms.Form):
                     continue
             if kind == NONE:
                 if name:
-                    self.add_error(
-                        kind_field(n), gettext("Choose who sits at this seat, or clear the name.")
-                    )
+                    self.add_error(kind_field(n), sentence("seat_name_without_kind"))
                 continue
             if kind == LOCAL and not name:
                 self.add_error(
                     name_field(n),
-                    gettext(
-                        "A pass-and-play seat needs a name, so the device can be passed to the right person."
-                    ),
+                    sentence("local_needs_name"),
                 )
             if kind == INVITED and name:
                 self.add_error(
                     name_field(n),
-                    gettext("An invited player brings their own user name: leave the name blank."),
+                    sentence("invited_no_name"),
                 )
             chosen.append((n, kind, name))
         if not chosen and not self.errors:
             raise forms.ValidationError(
-                gettext("A match needs 2 to 10 players: choose at least one more seat."),
+                sentence("too_few_seats"),
                 code="too_few_seats",
             )
 
@@ -266,15 +244,13 @@ class MatchCreateForm(forms.Form):
                 if keys & taken:
                     self.add_error(
                         name_field(n),
-                        gettext("Two seats cannot share the name “%(name)s”.") % {"name": name},
+                        sentence("seat_names_alike", name=name),
                     )
                 elif kind == LOCAL and names.looks_like_a_user(name, exclude_pk=self.creator_pk):
                     # A pass-and-play name is nobody else's user name, nor looks like one.
                     self.add_error(
                         name_field(n),
-                        gettext(
-                            "This name looks too much like another player's name. Choose another."
-                        ),
+                        sentence("name_lookalike"),
                     )
                 taken |= keys
         self._check_seed(cleaned, [kind for _n, kind, _name in chosen])
@@ -292,20 +268,12 @@ class MatchCreateForm(forms.Form):
         if INVITED in kinds:
             self.add_error(
                 "seed",
-                gettext(
-                    "A deal number can be chosen only when nobody else takes a seat, since "
-                    "whoever chooses it knows every hand. Make the invited seats computers or "
-                    "pass-and-play seats, or leave the number blank for a random deal."
-                ),
+                sentence("seed_beside_invited"),
             )
         elif cleaned.get("listed"):
             self.add_error(
                 "seed",
-                gettext(
-                    "A deal number can be chosen only for a table not listed in the lobby, "
-                    "since whoever chooses it knows every hand. Untick “List in the lobby”, "
-                    "or leave the number blank for a random deal."
-                ),
+                sentence("seed_listed"),
             )
 
     def seat_specs(self) -> list[Any]:

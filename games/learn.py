@@ -17,87 +17,28 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
 from django.views.decorators.http import require_safe
 
 from games import length
+from games.words import TIP_WORDS
 
 #: (tip id, title, text, rule id of the rules page's anchor); the order is the order of a round.
 #: The ids are what the account keeps and what static/js/tips.js looks for on the board.
 TIPS: list[tuple[str, Promise, Promise, str]] = [
     # R5, R6, R7: shown while the engine double waits to be placed, or during the first turns
-    (
-        "engine",
-        _("The engine double"),
-        _(
-            "Every round starts from one double in the centre: the double %(first)s in round 1, one less each "
-            "round. Whoever holds it places it. If nobody held it, everyone drew one tile at a time, in turn, "
-            "until someone found it: those tiles are in the hands now."
-        ),
-        "R6",
-    ),
+    ("engine", *TIP_WORDS["engine"], "R6"),
     # R8, R9: the viewer's first turn of a round
-    (
-        "first_chain",
-        _("Your first turn: a chain"),
-        _(
-            "On your first turn you may lay as many tiles as you like on your own train, one after the other: "
-            "the first matches the double in the centre, each next one the end of your train. End the turn "
-            "when you are done."
-        ),
-        "R8",
-    ),
+    ("first_chain", *TIP_WORDS["first_chain"], "R8"),
     # R11: the end-of-turn preview leaves a double open
-    (
-        "end_open_double",
-        _("Ending on a double"),
-        _(
-            "Your chain ends with a double. It stays open: once everyone has had their first turn, it must be "
-            "covered before anything else is played."
-        ),
-        "R11",
-    ),
+    ("end_open_double", *TIP_WORDS["end_open_double"], "R11"),
     # R10, R15, R16: a marker on the viewer's train
-    (
-        "marker",
-        _("A marker on your train"),
-        _(
-            "Your train has a marker because you could not play. Now everyone may play on it. Play on your "
-            "own train to take the marker off."
-        ),
-        "R16",
-    ),
+    ("marker", *TIP_WORDS["marker"], "R16"),
     # R19: an open double to satisfy
-    (
-        "open_double",
-        _("An open double"),
-        _(
-            "A double on the table has nothing after it yet. The next plays must cover it, the oldest open "
-            "double first, even on a train without a marker. If you cannot, you draw once, and if that does "
-            "not help, you pass."
-        ),
-        "R19",
-    ),
+    ("open_double", *TIP_WORDS["open_double"], "R19"),
     # R20, R18: one tile left in the viewer's hand
-    (
-        "going_out",
-        _("One tile left"),
-        _("Play your last tile and you go out: the round ends and you add no points."),
-        "R20",
-    ),
+    ("going_out", *TIP_WORDS["going_out"], "R20"),
     # R21, R22, R31: the round's result, and the match's real length
-    (
-        "scoring",
-        _("Round scoring"),
-        ngettext_lazy(
-            "The round is over. Every hand is shown and each player adds the pips left in their hand to their "
-            "total. Fewer is better: after %(rounds)s round the lowest total wins.",
-            "The round is over. Every hand is shown and each player adds the pips left in their hand to their "
-            "total. Fewer is better: after %(rounds)s rounds the lowest total wins.",
-            "rounds",
-        ),
-        "R21",
-    ),
+    ("scoring", *TIP_WORDS["scoring"], "R21"),
 ]
 TIP_IDS = frozenset(t[0] for t in TIPS)
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine.deal import MIN_ROUNDS, ROUNDS
+from games.words import sentence
 
 #: the standard match (R5): 13 rounds from 12-12
 STANDARD = ROUNDS
@@ -57,4 +58,4 @@ def parse(value: object) -> int | None:
 
 def refused() -> str:
     """What a request with a length that is none says."""
-    return _("A match has 1 to 13 rounds: from the double 0-0 up to the standard 12-12.")
+    return sentence("rounds_range")

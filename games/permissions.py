@@ -89,7 +89,6 @@ from typing import ClassVar
 
 from django.db.models import Q
 from django.utils.crypto import constant_time_compare
-from django.utils.translation import gettext as _
 
 from accounts import guests
 
@@ -536,17 +535,15 @@ def chat_may(
 
 _REFUSALS = {
     Action.ACT: lambda: sentence("not_your_seat"),
-    Action.UNDO: lambda: _("Only the players at this match can do this."),
-    Action.RESTART: lambda: _("Only the match's creator can restart the round."),
-    Action.NEXT_ROUND: lambda: _("Only the players at this match can start the next round."),
-    Action.PAUSE: lambda: _("Only the players at this match can pause it."),
-    Action.PACE: lambda: _("Only the players at this match can change the computers' pace."),
-    Action.PREFER: lambda: _("Only the players at this match can change how it plays for them."),
-    Action.ANSWER: lambda: _("Only the players at this match can do this."),
-    Action.STAND_IN: lambda: _(
-        "Only the other players at this match can let a computer play this seat."
-    ),
-    Action.TAKE_BACK: lambda: _("Only this seat's player can take it back."),
+    Action.UNDO: lambda: sentence("players_only"),
+    Action.RESTART: lambda: sentence("creator_restarts"),
+    Action.NEXT_ROUND: lambda: sentence("players_next_round"),
+    Action.PAUSE: lambda: sentence("players_pause"),
+    Action.PACE: lambda: sentence("players_pace"),
+    Action.PREFER: lambda: sentence("players_prefer"),
+    Action.ANSWER: lambda: sentence("players_only"),
+    Action.STAND_IN: lambda: sentence("others_stand_in"),
+    Action.TAKE_BACK: lambda: sentence("owner_takes_back"),
 }
 
 
@@ -567,16 +564,12 @@ def require(
         if _name(action) == Action.ACT and any(
             s.index == seat and s.standin and s.controlled_by(user) for s in seats
         ):
-            raise GameError(
-                FORBIDDEN, _("A computer is playing this seat for you: take your seat back first.")
-            )
+            raise GameError(FORBIDDEN, sentence("standin_for_you"))
         declared = RULES.get(_name(action))
         words = (
             declared.refusal
             if declared is not None
-            else _REFUSALS.get(
-                Action(_name(action)), lambda: _("You cannot do this at this match.")
-            )
+            else _REFUSALS.get(Action(_name(action)), lambda: sentence("not_at_this_match"))
         )
         raise GameError(FORBIDDEN, words())
 

@@ -15,12 +15,12 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import guests, throttle
 from games import forms, services
 from games.models import MAX_SEATS, Match
+from games.words import sentence
 
 #: the level of the computers of "Play now": the middle one
 COMPUTER_LEVEL = forms.CASUAL
@@ -38,10 +38,7 @@ def player(request: HttpRequest) -> Any:
     if not throttle.allow(throttle.Attempt.Kind.GUEST, request):
         messages.error(
             request,
-            _(
-                "Too many guest accounts were made from your address in the last hour. "
-                "Please wait a while, or sign up or log in to play."
-            ),
+            sentence("guests_throttled"),
         )
         return None
     return guests.create(request)
@@ -78,7 +75,7 @@ def play_friends(request: HttpRequest) -> HttpResponse:
     except ValueError:
         friends = 0
     if not 1 <= friends <= MAX_FRIENDS:
-        messages.error(request, _("Choose 1 to %(most)s friends.") % {"most": MAX_FRIENDS})
+        messages.error(request, sentence("friends_range", most=MAX_FRIENDS))
         return render(request, "home.html", home_context(), status=400)
     user = player(request)
     if user is None:
@@ -91,9 +88,7 @@ def play_friends(request: HttpRequest) -> HttpResponse:
         services.SeatSpec(kind="human") for _n in range(friends)
     ]
     match = services.match_create(creator=user, seats=seats, listed=False)
-    messages.success(
-        request, _("Your table is ready. Copy the invitation link and send it to your friends.")
-    )
+    messages.success(request, sentence("table_ready"))
     return redirect("games:detail", match.pk)
 
 

@@ -11,13 +11,20 @@ named as players see them (by name when the names are known, else numbered from 
 No sentence cites a rule id; `rule_url()` gives the "why?" link to the rule's anchor on
 the rules page instead.
 
-The site's own refusals (a match that does not exist, a stale version, a bad invitation
-…) are here too, by key (`SITE`, `sentence`): services, views and consumers raise or show
-`sentence(key)`, never a sentence of their own (tests/site/test_words_home.py).
+The site's own refusals (a match that does not exist, a stale version, a bad invitation,
+who may do what …) and notices are here too, by key (`SITE`, `sentence`): services, views,
+consumers, permissions and the features' rules raise or show `sentence(key)`, never a
+sentence of their own (tests/site/test_words_home.py).
 
-Not here: the board's other words (whose turn, hints, results, log lines:
-games/table/words.py), the rules themselves (games/rules_text.py), a replay's log
-(games/history/words.py).
+The root's other words, each in a section below: the create form's (`FORM`), the
+first-time tips' (`TIP_WORDS`), the scores chart's, the admin's search boxes'
+(`SEARCH_HELP`), and each change asked of the others, by its consent kind (`CHANGES`,
+`change_words`).
+
+Not here: the board's other words (whose turn, hints, results, log lines, the protocol's
+refusals, the features' offers: games/table/words.py), the rules themselves
+(games/rules_text.py), a replay's log and the history admin's (games/history/words.py),
+table talk's (games/chat/words.py), the account pages' (accounts/words.py).
 """
 
 from __future__ import annotations
@@ -25,11 +32,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from django.urls import get_script_prefix, reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from engine.state import MEXICAN, REFUSAL_CODES
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise  # django-stubs: what gettext_lazy returns
 
 #: reasons only the board gives (it knows them before the player tries)
 VIEW_CODES: tuple[str, ...] = ("wait", "cannot_start", "fits_nowhere")
@@ -220,8 +233,9 @@ def _rules_path(prefix: str) -> str:
 
 # ---------------------------------------------------------------- the site's own refusals
 
-#: The sentences of the site's refusals (the services', the stand-ins', the selectors'), by
-#: key: each sentence once. `games.errors` codes say what kind of refusal it is; these say
+#: The sentences of the site's refusals (the services', the stand-ins', the selectors', who
+#: may do what: games.permissions and the features' rules) and of the match pages' notices,
+#: by key: each sentence once. `games.errors` codes say what kind of refusal it is; these say
 #: it in words. Lambdas, so each is translated when said, in the reader's language.
 SITE: dict[str, Callable[[], str]] = {
     "no_such_match": lambda: _("This match does not exist."),
@@ -239,6 +253,9 @@ SITE: dict[str, Callable[[], str]] = {
     "show_tiles_first": lambda: _("Show your tiles first."),
     "not_their_look": lambda: _("It is not this player's turn to look at their tiles."),
     "server_error": lambda: _("Something went wrong on the server; nothing was changed."),
+    "request_too_large": lambda: _(
+        "This request is too large for the server (at most %(mb).1f MB)."
+    ),
     "seat_count": lambda: _("A match has 2 to 10 seats."),
     "one_seat_yourself": lambda: _("You can take only one seat yourself."),
     "unknown_seat_kind": lambda: _("Unknown kind of seat."),
@@ -286,6 +303,38 @@ SITE: dict[str, Callable[[], str]] = {
     "away_less_than": lambda: _("%(name)s has been away for less than %(limit)s."),
     "seat_is_yours": lambda: _("No computer plays this seat: it is yours."),
     "same_setting": lambda: _("That is the table's setting already."),
+    "rounds_range": lambda: _(
+        "A match has 1 to 13 rounds: from the double 0-0 up to the standard 12-12."
+    ),
+    # who may (games.permissions, and the features' own rules in games/table/commands/)
+    "players_only": lambda: _("Only the players at this match can do this."),
+    "creator_restarts": lambda: _("Only the match's creator can restart the round."),
+    "players_next_round": lambda: _("Only the players at this match can start the next round."),
+    "players_pause": lambda: _("Only the players at this match can pause it."),
+    "players_pace": lambda: _("Only the players at this match can change the computers' pace."),
+    "players_prefer": lambda: _("Only the players at this match can change how it plays for them."),
+    "others_stand_in": lambda: _(
+        "Only the other players at this match can let a computer play this seat."
+    ),
+    "owner_takes_back": lambda: _("Only this seat's player can take it back."),
+    "standin_for_you": lambda: _(
+        "A computer is playing this seat for you: take your seat back first."
+    ),
+    "not_at_this_match": lambda: _("You cannot do this at this match."),
+    "players_last_round": lambda: _("Only the players at this match can end it after this round."),
+    # play again (R29: games/table/commands/play_again.py)
+    "people_play_again": lambda: _("Only the people at this match can play again."),
+    "creator_seats_again": lambda: _(
+        "Only the match's creator chooses who takes a seat in the new match."
+    ),
+    "again_not_over": lambda: _("You can play again once this match is over."),
+    "again_started": lambda: _("The new match at this table has started already."),
+    "again_answered": lambda: _("You have answered already."),
+    "again_choose": lambda: _("Choose an open seat or a computer's level."),
+    "again_left": lambda: _("You left the table."),
+    "again_left_seat_only": lambda: _(
+        "Only the seat of someone who left the table can be given to someone else."
+    ),
     # the match pages' notices (games/views.py)
     "match_ready": lambda: _(
         "Match %(id)s is ready. Share the invitation link to fill the free seats."
@@ -295,6 +344,35 @@ SITE: dict[str, Callable[[], str]] = {
     "seat_just_taken": lambda: _("Someone took that seat a moment ago. Choose another free seat."),
     "match_full_now": lambda: _("This match is full: every seat is taken."),
     "joined": lambda: _("You joined match %(id)s at seat %(number)s."),
+    # the create form's refusals (games/forms.py), beside "name_lookalike" above
+    "seat_name_without_kind": lambda: _("Choose who sits at this seat, or clear the name."),
+    "local_needs_name": lambda: _(
+        "A pass-and-play seat needs a name, so the device can be passed to the right person."
+    ),
+    "invited_no_name": lambda: _(
+        "An invited player brings their own user name: leave the name blank."
+    ),
+    "too_few_seats": lambda: _("A match needs 2 to 10 players: choose at least one more seat."),
+    "seat_names_alike": lambda: _("Two seats cannot share the name “%(name)s”."),
+    "seed_beside_invited": lambda: _(
+        "A deal number can be chosen only when nobody else takes a seat, since "
+        "whoever chooses it knows every hand. Make the invited seats computers or "
+        "pass-and-play seats, or leave the number blank for a random deal."
+    ),
+    "seed_listed": lambda: _(
+        "A deal number can be chosen only for a table not listed in the lobby, "
+        "since whoever chooses it knows every hand. Untick “List in the lobby”, "
+        "or leave the number blank for a random deal."
+    ),
+    # the front page's one-click tables (games/quick.py)
+    "guests_throttled": lambda: _(
+        "Too many guest accounts were made from your address in the last hour. "
+        "Please wait a while, or sign up or log in to play."
+    ),
+    "friends_range": lambda: _("Choose 1 to %(most)s friends."),
+    "table_ready": lambda: _(
+        "Your table is ready. Copy the invitation link and send it to your friends."
+    ),
 }
 
 
@@ -302,3 +380,222 @@ def sentence(key: str, **params: object) -> str:
     """The site's sentence for `key` (one of `SITE`) in the active language, `params` put in."""
     text = SITE[key]()
     return text % params if params else text
+
+
+# ---------------------------------------------------------------- the create form
+
+#: The create form's words that Django shows with its fields (games/forms.py): each computer
+#: level's one line (by level), the fields' help texts and their own refusals, by key. Lazy:
+#: the form's fields are made once and shown in each request's language.
+FORM: dict[str, _StrPromise] = {
+    "beginner": gettext_lazy(
+        "Plays carelessly: often keeps its heavy tiles too long and cuts its first train short."
+    ),
+    "casual": gettext_lazy("Gets rid of its heaviest tile whenever it can, without a plan."),
+    "expert": gettext_lazy(
+        "Plans its first train, follows its doubles and keeps its options open."
+    ),
+    "seed_help": gettext_lazy(
+        "The same number deals the same tiles again, to replay a match. Only for a table "
+        "without other people, since whoever chooses it knows every hand. Leave it blank "
+        "for a random deal."
+    ),
+    "seed_invalid": gettext_lazy(
+        "Enter the seed as a whole number (0 or more), or leave it blank for a random deal."
+    ),
+    "seed_negative": gettext_lazy(
+        "The seed cannot be negative: enter 0 or more, or leave it blank."
+    ),
+    "seed_too_large": gettext_lazy("That seed is too large: the largest is %(limit_value)s."),
+    "length_help": gettext_lazy(
+        "The standard match has 13 rounds, from the double 12 down to the double blank. "
+        "A shorter match starts from a lower double and plays one round for each double "
+        "down to the double blank."
+    ),
+    "length_invalid": gettext_lazy("Choose a match length from the list."),
+    "pace_help": gettext_lazy(
+        "How long the computers wait between their moves; the players can change it during the match."
+    ),
+    "away_limit_help": gettext_lazy(
+        "How long a player may be away from the table before the others may let a computer play "
+        "for them until they return; the players can change it during the match."
+    ),
+    "listed_help": gettext_lazy(
+        "Anyone can then see the match in the lobby, take a free seat and watch it. "
+        "Otherwise only the people you send the links to can."
+    ),
+}
+
+
+# ---------------------------------------------------------------- the first-time tips
+
+#: Each first-time tip's title and text (games/learn.py, shown by static/js/tips.js), by the
+#: tip's id. A text may say the match's length (``%(rounds)s``) and its first double
+#: (``%(first)s``, R31). Lazy: read in each player's language.
+TIP_WORDS: dict[str, tuple[Promise, Promise]] = {
+    "engine": (
+        gettext_lazy("The engine double"),
+        gettext_lazy(
+            "Every round starts from one double in the centre: the double %(first)s in round 1, one less each "
+            "round. Whoever holds it places it. If nobody held it, everyone drew one tile at a time, in turn, "
+            "until someone found it: those tiles are in the hands now."
+        ),
+    ),
+    "first_chain": (
+        gettext_lazy("Your first turn: a chain"),
+        gettext_lazy(
+            "On your first turn you may lay as many tiles as you like on your own train, one after the other: "
+            "the first matches the double in the centre, each next one the end of your train. End the turn "
+            "when you are done."
+        ),
+    ),
+    "end_open_double": (
+        gettext_lazy("Ending on a double"),
+        gettext_lazy(
+            "Your chain ends with a double. It stays open: once everyone has had their first turn, it must be "
+            "covered before anything else is played."
+        ),
+    ),
+    "marker": (
+        gettext_lazy("A marker on your train"),
+        gettext_lazy(
+            "Your train has a marker because you could not play. Now everyone may play on it. Play on your "
+            "own train to take the marker off."
+        ),
+    ),
+    "open_double": (
+        gettext_lazy("An open double"),
+        gettext_lazy(
+            "A double on the table has nothing after it yet. The next plays must cover it, the oldest open "
+            "double first, even on a train without a marker. If you cannot, you draw once, and if that does "
+            "not help, you pass."
+        ),
+    ),
+    "going_out": (
+        gettext_lazy("One tile left"),
+        gettext_lazy("Play your last tile and you go out: the round ends and you add no points."),
+    ),
+    "scoring": (
+        gettext_lazy("Round scoring"),
+        ngettext_lazy(
+            "The round is over. Every hand is shown and each player adds the pips left in their hand to their "
+            "total. Fewer is better: after %(rounds)s round the lowest total wins.",
+            "The round is over. Every hand is shown and each player adds the pips left in their hand to their "
+            "total. Fewer is better: after %(rounds)s rounds the lowest total wins.",
+            "rounds",
+        ),
+    ),
+}
+
+# ---------------------------------------------------------------- the scores chart
+
+
+def chart_title() -> str:
+    """The running totals chart's title (games/charts.py), which a screen reader says."""
+    return _("Running totals by round (the lowest total wins)")
+
+
+def chart_after_round(number: int, totals: str) -> str:
+    """The chart's description: each player's total after round `number` ("ana 12, bo 30")."""
+    return _("After round %(round)s: %(totals)s.") % {"round": number, "totals": totals}
+
+
+def chart_axis() -> str:
+    """The chart's horizontal axis."""
+    return _("Round")
+
+
+def chart_point(name: str, number: int, total: int) -> str:
+    """One point of the chart: `name`'s `total` after round `number`."""
+    return _("%(name)s, round %(round)s: total %(total)s") % {
+        "name": name,
+        "round": number,
+        "total": total,
+    }
+
+
+# ---------------------------------------------------------------- the admin's search boxes
+
+#: What the admin shows under each search box (games/admin/), by the model it searches:
+#: what a staff member may type (the lookups games/admin/lookups.py allows). Lazy: the
+#: admin is made once.
+SEARCH_HELP: dict[str, _StrPromise] = {
+    "match": gettext_lazy("A match id or seed, a user name or a seat's name."),
+    "seat": gettext_lazy("A match id, a user name or a seat's name."),
+    "round": gettext_lazy("A match id."),
+    "log_entry": gettext_lazy("A match id or a user name."),
+}
+
+
+# ---------------------------------------------------------------- changes asked of the others
+
+#: Each consent kind's words (games.consent.Kind), by the kind's name: the banner the asker
+#: reads (``mine``) and the others read (``theirs``), the log's line for each step of the
+#: request, and what the asker reads after a decline or an expiry. Lazy: a kind is made once,
+#: when its command module is imported, and read in each reader's language.
+CHANGES: dict[str, dict[str, Promise]] = {
+    "undo": {
+        "mine": gettext_lazy("You asked to take back your last move."),
+        "theirs": gettext_lazy("%(name)s asks to take back their last move."),
+        "log_ask": gettext_lazy("%(name)s asks to take back their last move (undo)"),
+        "log_accept": gettext_lazy("%(name)s accepted the undo"),
+        "log_decline": gettext_lazy("%(name)s declined the undo"),
+        "log_expire": gettext_lazy("Nobody answered the undo request in time"),
+        "log_void": gettext_lazy("The undo request is no longer possible"),
+        "declined": gettext_lazy("%(name)s declined your request to take back your last move."),
+        "expired": gettext_lazy(
+            "Nobody answered your request to take back your last move in time."
+        ),
+    },
+    "restart": {
+        "mine": gettext_lazy("You asked to restart the round."),
+        "theirs": gettext_lazy("%(name)s asks to restart the round."),
+        "log_ask": gettext_lazy("%(name)s asks to restart the round"),
+        "log_accept": gettext_lazy("%(name)s accepted the restart"),
+        "log_decline": gettext_lazy("%(name)s declined the restart"),
+        "log_expire": gettext_lazy("Nobody answered the restart request in time"),
+        "log_void": gettext_lazy("The restart request is no longer possible"),
+        "declined": gettext_lazy("%(name)s declined your request to restart the round."),
+        "expired": gettext_lazy("Nobody answered your request to restart the round in time."),
+    },
+    "last_round": {
+        "mine": gettext_lazy("You asked to end the match after this round."),
+        "theirs": gettext_lazy("%(name)s asks to end the match after this round."),
+        "log_ask": gettext_lazy("%(name)s asks to end the match after this round"),
+        "log_accept": gettext_lazy("%(name)s accepted ending the match after this round"),
+        "log_decline": gettext_lazy("%(name)s declined ending the match after this round"),
+        "log_expire": gettext_lazy(
+            "Nobody answered the request to end the match after this round in time"
+        ),
+        "log_void": gettext_lazy(
+            "The request to end the match after this round is no longer possible"
+        ),
+        "declined": gettext_lazy(
+            "%(name)s declined your request to end the match after this round."
+        ),
+        "expired": gettext_lazy(
+            "Nobody answered your request to end the match after this round in time."
+        ),
+    },
+    "away_limit": {
+        "mine": gettext_lazy("You asked to change how long a seat may stay away."),
+        "theirs": gettext_lazy("%(name)s asks to change how long a seat may stay away."),
+        "log_ask": gettext_lazy("%(name)s asks to change how long a seat may stay away"),
+        "log_accept": gettext_lazy("%(name)s accepted the new away limit"),
+        "log_decline": gettext_lazy("%(name)s declined the new away limit"),
+        "log_expire": gettext_lazy("Nobody answered the request to change the away limit in time"),
+        "log_void": gettext_lazy("The request to change the away limit is no longer possible"),
+        "declined": gettext_lazy(
+            "%(name)s declined your request to change how long a seat may stay away."
+        ),
+        "expired": gettext_lazy(
+            "Nobody answered your request to change how long a seat may stay away in time."
+        ),
+    },
+}
+
+
+def change_words(kind: str) -> dict[str, Any]:
+    """The words of the consent kind `kind`, as `games.consent.Kind`'s fields take them
+    (``consent.Kind(name=…, label=…, **change_words(name), done=…)``)."""
+    return dict(CHANGES[kind])

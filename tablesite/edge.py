@@ -29,7 +29,8 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, SuspiciousOperation
 from django.utils import translation
-from django.utils.translation import gettext as _
+
+from games.words import sentence
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -56,10 +57,7 @@ def too_large_text() -> str:
     lines = []
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
-            lines.append(
-                _("This request is too large for the server (at most %(mb).1f MB).")
-                % {"mb": body_limit() / 1_000_000}
-            )
+            lines.append(sentence("request_too_large", mb=body_limit() / 1_000_000))
     return "\n".join(dict.fromkeys(lines)) + "\n"
 
 

@@ -37,6 +37,7 @@ from games.models import (
     UndoPoint,
 )
 from games.permissions import Action as Can
+from games.words import SEARCH_HELP
 
 
 class ReadOnlyMixin:
@@ -186,7 +187,7 @@ class MatchAdmin(AllowListedLookups, admin.ModelAdmin):
     list_display_links = ("id", "status")
     list_filter = ("status", "players", SeatKindFilter, "listed", "created_at")
     search_fields = ("created_by__username", "seats__user__username", "seats__name")
-    search_help_text = gettext_lazy("A match id or seed, a user name or a seat's name.")
+    search_help_text = SEARCH_HELP["match"]
     date_hierarchy = "created_at"
     list_select_related = ("created_by",)
     fields: ClassVar[tuple[str, ...]] = (
@@ -305,7 +306,7 @@ class SeatAdmin(SeatNumber, AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin)
     readonly_fields = ("seat_number",)
     list_filter = ("kind", "level")
     search_fields = ("name", "user__username")
-    search_help_text = gettext_lazy("A match id, a user name or a seat's name.")
+    search_help_text = SEARCH_HELP["seat"]
     list_select_related = ("user",)
 
     def get_search_results(
@@ -320,7 +321,7 @@ class SeatAdmin(SeatNumber, AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin)
 class RoundAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("match", "number", "ended_by", "restarts", "totals", "started_at", "ended_at")
     list_filter = ("ended_by", "number")
-    search_help_text = gettext_lazy("A match id.")
+    search_help_text = SEARCH_HELP["round"]
     search_fields = ("match__seats__user__username",)
     exclude = ("start",)  # the deal: every hand; shown in the match's replay instead
     inlines = (LogEntryInline,)
@@ -348,7 +349,7 @@ class LogEntryAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
     )
     list_filter = ("kind", "by_computer")
     search_fields = ("user__username",)
-    search_help_text = gettext_lazy("A match id or a user name.")
+    search_help_text = SEARCH_HELP["log_entry"]
     list_select_related = ("round", "user")
 
     def get_search_results(

@@ -11,10 +11,10 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from games.admin.lookups import AllowListedLookups
-from games.chat import phrases, services
+from games.chat import phrases, services, words
 from games.chat.models import Action, Block, Message, Report
 
 #: how many lines of the room before and after a reported one the admin shows
@@ -56,8 +56,7 @@ def _hide(request: HttpRequest, messages_: QuerySet[Message] | list[Message]) ->
     count = services.hide(messages_, by=request.user)
     messages.success(
         request,
-        ngettext("%(count)d message hidden.", "%(count)d messages hidden.", count)
-        % {"count": count},
+        words.admin_done("hidden", count),
     )
 
 
@@ -65,10 +64,7 @@ def _block(request: HttpRequest, user_ids: list[int]) -> None:
     count = services.block([uid for uid in user_ids if uid is not None], by=request.user)
     messages.success(
         request,
-        ngettext(
-            "%(count)d account blocked from chat.", "%(count)d accounts blocked from chat.", count
-        )
-        % {"count": count},
+        words.admin_done("blocked", count),
     )
 
 
@@ -135,8 +131,7 @@ class ReportAdmin(ReadOnly):
         count = queryset.update(handled=True)
         messages.success(
             request,
-            ngettext("%(count)d report dismissed.", "%(count)d reports dismissed.", count)
-            % {"count": count},
+            words.admin_done("dismissed", count),
         )
 
 
@@ -174,8 +169,7 @@ class BlockAdmin(ReadOnly):
         count = services.unblock(list(queryset.values_list("user_id", flat=True)), by=request.user)
         messages.success(
             request,
-            ngettext("%(count)d account unblocked.", "%(count)d accounts unblocked.", count)
-            % {"count": count},
+            words.admin_done("unblocked", count),
         )
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 #: the codes of a refused chat command
 CHAT_OFF = "chat_off"
@@ -95,3 +95,71 @@ def notice_unmuted(name: str) -> str:
 
 def notice_reported() -> str:
     return _("Thank you. Staff will look at this message.")
+
+
+# ---------------------------------------------------------------- phrases and reactions
+
+#: The table's phrases and reactions by code (games/chat/phrases.py: sent and stored as
+#: codes, shown in each reader's language). Lazy: read in the reader's language.
+#: code -> its words (in the active language when read)
+PHRASES: dict[str, Any] = {
+    "hello": gettext_lazy("Hello!"),
+    "good_luck": gettext_lazy("Good luck!"),
+    "have_fun": gettext_lazy("Have fun!"),
+    "your_turn": gettext_lazy("Your turn."),
+    "good_move": gettext_lazy("Good move!"),
+    "nice_double": gettext_lazy("Nice double!"),
+    "nice_train": gettext_lazy("Nice train!"),
+    "lucky": gettext_lazy("Lucky you!"),
+    "well_played": gettext_lazy("Well played!"),
+    "close_one": gettext_lazy("That was close!"),
+    "oops": gettext_lazy("Oops!"),
+    "sorry": gettext_lazy("Sorry!"),
+    "thanks": gettext_lazy("Thank you!"),
+    "no_problem": gettext_lazy("No problem."),
+    "thinking": gettext_lazy("Let me think…"),
+    "hurry_up": gettext_lazy("Hurry up, please."),
+    "take_your_time": gettext_lazy("Take your time."),
+    "brb": gettext_lazy("Be right back."),
+    "back": gettext_lazy("I'm back."),
+    "need_to_go": gettext_lazy("I have to go soon."),
+    "one_more_round": gettext_lazy("One more round?"),
+    "another_match": gettext_lazy("Another match?"),
+    "yes": gettext_lazy("Yes."),
+    "no": gettext_lazy("No."),
+    "maybe": gettext_lazy("Maybe."),
+    "wait": gettext_lazy("Please wait a moment."),
+    "ready": gettext_lazy("Ready!"),
+    "congratulations": gettext_lazy("Congratulations!"),
+    "thanks_for_game": gettext_lazy("Thanks for the game!"),
+    "good_game": gettext_lazy("Good game!"),
+    "bye": gettext_lazy("Bye!"),
+}
+
+#: code -> (symbol, its name)
+REACTIONS: dict[str, tuple[str, Any]] = {
+    "thumbs_up": ("\U0001f44d", pgettext_lazy("reaction", "Thumbs up")),
+    "clap": ("\U0001f44f", pgettext_lazy("reaction", "Applause")),
+    "laugh": ("\U0001f602", pgettext_lazy("reaction", "Laughing")),
+    "wow": ("\U0001f62e", pgettext_lazy("reaction", "Surprised")),
+    "sad": ("\U0001f622", pgettext_lazy("reaction", "Sad")),
+    "heart": ("\u2764\ufe0f", pgettext_lazy("reaction", "Heart")),
+}
+
+# ---------------------------------------------------------------- the chat's admin
+
+
+def admin_done(action: str, count: int) -> str:
+    """What the chat's admin tells a staff member after an action on `count` messages,
+    reports or accounts (games/chat/admin.py): "hidden", "blocked", "dismissed", "unblocked"."""
+    if action == "hidden":
+        text = ngettext("%(count)d message hidden.", "%(count)d messages hidden.", count)
+    elif action == "blocked":
+        text = ngettext(
+            "%(count)d account blocked from chat.", "%(count)d accounts blocked from chat.", count
+        )
+    elif action == "dismissed":
+        text = ngettext("%(count)d report dismissed.", "%(count)d reports dismissed.", count)
+    else:
+        text = ngettext("%(count)d account unblocked.", "%(count)d accounts unblocked.", count)
+    return text % {"count": count}

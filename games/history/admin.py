@@ -34,6 +34,7 @@ from games.admin import LogEntryInline, MatchAdmin, RoundAdmin, RoundScores
 from games.history import checks
 from games.history.replays import NotReplayable, parse_position, round_replay
 from games.history.views import position_url, viewer_context
+from games.history.words import ADMIN_SEARCH, admin_says
 from games.log.words import describe_entry
 from games.models import LogEntry, Match, Round, Seat
 from games.permissions import Action as Can
@@ -82,7 +83,7 @@ class HistoryMatchAdmin(MatchAdmin):
         *MatchAdmin.list_filter[2:],
         "finished_at",
     )
-    search_help_text = gettext_lazy("A match id or seed, or a player's user name or seat name.")
+    search_help_text = ADMIN_SEARCH
     fields: ClassVar[tuple[str, ...]] = (*MatchAdmin.fields, "replay_links")
     readonly_fields = (*MatchAdmin.readonly_fields, "replay_links")
 
@@ -107,7 +108,7 @@ class HistoryMatchAdmin(MatchAdmin):
         look back) or, with `export`, export it (only once it is over: the file holds the seed)."""
         match = self.get_object(request, unquote(object_id))
         if match is None:
-            raise Http404(_("There is no match %(id)s.") % {"id": object_id})
+            raise Http404(admin_says("no_match", id=object_id))
         if not self.has_view_permission(request, match) or not permissions.may(
             request.user, Can.EXPORT if export else Can.LOOK_BACK, match
         ):
@@ -177,9 +178,9 @@ class HistoryMatchAdmin(MatchAdmin):
     def _check(self, request: HttpRequest, match: Match) -> dict[str, Any]:
         upload = request.FILES.get("replay")
         if upload is None:
-            return {"error": _("Choose a replay file to check.")}
+            return {"error": admin_says("no_file")}
         if upload.size is not None and upload.size > checks.MAX_BYTES:
-            return {"error": _("That file is too large to be a replay.")}
+            return {"error": admin_says("file_too_large")}
         try:
             doc = checks.read_upload(upload.read(checks.MAX_BYTES + 1))
         except BadReplay as e:
@@ -187,10 +188,9 @@ class HistoryMatchAdmin(MatchAdmin):
         doc, held = checks.from_bulk(doc, match.pk)  # "Export selected" writes several in a list
         if doc is None:
             return {
-                "error": _(
-                    "That file holds the replays of other matches (%(ids)s), not of match %(id)s."
+                "error": admin_says(
+                    "other_matches", ids=", ".join(map(str, held)) or "—", id=match.pk
                 )
-                % {"ids": ", ".join(map(str, held)) or "—", "id": match.pk}
             }
         result = checks.first_divergence(selectors.match_replay_doc(match), doc)
         out: dict[str, Any] = {"result": result, "name": upload.name}
@@ -220,17 +220,14 @@ class HistoryMatchAdmin(MatchAdmin):
         for match in queryset.order_by("pk")[:200]:
             differences = replay_differences(match)
             if differences is None:
-                messages.info(request, _("Match %(id)s has not started.") % {"id": match.pk})
+                messages.info(request, admin_says("not_started", id=match.pk))
             elif differences:
                 messages.error(
                     request,
-                    _("Match %(id)s: the replay does not reproduce it (%(first)s).")
-                    % {"id": match.pk, "first": differences[0]},
+                    admin_says("differs", id=match.pk, first=differences[0]),
                 )
             else:
-                messages.success(
-                    request, _("Match %(id)s: the replay reproduces it.") % {"id": match.pk}
-                )
+                messages.success(request, admin_says("reproduces", id=match.pk))
 
     @admin.action(description=gettext_lazy("Export the selected matches' replays (one JSON list)"))
     def export_selected(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
@@ -242,27 +239,19 @@ class HistoryMatchAdmin(MatchAdmin):
         if live and len(live) == len(chosen):
             messages.error(
                 request,
-                _(
-                    "Nothing was exported: only finished matches can be exported (a match's "
-                    "seed is its deals). Still being played: %(ids)s."
-                )
-                % {"ids": ", ".join(map(str, live))},
+                admin_says("nothing_exported", ids=", ".join(map(str, live))),
             )
             return None
         if live:
             messages.warning(
                 request,
-                _(
-                    "Matches still being played are not exported (their seed is their "
-                    "deals): %(ids)s."
-                )
-                % {"ids": ", ".join(map(str, live))},
+                admin_says("live_not_exported", ids=", ".join(map(str, live))),
             )
         docs = [
             {"match": m.pk, **selectors.match_replay_doc(m)} for m in chosen if m.pk not in live
         ]
         if queryset.count() > 200:
-            messages.warning(request, _("Only the first 200 matches were exported."))
+            messages.warning(request, admin_says("first_200"))
         response = HttpResponse(
             json.dumps(docs, indent=2, ensure_ascii=False) + "\n",
             content_type="application/json; charset=utf-8",
@@ -348,7 +337,7 @@ class HistoryRoundAdmin(RoundScores, RoundAdmin):
     @admin.display(description=gettext_lazy("replay"))
     def replay_link(self, rnd: Round) -> str:
         if not rnd.ended_by:
-            return _("This round is being played: it can be replayed once it is over.")
+            return admin_says("round_in_play")
         url = (
             reverse("admin:games_match_replay", args=[rnd.match_id])
             + "?"

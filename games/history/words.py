@@ -5,11 +5,11 @@ the round is played; R21: every hand is shown at its end)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from engine.state import MEXICAN, RoundState
 from engine.tiles import parse_tile, spoken, tile_str
@@ -88,6 +88,41 @@ def round_not_ended() -> str:
 def saved() -> str:
     """The turn e-mail settings page, after saving."""
     return _("Saved.")
+
+
+# ---------------------------------------------------------------- the admin's replays
+
+#: the match admin's search box, under it (lazy: the admin is made once)
+ADMIN_SEARCH = gettext_lazy("A match id or seed, or a player's user name or seat name.")
+
+#: What the admin's replay pages and actions tell a staff member (games/history/admin.py:
+#: checking a replay file, exporting replays), by key, each once.
+ADMIN: dict[str, Callable[[], str]] = {
+    "no_match": lambda: _("There is no match %(id)s."),
+    "no_file": lambda: _("Choose a replay file to check."),
+    "file_too_large": lambda: _("That file is too large to be a replay."),
+    "other_matches": lambda: _(
+        "That file holds the replays of other matches (%(ids)s), not of match %(id)s."
+    ),
+    "not_started": lambda: _("Match %(id)s has not started."),
+    "differs": lambda: _("Match %(id)s: the replay does not reproduce it (%(first)s)."),
+    "reproduces": lambda: _("Match %(id)s: the replay reproduces it."),
+    "nothing_exported": lambda: _(
+        "Nothing was exported: only finished matches can be exported (a match's "
+        "seed is its deals). Still being played: %(ids)s."
+    ),
+    "live_not_exported": lambda: _(
+        "Matches still being played are not exported (their seed is their deals): %(ids)s."
+    ),
+    "first_200": lambda: _("Only the first 200 matches were exported."),
+    "round_in_play": lambda: _("This round is being played: it can be replayed once it is over."),
+}
+
+
+def admin_says(key: str, **facts: object) -> str:
+    """The admin's sentence for `key` (one of `ADMIN`) in the active language, `facts` put in."""
+    text = ADMIN[key]()
+    return text % facts if facts else text
 
 
 # ---------------------------------------------------------------- the expert's choices

@@ -23,6 +23,7 @@ from django.utils import timezone
 from games import permissions, presence, standin
 from games.models import AWAY_SECONDS, Match
 from games.permissions import Action as Can
+from games.table import words
 from games.table.jinja_env import active_language
 from games.table.jinja_env import text as _
 
@@ -95,20 +96,13 @@ def for_viewer(
     if len(people) >= 2 and can.can(Can.PACE):
         # the limit (a table setting, as the pace: standin.away_limit_set) matters only where
         # another person could hand a seat over
-        words = limit_words()
-        limits = tuple((value, words[value], value == match.away_limit) for value in AWAY_SECONDS)
+        limit_names = limit_words()
+        limits = tuple(
+            (value, limit_names[value], value == match.away_limit) for value in AWAY_SECONDS
+        )
     return Away(
-        hand_over=tuple(
-            (i, _("Let a computer play for %(name)s") % {"name": names[i]}) for i in hand
-        ),
-        take_back=tuple(
-            (
-                s.index,
-                _("While you were away, a computer has been playing %(name)s's seat.")
-                % {"name": s.display_name},
-            )
-            for s in back
-        ),
+        hand_over=tuple((i, words.hand_over(names[i])) for i in hand),
+        take_back=tuple((s.index, words.played_while_away(s.display_name)) for s in back),
         limits=limits,
     )
 

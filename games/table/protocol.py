@@ -36,9 +36,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
-
 from games.table import commands as _registry
+from games.table import words
 from games.table.commands import Handler, Spec  # noqa: F401  (what callers know by this module's name)
 from games.table.commands.fields import REQUEST_ID, BadField
 
@@ -149,16 +148,16 @@ def check_frame(frame: object) -> str:
     (binary, nested too deep)."""
     if isinstance(frame, bytes | bytearray | memoryview):
         if len(frame) > MAX_FRAME:
-            raise FrameTooBig(_("That message is too long."))
-        raise ProtocolError(_("Send commands as JSON text."))
+            raise FrameTooBig(words.FRAME["too_long"])
+        raise ProtocolError(words.FRAME["not_text"])
     if not isinstance(frame, str):
-        raise ProtocolError(_("Send commands as JSON text."))
+        raise ProtocolError(words.FRAME["not_text"])
     if len(frame) > MAX_FRAME or (  # a character is 1 to 4 bytes: count bytes only when needed
         not frame.isascii() and len(frame.encode("utf-8", "surrogatepass")) > MAX_FRAME
     ):
-        raise FrameTooBig(_("That message is too long."))
+        raise FrameTooBig(words.FRAME["too_long"])
     if nesting_depth(frame) > MAX_DEPTH:
-        raise ProtocolError(_("That message is nested too deeply."))
+        raise ProtocolError(words.FRAME["too_deep"])
     return frame
 
 
@@ -179,24 +178,23 @@ def parse(frame: str | bytes | None) -> Command:
         ValueError,
         RecursionError,
     ):  # the depth check makes the second unreachable; kept as a wall
-        raise ProtocolError(_("That message is not valid JSON.")) from None
+        raise ProtocolError(words.FRAME["not_json"]) from None
     if not isinstance(data, dict):
-        raise ProtocolError(_("A command is a JSON object with a type."))
+        raise ProtocolError(words.FRAME["not_a_command"])
     request_id = _request_id(data.get("request_id"))  # read first: a refusal echoes it
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in FIELDS:
-        raise ProtocolError(_("Unknown command."), request_id)
+        raise ProtocolError(words.FRAME["unknown_command"], request_id)
     given = set(data) - {"type"}
     wanted = FIELDS[kind]
     if given - wanted:
         raise ProtocolError(
-            _("This command does not take the field %(field)s.")
-            % {"field": sorted(given - wanted)[0]},
+            words.FRAME["extra_field"] % {"field": sorted(given - wanted)[0]},
             request_id,
         )
     if wanted - given:
         raise ProtocolError(
-            _("This command needs the field %(field)s.") % {"field": sorted(wanted - given)[0]},
+            words.FRAME["missing_field"] % {"field": sorted(wanted - given)[0]},
             request_id,
         )
     out: dict[str, Any] = {}

@@ -12,6 +12,7 @@ from games import consent, standin
 from games.standin import consent_away_limit
 from games.table.commands import Spec
 from games.table.commands.fields import LIMIT, REQUEST_ID
+from games.words import change_words
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
@@ -22,15 +23,7 @@ KIND = consent.register(
     consent.Kind(
         name="away_limit",
         label=_("Away limit"),
-        mine=_("You asked to change how long a seat may stay away."),
-        theirs=_("%(name)s asks to change how long a seat may stay away."),
-        log_ask=_("%(name)s asks to change how long a seat may stay away"),
-        log_accept=_("%(name)s accepted the new away limit"),
-        log_decline=_("%(name)s declined the new away limit"),
-        log_expire=_("Nobody answered the request to change the away limit in time"),
-        log_void=_("The request to change the away limit is no longer possible"),
-        declined=_("%(name)s declined your request to change how long a seat may stay away."),
-        expired=_("Nobody answered your request to change how long a seat may stay away in time."),
+        **change_words("away_limit"),
         done=consent_away_limit,
     )
 )

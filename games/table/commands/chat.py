@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
-
 from games.chat import commands as chat
 from games.chat.phrases import MAX_CODE
 from games.table.commands import Spec
@@ -25,18 +23,19 @@ from games.table.commands.fields import (
     one_of,
     short_text,
 )
+from games.table.words import FIELD
 
 #: which of the table's rooms: its players' or its spectators' (games.chat.models.Room, whose
 #: models cannot be imported while the registry itself loads)
-ROOM = one_of("room", ("players", "spectators"), _("A room is players or spectators."))
+ROOM = one_of("room", ("players", "spectators"), FIELD["room"])
 #: a phrase's or reaction's code (games.chat.phrases)
-SAY = short_text("say", MAX_CODE, _("A phrase is a short code."), "good_move")
+SAY = short_text("say", MAX_CODE, FIELD["say"], "good_move")
 
 
 def _text(value: object) -> Any:
     # its length and characters are games.chat.text's, with words for the writer
     if not isinstance(value, str):
-        raise BadField(_("A message is text."))
+        raise BadField(FIELD["text"])
     return value
 
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy as _
 
 from engine.deal import MAX_PLAYERS
+from games.table.words import FIELD
 
 
 class BadField(ValueError):
@@ -119,37 +119,37 @@ MAX_NAME = 16
 REQUEST_ID = pattern(
     "request_id",
     r"[A-Za-z0-9._:-]{1,64}",
-    _("A request id is 1 to 64 letters, digits or . _ : -"),
+    FIELD["request_id"],
     "r-1",
 )
 #: the board's version the command was made from (a stale one is refused by the service)
-VERSION = whole("version", 0, MAX_VERSION, _("A version is a whole number."), 1)
+VERSION = whole("version", 0, MAX_VERSION, FIELD["version"], 1)
 #: R2: a seat's index, at most ten seats
-SEAT = whole("seat", 0, MAX_PLAYERS - 1, _("A seat is a number from 0 to 9."), 0)
+SEAT = whole("seat", 0, MAX_PLAYERS - 1, FIELD["seat"], 0)
 #: an open request at the table (games.consent), by its id
-ASK = whole("ask", 1, MAX_ID, _("A request is a whole number."), 1)
+ASK = whole("ask", 1, MAX_ID, FIELD["ask"], 1)
 #: a chat message or mute, by its id
-REF = whole("ref", 1, MAX_ID, _("A reference is a whole number."), 1)
-OPEN = flag("open", _("Open is true or false."))
-ON = flag("on", _("On is true or false."))
+REF = whole("ref", 1, MAX_ID, FIELD["ref"], 1)
+OPEN = flag("open", FIELD["open"])
+ON = flag("on", FIELD["on"])
 #: the computers' pace (games.models.Match.Pace)
-PACE = short_text("pace", MAX_NAME, _("A pace is a short name."), "fast")
+PACE = short_text("pace", MAX_NAME, FIELD["pace"], "fast")
 #: how long a seat may be away (games.presence)
-LIMIT = short_text("limit", MAX_NAME, _("A limit is a short name."), "1h")
+LIMIT = short_text("limit", MAX_NAME, FIELD["limit"], "1h")
 
 
 def _action(value: object) -> dict[str, Any]:
     """A small object of the replay format's action fields with scalar values; its meaning
     is checked by engine.replay.parse_action inside the service."""
     if not isinstance(value, dict) or not value or set(value) - ACTION_FIELDS:
-        raise BadField(_("An action is an object with the fields act, seat, tile and train."))
+        raise BadField(FIELD["action"])
     for key, item in value.items():
         text = isinstance(item, str) and len(item) <= MAX_ACTION_TEXT
         number = is_whole(item) and 0 <= item < MAX_PLAYERS
         if not (text or number or (item is None and key != "act")):
-            raise BadField(_("An action's %(field)s is not valid.") % {"field": key})
+            raise BadField(FIELD["action_field"] % {"field": key})
     if not isinstance(value.get("act"), str):
-        raise BadField(_("An action needs its act (engine, play, draw, pass or end)."))
+        raise BadField(FIELD["action_act"])
     return dict(value)
 
 

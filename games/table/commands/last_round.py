@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from engine import rules
 from engine.serialize import start_to_json
@@ -27,7 +27,8 @@ from games.models import Match, Round
 from games.services import Result
 from games.table.commands import Offer, OfferContext, Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
-from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
+from games.table.words import last_round_offer
+from games.words import change_words, sentence
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 MAY = permissions.rule(
     "last_round",
     lambda can, seat, request: bool(can.mine),
-    lambda: gettext("Only the players at this match can end it after this round."),
+    lambda: sentence("players_last_round"),
 )
 
 
@@ -63,21 +64,7 @@ KIND = consent.register(
     consent.Kind(
         name="last_round",
         label=pgettext_lazy("a change asked of the others", "End after this round"),
-        mine=gettext_lazy("You asked to end the match after this round."),
-        theirs=gettext_lazy("%(name)s asks to end the match after this round."),
-        log_ask=gettext_lazy("%(name)s asks to end the match after this round"),
-        log_accept=gettext_lazy("%(name)s accepted ending the match after this round"),
-        log_decline=gettext_lazy("%(name)s declined ending the match after this round"),
-        log_expire=gettext_lazy(
-            "Nobody answered the request to end the match after this round in time"
-        ),
-        log_void=gettext_lazy(
-            "The request to end the match after this round is no longer possible"
-        ),
-        declined=gettext_lazy("%(name)s declined your request to end the match after this round."),
-        expired=gettext_lazy(
-            "Nobody answered your request to end the match after this round in time."
-        ),
+        **change_words("last_round"),
         done=consent_done,
     )
 )
@@ -126,23 +113,7 @@ def offer(ctx: OfferContext) -> Offer | None:
     return Offer(
         "last_round",
         "games/commands/last_round.html",
-        (
-            ("label", _("End the match after this round")),
-            ("title", _("End the match after this round?")),
-            (
-                "text",
-                _(
-                    "This round becomes the match's last: the match ends when it ends, scored as usual. "
-                    "The others at the table are asked first."
-                )
-                if shared
-                else _(
-                    "This round becomes the match's last: the match ends when it ends, scored as usual."
-                ),
-            ),
-            ("confirm", _("End after this round")),
-            ("cancel", _("Cancel")),
-        ),
+        last_round_offer(shared),
     )
 
 

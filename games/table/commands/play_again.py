@@ -48,15 +48,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy
 
 from games import permissions, services
 from games.errors import BAD_REQUEST, ILLEGAL, GameError
 from games.models import Match, Seat
 from games.services import Result
+from games.table import words
 from games.table.commands import Offer, OfferContext, Spec
 from games.table.commands.fields import REQUEST_ID, SEAT, VERSION, short_text
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
+from games.words import sentence
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
@@ -66,13 +67,13 @@ if TYPE_CHECKING:
 MAY = permissions.rule(
     "play_again",
     lambda can, seat, request: can.owner or can.person,
-    lambda: gettext("Only the people at this match can play again."),
+    lambda: sentence("people_play_again"),
 )
 #: who chooses what the seat of someone who left becomes: the match's creator
 MAY_CHOOSE = permissions.rule(
     "again_seat",
     lambda can, seat, request: can.owner,
-    lambda: gettext("Only the match's creator chooses who takes a seat in the new match."),
+    lambda: sentence("creator_seats_again"),
 )
 
 #: what a left seat may become: an open seat (for an invited player) or a computer's level
@@ -194,11 +195,11 @@ def _change(
 
     def change(match: Match, seats: list[Seat]) -> None:
         if match.status != Match.Status.FINISHED:
-            raise GameError(ILLEGAL, _("You can play again once this match is over."), rule="R29")
+            raise GameError(ILLEGAL, sentence("again_not_over"), rule="R29")
         a = Answers.of(match)
         later = Match.objects.filter(table_id=match.table_id, number__gt=match.number)
         if a.next is not None or later.exists():
-            raise GameError(ILLEGAL, _("The new match at this table has started already."))
+            raise GameError(ILLEGAL, sentence("again_started"))
         make(match, seats, a, permissions.user_id(user))
         _complete(match, seats, a)
         match.again = a.to_json()
@@ -219,7 +220,7 @@ def again_answer(*, match_id: int, user: Any, accept: bool, request_id: str) -> 
 
     def make(match: Match, seats: list[Seat], a: Answers, uid: int) -> None:
         if uid in a.yes or uid in a.no:
-            raise GameError(BAD_REQUEST, _("You have answered already."))
+            raise GameError(BAD_REQUEST, sentence("again_answered"))
         if accept:
             a.yes.append(uid)
             return
@@ -239,14 +240,14 @@ def again_seat_set(
 
     def make(match: Match, seats: list[Seat], a: Answers, uid: int) -> None:
         if become not in CHOICES:
-            raise GameError(BAD_REQUEST, _("Choose an open seat or a computer's level."))
+            raise GameError(BAD_REQUEST, sentence("again_choose"))
         if uid in a.no:
-            raise GameError(ILLEGAL, _("You left the table."))
+            raise GameError(ILLEGAL, sentence("again_left"))
         chosen = next((s for s in seats if s.index == seat), None)
         if chosen is None or seat_state(chosen, a) != "left":
             raise GameError(
                 BAD_REQUEST,
-                _("Only the seat of someone who left the table can be given to someone else."),
+                sentence("again_left_seat_only"),
             )
         a.seats[str(seat)] = str(become)
 
@@ -347,26 +348,22 @@ def board_offer(
 ) -> Offer:
     """The panel for a viewer (`uid`; None: nobody signed in) who may answer (`answers`) and
     choose for the left seats (`chooser`), `who` answering at the table: no database read."""
-    options = ((OPEN, _("An open seat, for someone you invite")),) + tuple(
+    options = ((OPEN, words.again_open_seat()),) + tuple(
         (level, _computer(level)) for level in Seat.Level.values
     )
     rows = []
     for s in seats:
         state = seat_state(s, a)
-        text = {
-            "computer": _computer(s.level) if s.level else "",
-            "yes": _("Plays again"),
-            "left": _("Left the table"),
-            "deciding": _("Still deciding"),
-        }[state]
+        text = (
+            (_computer(s.level) if s.level else "")
+            if state == "computer"
+            else words.again_seat(state)
+        )
         becomes = becomes_text = ""
         if state == "left":
             becomes = a.becomes(s.index)
-            becomes_text = (
-                _("Their seat becomes an open seat.")
-                if becomes == OPEN
-                else _("A computer (%(level)s) takes their seat.")
-                % {"level": Seat.Level(becomes).label}
+            becomes_text = words.again_becomes(
+                None if becomes == OPEN else str(Seat.Level(becomes).label)
             )
         rows.append(
             SeatAnswer(s.index, state, text, becomes, becomes_text, chooser and state == "left")
@@ -374,13 +371,13 @@ def board_offer(
     if a.next is not None:
         note = ""
     elif uid is not None and uid in a.yes:
-        note = _("You play again: the new match starts once everyone has answered.")
+        note = words.again_note("playing")
     elif uid is not None and uid in a.no:
-        note = _("You left the table.")
+        note = words.again_note("left")
     elif chooser and any(r.state == "left" for r in rows):
-        note = _("Choose who takes the seats of those who left, then play again.")
+        note = words.again_note("choose")
     elif not set(who) - set(a.no):
-        note = _("Everyone left the table.")
+        note = words.again_note("everyone_left")
     else:
         note = ""
     next_url = reverse("games:table", args=[a.next]) if a.next is not None else ""
@@ -395,21 +392,14 @@ def board_offer(
     return Offer(
         "play_again",
         "games/commands/play_again.html",
-        (
-            ("title", _("A new match at this table?")),
-            ("text", _("The same seats, match length and pace, and a new deal.")),
-            ("accept", _("Play again")),
-            ("leave", _("Not this time")),
-            ("seat_label", _("Who takes this seat in the new match")),
-            ("go", _("Go to the new match at this table")),
-        ),
+        words.again_panel(),
         where="end",
         data=panel,
     )
 
 
 #: what the creator chooses for a left seat (one of `CHOICES`: the service checks it)
-BECOME = short_text("become", 16, gettext_lazy("A seat's choice is a short name."), OPEN)
+BECOME = short_text("become", 16, words.FIELD["become"], OPEN)
 
 commands = [
     Spec("play_again", (VERSION, REQUEST_ID), answer, offer),

@@ -10,6 +10,7 @@ from games import consent, services
 from games.services.changes import consent_restart
 from games.table.commands import Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
+from games.words import change_words
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
@@ -20,15 +21,7 @@ KIND = consent.register(
     consent.Kind(
         name="restart",
         label=_("Restart round"),
-        mine=_("You asked to restart the round."),
-        theirs=_("%(name)s asks to restart the round."),
-        log_ask=_("%(name)s asks to restart the round"),
-        log_accept=_("%(name)s accepted the restart"),
-        log_decline=_("%(name)s declined the restart"),
-        log_expire=_("Nobody answered the restart request in time"),
-        log_void=_("The restart request is no longer possible"),
-        declined=_("%(name)s declined your request to restart the round."),
-        expired=_("Nobody answered your request to restart the round in time."),
+        **change_words("restart"),
         done=consent_restart,
     )
 )

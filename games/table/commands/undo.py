@@ -10,6 +10,7 @@ from games import consent, services
 from games.services.changes import consent_undo
 from games.table.commands import Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
+from games.words import change_words
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
@@ -20,15 +21,7 @@ KIND = consent.register(
     consent.Kind(
         name="undo",
         label=_("Undo"),
-        mine=_("You asked to take back your last move."),
-        theirs=_("%(name)s asks to take back their last move."),
-        log_ask=_("%(name)s asks to take back their last move (undo)"),
-        log_accept=_("%(name)s accepted the undo"),
-        log_decline=_("%(name)s declined the undo"),
-        log_expire=_("Nobody answered the undo request in time"),
-        log_void=_("The undo request is no longer possible"),
-        declined=_("%(name)s declined your request to take back your last move."),
-        expired=_("Nobody answered your request to take back your last move in time."),
+        **change_words("undo"),
         done=consent_undo,
     )
 )
