@@ -5,7 +5,8 @@
   board rendered from them, over random rounds of 2-10 seats with undo, redo,
   restart and new rounds mixed in; every connection's page, made of the update
   frames its hub sent, equals a fresh full render at every version, with a table's
-  connections in one hub and split over two;
+  connections in one hub and split over two, and with people's pages closing and opening,
+  requests answered and table talk mixed in;
 - secrecy: nothing on the channel layer names a tile not on the table (R24);
 - a slow client (it never reads) does not hold up its table's other connections,
   and is resynced with the whole board;
@@ -299,6 +300,122 @@ async def test_every_connections_page_equals_a_fresh_render_at_every_version(
             ), p.conn.user
     assert all(h.derived > 15 for h in hubs)
     for h in hubs:
+        await h.close()
+
+
+def table_event(match_id: int, users: list[Any], rng: random.Random) -> str:
+    """Something that is no move, now and then between moves: a person's last page closing or
+    their first one opening (the others' dots, `notify.match_seats`), an answer to the change
+    asked of the others (accepted or declined: games.consent), or nothing. What it did."""
+    from games import presence
+    from games.models import ChangeRequest, Presence
+
+    asked = ChangeRequest.objects.filter(match_id=match_id, status="open").first()
+    roll = rng.random()
+    if asked is not None and roll < 0.5:
+        answerers = [u for u in users if u.pk != asked.asked_by_id and u.pk not in asked.accepted]
+        if answerers:
+            try:
+                services.change_answer(
+                    match_id=match_id,
+                    user=rng.choice(answerers),
+                    ask=asked.pk,
+                    accept=rng.random() < 0.6,
+                    request_id=rid(),
+                )
+            except GameError:
+                pass  # closed meanwhile: nothing changed
+            return "answer"
+    if roll < 0.8:
+        user = rng.choice(users)
+        channel = f"test-page-{user.pk}"
+        if Presence.objects.filter(match_id=match_id, channel=channel, closed=False).exists():
+            presence.closed(match_id=match_id, channel=channel)
+        else:
+            presence.opened(match_id=match_id, user=user, channel=channel)
+        notify.match_seats(match_id)
+        return "presence"
+    return ""
+
+
+async def drained(hubs_: set[hub.Hub], pages_: list[Page]) -> None:
+    """Every job the hubs were given is done and every frame they queued was taken by its page
+    (a notice of the same version, such as a presence change, raises no page's version)."""
+    for h in hubs_:
+        conn = next(iter(h.outboxes))
+        await h.board(conn, newer_than=h.version, version=h.version)  # after the jobs before it
+    for _ in range(2000):
+        if all(box.waiting() == 0 for h in hubs_ for box in h.outboxes.values()):
+            await asyncio.sleep(0)  # the last frame taken is applied
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError("frames still waiting")
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("kinds", "split"),
+    [
+        (("me", "human", "human"), True),
+        (("me", "human", "local", "computer", "human"), False),
+    ],
+    ids=["three people, two hubs", "five seats, one hub"],
+)
+async def test_pages_equal_a_fresh_render_with_presence_answers_and_chat_mixed_in(
+    kinds: tuple[str, ...],
+    split: bool,
+    alice: Any,
+    bob: Any,
+    carol: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Moves, undo, redo and restarts asked of the others and answered, people's pages closing
+    and opening (the dots by their names), table talk sent in between: after each, every page
+    made of its hub's frames equals a fresh render from a fresh read, for every seat and a
+    spectator, at one hub or split over two."""
+    rng = random.Random(len(kinds) * 31 + split)
+    people = [alice, bob, carol][: kinds.count("me") + kinds.count("human")]
+
+    def make() -> Match:
+        m = seeded.match_create(
+            creator=alice, seats=[spec(k) for k in kinds], seed=300 + len(kinds)
+        )
+        for u in people[1:]:
+            services.seat_join(match_id=m.pk, user=u, token=m.invite_token)
+        return Match.objects.get(pk=m.pk)
+
+    match = await db(make)
+    here, there = hub.Station(), hub.Station()
+    told: list[dict[str, Any]] = []
+    monkeypatch.setattr(notify, "hub_sink", lambda match_id, message: told.append(message))
+    pages_ = [
+        await open_page(here if not split or i % 2 == 0 else there, match.pk, u)
+        for i, u in enumerate(people)
+    ]
+    pages_.append(await open_page(there if split else here, match.pk, AnonymousUser()))
+    hubs_ = {here.hubs[match.pk], *([there.hubs[match.pk]] if split else [])}
+    events: list[str] = []
+    for n in range(40):
+        told.clear()
+        await db(step, match.pk, people, rng, (0.06, 0.09, 0.12))
+        events.append(await db(table_event, match.pk, people, rng))
+        if n % 5 == 0:
+            for h in hubs_:
+                h.broadcast({"type": "chat", "n": n})
+        for notice in told:
+            for h in hubs_:
+                h.notice(notice)
+        version = await db(lambda: Match.objects.get(pk=match.pk).version)
+        await settle(pages_, version)
+        await drained(hubs_, pages_)
+        for p in pages_:
+            assert p.board is not None and p.board["html"] == await db(
+                fresh_html, match.pk, p.conn
+            ), (n, events[-1], p.conn.user)
+    assert {"presence", "answer"} <= set(events)
+    assert all(any(f.get("type") == "chat" for f in p.frames) for p in pages_)
+    for h in hubs_:
         await h.close()
 
 
