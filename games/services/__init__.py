@@ -32,8 +32,6 @@ A small kernel and a module per noun:
   has its seats);
 - `moves`: a person's action (`action_submit`: checks 2 and 6–8), a computer player's
   (`computer_step`) and the next round (`round_next`);
-- `changes`: Undo, Redo and a round's restart (`match_undo`, `match_redo`,
-  `round_restart`, and `consent_undo`, `consent_restart` once the others accepted);
 - `asking`: a change asked of the others at the table and their answers (`asked_or_done`,
   `change_answer`, `requests_expire`);
 - `table_settings`: the table's settings (`pace_set`, `setting_set`, `hurry_start`, through
@@ -41,8 +39,9 @@ A small kernel and a module per noun:
 - `pauses`: the rules or the log open, the computers waiting (`pause_open`, `pause_close`,
   `pauses_expire`).
 
-Each imports `store`, which imports none of them; `changes` imports `asking` (an undo or
-a restart asked of the others), and no other imports another's. Their public names are
+Each imports `store`, which imports none of them, and none imports another. A feature's own
+service lives in its module of games/table/commands/ on this kernel (undo, redo, restart,
+play again), with `asking` for a change asked of the others. Their public names are
 imported here, so callers say `services.match_create(...)`. A module's own globals are
 looked up in it: a test replaces `_apply` or `PAUSE_TIMEOUT` on the module that reads it
 (`services.moves`, `services.pauses`), not on this package.
@@ -51,13 +50,6 @@ looked up in it: a test replaces `_apply` or `PAUSE_TIMEOUT` on the module that 
 from __future__ import annotations
 
 from games.services.asking import REQUEST_LIFETIME, asked_or_done, change_answer, requests_expire
-from games.services.changes import (
-    consent_restart,
-    consent_undo,
-    match_redo,
-    match_undo,
-    round_restart,
-)
 from games.services.matches import (
     MAX_NAME,
     SEED_LIMIT,
@@ -101,13 +93,9 @@ __all__ = [
     "autodraw_set",
     "change_answer",
     "computer_step",
-    "consent_restart",
-    "consent_undo",
     "hurry_start",
     "log_entry",
     "match_create",
-    "match_redo",
-    "match_undo",
     "pace_set",
     "pause_close",
     "pause_open",
@@ -115,7 +103,6 @@ __all__ = [
     "refused_by_engine",
     "requests_expire",
     "round_next",
-    "round_restart",
     "seat_join",
     "seated_change",
     "setting_set",

@@ -27,6 +27,8 @@ from games.models import Match
 from games.seats import match_with_seats
 from games.services import SeatSpec
 from games.table import board, board_reads
+from games.table.commands.redo import match_redo
+from games.table.commands.undo import match_undo
 from tests import reads, seeded
 
 pytestmark = pytest.mark.django_db
@@ -224,12 +226,12 @@ def test_shared_reads_give_every_viewer_the_board_a_fresh_read_gives(players: li
             continue
         mover = players[state.turn] if state.turn is not None else players[0]
         if rng.random() < 0.5 and reads.redo_available(row, mover):
-            services.match_redo(
+            match_redo(
                 match_id=match.pk, user=mover, expected_version=row.version, request_id=rid()
             )
             redone += 1
         elif rng.random() < 0.08 and reads.undo_available(row, mover):
-            asked = services.match_undo(
+            asked = match_undo(
                 match_id=match.pk, user=mover, expected_version=row.version, request_id=rid()
             )
             if asked.asked:  # a shared table: the others agree; the boards of the wait compared
@@ -388,9 +390,7 @@ def test_a_fresh_read_loads_what_the_orm_loads_in_four_statements(
             request_id=rid(),
         )
     undoer = players[action.seat]
-    services.match_undo(
-        match_id=match.pk, user=undoer, expected_version=row.version + 1, request_id=rid()
-    )
+    match_undo(match_id=match.pk, user=undoer, expected_version=row.version + 1, request_id=rid())
     for other in players:  # a shared table: the others agree to the undo
         ask = selectors.open_request(match.pk)
         if other != undoer and ask is not None:

@@ -23,6 +23,7 @@ from engine.rules import legal_actions
 from games import selectors, services
 from games.errors import GameError
 from games.models import LogEntry, Match
+from games.table.commands.undo import match_undo
 from tests import reads
 from tests.conftest import REPO_ROOT
 from tests.games.conftest import Driver, rid, state_of
@@ -207,7 +208,7 @@ def test_resume_after_a_server_restart(
     d = driver(match, {0: alice, 2: bob}, rng_seed=24)
     d.until(lambda s: s.phase == "play" and s.turn == 0)
     d.step()
-    services.match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
+    match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
     ask = match.change_requests.get()  # bob shares the table: he agrees to the undo
     services.change_answer(match_id=match.pk, user=bob, ask=ask.pk, accept=True, request_id=rid())
     d.step()  # alice plays again; now a computer (seat 1) is to act

@@ -18,6 +18,8 @@ from django.utils import timezone
 from games import log, selectors, services
 from games.errors import GameError
 from games.models import ChangeRequest, LogEntry, Match
+from games.table.commands.restart import round_restart
+from games.table.commands.undo import match_undo
 from tests import reads
 from tests.games.conftest import Driver, rid, snapshot, state_of
 
@@ -52,7 +54,7 @@ def trio(make_match: Callable[..., Match], alice: Any, bob: Any, carol: Any) -> 
 
 def restart(match: Match, user: Any) -> services.Result:
     match.refresh_from_db()
-    return services.round_restart(
+    return round_restart(
         match_id=match.pk, user=user, expected_version=match.version, request_id=rid()
     )
 
@@ -120,7 +122,7 @@ def test_undo_takes_back_another_persons_turn_only_when_they_agree(
     driver.step()  # alice plays; her undo would take it back
     assert reads.undo_available(trio, alice)
     after = state_of(trio)
-    result = services.match_undo(
+    result = match_undo(
         match_id=trio.pk, user=alice, expected_version=driver.version, request_id=rid()
     )
     assert result.asked and state_of(trio) == after
@@ -137,9 +139,7 @@ def test_an_undo_no_longer_possible_when_accepted_closes_as_void(
     driver = Driver(trio, {0: alice, 1: bob}, rng_seed=5)
     driver.until(lambda s: s.phase == "play" and s.turn == 0)
     driver.step()
-    services.match_undo(
-        match_id=trio.pk, user=alice, expected_version=driver.version, request_id=rid()
-    )
+    match_undo(match_id=trio.pk, user=alice, expected_version=driver.version, request_id=rid())
     driver.until(lambda s: s.turn == 1)
     driver.step()  # bob plays: alice's action is no longer hers alone to take back
     after = state_of(trio)

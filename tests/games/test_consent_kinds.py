@@ -20,6 +20,8 @@ from games.log import words as logtext
 from games.models import ChangeRequest, Match, Presence
 from games.table import board as table_board
 from games.table.commands.last_round import end_after_this_round
+from games.table.commands.restart import round_restart
+from games.table.commands.undo import match_undo
 from games.table.viewer import Viewer
 from tests import seeded
 from tests.games.conftest import Driver, rid, state_of
@@ -40,14 +42,14 @@ def _undo(match: Match, alice: Any, bob: Any) -> services.Result:
     driver = Driver(match, {0: alice, 1: bob}, rng_seed=5)
     driver.until(lambda s: s.phase == "play" and s.turn == 0)
     driver.step()
-    return services.match_undo(
+    return match_undo(
         match_id=match.pk, user=alice, expected_version=driver.version, request_id=rid()
     )
 
 
 def _restart(match: Match, alice: Any, bob: Any) -> services.Result:
     match.refresh_from_db()
-    return services.round_restart(
+    return round_restart(
         match_id=match.pk, user=alice, expected_version=match.version, request_id=rid()
     )
 
@@ -189,7 +191,7 @@ def test_the_away_limit_cannot_be_shortened_alone_nor_a_stand_in_consent(
     standin.standin_start(match_id=match.pk, user=alice, seat=1, request_id=rid())
     match.refresh_from_db()
     before = state_from_json(match.state)
-    result = services.round_restart(
+    result = round_restart(
         match_id=match.pk, user=alice, expected_version=match.version, request_id=rid()
     )
     assert result.asked and state_of(match) == before and match.rounds.get().restarts == 0
@@ -247,7 +249,7 @@ def test_a_repeated_request_id_answers_the_requests_true_state(
     version = driver.version
 
     def undo() -> services.Result:
-        return services.match_undo(
+        return match_undo(
             match_id=trio.pk, user=alice, expected_version=version, request_id="undo-1"
         )
 

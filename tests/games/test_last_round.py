@@ -18,6 +18,8 @@ from games.models import ChangeRequest, LogEntry, Match
 from games.table import board as table_board
 from games.table import commands
 from games.table.commands.last_round import end_after_this_round
+from games.table.commands.restart import round_restart
+from games.table.commands.undo import match_undo
 from games.table.viewer import Viewer
 from tests.games.conftest import Driver, rid, snapshot, state_of
 
@@ -86,9 +88,7 @@ def test_accepted_it_ends_the_match_after_the_round_which_is_rated_and_replayed(
     answer(duo, alice, accept=True)
     assert state_of(duo).start.final
     # R28: a restart of the last round by consent keeps it the last
-    services.round_restart(
-        match_id=duo.pk, user=alice, expected_version=play.version, request_id=rid()
-    )
+    round_restart(match_id=duo.pk, user=alice, expected_version=play.version, request_id=rid())
     answer(duo, bob, accept=True)
     assert state_of(duo).start.final and duo.rounds.get(number=2).restarts == 1
     over = play.finish_round()
@@ -172,7 +172,5 @@ def test_an_undo_keeps_the_round_the_last(
     play.until(lambda s: s.phase == "play" and s.turn == 0)
     play.step()
     end_early(match, alice)
-    services.match_undo(
-        match_id=match.pk, user=alice, expected_version=play.version, request_id=rid()
-    )
+    match_undo(match_id=match.pk, user=alice, expected_version=play.version, request_id=rid())
     assert match.rounds.get().log.filter(kind="undo").exists() and state_of(match).start.final

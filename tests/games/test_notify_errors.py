@@ -15,6 +15,7 @@ from engine.rules import legal_actions
 from games import notify
 from games.errors import CODES, GameError
 from games.models import Match
+from games.table.commands.undo import match_undo
 from tests.games.conftest import Driver, state_of
 
 
@@ -130,13 +131,12 @@ def test_error_codes_and_the_rules_anchor() -> None:
 def test_refusals_speak_the_players_language(
     make_match: Callable[..., Match], alice: Any, carol: Any
 ) -> None:
-    from games import services
 
     match = make_match("me", "computer")
     expected = {"es": "Recarga la página", "de": "Lade die Seite neu"}
     for language, words in expected.items():
         with translation.override(language), pytest.raises(GameError) as info:
-            services.match_undo(
+            match_undo(
                 match_id=match.pk, user=alice, expected_version=match.version + 5, request_id="r"
             )
         assert info.value.code == "stale" and words in info.value.message

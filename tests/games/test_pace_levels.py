@@ -18,6 +18,7 @@ from games.log.words import undo_words
 from games.models import LogEntry, Match, Seat
 from games.services import SeatSpec
 from games.table.commands.play_again import again_answer
+from games.table.commands.undo import match_undo
 from tests import reads, seeded
 
 from .conftest import rid, state_of
@@ -338,9 +339,7 @@ def test_a_persons_change_ends_a_skip(alice: Any) -> None:
     my_move(match)
     services.hurry_start(match_id=match.pk, user=alice, request_id=rid())
     assert Match.objects.get(pk=match.pk).hurry
-    services.match_undo(
-        match_id=match.pk, user=alice, expected_version=version_of(match), request_id=rid()
-    )
+    match_undo(match_id=match.pk, user=alice, expected_version=version_of(match), request_id=rid())
     assert not Match.objects.get(pk=match.pk).hurry
 
 

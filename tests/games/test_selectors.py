@@ -14,6 +14,9 @@ from engine.tiles import tile_str
 from games import selectors, services
 from games.errors import GameError
 from games.models import LogEntry, Match
+from games.table.commands.redo import match_redo
+from games.table.commands.restart import round_restart
+from games.table.commands.undo import match_undo
 from tests import reads
 from tests.games.conftest import Driver, rid, state_of
 
@@ -91,7 +94,7 @@ def test_replay_export_reproduces_the_match(
     d.finish_round()
     d.next_round(alice)
     d.until(lambda s: s.phase == "play" and s.turn == 0)
-    services.match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
+    match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
     match.refresh_from_db()
     doc = selectors.match_replay_doc(match)
     assert doc["players"] == 3 and doc["seed"] == match.seed and doc["round"] == 1
@@ -107,7 +110,7 @@ def test_match_log_is_in_order_and_public(
     match = make_match("me", "computer:casual")
     d = driver(match, {0: alice}, rng_seed=12)
     d.until(lambda s: s.phase == "play" and s.turn == 0)
-    services.match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
+    match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
     entries = reads.match_log(match)
     assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
     assert entries[-1].kind == "undo"
@@ -135,17 +138,17 @@ def test_rebuilt_state_equals_the_snapshot_through_undo_redo_and_restart(
             match.refresh_from_db()
             roll = rng.random()
             if roll < 0.08 and reads.undo_available(match, alice):
-                services.match_undo(
+                match_undo(
                     match_id=match.pk, user=alice, expected_version=match.version, request_id=rid()
                 )
                 counts["undo"] += 1
             elif roll < 0.16 and reads.redo_available(match, alice):
-                services.match_redo(
+                match_redo(
                     match_id=match.pk, user=alice, expected_version=match.version, request_id=rid()
                 )
                 counts["redo"] += 1
             elif step == restart_at:
-                services.round_restart(
+                round_restart(
                     match_id=match.pk, user=alice, expected_version=match.version, request_id=rid()
                 )
                 counts["restart"] += 1

@@ -16,6 +16,9 @@ from games.log import fold
 from games.models import ClientRequest, LogEntry, Match, Round, Table, UndoPoint
 from games.services import SeatSpec
 from games.table.commands.play_again import again_answer
+from games.table.commands.redo import match_redo
+from games.table.commands.restart import round_restart
+from games.table.commands.undo import match_undo
 from tests import reads
 from tests.games.conftest import SEED, Driver, rid, snapshot, spec, state_of
 
@@ -262,10 +265,10 @@ def test_repeated_request_id_is_answered_not_applied_again(
         "forbidden", duo, lambda: submit(duo, carol, Action("engine", holder), request_id="same")
     )
     # Every service answers a repeat the same way.
-    result = services.round_restart(
+    result = round_restart(
         match_id=duo.pk, user=alice, expected_version=duo.version, request_id="r"
     )
-    again = services.round_restart(match_id=duo.pk, user=alice, expected_version=0, request_id="r")
+    again = round_restart(match_id=duo.pk, user=alice, expected_version=0, request_id="r")
     # ... and a repeat of a change asked of the others says so, with the request's state.
     assert again == services.Result(
         duo.pk, result.version, duplicate=True, asked=True, request="open"
@@ -352,9 +355,7 @@ def test_not_started(make_match: Callable[..., Match], alice: Any) -> None:
     refused(
         "not_started",
         match,
-        lambda: services.match_undo(
-            match_id=match.pk, user=alice, expected_version=0, request_id=rid()
-        ),
+        lambda: match_undo(match_id=match.pk, user=alice, expected_version=0, request_id=rid()),
     )
 
 
@@ -430,13 +431,13 @@ def test_r27_undo_and_redo_round_trip_exactly(
     rows = LogEntry.objects.count()
     assert reads.undo_available(match, alice) and not reads.redo_available(match, alice)
 
-    services.match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
+    match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
     assert d.state == before and match.state == before_json
     undo = LogEntry.objects.order_by("-id").first()
     assert (undo.kind, undo.action, undo.user) == ("undo", {"count": answered}, alice)
     assert reads.redo_available(match, alice)
 
-    services.match_redo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
+    match_redo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
     assert d.state == after and match.state == after_json
     assert LogEntry.objects.count() == rows + 2  # append-only: nothing deleted or edited
     assert not reads.redo_available(match, alice)
@@ -452,9 +453,7 @@ def test_r27_undo_steps_back_action_by_action_then_refuses(
     start = Round.objects.get(match=match).start
     undos = 0
     while reads.undo_available(match, alice):
-        services.match_undo(
-            match_id=match.pk, user=alice, expected_version=d.version, request_id=rid()
-        )
+        match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
         undos += 1
     state = d.state
     assert undos >= 1 and state.turn == 0
@@ -466,20 +465,18 @@ def test_r27_undo_steps_back_action_by_action_then_refuses(
     refused(
         "no_undo",
         match,
-        lambda: services.match_undo(
+        lambda: match_undo(
             match_id=match.pk, user=alice, expected_version=d.version, request_id=rid()
         ),
     )
     # Redo brings the undone actions back group by group, to the same state.
     for _ in range(undos):
-        services.match_redo(
-            match_id=match.pk, user=alice, expected_version=d.version, request_id=rid()
-        )
+        match_redo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
     assert d.state.phase == "play" and d.state.turn == 0
     refused(
         "no_redo",
         match,
-        lambda: services.match_redo(
+        lambda: match_redo(
             match_id=match.pk, user=alice, expected_version=d.version, request_id=rid()
         ),
     )
@@ -497,7 +494,7 @@ def test_r27_undo_refused_when_another_person_acted_since(
     refused(
         "no_undo",
         duo,
-        lambda: services.match_undo(
+        lambda: match_undo(
             match_id=duo.pk, user=mover, expected_version=d.version, request_id=rid()
         ),
     )
@@ -505,23 +502,23 @@ def test_r27_undo_refused_when_another_person_acted_since(
     refused(
         "forbidden",
         duo,
-        lambda: services.match_undo(
+        lambda: match_undo(
             match_id=duo.pk, user=carol, expected_version=d.version, request_id=rid()
         ),
     )
     refused(
         "stale",
         duo,
-        lambda: services.match_undo(
+        lambda: match_undo(
             match_id=duo.pk, user=other, expected_version=d.version - 1, request_id=rid()
         ),
     )
-    services.match_undo(match_id=duo.pk, user=other, expected_version=d.version, request_id=rid())
+    match_undo(match_id=duo.pk, user=other, expected_version=d.version, request_id=rid())
     # Bob's redo is his: Alice cannot redo it.
     refused(
         "no_redo",
         duo,
-        lambda: services.match_redo(
+        lambda: match_redo(
             match_id=duo.pk, user=mover, expected_version=d.version, request_id=rid()
         ),
     )
@@ -537,7 +534,7 @@ def test_r27_undo_takes_back_my_pass_and_play_seats_too(
     last_human = max(i for i, e in enumerate(effective) if not e.by_computer)
     assert effective[last_human].seat in (0, 1)
     before = state_from_json(UndoPoint.objects.get(entry=effective[last_human]).state)
-    services.match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
+    match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
     assert d.state == before
 
 
@@ -547,13 +544,13 @@ def test_r27_a_new_action_ends_redo(
     match = make_match("me", "computer:casual")
     d = driver(match, {0: alice}, rng_seed=6)
     d.until(lambda s: s.phase == "play" and s.turn == 0)
-    services.match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
+    match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
     d.submit(legal_actions(d.state)[-1])
     assert not reads.redo_available(match, alice)
     refused(
         "no_redo",
         match,
-        lambda: services.match_redo(
+        lambda: match_redo(
             match_id=match.pk, user=alice, expected_version=d.version, request_id=rid()
         ),
     )
@@ -577,11 +574,9 @@ def test_r28_restart_keeps_the_deal_and_earlier_totals(
         and round2.start == start_to_json(fresh.start)
     )
     d.until(lambda s: s.phase == "play" and s.turn == 0)
-    services.match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
+    match_undo(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
     state = d.state
-    services.round_restart(
-        match_id=match.pk, user=alice, expected_version=d.version, request_id=rid()
-    )
+    round_restart(match_id=match.pk, user=alice, expected_version=d.version, request_id=rid())
     restarted = d.state
     assert (
         restarted == restart_round(state) == fresh
@@ -599,21 +594,19 @@ def test_r28_restart_permissions(duo: Match, alice: Any, bob: Any, carol: Any) -
     refused(
         "forbidden",
         duo,
-        lambda: services.round_restart(
+        lambda: round_restart(
             match_id=duo.pk, user=bob, expected_version=duo.version, request_id=rid()
         ),
     )
     refused(
         "forbidden",
         duo,
-        lambda: services.round_restart(
+        lambda: round_restart(
             match_id=duo.pk, user=carol, expected_version=duo.version, request_id=rid()
         ),
     )
     assert reads.restart_available(duo, alice) and not reads.restart_available(duo, bob)
-    services.round_restart(
-        match_id=duo.pk, user=alice, expected_version=duo.version, request_id=rid()
-    )
+    round_restart(match_id=duo.pk, user=alice, expected_version=duo.version, request_id=rid())
 
 
 def test_r28_a_player_alone_with_computers_may_restart(
@@ -623,9 +616,7 @@ def test_r28_a_player_alone_with_computers_may_restart(
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
     match.refresh_from_db()
     assert reads.restart_available(match, bob)
-    services.round_restart(
-        match_id=match.pk, user=bob, expected_version=match.version, request_id=rid()
-    )
+    round_restart(match_id=match.pk, user=bob, expected_version=match.version, request_id=rid())
     assert match.rounds.get().restarts == 1
 
 
@@ -641,7 +632,7 @@ def test_round_next_only_when_the_round_is_over(
     refused(
         "illegal",
         match,
-        lambda: services.round_restart(
+        lambda: round_restart(
             match_id=match.pk, user=alice, expected_version=d.version, request_id=rid()
         ),
     )
@@ -654,7 +645,7 @@ def test_round_next_only_when_the_round_is_over(
     refused(
         "no_undo",
         match,
-        lambda: services.match_undo(
+        lambda: match_undo(
             match_id=match.pk, user=alice, expected_version=d.version, request_id=rid()
         ),
     )
@@ -676,7 +667,7 @@ def test_r27_r24_no_undo_once_the_round_is_over(
     e = refused(
         "no_undo",
         match,
-        lambda: services.match_undo(
+        lambda: match_undo(
             match_id=match.pk, user=alice, expected_version=d.version, request_id=rid()
         ),
     )
@@ -710,7 +701,7 @@ def test_r22_r29_a_full_match_then_a_new_match_at_the_table(
     refused(
         "no_undo",
         match,
-        lambda: services.match_undo(
+        lambda: match_undo(
             match_id=match.pk, user=alice, expected_version=d.version, request_id=rid()
         ),
     )

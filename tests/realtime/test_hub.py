@@ -32,6 +32,9 @@ from games import notify, services
 from games.errors import GameError
 from games.models import Match
 from games.table import board, board_reads, hub
+from games.table.commands.redo import match_redo
+from games.table.commands.restart import round_restart
+from games.table.commands.undo import match_undo
 from tests import frames, seeded
 from tests.realtime.conftest import db, rid, spec, state_of, tiles_in
 from tests.realtime.test_redis import redis_url
@@ -125,15 +128,11 @@ def step(
     who = seat_users.get(state.turn) or users[0]
     try:
         if roll < rates[0]:
-            services.match_undo(
-                match_id=match_id, user=who, expected_version=m.version, request_id=rid()
-            )
+            match_undo(match_id=match_id, user=who, expected_version=m.version, request_id=rid())
         elif roll < rates[1]:
-            services.match_redo(
-                match_id=match_id, user=who, expected_version=m.version, request_id=rid()
-            )
+            match_redo(match_id=match_id, user=who, expected_version=m.version, request_id=rid())
         elif roll < rates[2]:
-            services.round_restart(
+            round_restart(
                 match_id=match_id, user=users[0], expected_version=m.version, request_id=rid()
             )
         elif seat_users.get(state.turn) is None:

@@ -20,6 +20,9 @@ from engine.rules import legal_actions
 from games import notify, services
 from games.models import Match
 from games.table import board, hub
+from games.table.commands.redo import match_redo
+from games.table.commands.restart import round_restart
+from games.table.commands.undo import match_undo
 from tests import seeded
 from tests.frames import hidden
 from tests.realtime.conftest import db, spec, state_of
@@ -192,7 +195,7 @@ def _step(match_id: int, users: list[Any], rng: Any, away: set[int], last: str) 
                 try:
                     if roll < 0.08:
                         asked(
-                            services.match_undo(
+                            match_undo(
                                 match_id=match_id,
                                 user=user,
                                 expected_version=row.version,
@@ -200,7 +203,7 @@ def _step(match_id: int, users: list[Any], rng: Any, away: set[int], last: str) 
                             )
                         )
                         return "undo"
-                    services.match_redo(
+                    match_redo(
                         match_id=match_id,
                         user=user,
                         expected_version=row.version,
@@ -211,7 +214,7 @@ def _step(match_id: int, users: list[Any], rng: Any, away: set[int], last: str) 
                     continue
         elif roll < 0.17:
             asked(
-                services.round_restart(
+                round_restart(
                     match_id=match_id,
                     user=alice,
                     expected_version=row.version,

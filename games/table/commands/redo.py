@@ -1,21 +1,52 @@
-"""``redo``: R27: restore what the last Undo took back: ``version``, ``request_id``."""
+"""``redo``: R27: restore exactly what the last Undo took back, while nothing new was played
+(``version``, ``request_id``): its service, `match_redo`, with Undo's checks (undo.py)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from games import services
+from django.db import transaction
+
+from engine import rules
+from engine.replay import parse_action
+from games import log
+from games.errors import NO_REDO, GameError
+from games.models import LogEntry
+from games.services.store import Result, _append, _commit, _lock, _started, _store
 from games.table.commands import Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
+from games.table.commands.undo import _may_undo
+from games.words import sentence
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
 
 
+def match_redo(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:
+    """R27: restore exactly what the last Undo took back, while nothing new was played."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        seen, mine, rnd = _may_undo(match, user, request_id, expected_version, NO_REDO)
+        if seen is not None:
+            return seen
+        assert rnd is not None
+        folded = log.fold(LogEntry.objects.filter(round=rnd).order_by("seq"))
+        if not folded.redo or folded.redo[-1][0].seat not in mine:
+            raise GameError(NO_REDO, sentence("nothing_to_redo"))
+        group = folded.redo[-1]
+        state = _started(match)
+        for entry in group:  # the same actions again, from the state they were undone to
+            state = rules.apply(state, parse_action(entry.action))
+        version = match.version + 1
+        _append(rnd, kind=log.REDO, version=version, action={"count": len(group)}, user=user)
+        _store(match, rnd, state)
+        return _commit(match, version, user=user, request_id=request_id)
+
+
 async def handle(t: Connection, c: Command) -> None:
     result = await t.call(
-        services.match_redo,
+        match_redo,
         match_id=t.match_id,
         user=t.user,
         expected_version=c.version,

@@ -1,20 +1,90 @@
-"""``restart``: R28: restart the round with its deal (asked of the others at a shared table): ``version``, ``request_id``."""
+"""``restart``: R28: start the current round again with its deal, its engine search and the
+totals from earlier rounds (``version``, ``request_id``). The feature whole: its consent
+kind (asked of the others at a shared table, games.consent), its service (`round_restart`)
+and what an accepted request does (`consent_restart`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from games import consent, services
-from games.services.changes import consent_restart
+from engine import rules
+from engine.state import RoundState
+from games import consent, log, permissions
+from games.errors import ILLEGAL, GameError
+from games.models import Match, Round
+from games.permissions import Action as Can
+from games.services.asking import _ask
+from games.services.store import (
+    Result,
+    _append,
+    _commit,
+    _current_round,
+    _fresh,
+    _lock,
+    _seats,
+    _seen,
+    _started,
+    _store,
+)
 from games.table.commands import Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
-from games.words import change_words
+from games.table.commands.undo import _round_over_error
+from games.words import change_words, refusal
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
+
+
+def _match_over_error() -> GameError:
+    return GameError(ILLEGAL, refusal("match_over"), rule="R22", reason="match_over")
+
+
+def round_restart(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:
+    """R28: start the current round again with its deal, its engine search and the totals
+    from earlier rounds. For the match's creator, or a player when every other seat is a
+    computer or one of their own (games.permissions). At a table shared with other
+    people it is asked of them first (`change_answer` does it once they all accept)."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        seats = _seats(match)
+        permissions.require(user, Can.RESTART, match, seats=seats)
+        seen = _seen(match, user, request_id)
+        if seen is not None:
+            return seen
+        _fresh(match, expected_version)
+        state = _restartable(match)
+        rnd = _current_round(match)
+        if permissions.needs_consent(match, user, seats=seats):
+            return _ask(match, rnd, user, "restart", request_id)
+        version = match.version + 1
+        _restart(match, rnd, state, version, user)
+        return _commit(match, version, user=user, request_id=request_id)
+
+
+def _restartable(match: Match) -> RoundState:
+    state = _started(match)
+    if state.phase == "match_over":
+        raise _match_over_error()
+    if state.over:
+        raise _round_over_error()
+    return state
+
+
+def _restart(match: Match, rnd: Round, state: RoundState, version: int, user: object) -> None:
+    _append(rnd, kind=log.RESTART, version=version, user=user)
+    rnd.restarts += 1
+    rnd.save(update_fields=["restarts"])
+    _store(match, rnd, rules.restart_round(state))
+
+
+def consent_restart(p: consent.Pending) -> None:
+    """What an accepted restart request does (the consent kind "restart"): R28 for the asker."""
+    _restart(p.match, p.round, _restartable(p.match), p.version, p.asker)
+
 
 #: asked of the others at a shared table (games.consent)
 KIND = consent.register(
@@ -29,7 +99,7 @@ KIND = consent.register(
 
 async def handle(t: Connection, c: Command) -> None:
     result = await t.call(
-        services.round_restart,
+        round_restart,
         match_id=t.match_id,
         user=t.user,
         expected_version=c.version,

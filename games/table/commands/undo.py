@@ -1,20 +1,123 @@
-"""``undo``: R27: take back the user's last action (asked of the others at a shared table): ``version``, ``request_id``."""
+"""``undo``: R27: take back the user's last action with every computer action that answered
+it (``version``, ``request_id``); ``redo`` (redo.py) restores what it took back. The feature
+whole: its consent kind (asked of the others at a shared table, games.consent), its service
+(`match_undo`) and what an accepted request does (`consent_undo`). Only within the current
+round, and only when nobody else has acted since; an agreed last round (R32) stands
+through an undo."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from games import consent, services
-from games.services.changes import consent_undo
+from engine.serialize import state_from_json
+from games import consent, log, permissions
+from games.errors import ILLEGAL, NO_UNDO, GameError
+from games.models import LogEntry, Match, Round, UndoPoint
+from games.permissions import Action as Can
+from games.selectors import round_over
+from games.services.asking import _ask
+from games.services.store import (
+    Result,
+    _append,
+    _commit,
+    _current_round,
+    _fresh,
+    _lock,
+    _seats,
+    _seen,
+    _started,
+    _store,
+)
 from games.table.commands import Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
-from games.words import change_words
+from games.words import change_words, refusal, sentence
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
+
+
+def _round_over_error() -> GameError:
+    return GameError(ILLEGAL, refusal("round_over"), rule="R20", reason="round_over")
+
+
+def _may_undo(
+    match: Match, user: object, request_id: object, expected_version: object, empty: str
+) -> tuple[Result | None, list[int], Round | None]:
+    """The checks Undo and Redo share; the seats the user controls and the current round."""
+    seats = _seats(match)
+    permissions.require(user, Can.UNDO, match, seats=seats)
+    mine = permissions.seats_controlled(match, user, seats=seats)
+    seen = _seen(match, user, request_id)
+    if seen is not None:
+        return seen, mine, None
+    _fresh(match, expected_version)
+    _started(match)
+    if match.status == Match.Status.FINISHED:
+        raise GameError(empty, refusal("match_over"))
+    if round_over(match):
+        # R27 within a round only: once it is over every hand has been shown (R21, R24).
+        raise GameError(empty, sentence("hands_shown"))
+    return None, mine, _current_round(match)
+
+
+def match_undo(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:
+    """R27: take back the user's last action with every computer action that answered it.
+
+    Only within the current round, and only when nobody else has acted since. The
+    state comes back from the undo point of that action (no replay). At a table shared
+    with other people it is asked of them first (`change_answer` does it once they all
+    accept)."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        seen, mine, rnd = _may_undo(match, user, request_id, expected_version, NO_UNDO)
+        if seen is not None:
+            return seen
+        assert rnd is not None
+        found = _undo_count(
+            rnd, mine
+        )  # something to take back, or no_undo before anything is asked
+        if permissions.needs_consent(match, user):
+            return _ask(match, rnd, user, "undo", request_id)
+        version = match.version + 1
+        _undo(match, rnd, version, user, found)
+        return _commit(match, version, user=user, request_id=request_id)
+
+
+def _undo_count(rnd: Round, mine: list[int]) -> tuple[log.Folded[LogEntry], int]:
+    folded = log.fold(LogEntry.objects.filter(round=rnd).order_by("seq"))
+    count = log.undo_group(folded.effective, mine)
+    if count is None:
+        raise GameError(NO_UNDO, sentence("nothing_to_undo"))
+    return folded, count
+
+
+def _undo(
+    match: Match, rnd: Round, version: int, user: object, found: tuple[log.Folded[LogEntry], int]
+) -> None:
+    """Take back `found` (`_undo_count`): the state before it comes from its undo point."""
+    folded, count = found
+    target = folded.effective[-count]
+    before = state_from_json(UndoPoint.objects.get(entry=target).state)
+    if match.state and match.state["start"].get("final") and not before.start.final:
+        before = before._replace(
+            start=replace(before.start, final=True)
+        )  # R32 stands through an undo
+    _append(rnd, kind=log.UNDO, version=version, action={"count": count}, user=user)
+    _store(match, rnd, before)
+
+
+def consent_undo(p: consent.Pending) -> None:
+    """What an accepted undo request does (the consent kind "undo"): R27 for the asker."""
+    if round_over(p.match):
+        raise _round_over_error()
+    mine = permissions.seats_controlled(p.match, p.asker, seats=p.seats)
+    _undo(p.match, p.round, p.version, p.asker, _undo_count(p.round, mine))
+
 
 #: asked of the others at a shared table (games.consent)
 KIND = consent.register(
@@ -29,7 +132,7 @@ KIND = consent.register(
 
 async def handle(t: Connection, c: Command) -> None:
     result = await t.call(
-        services.match_undo,
+        match_undo,
         match_id=t.match_id,
         user=t.user,
         expected_version=c.version,
