@@ -23,8 +23,6 @@ action         owner   seated holder spectator staff staff + perm superuser
 ============== ======= ====== ====== ========= ===== ============ =========
 watch          yes     yes    yes    yes       no    yes          yes
 act (a seat)   no [1]  own    own    no        no    no           no
-undo / redo    no [1]  yes    yes    no        no    no           no
-restart        yes     alone  alone  no        no    no           no
 pause          no [1]  yes    yes    no        no    no           no
 prefer [4]     no [1]  yes    yes    no        no    no           no
 look back [6]  yes     yes    yes    no        no    yes          yes
@@ -37,8 +35,7 @@ answer [8]     no [1]  yes    yes    no        no    no           no
 watch link [9] no      no     no     yes       no    no           no
 ============== ======= ====== ====== ========= ===== ============ =========
 
-[1] unless the owner also holds a seat. "alone": every other seat is a computer
-or one of the user's own pass-and-play seats (R28). [2] the seed is every deal of the
+[1] unless the owner also holds a seat. [2] the seed is every deal of the
 match, so every hand: nobody sees it (nor an export, which holds it) while the match is
 being played, and once it is over its players and staff with the admin's
 ``games.view_match`` do ("ended").
@@ -68,10 +65,12 @@ free text needs a full account (a guest sends phrases only); only the creator tu
 chat off; the chat in history and replay is for participants only (not even staff,
 who see reported messages in the admin).
 
-A feature's own action (e.g. "end the match after this round", R32) is declared by its
-module as a `Rule` (`rule`): who may, from what they are at the match (`Powers`), and what a
-refusal says; `may`, `require` and `Powers.can` answer it from `RULES` as they answer the
-actions above, and its module's docstring says who may.
+A feature's own action is declared by its module (games/table/commands/) as a `Rule`
+(`rule`): who may, from what they are at the match (`Powers`), and what a refusal says;
+`may`, `require` and `Powers.can` answer it from `RULES` as they answer the actions above.
+Undo and redo (R27): a player; restart (R28): the creator, or a player "alone" (every
+other seat a computer or one of their own pass-and-play seats); end the match after this
+round (R32): a player; play again (R29): the people at the table and its creator.
 
 An anonymous viewer may do nothing. At a table with more than one person (distinct
 users; pass-and-play seats count as their holder, a seat a computer stands in for as its
@@ -118,8 +117,6 @@ class Role(StrEnum):
 class Action(StrEnum):
     WATCH = "watch"
     ACT = "act"
-    UNDO = "undo"
-    RESTART = "restart"
     NEXT_ROUND = "next_round"
     PAUSE = "pause"
     EXPORT = "export"
@@ -333,11 +330,9 @@ class Powers:
     ACTIONS: ClassVar[frozenset[Action]] = frozenset(
         {
             Action.ACT,
-            Action.UNDO,
             Action.PAUSE,
             Action.PACE,
             Action.PREFER,
-            Action.RESTART,
             Action.NEXT_ROUND,
             Action.ANSWER,
             Action.SEE_LINKS,
@@ -386,10 +381,8 @@ class Powers:
         action = Action(_name(action))
         if action == Action.ACT:
             return bool(self.mine) if seat is None else seat in self.mine
-        if action in (Action.UNDO, Action.PAUSE, Action.PACE, Action.PREFER):
+        if action in (Action.PAUSE, Action.PACE, Action.PREFER):
             return bool(self.mine)
-        if action == Action.RESTART:
-            return self.owner or self.alone
         if action == Action.NEXT_ROUND:
             return self.owner or bool(self.mine)
         if action == Action.ANSWER:
@@ -535,8 +528,6 @@ def chat_may(
 
 _REFUSALS = {
     Action.ACT: lambda: sentence("not_your_seat"),
-    Action.UNDO: lambda: sentence("players_only"),
-    Action.RESTART: lambda: sentence("creator_restarts"),
     Action.NEXT_ROUND: lambda: sentence("players_next_round"),
     Action.PAUSE: lambda: sentence("players_pause"),
     Action.PACE: lambda: sentence("players_pace"),

@@ -98,7 +98,7 @@ def match_log(match: Match) -> list[LogEntry]:
 
 def restart_available(match: Match, user: object) -> bool:
     """R28: whether "restart round" shows (the creator, or a player alone with computers)."""
-    return selectors.restart_open(match) and permissions.may(user, Can.RESTART, match)
+    return selectors.restart_open(match) and permissions.may(user, "restart", match)
 
 
 def next_round_available(match: Match, user: object) -> bool:

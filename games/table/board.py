@@ -243,6 +243,7 @@ def match_flags(
         else ""
     )
     from games.table import commands
+    from games.table.commands import restart
 
     offered = commands.offers(
         commands.OfferContext(
@@ -259,10 +260,7 @@ def match_flags(
         version=match.version,
         undo=undo and not waiting,
         redo=redo,
-        restart=signed_in
-        and not waiting
-        and shared.restart
-        and can.can(permissions.Action.RESTART),
+        restart=signed_in and not waiting and shared.restart and can.can(restart.MAY),
         next_round=signed_in and shared.next_round and can.can(permissions.Action.NEXT_ROUND),
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
         paused=reads.paused,

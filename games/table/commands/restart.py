@@ -15,7 +15,6 @@ from engine.state import RoundState
 from games import consent, log, permissions
 from games.errors import ILLEGAL, GameError
 from games.models import Match, Round
-from games.permissions import Action as Can
 from games.services.asking import _ask
 from games.services.store import (
     Result,
@@ -32,11 +31,19 @@ from games.services.store import (
 from games.table.commands import Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
 from games.table.commands.undo import _round_over_error
-from games.words import change_words, refusal
+from games.words import change_words, refusal, sentence
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
+
+#: who may restart (R28): the match's creator, or a player alone with computers and their
+#: own pass-and-play seats
+MAY = permissions.rule(
+    "restart",
+    lambda can, seat, request: can.owner or can.alone,
+    lambda: sentence("creator_restarts"),
+)
 
 
 def _match_over_error() -> GameError:
@@ -51,7 +58,7 @@ def round_restart(*, match_id: int, user: object, expected_version: int, request
     with transaction.atomic():
         match = _lock(match_id)
         seats = _seats(match)
-        permissions.require(user, Can.RESTART, match, seats=seats)
+        permissions.require(user, MAY, match, seats=seats)
         seen = _seen(match, user, request_id)
         if seen is not None:
             return seen

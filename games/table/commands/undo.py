@@ -17,7 +17,6 @@ from engine.serialize import state_from_json
 from games import consent, log, permissions
 from games.errors import ILLEGAL, NO_UNDO, GameError
 from games.models import LogEntry, Match, Round, UndoPoint
-from games.permissions import Action as Can
 from games.selectors import round_over
 from games.services.asking import _ask
 from games.services.store import (
@@ -40,6 +39,13 @@ if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
 
+#: who may take back (and redo): a player of the match, for the seats they play
+MAY = permissions.rule(
+    "undo",
+    lambda can, seat, request: bool(can.mine),
+    lambda: sentence("players_only"),
+)
+
 
 def _round_over_error() -> GameError:
     return GameError(ILLEGAL, refusal("round_over"), rule="R20", reason="round_over")
@@ -50,7 +56,7 @@ def _may_undo(
 ) -> tuple[Result | None, list[int], Round | None]:
     """The checks Undo and Redo share; the seats the user controls and the current round."""
     seats = _seats(match)
-    permissions.require(user, Can.UNDO, match, seats=seats)
+    permissions.require(user, MAY, match, seats=seats)
     mine = permissions.seats_controlled(match, user, seats=seats)
     seen = _seen(match, user, request_id)
     if seen is not None:
