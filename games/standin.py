@@ -4,12 +4,13 @@ The rules:
 
 - Each match has a limit (`Match.away_limit`: never, 10 minutes, 1 hour — the default —
   or 1 day), chosen when it is created and changed at the table by its seated people
-  (`away_limit_set`), as the computers' pace is.
+  (`away_limit_set`, games/table/commands/away_limit.py), as the computers' pace is.
 - A person's seat (a player's, or a pass-and-play one: its holder's) is *away* while
   its owner has no live connection to the table (games.presence); it has been away
   since they were last seen there (never seen: since the match was created).
 - Once a seat has been away longer than the limit, any other person who plays a seat
-  at the table may let a computer play it (`standin_start`; games.permissions
+  at the table may let a computer play it (`standin_start`, games/table/commands/stand_in.py;
+  games.permissions
   ``stand_in``). The computer is `LEVEL`, the level the site's quick table gives its
   computers (games.quick.COMPUTER_LEVEL: casual), so a stand-in neither throws the
   owner's game away nor outplays the table.
@@ -34,18 +35,11 @@ The rules:
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.db.models import Count, Q
-from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from . import consent, notify, presence, services
-from .errors import BAD_REQUEST, ILLEGAL, GameError
-from .models import AWAY_SECONDS, Match, Presence, Seat, StandIn
-from .permissions import Action as Can
-from .services import Result
-from .words import refusal, sentence
+from . import notify, presence
+from .models import AWAY_SECONDS, Match, Presence, Seat
 
 #: the level of a computer standing in for a person (the quick table's computers)
 LEVEL = "casual"
@@ -83,133 +77,6 @@ def may_hand_over(
     """Whether `seat` has been away longer than the table's limit now."""
     when = hand_over_from(match, seat, seen)
     return when is not None and when <= now
-
-
-def _limit_words(limit: str) -> str:
-    return {"10m": _("10 minutes"), "1h": _("an hour"), "1d": _("a day")}.get(limit, "")
-
-
-# ---------------------------------------------------------------- changes
-
-
-def standin_start(*, match_id: int, user: Any, seat: object, request_id: str) -> Result:
-    """Let a computer (`LEVEL`) play `seat` until its owner takes it back: asked by another
-    person seated at the match, once the seat has been away longer than the table's limit."""
-    index = _index(seat)
-
-    def hand_over(match: Match, seats: list[Seat]) -> None:
-        target = seats[index]  # type: ignore[index]  # the permission found the seat
-        if match.status != Match.Status.PLAYING:
-            raise GameError(ILLEGAL, sentence("not_being_played"))
-        if target.standin:
-            raise GameError(BAD_REQUEST, sentence("standin_already"))
-        if AWAY_SECONDS.get(match.away_limit) is None:
-            raise GameError(ILLEGAL, sentence("no_standins_here"))
-        now = timezone.now()
-        at = presence.at_table(match.pk, now)
-        if away_since(match, target, at) is None:
-            raise GameError(ILLEGAL, sentence("at_the_table", name=target.display_name))
-        if not may_hand_over(match, target, at, now):
-            raise GameError(
-                ILLEGAL,
-                sentence(
-                    "away_less_than", name=target.display_name, limit=_limit_words(match.away_limit)
-                ),
-            )
-        target.standin = LEVEL
-        target.save(update_fields=["standin"])
-        StandIn.objects.create(
-            match=match,
-            seat=target.index,
-            level=LEVEL,
-            handed_by=user,
-            round_number=match.round_number,
-            version=match.version + 1,
-            started_at=now,
-        )
-
-    return services.seated_change(
-        match_id=match_id,
-        user=user,
-        request_id=request_id,
-        action=Can.STAND_IN,
-        seat=index,
-        change=hand_over,
-    )
-
-
-def standin_end(*, match_id: int, user: object, seat: object, request_id: str) -> Result:
-    """Its owner takes `seat` back from the computer standing in for them (any time)."""
-    index = _index(seat)
-
-    def take_back(match: Match, seats: list[Seat]) -> None:
-        target = seats[index]  # type: ignore[index]  # the permission found the seat
-        if not target.standin:
-            raise GameError(BAD_REQUEST, sentence("seat_is_yours"))
-        target.standin = ""
-        target.save(update_fields=["standin"])
-        StandIn.objects.filter(match=match, seat=target.index, ended_at__isnull=True).update(
-            ended_at=timezone.now(), ended_by=user
-        )
-
-    return services.seated_change(
-        match_id=match_id,
-        user=user,
-        request_id=request_id,
-        action=Can.TAKE_BACK,
-        seat=index,
-        change=take_back,
-    )
-
-
-def away_limit_set(*, match_id: int, user: object, limit: object, request_id: str) -> Result:
-    """A seated person sets how long a seat may stay away before the others may let a
-    computer play it (Match.AwayLimit). Alone with computers it is set at once; at a table
-    shared with other people it is asked of them (games.consent ``away_limit``:
-    one person could otherwise shorten it, wait, hand the other's seat to a computer and
-    then change the round without anyone's consent)."""
-
-    def check(match: Match, state: object) -> None:
-        if not isinstance(limit, str) or limit not in Match.AwayLimit.values:
-            raise GameError(BAD_REQUEST, sentence("away_limits"))
-        if match.status == Match.Status.FINISHED:
-            raise GameError(ILLEGAL, refusal("match_over"))
-        if limit == match.away_limit:
-            raise GameError(BAD_REQUEST, sentence("same_setting"))
-
-    def make(p: consent.Pending) -> None:
-        check(p.match, p.state)
-        p.match.away_limit = str(limit)
-        Match.objects.filter(pk=p.match.pk).update(away_limit=str(limit))
-
-    return services.asked_or_done(
-        match_id=match_id,
-        user=user,
-        request_id=request_id,
-        action=Can.PACE,
-        change="away_limit",
-        check=check,
-        make=make,
-        value=limit if isinstance(limit, str) else "",
-    )
-
-
-def consent_away_limit(p: consent.Pending) -> None:
-    """What an accepted away-limit request does (the consent kind "away_limit"): the table's limit
-    becomes the one asked for (``ChangeRequest.value``), if it still differs."""
-    assert p.request is not None
-    limit = p.request.value
-    if limit not in Match.AwayLimit.values or p.match.status == Match.Status.FINISHED:
-        raise GameError(ILLEGAL, refusal("match_over"))
-    if limit == p.match.away_limit:
-        raise GameError(BAD_REQUEST, sentence("same_setting"))
-    p.match.away_limit = limit
-    Match.objects.filter(pk=p.match.pk).update(away_limit=limit)
-
-
-def _index(seat: object) -> int | None:
-    """A seat's number as the client sent it (None: not a number; the permission refuses it)."""
-    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
 
 
 # ---------------------------------------------------------------- telling the tables

@@ -1,5 +1,6 @@
 """The table's settings, changed by the people seated at it: the computers' pace
-(`pace_set`; `setting_set` for such a column of Match, as `standin.away_limit_set` does) and
+(`pace_set`; `setting_set` for such a column of Match, as games.table.commands.away_limit
+does) and
 "skip to my turn" (`hurry_start`), each through `seated_change` (one change of the table by
 a person at it, as a computer standing in for a seat is: games.standin). And a player's own
 "draw and pass for me" (`autodraw_set`, `autodraw_of`), kept on their account, not on the
@@ -81,7 +82,7 @@ def setting_set(
     same: str,
 ) -> Result:
     """A seated person (games.permissions PACE) sets one of the table's settings, `field`
-    (a column of Match with choices: `pace_set`, `standin.away_limit_set`), to `value`.
+    (a column of Match with choices: `pace_set`, games.table.commands.away_limit), to `value`.
     Refused, changing nothing, in the caller's words: a value not among the field's
     choices (`unknown`: bad_request), a finished match (`over`: illegal), the table's
     setting already (`same`: bad_request). Everyone at the table sees it with the new version."""

@@ -94,8 +94,8 @@ def for_viewer(
     hand = [i for i in due if can.can(Can.STAND_IN, seat=i)]
     limits: tuple[tuple[str, str, bool], ...] = ()
     if len(people) >= 2 and can.can(Can.PACE):
-        # the limit (a table setting, as the pace: standin.away_limit_set) matters only where
-        # another person could hand a seat over
+        # the limit (a table setting, as the pace: games.table.commands.away_limit) matters
+        # only where another person could hand a seat over
         limit_names = limit_words()
         limits = tuple(
             (value, limit_names[value], value == match.away_limit) for value in AWAY_SECONDS

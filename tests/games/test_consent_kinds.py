@@ -14,11 +14,12 @@ import pytest
 from django.utils import timezone, translation
 
 from engine.serialize import state_from_json
-from games import consent, presence, services, standin
+from games import consent, presence, services
 from games.errors import ILLEGAL, GameError
 from games.log import words as logtext
 from games.models import ChangeRequest, Match, Presence
 from games.table import board as table_board
+from games.table.commands import away_limit, stand_in
 from games.table.commands.last_round import end_after_this_round
 from games.table.commands.restart import round_restart
 from games.table.commands.undo import match_undo
@@ -62,7 +63,7 @@ def _last_round(match: Match, alice: Any, bob: Any) -> services.Result:
 
 
 def _away_limit(match: Match, alice: Any, bob: Any) -> services.Result:
-    return standin.away_limit_set(match_id=match.pk, user=alice, limit="1d", request_id=rid())
+    return away_limit.away_limit_set(match_id=match.pk, user=alice, limit="1d", request_id=rid())
 
 
 #: kind -> (ask it as alice, what is true once it is done)
@@ -176,10 +177,10 @@ def test_the_away_limit_cannot_be_shortened_alone_nor_a_stand_in_consent(
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
     presence.opened(match_id=match.pk, user=alice, channel="alice-tab")
     _left(match, bob, 15)
-    asked = standin.away_limit_set(match_id=match.pk, user=alice, limit="10m", request_id=rid())
+    asked = away_limit.away_limit_set(match_id=match.pk, user=alice, limit="10m", request_id=rid())
     assert asked.asked and Match.objects.get(pk=match.pk).away_limit == "1h"
     with pytest.raises(GameError) as e:  # bob has been away 15 minutes, under the table's hour
-        standin.standin_start(match_id=match.pk, user=alice, seat=1, request_id=rid())
+        stand_in.standin_start(match_id=match.pk, user=alice, seat=1, request_id=rid())
     assert e.value.code == ILLEGAL
     ChangeRequest.objects.filter(match=match).update(
         expires_at=timezone.now() - timedelta(seconds=1)
@@ -188,7 +189,7 @@ def test_the_away_limit_cannot_be_shortened_alone_nor_a_stand_in_consent(
     assert Match.objects.get(pk=match.pk).away_limit == "1h"
     # Past the hour the seat may be handed over, but the stand-in answers nothing for bob:
     _left(match, bob, 61)
-    standin.standin_start(match_id=match.pk, user=alice, seat=1, request_id=rid())
+    stand_in.standin_start(match_id=match.pk, user=alice, seat=1, request_id=rid())
     match.refresh_from_db()
     before = state_from_json(match.state)
     result = round_restart(

@@ -23,6 +23,7 @@ from games.models import LogEntry, Match, Presence, Seat, StandIn
 from games.permissions import Action
 from games.services import SeatSpec
 from games.table import board, board_reads
+from games.table.commands import away_limit, stand_in
 from tests import seeded
 from tests.realtime.conftest import play
 
@@ -67,11 +68,11 @@ def left(match: Match, user: Any, minutes: float) -> None:
 
 
 def hand_over(match: Match, user: Any, seat: int = 1) -> services.Result:
-    return standin.standin_start(match_id=match.pk, user=user, seat=seat, request_id=rid())
+    return stand_in.standin_start(match_id=match.pk, user=user, seat=seat, request_id=rid())
 
 
 def take_back(match: Match, user: Any, seat: int = 1) -> services.Result:
-    return standin.standin_end(match_id=match.pk, user=user, seat=seat, request_id=rid())
+    return stand_in.standin_end(match_id=match.pk, user=user, seat=seat, request_id=rid())
 
 
 def refused(code: str, fn: Any, *args: Any) -> GameError:
@@ -139,12 +140,16 @@ def test_the_seated_people_change_the_limit_by_consent(people: dict[str, Any]) -
     left(match, people["ben"], 30)
     refused(ILLEGAL, hand_over, match, people["ana"])
     with pytest.raises(GameError) as e:
-        standin.away_limit_set(match_id=match.pk, user=people["cy"], limit="10m", request_id=rid())
+        away_limit.away_limit_set(
+            match_id=match.pk, user=people["cy"], limit="10m", request_id=rid()
+        )
     assert e.value.code == FORBIDDEN  # not seated here
     with pytest.raises(GameError) as e:
-        standin.away_limit_set(match_id=match.pk, user=people["ana"], limit="5m", request_id=rid())
+        away_limit.away_limit_set(
+            match_id=match.pk, user=people["ana"], limit="5m", request_id=rid()
+        )
     assert e.value.code == BAD_REQUEST
-    asked = standin.away_limit_set(
+    asked = away_limit.away_limit_set(
         match_id=match.pk, user=people["ana"], limit="10m", request_id=rid()
     )
     assert asked.asked and Match.objects.get(pk=match.pk).away_limit == "1d"
@@ -162,7 +167,9 @@ def test_the_limit_is_refused_in_its_own_words_and_changes_nothing(people: dict[
     match = table(people)
 
     def set_limit(limit: object) -> None:
-        standin.away_limit_set(match_id=match.pk, user=people["ben"], limit=limit, request_id=rid())
+        away_limit.away_limit_set(
+            match_id=match.pk, user=people["ben"], limit=limit, request_id=rid()
+        )
 
     version = Match.objects.get(pk=match.pk).version
     for limit, code, words in [

@@ -8,15 +8,64 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy as _
 
-from games import consent, standin
-from games.standin import consent_away_limit
+from games import consent, services
+from games.errors import BAD_REQUEST, ILLEGAL, GameError
+from games.models import Match
+from games.permissions import Action as Can
+from games.services import Result
 from games.table.commands import Spec
 from games.table.commands.fields import LIMIT, REQUEST_ID
-from games.words import change_words
+from games.words import change_words, refusal, sentence
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
+
+
+def away_limit_set(*, match_id: int, user: object, limit: object, request_id: str) -> Result:
+    """A seated person sets how long a seat may stay away before the others may let a
+    computer play it (Match.AwayLimit). Alone with computers it is set at once; at a table
+    shared with other people it is asked of them (games.consent ``away_limit``:
+    one person could otherwise shorten it, wait, hand the other's seat to a computer and
+    then change the round without anyone's consent)."""
+
+    def check(match: Match, state: object) -> None:
+        if not isinstance(limit, str) or limit not in Match.AwayLimit.values:
+            raise GameError(BAD_REQUEST, sentence("away_limits"))
+        if match.status == Match.Status.FINISHED:
+            raise GameError(ILLEGAL, refusal("match_over"))
+        if limit == match.away_limit:
+            raise GameError(BAD_REQUEST, sentence("same_setting"))
+
+    def make(p: consent.Pending) -> None:
+        check(p.match, p.state)
+        p.match.away_limit = str(limit)
+        Match.objects.filter(pk=p.match.pk).update(away_limit=str(limit))
+
+    return services.asked_or_done(
+        match_id=match_id,
+        user=user,
+        request_id=request_id,
+        action=Can.PACE,
+        change="away_limit",
+        check=check,
+        make=make,
+        value=limit if isinstance(limit, str) else "",
+    )
+
+
+def consent_away_limit(p: consent.Pending) -> None:
+    """What an accepted away-limit request does (the consent kind "away_limit"): the table's limit
+    becomes the one asked for (``ChangeRequest.value``), if it still differs."""
+    assert p.request is not None
+    limit = p.request.value
+    if limit not in Match.AwayLimit.values or p.match.status == Match.Status.FINISHED:
+        raise GameError(ILLEGAL, refusal("match_over"))
+    if limit == p.match.away_limit:
+        raise GameError(BAD_REQUEST, sentence("same_setting"))
+    p.match.away_limit = limit
+    Match.objects.filter(pk=p.match.pk).update(away_limit=limit)
+
 
 #: asked of the others at a shared table (games.consent); the request carries the new limit
 KIND = consent.register(
@@ -31,7 +80,7 @@ KIND = consent.register(
 
 async def handle(t: Connection, c: Command) -> None:
     result = await t.call(
-        standin.away_limit_set,
+        away_limit_set,
         match_id=t.match_id,
         user=t.user,
         limit=c.limit,
