@@ -34,8 +34,9 @@ A small kernel and a module per noun:
   (`computer_step`) and the next round (`round_next`);
 - `asking`: a change asked of the others at the table and their answers (`asked_or_done`,
   `change_answer`, `requests_expire`);
-- `table_settings`: the table's settings (`pace_set`, `setting_set`, `hurry_start`, through
-  `seated_change`) and a player's "draw and pass for me" (`autodraw_set`, `autodraw_of`);
+- `table_settings`: the kernel of a change of the table by a person at it (`seated_change`,
+  `setting_set`: the pace, skip, away limit and stand-in features build on it) and a
+  player's "draw and pass for me" (`autodraw_set`, `autodraw_of`);
 - `pauses`: the rules or the log open, the computers waiting (`pause_open`, `pause_close`,
   `pauses_expire`).
 
@@ -72,8 +73,6 @@ from games.services.table_settings import (
     TableSetting,
     autodraw_of,
     autodraw_set,
-    hurry_start,
-    pace_set,
     seated_change,
     setting_set,
 )
@@ -93,10 +92,8 @@ __all__ = [
     "autodraw_set",
     "change_answer",
     "computer_step",
-    "hurry_start",
     "log_entry",
     "match_create",
-    "pace_set",
     "pause_close",
     "pause_open",
     "pauses_expire",

@@ -385,7 +385,7 @@ def _commit(
     hurry: bool | None = None,
 ) -> Result:
     """Save the match at `version` (the columns a change writes), remember the request id,
-    notify after commit. A person's change ends a "skip to my turn" (`hurry_start`)
+    notify after commit. A person's change ends a "skip to my turn" (games.table.commands.skip)
     unless `hurry` says otherwise; a computer's change keeps it as `computer_step` left it."""
     match.version = version
     match.updated_at = timezone.now()

@@ -1,8 +1,6 @@
-"""The table's settings, changed by the people seated at it: the computers' pace
-(`pace_set`; `setting_set` for such a column of Match, as games.table.commands.away_limit
-does) and
-"skip to my turn" (`hurry_start`), each through `seated_change` (one change of the table by
-a person at it, as a computer standing in for a seat is: games.standin). And a player's own
+"""The kernel of a change of the table by a person seated at it (`seated_change`) and of one
+of its settings (`setting_set`, a column of Match with choices): the features built on it
+are in games/table/commands/ (pace, skip, away_limit, stand_in). And a player's own
 "draw and pass for me" (`autodraw_set`, `autodraw_of`), kept on their account, not on the
 match. No rule of play is decided here: these set how the table's computers (R25) and
 absent players are run.
@@ -20,26 +18,11 @@ from games import permissions
 from games.errors import BAD_REQUEST, ILLEGAL, NOT_FOUND, GameError
 from games.models import Match, Seat
 from games.permissions import Action as Can
-from games.services.store import Result, _commit, _lock, _pace_unknown, _seats, _seen, _started
+from games.services.store import Result, _commit, _lock, _seats, _seen
 from games.words import sentence
 
 #: the settings of a table its seated people change (`setting_set`)
 TableSetting = Literal["pace", "away_limit"]
-
-
-def pace_set(*, match_id: int, user: object, pace: object, request_id: str) -> Result:
-    """A seated person sets how fast the computers of the match move (Match.Pace); everyone
-    at the table sees the new pace with the new version. Spectators and strangers cannot."""
-    return setting_set(
-        match_id=match_id,
-        user=user,
-        request_id=request_id,
-        field="pace",
-        value=pace,
-        unknown=_pace_unknown(),
-        over=sentence("computers_stopped"),
-        same=sentence("same_pace"),
-    )
 
 
 def seated_change(
@@ -56,7 +39,7 @@ def seated_change(
     games.permissions), a repeated request id answered with its result, then
     `change(match, seats)` — it refuses with a GameError, having written nothing, or writes
     its rows and sets what changed on `match` — and the match's next version committed. A
-    "skip to my turn" (`hurry_start`, itself such a change) goes on through one."""
+    "skip to my turn" (games.table.commands.skip, itself such a change) goes on through one."""
     with transaction.atomic():
         match = _lock(match_id)
         seats = _seats(match)
@@ -82,7 +65,7 @@ def setting_set(
     same: str,
 ) -> Result:
     """A seated person (games.permissions PACE) sets one of the table's settings, `field`
-    (a column of Match with choices: `pace_set`, games.table.commands.away_limit), to `value`.
+    (a column of Match with choices: games.table.commands.pace and away_limit), to `value`.
     Refused, changing nothing, in the caller's words: a value not among the field's
     choices (`unknown`: bad_request), a finished match (`over`: illegal), the table's
     setting already (`same`: bad_request). Everyone at the table sees it with the new version."""
@@ -99,28 +82,6 @@ def setting_set(
         setattr(match, field, value)
         columns: dict[str, str] = {field: value}
         Match.objects.filter(pk=match.pk).update(**columns)
-
-    return seated_change(
-        match_id=match_id, user=user, request_id=request_id, action=Can.PACE, change=change
-    )
-
-
-def hurry_start(*, match_id: int, user: object, request_id: str) -> Result:
-    """ "Skip to my turn": a seated person has the computers play at once, with no wait
-    between their moves, until a person of the table is to act again (`computer_step`
-    then returns the match to its pace). Only while a computer is to act."""
-
-    def change(match: Match, seats: list[Seat]) -> None:
-        state = _started(match)
-        if (
-            match.status == Match.Status.FINISHED
-            or state.turn is None
-            or not seats[state.turn].computer_plays
-        ):
-            raise GameError(ILLEGAL, sentence("no_computer_due"))
-        if match.hurry:
-            raise GameError(BAD_REQUEST, sentence("hurrying_already"))
-        match.hurry = True  # committed with the next version (`seated_change` keeps match.hurry)
 
     return seated_change(
         match_id=match_id, user=user, request_id=request_id, action=Can.PACE, change=change

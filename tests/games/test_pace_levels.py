@@ -17,7 +17,9 @@ from games.errors import GameError
 from games.log.words import undo_words
 from games.models import LogEntry, Match, Seat
 from games.services import SeatSpec
+from games.table.commands.pace import pace_set
 from games.table.commands.play_again import again_answer
+from games.table.commands.skip import hurry_start
 from games.table.commands.undo import match_undo
 from tests import reads, seeded
 
@@ -202,12 +204,12 @@ def test_a_seated_person_changes_the_pace_and_everyone_sees_a_new_version(
     )
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
     before = version_of(match)
-    result = services.pace_set(match_id=match.pk, user=bob, pace="relaxed", request_id="p1")
+    result = pace_set(match_id=match.pk, user=bob, pace="relaxed", request_id="p1")
     assert result.version == before + 1 and Match.objects.get(pk=match.pk).pace == "relaxed"
     # The same request again: the same result, nothing applied twice.
-    again = services.pace_set(match_id=match.pk, user=bob, pace="relaxed", request_id="p1")
+    again = pace_set(match_id=match.pk, user=bob, pace="relaxed", request_id="p1")
     assert again.duplicate and again.version == before + 1
-    services.pace_set(match_id=match.pk, user=alice, pace="instant", request_id="p2")
+    pace_set(match_id=match.pk, user=alice, pace="instant", request_id="p2")
     assert Match.objects.get(pk=match.pk).pace == "instant"
     # Refusals change nothing: a stranger (carol), nobody signed in, an unknown pace, the same pace.
     kept = unchanged(match)
@@ -219,7 +221,7 @@ def test_a_seated_person_changes_the_pace_and_everyone_sees_a_new_version(
         (alice, "instant", "bad_request"),
     ]:
         with pytest.raises(GameError) as e:
-            services.pace_set(match_id=match.pk, user=user, pace=pace, request_id=rid())
+            pace_set(match_id=match.pk, user=user, pace=pace, request_id=rid())
         assert e.value.code == code, (user, pace)
         assert unchanged(match) == kept
 
@@ -230,7 +232,7 @@ def test_a_finished_match_keeps_its_pace(alice: Any) -> None:
     )
     Match.objects.filter(pk=match.pk).update(status="finished", finished_at=timezone.now())
     with pytest.raises(GameError) as e:
-        services.pace_set(match_id=match.pk, user=alice, pace="fast", request_id=rid())
+        pace_set(match_id=match.pk, user=alice, pace="fast", request_id=rid())
     assert e.value.code == "illegal"
 
 
@@ -300,18 +302,18 @@ def test_r7_skip_to_my_turn_hurries_the_computers_until_a_person_is_to_act(
     computers_to(match, 0)
     # Not while it is a person's turn.
     with pytest.raises(GameError) as e:
-        services.hurry_start(match_id=match.pk, user=alice, request_id=rid())
+        hurry_start(match_id=match.pk, user=alice, request_id=rid())
     assert e.value.code == "illegal" and not Match.objects.get(pk=match.pk).hurry
     my_move(match)
     for user, code in [(bob, "forbidden"), (None, "forbidden")]:
         with pytest.raises(GameError) as e:
-            services.hurry_start(match_id=match.pk, user=user, request_id=rid())
+            hurry_start(match_id=match.pk, user=user, request_id=rid())
         assert e.value.code == code
     before = version_of(match)
-    services.hurry_start(match_id=match.pk, user=alice, request_id="skip-1")
+    hurry_start(match_id=match.pk, user=alice, request_id="skip-1")
     assert Match.objects.get(pk=match.pk).hurry and version_of(match) == before + 1
     with pytest.raises(GameError) as e:
-        services.hurry_start(match_id=match.pk, user=alice, request_id=rid())
+        hurry_start(match_id=match.pk, user=alice, request_id=rid())
     assert e.value.code == "bad_request"  # already hurrying
     # The worker does not wait for the relaxed pace while the computers hurry...
     aged(match, 0)
@@ -337,7 +339,7 @@ def test_a_persons_change_ends_a_skip(alice: Any) -> None:
     match = seeded.match_create(creator=alice, seed=8, seats=seats)
     computers_to(match, 0)
     my_move(match)
-    services.hurry_start(match_id=match.pk, user=alice, request_id=rid())
+    hurry_start(match_id=match.pk, user=alice, request_id=rid())
     assert Match.objects.get(pk=match.pk).hurry
     match_undo(match_id=match.pk, user=alice, expected_version=version_of(match), request_id=rid())
     assert not Match.objects.get(pk=match.pk).hurry
