@@ -19,8 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.deal import ROUNDS
-
-from . import consent
+from games import consent
 
 MAX_SEATS = 10
 
