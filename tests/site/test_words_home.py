@@ -77,7 +77,7 @@ PENDING: dict[str, set[str]] = {
         "%(name)s restarted the round: every hand is back as it was dealt.",
         "Answers close at %(time)s.",
     },
-    "games/table/presenter.py": {
+    "games/table/presenter/__init__.py": {
         "You placed %(count)s tile on your train.",
         "The double %(tile)s stays open at its end; it must be satisfied once the first turns "
         "are over.",
