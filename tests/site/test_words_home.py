@@ -77,10 +77,12 @@ PENDING: dict[str, set[str]] = {
         "%(name)s restarted the round: every hand is back as it was dealt.",
         "Answers close at %(time)s.",
     },
-    "games/table/presenter/__init__.py": {
+    "games/table/presenter/hand.py": {
         "You placed %(count)s tile on your train.",
         "The double %(tile)s stays open at its end; it must be satisfied once the first turns "
         "are over.",
+    },
+    "games/table/presenter/__init__.py": {
         "%(name)s's turn.",
         "Place %(tile)s in the centre?",
         "Your turn: confirm the engine double, or tap a lit tile: that places it and starts "
