@@ -17,9 +17,9 @@ consumers, permissions and the features' rules raise or show `sentence(key)`, ne
 sentence of their own (tests/site/test_words_home.py).
 
 The root's other words, each in a section below: the create form's (`FORM`), the
-first-time tips' (`TIP_WORDS`), the scores chart's, the admin's search boxes'
-(`SEARCH_HELP`), and each change asked of the others, by its consent kind (`CHANGES`,
-`change_words`).
+first-time tips' (`TIP_WORDS`), the scores chart's and the admin's search boxes'
+(`SEARCH_HELP`). Each change asked of the others has its words by its consent kind in
+games/consent_words.py (`CHANGES`, `change_words`), imported here too.
 
 Not here: the board's other words (whose turn, hints, results, log lines, the protocol's
 refusals, the features' offers: games/table/words.py), the rules themselves
@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.urls import get_script_prefix, reverse
 from django.utils.functional import Promise
@@ -40,6 +40,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from engine.state import MEXICAN, REFUSAL_CODES
+from games.consent_words import CHANGES as CHANGES  # re-exported: the consent kinds' words
+from games.consent_words import change_words as change_words
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrPromise  # django-stubs: what gettext_lazy returns
@@ -525,77 +527,3 @@ SEARCH_HELP: dict[str, _StrPromise] = {
     "round": gettext_lazy("A match id."),
     "log_entry": gettext_lazy("A match id or a user name."),
 }
-
-
-# ---------------------------------------------------------------- changes asked of the others
-
-#: Each consent kind's words (games.consent.Kind), by the kind's name: the banner the asker
-#: reads (``mine``) and the others read (``theirs``), the log's line for each step of the
-#: request, and what the asker reads after a decline or an expiry. Lazy: a kind is made once,
-#: when its command module is imported, and read in each reader's language.
-CHANGES: dict[str, dict[str, Promise]] = {
-    "undo": {
-        "mine": gettext_lazy("You asked to take back your last move."),
-        "theirs": gettext_lazy("%(name)s asks to take back their last move."),
-        "log_ask": gettext_lazy("%(name)s asks to take back their last move (undo)"),
-        "log_accept": gettext_lazy("%(name)s accepted the undo"),
-        "log_decline": gettext_lazy("%(name)s declined the undo"),
-        "log_expire": gettext_lazy("Nobody answered the undo request in time"),
-        "log_void": gettext_lazy("The undo request is no longer possible"),
-        "declined": gettext_lazy("%(name)s declined your request to take back your last move."),
-        "expired": gettext_lazy(
-            "Nobody answered your request to take back your last move in time."
-        ),
-    },
-    "restart": {
-        "mine": gettext_lazy("You asked to restart the round."),
-        "theirs": gettext_lazy("%(name)s asks to restart the round."),
-        "log_ask": gettext_lazy("%(name)s asks to restart the round"),
-        "log_accept": gettext_lazy("%(name)s accepted the restart"),
-        "log_decline": gettext_lazy("%(name)s declined the restart"),
-        "log_expire": gettext_lazy("Nobody answered the restart request in time"),
-        "log_void": gettext_lazy("The restart request is no longer possible"),
-        "declined": gettext_lazy("%(name)s declined your request to restart the round."),
-        "expired": gettext_lazy("Nobody answered your request to restart the round in time."),
-    },
-    "last_round": {
-        "mine": gettext_lazy("You asked to end the match after this round."),
-        "theirs": gettext_lazy("%(name)s asks to end the match after this round."),
-        "log_ask": gettext_lazy("%(name)s asks to end the match after this round"),
-        "log_accept": gettext_lazy("%(name)s accepted ending the match after this round"),
-        "log_decline": gettext_lazy("%(name)s declined ending the match after this round"),
-        "log_expire": gettext_lazy(
-            "Nobody answered the request to end the match after this round in time"
-        ),
-        "log_void": gettext_lazy(
-            "The request to end the match after this round is no longer possible"
-        ),
-        "declined": gettext_lazy(
-            "%(name)s declined your request to end the match after this round."
-        ),
-        "expired": gettext_lazy(
-            "Nobody answered your request to end the match after this round in time."
-        ),
-    },
-    "away_limit": {
-        "mine": gettext_lazy("You asked to change how long a seat may stay away."),
-        "theirs": gettext_lazy("%(name)s asks to change how long a seat may stay away."),
-        "log_ask": gettext_lazy("%(name)s asks to change how long a seat may stay away"),
-        "log_accept": gettext_lazy("%(name)s accepted the new away limit"),
-        "log_decline": gettext_lazy("%(name)s declined the new away limit"),
-        "log_expire": gettext_lazy("Nobody answered the request to change the away limit in time"),
-        "log_void": gettext_lazy("The request to change the away limit is no longer possible"),
-        "declined": gettext_lazy(
-            "%(name)s declined your request to change how long a seat may stay away."
-        ),
-        "expired": gettext_lazy(
-            "Nobody answered your request to change how long a seat may stay away in time."
-        ),
-    },
-}
-
-
-def change_words(kind: str) -> dict[str, Any]:
-    """The words of the consent kind `kind`, as `games.consent.Kind`'s fields take them
-    (``consent.Kind(name=…, label=…, **change_words(name), done=…)``)."""
-    return dict(CHANGES[kind])
