@@ -106,7 +106,7 @@ class Match(models.Model):
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     #: the computers' pace, chosen at creation and changed by the seated people
-    #: (games.services.table_settings.pace_set)
+    #: (games.table.commands.pace)
     pace = models.CharField(
         _("computer pace"), max_length=10, choices=Pace.choices, default=Pace.NORMAL
     )
