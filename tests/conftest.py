@@ -80,6 +80,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
+    """pytest-django's test database, whose commits do not wait for the disk
+    (``synchronous_commit = off`` for every connection to it: this process's, the test
+    servers', the computer workers'). A commit is still seen at once by every other
+    connection; only a crash of PostgreSQL itself could lose the last ones, which no test
+    does. The transactional tests (servers, browsers, faults) commit thousands of times."""
+    from django.db import connection
+
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        name = connection.ops.quote_name(connection.settings_dict["NAME"])
+        cursor.execute(f"ALTER DATABASE {name} SET synchronous_commit = off")
+        cursor.execute("SET synchronous_commit = off")
+    yield
+
+
 @pytest.fixture(autouse=True)
 def _english_between_tests() -> Iterator[None]:
     """Each test starts in the default language: a request through LocaleMiddleware
