@@ -93,7 +93,41 @@ def django_db_setup(django_db_setup: Any, django_db_blocker: Any) -> Iterator[No
         name = connection.ops.quote_name(connection.settings_dict["NAME"])
         cursor.execute(f"ALTER DATABASE {name} SET synchronous_commit = off")
         cursor.execute("SET synchronous_commit = off")
+    operations = type(connection.ops)
+    truncate = operations.sql_flush
+    operations.sql_flush = _flush_by_delete(truncate)  # type: ignore[method-assign]
     yield
+    operations.sql_flush = truncate  # type: ignore[method-assign]
+
+
+def _flush_by_delete(truncate: Callable[..., list[str]]) -> Callable[..., list[str]]:
+    """PostgreSQL's `sql_flush` (what empties the tables after a transactional test, in
+    Django's ``flush``), with DELETE for TRUNCATE: TRUNCATE makes new files for each of the
+    forty tables and their indexes (0.3 to 0.6 s a test, though they hold a few rows), a
+    DELETE of a few rows takes milliseconds. ``flush`` runs the statements in one
+    transaction, which first locks every table against writes (as TRUNCATE would, but
+    reads go on): no row can come in between two DELETEs. The foreign keys are checked at
+    the commit (Django makes them DEFERRABLE INITIALLY DEFERRED), when every table is empty.
+    Sequences are not reset, as pytest-django's flush does not reset them."""
+
+    def sql_flush(
+        self: Any,
+        style: Any,
+        tables: list[str],
+        *,
+        reset_sequences: bool = False,
+        allow_cascade: bool = False,
+    ) -> list[str]:
+        if not tables or reset_sequences or allow_cascade:
+            return truncate(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        names = [style.SQL_FIELD(self.quote_name(table)) for table in tables]
+        return [f"LOCK TABLE {', '.join(names)} IN EXCLUSIVE MODE"] + [
+            f"DELETE FROM {name}" for name in names
+        ]
+
+    return sql_flush
 
 
 @pytest.fixture(autouse=True)
