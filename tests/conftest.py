@@ -150,10 +150,11 @@ def _english_between_tests() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _the_flush_comes_last(request: pytest.FixtureRequest) -> Iterator[None]:
-    """After a transactional test the tables are emptied (TRUNCATE, in this thread). The
+    """After a transactional test the tables are emptied (in this thread: the flush locks
+    every table against writes, then deletes their rows; see `_flush_by_delete`). The
     table's database threads may still be at work then: a hub making the boards of a change
-    made at the end of the test, a closed socket's clean-up. Such a read or write, holding
-    one table while asking for the next, can meet the TRUNCATE in a deadlock, and a failed
+    made at the end of the test, a closed socket's clean-up. Such a write, holding one
+    table while asking for the next, can meet the flush's locks in a deadlock, and a failed
     flush leaves the next test a used database. So: wait until those threads are idle, then
     let PostgreSQL end their side, not the flush's, should it still happen (the deadlock
     check runs first in whichever waited `deadlock_timeout` first)."""
