@@ -80,6 +80,56 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
+    """pytest-django's test database, whose commits do not wait for the disk
+    (``synchronous_commit = off`` for every connection to it: this process's, the test
+    servers', the computer workers'). A commit is still seen at once by every other
+    connection; only a crash of PostgreSQL itself could lose the last ones, which no test
+    does. The transactional tests (servers, browsers, faults) commit thousands of times."""
+    from django.db import connection
+
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        name = connection.ops.quote_name(connection.settings_dict["NAME"])
+        cursor.execute(f"ALTER DATABASE {name} SET synchronous_commit = off")
+        cursor.execute("SET synchronous_commit = off")
+    operations = type(connection.ops)
+    truncate = operations.sql_flush
+    operations.sql_flush = _flush_by_delete(truncate)  # type: ignore[method-assign]
+    yield
+    operations.sql_flush = truncate  # type: ignore[method-assign]
+
+
+def _flush_by_delete(truncate: Callable[..., list[str]]) -> Callable[..., list[str]]:
+    """PostgreSQL's `sql_flush` (what empties the tables after a transactional test, in
+    Django's ``flush``), with DELETE for TRUNCATE: TRUNCATE makes new files for each of the
+    forty tables and their indexes (0.3 to 0.6 s a test, though they hold a few rows), a
+    DELETE of a few rows takes milliseconds. ``flush`` runs the statements in one
+    transaction, which first locks every table against writes (as TRUNCATE would, but
+    reads go on): no row can come in between two DELETEs. The foreign keys are checked at
+    the commit (Django makes them DEFERRABLE INITIALLY DEFERRED), when every table is empty.
+    Sequences are not reset, as pytest-django's flush does not reset them."""
+
+    def sql_flush(
+        self: Any,
+        style: Any,
+        tables: list[str],
+        *,
+        reset_sequences: bool = False,
+        allow_cascade: bool = False,
+    ) -> list[str]:
+        if not tables or reset_sequences or allow_cascade:
+            return truncate(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        names = [style.SQL_FIELD(self.quote_name(table)) for table in tables]
+        return [f"LOCK TABLE {', '.join(names)} IN EXCLUSIVE MODE"] + [
+            f"DELETE FROM {name}" for name in names
+        ]
+
+    return sql_flush
+
+
 @pytest.fixture(autouse=True)
 def _english_between_tests() -> Iterator[None]:
     """Each test starts in the default language: a request through LocaleMiddleware
@@ -100,10 +150,11 @@ def _english_between_tests() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _the_flush_comes_last(request: pytest.FixtureRequest) -> Iterator[None]:
-    """After a transactional test the tables are emptied (TRUNCATE, in this thread). The
+    """After a transactional test the tables are emptied (in this thread: the flush locks
+    every table against writes, then deletes their rows; see `_flush_by_delete`). The
     table's database threads may still be at work then: a hub making the boards of a change
-    made at the end of the test, a closed socket's clean-up. Such a read or write, holding
-    one table while asking for the next, can meet the TRUNCATE in a deadlock, and a failed
+    made at the end of the test, a closed socket's clean-up. Such a write, holding one
+    table while asking for the next, can meet the flush's locks in a deadlock, and a failed
     flush leaves the next test a used database. So: wait until those threads are idle, then
     let PostgreSQL end their side, not the flush's, should it still happen (the deadlock
     check runs first in whichever waited `deadlock_timeout` first)."""

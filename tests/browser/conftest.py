@@ -23,7 +23,6 @@ Fixtures:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -62,15 +61,17 @@ def live(table_server: str, transactional_db: Any) -> Iterator[str]:
 
     Afterwards the server's computers are given nothing more to do before the
     database is emptied: a computer step (a transaction locking several tables)
-    running into the flush's TRUNCATE deadlocks it."""
+    running into the flush's table locks deadlocks it."""
     yield table_server
+    # A computer step holds its match's row (games.services.moves: FOR UPDATE) from its first
+    # statement to its commit: this UPDATE waits for a step under way to end, and a later step
+    # finds the match finished and writes nothing.
     Match.objects.filter(status=Match.Status.PLAYING).update(
         status=Match.Status.FINISHED, finished_at=timezone.now()
     )
-    time.sleep(WORKER_PASS)  # a step already under way ends (it finds the match finished)
     # The server may still be writing when the flush comes (a closed page's presence and
     # pause clean-up, the worker's pass over presence and requests). Should that meet the
-    # flush's TRUNCATE in a deadlock, let PostgreSQL end the server's transaction (the server
+    # flush's table locks in a deadlock, let PostgreSQL end the server's transaction (the server
     # retries or logs it), not the flush: a failed flush leaves the next test a used
     # database. The deadlock check runs first in whichever waited deadlock_timeout first.
     with connection.cursor() as cursor:
