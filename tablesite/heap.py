@@ -16,8 +16,8 @@ reference counting as soon as nothing refers to it):
 - `settle`, at start-up: the board's templates compiled and every language's catalogue
   loaded, one collection, then everything frozen, and the collector's `THRESHOLDS` set;
 - `Keeper`, a daemon thread: every `FREEZE_EVERY` seconds it freezes what has survived
-  since (its cost: moving two list heads), so a full collection walks only what arrived in
-  the last seconds; every `FULL_EVERY` seconds it unfreezes everything and collects it
+  since (its cost: moving three list heads), so a collection of the middle or the old
+  generation walks only what arrived since; every `FULL_EVERY` seconds it unfreezes everything and collects it
   once, so that a cycle among objects frozen meanwhile (a closed connection's, say, if a
   library left one) is freed within that time rather than never. That one full collection
   is the process's longest pause (docs/performance.md gives it).
@@ -36,8 +36,10 @@ from collections.abc import Callable
 #: Python's default, as they find nothing (Python's own rule of 25% growth of the old
 #: generation still applies).
 THRESHOLDS = (700, 10, 100)
-#: seconds between two freezes of what survived since the last
-FREEZE_EVERY = 5.0
+#: seconds between two freezes of what survived since the last: the middle generation then
+#: holds a quarter of a second's survivors at most (bench/load.py at 150 tables: the longest
+#: pause 9.6 ms, where a freeze every 5 s left middle collections of 15-19 ms)
+FREEZE_EVERY = 0.25
 #: seconds between two full collections of everything, the frozen heap included
 FULL_EVERY = 3600.0
 
