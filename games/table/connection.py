@@ -31,6 +31,7 @@ from accounts.sessions import SessionEnded
 from games import notify, services, trace
 from games.table import hub as hubs
 from games.table import protocol
+from games.table.outbox import Outbox
 from games.table.screen import Screen
 from games.table.threads import DATABASE_THREADS
 from games.words import sentence
@@ -43,7 +44,7 @@ class Connection(Screen):
 
     #: this connection's match's hub in this process, and its outbox there, once let in
     hub: hubs.Hub | None = None
-    outbox: hubs.Outbox | None = None
+    outbox: Outbox | None = None
     #: its next board is the whole board (its outbox dropped updates: a resync)
     needs_whole = False
     #: a signed-in connection's session, checked before each command (None: not signed in)

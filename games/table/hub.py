@@ -20,9 +20,9 @@ The connections of a match in this process register with the match's `Hub`
   (kept on the version's reads), each of them rendered again only when what it shows
   changed (`parts.shared_parts`), each viewer's private parts rendered only when
   what they show changed (`parts.Sent.kept`), a spectator costing its update frame.
-- **Sends straight from the hub.** Each connection has an `Outbox`: a bounded queue
-  drained by a task of its own, so its frames go in order and a slow or dead socket
-  never holds up the others. Past `OUTBOX_LIMIT` frames waiting, its board updates
+- **Sends straight from the hub.** Each connection has an `Outbox` (games.table.outbox):
+  a bounded queue drained by a task of its own, so its frames go in order and a slow or
+  dead socket never holds up the others. Past `OUTBOX_LIMIT` frames waiting, its board updates
   are dropped and it gets the whole board instead once it drains (a resync); if
   even its other frames pile up that far, the connection is closed (the page
   reconnects and starts from the current board).
@@ -46,8 +46,7 @@ import json
 import logging
 import threading
 import time
-from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +56,7 @@ from django.db import close_old_connections
 
 from games import notify, signals, trace
 from games.table import board_reads, facts
+from games.table.outbox import OUTBOX_LIMIT, Outbox
 from games.table.threads import DATABASE_THREADS
 
 if TYPE_CHECKING:
@@ -65,8 +65,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: frames a connection may have waiting before it is resynced (its board updates dropped)
-OUTBOX_LIMIT = 64
 #: seconds between renewals of the process's group memberships (channels-redis forgets
 #: members after its group expiry, a day by default)
 GROUP_RENEW_SECONDS = 3600.0
@@ -78,77 +76,6 @@ REDIS_REJOIN_SECONDS = 2.0
 AUDIENCES = ("all", "players", "spectators")
 #: how old a read of the match's version may be and still answer another page's ``check``
 CHECK_REUSE_SECONDS = 10.0
-
-
-class Outbox:
-    """One connection's frames, sent in order by a task of its own (`send`: the socket's)."""
-
-    def __init__(
-        self,
-        send: Callable[[str], Awaitable[None]],
-        *,
-        on_resync: Callable[[], None],
-        on_dead: Callable[[], Coroutine[Any, Any, None]],
-        limit: int = OUTBOX_LIMIT,
-    ) -> None:
-        self._send = send
-        self._on_resync = on_resync
-        self._on_dead = on_dead
-        self.limit = limit
-        #: (text, is it a board frame (droppable on a resync), trace key)
-        self._queue: deque[tuple[str, bool, Any]] = deque()
-        self._ready = asyncio.Event()
-        self._task: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(
-            self._drain()
-        )
-        self.resyncs = 0
-        self.closed = False
-
-    def put(self, text: str, *, board: bool = False, key: Any = None) -> None:
-        """Queue one frame. Past the limit: drop the queued board frames and ask for the whole
-        board (`on_resync`); if that frees nothing, the socket is dead to us: `on_dead`."""
-        if self.closed:
-            return
-        if len(self._queue) >= self.limit:
-            kept = deque(item for item in self._queue if not item[1])
-            if len(kept) >= self.limit:
-                self.closed = True
-                self._queue.clear()
-                asyncio.get_running_loop().create_task(self._on_dead())
-                return
-            self._queue = kept
-            self.resyncs += 1
-            if board:
-                self._on_resync()
-                return
-            self._on_resync()
-        self._queue.append((text, board, key))
-        self._ready.set()
-
-    def waiting(self) -> int:
-        return len(self._queue)
-
-    async def _drain(self) -> None:
-        while True:
-            await self._ready.wait()
-            self._ready.clear()
-            while self._queue:
-                text, _board, key = self._queue.popleft()
-                try:
-                    await self._send(text)
-                except Exception:  # the socket is gone; its consumer's ending cleans up
-                    logger.debug("a table frame could not be sent", exc_info=True)
-                if key is not None:
-                    trace.mark(key, "send")
-
-    async def close(self) -> None:
-        self.closed = True
-        self._queue.clear()
-        task, self._task = self._task, None
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
 
 
 @dataclass
@@ -199,7 +126,7 @@ class Hub:
             with contextlib.suppress(Exception):
                 await conn.close(code=conn.SLOW_CLOSE)
 
-        box = self.outboxes[conn] = Outbox(send, on_resync=resync, on_dead=dead)
+        box = self.outboxes[conn] = Outbox(send, on_resync=resync, on_dead=dead, limit=OUTBOX_LIMIT)
         return box
 
     async def remove(self, conn: TableConsumer) -> None:
