@@ -23,6 +23,7 @@ that it cannot outlive the session it was opened with:
 from __future__ import annotations
 
 import logging
+from functools import cache
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -93,22 +94,9 @@ class SessionCheck:
         session's data (if it exists and has not expired) with the password and active flag
         of the user the last full check found (NULLs before one); None when the session
         store is not the database's, or there is no session."""
-        store = import_module(settings.SESSION_ENGINE).SessionStore
-        if not self.session_key or not hasattr(store, "get_model_class"):
+        sql = _joined_sql(settings.SESSION_ENGINE)
+        if not self.session_key or sql is None:
             return None
-        user = get_user_model()
-        table = store.get_model_class()._meta.db_table
-        users, pk = user._meta.db_table, user._meta.pk.column
-        password = user._meta.get_field("password").column
-        fields = {f.name for f in user._meta.concrete_fields}
-        active = (
-            f'u."{user._meta.get_field("is_active").column}"' if "is_active" in fields else "TRUE"
-        )
-        sql = (
-            f' LEFT JOIN LATERAL (SELECT s.session_data, u."{password}", COALESCE({active}, FALSE)'
-            f' FROM "{table}" s LEFT JOIN "{users}" u ON u."{pk}" = %s'
-            " WHERE s.session_key = %s AND s.expire_date > %s) sc ON TRUE"
-        )
         seen = self.seen[1] if self.seen is not None else None
         return sql, [seen, self.session_key, timezone.now()]
 
@@ -130,6 +118,26 @@ class SessionCheck:
             return None
         self.seen = (data, user.pk, user.password)
         return int(user.pk)
+
+
+@cache
+def _joined_sql(engine: str) -> str | None:
+    """`SessionCheck.joined`'s SQL for the session `engine`, built once; None when that store
+    is not the database's."""
+    store = import_module(engine).SessionStore
+    if not hasattr(store, "get_model_class"):
+        return None
+    user = get_user_model()
+    table = store.get_model_class()._meta.db_table
+    users, pk = user._meta.db_table, user._meta.pk.column
+    password = user._meta.get_field("password").column
+    fields = {f.name for f in user._meta.concrete_fields}
+    active = f'u."{user._meta.get_field("is_active").column}"' if "is_active" in fields else "TRUE"
+    return (
+        f' LEFT JOIN LATERAL (SELECT s.session_data, u."{password}", COALESCE({active}, FALSE)'
+        f' FROM "{table}" s LEFT JOIN "{users}" u ON u."{pk}" = %s'
+        " WHERE s.session_key = %s AND s.expire_date > %s) sc ON TRUE"
+    )
 
 
 class _SessionCopy(dict[str, Any]):

@@ -21,6 +21,7 @@ and announced. The services' modules import it; it imports none of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, cast
 
 from django.db import connection, transaction
@@ -104,6 +105,16 @@ _LOCK_FOR_ACTION = (
     "{session}"
     " WHERE m.id = %s FOR UPDATE OF m"
 )
+
+
+@cache
+def _lock_for_action_statement(session: str) -> str:
+    """`_LOCK_FOR_ACTION` with `session` (a ``LEFT JOIN LATERAL`` giving ``sc``, or "")
+    joined in: built once for each."""
+    columns = ", sc.*" if session else ""
+    return _LOCK_FOR_ACTION.format(session_columns=columns, session=session)
+
+
 #: the same reads after the lock, when the lock's statement waited (see above)
 _READ_FOR_ACTION = (
     f"SELECT c.user_id, c.version, c.match_id IS NOT NULL, {_ROUND_COLUMNS}, {_SEATS_JSON}"
@@ -135,13 +146,17 @@ def _jsonb(value: Any) -> Any:
 # ---------------------------------------------------------------- checks
 
 
-def _lock(match_id: object) -> Match:
-    """1. The match exists; lock its row for the rest of the transaction (SELECT ... FOR UPDATE)."""
+def _match_pk(match_id: object) -> int:
+    """The match's primary key as the ORM would make it of `match_id` (not_found otherwise)."""
     try:
-        pk = int(match_id)  # type: ignore[call-overload]  # what the ORM makes of a primary key
+        return int(match_id)  # type: ignore[call-overload]  # what the ORM makes of a primary key
     except (ValueError, TypeError):
         raise GameError(NOT_FOUND, sentence("no_such_match")) from None
-    row = _row(_LOCK, [pk])
+
+
+def _lock(match_id: object) -> Match:
+    """1. The match exists; lock its row for the rest of the transaction (SELECT ... FOR UPDATE)."""
+    row = _row(_LOCK, [_match_pk(match_id)])
     if row is None:
         raise GameError(NOT_FOUND, sentence("no_such_match"))
     return from_row(Match, _MATCH_FIELDS, row)
@@ -155,18 +170,14 @@ def _lock_for_action(
     found), the current round (None before the match starts) and the seats in order.
     `session`: the acting connection's session, checked in the same statement before anything
     else (raises `SessionEnded` when it no longer signs in `user`: nothing is changed)."""
-    try:
-        pk = int(match_id)  # type: ignore[call-overload]  # what the ORM makes of a primary key
-    except (ValueError, TypeError):
-        raise GameError(NOT_FOUND, sentence("no_such_match")) from None
+    pk = _match_pk(match_id)
     rid = request_id if isinstance(request_id, str) else None
     joined = session.joined() if session is not None else None
     if joined is not None:
         sql, params = joined
-        statement = _LOCK_FOR_ACTION.format(session_columns=", sc.*", session=sql)
-        row = _row(statement, [rid, *params, pk])
+        row = _row(_lock_for_action_statement(sql), [rid, *params, pk])
     else:
-        row = _row(_LOCK_FOR_ACTION.format(session_columns="", session=""), [rid, pk])
+        row = _row(_lock_for_action_statement(""), [rid, pk])
     if row is None:
         raise GameError(NOT_FOUND, sentence("no_such_match"))
     width = len(_MATCH_FIELDS)
