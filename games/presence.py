@@ -125,17 +125,27 @@ def here(*, match_id: int, user: Any) -> bool:
 
 def at_table(match_id: int, now: datetime | None = None) -> dict[int, tuple[bool, datetime]]:
     """For each user ever seen at the match's table: (there now, last seen), in one query."""
+    return at_tables([match_id], now).get(match_id, {})
+
+
+def at_tables(
+    match_ids: list[int], now: datetime | None = None
+) -> dict[int, dict[int, tuple[bool, datetime]]]:
+    """`at_table` of each of the matches, in one query."""
     now = now or timezone.now()
-    out: dict[int, tuple[bool, datetime]] = {}
+    out: dict[int, dict[int, tuple[bool, datetime]]] = {}
     # Written out in SQL: a board at a shared table reads it once per version, and the ORM
     # spent longer building the statement than the database running it (as games.services).
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT user_id, closed, alive_at FROM games_presence WHERE match_id = %s", [match_id]
+            "SELECT match_id, user_id, closed, alive_at FROM games_presence"
+            " WHERE match_id = ANY(%s)",
+            [list(match_ids)],
         )
         rows = cursor.fetchall()
-    for uid, was_closed, alive in rows:
+    for match_id, uid, was_closed, alive in rows:
+        seen = out.setdefault(match_id, {})
         live = not was_closed and alive >= now - TIMEOUT
-        there, seen = out.get(uid, (False, alive))
-        out[uid] = (there or live, max(seen, alive))
+        there, last = seen.get(uid, (False, alive))
+        seen[uid] = (there or live, max(last, alive))
     return out

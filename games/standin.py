@@ -39,7 +39,7 @@ from datetime import datetime, timedelta
 from django.db.models import Count, Q
 
 from . import notify, presence
-from .models import AWAY_SECONDS, Match, Presence, Seat
+from .models import AWAY_SECONDS, Match, Seat
 
 #: the level of a computer standing in for a person (the quick table's computers)
 LEVEL = "casual"
@@ -111,20 +111,14 @@ def announce_due(*, since: datetime, now: datetime) -> list[int]:
         .order_by("match_id", "index")
     ):
         seated[seat.match_id].append(seat)
-    seen: dict[int, dict[int, tuple[bool, datetime]]] = {m.pk: {} for m in matches}
-    for match_id, uid, was_closed, alive in Presence.objects.filter(
-        match_id__in=list(seen)
-    ).values_list("match_id", "user_id", "closed", "alive_at"):
-        live = not was_closed and alive >= now - presence.TIMEOUT
-        there, last = seen[match_id].get(uid, (False, alive))
-        seen[match_id][uid] = (there or live, max(last, alive))
+    seen = presence.at_tables(list(seated), now)
     told = []
     for match in matches:
         people = seated[match.pk]
         if len({s.user_id for s in people}) < 2:
             continue  # nobody else could hand a seat over
         for seat in people:
-            when = hand_over_from(match, seat, seen[match.pk])
+            when = hand_over_from(match, seat, seen.get(match.pk, {}))
             if when is not None and since < when <= now:
                 notify.match_seats(match.pk)
                 told.append(match.pk)
