@@ -213,7 +213,7 @@ def test_a_connections_session_is_checked_in_the_actions_lock(
     with pytest.raises(SessionEnded):
         services.action_submit(
             match_id=duo.pk,
-            user=driver_user(action.seat, alice, bob),
+            user=alice if action.seat == 0 else bob,
             seat=action.seat,
             action=action.to_json(),
             expected_version=version,
@@ -221,10 +221,6 @@ def test_a_connections_session_is_checked_in_the_actions_lock(
             session=check,
         )
     assert Match.objects.get(pk=duo.pk).version == version
-
-
-def driver_user(seat: int, alice: Any, bob: Any) -> Any:
-    return alice if seat == 0 else bob
 
 
 def test_the_computers_loop_is_woken_only_when_a_computer_may_be_next(
