@@ -2,7 +2,8 @@
 
     DATABASE_URL=... DEBUG=true .venv/bin/python -m pytest bench/action.py -q -s
     ... ACTION_PROFILE=1 ...   (also prints a cProfile of the measured actions, top 40;
-                                 =service or =boards: of that step only)
+                                 =service or =boards: of that step only;
+                                 ACTION_DUMP=FILE also saves it for pstats)
 
 What the daphne process does for one action, without the websocket transport (bench/load.py
 measures the whole server): the acting connection's session check, the command's service
@@ -208,3 +209,5 @@ def test_cpu_per_action(django_user_model: Any, monkeypatch: pytest.MonkeyPatch)
     if profile is not None:
         pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
         pstats.Stats(profile).sort_stats("tottime").print_stats(30)
+        if os.environ.get("ACTION_DUMP"):
+            profile.dump_stats(os.environ["ACTION_DUMP"])

@@ -485,14 +485,21 @@ def apply_edits(old: str, changes: Iterable[Edit]) -> str:
     return "\n".join(lines)
 
 
-def update_frame(p: Page, sent: Sent, events: list[dict[str, Any]]) -> dict[str, Any] | None:
+def update_frame(
+    p: Page,
+    sent: Sent,
+    events: list[dict[str, Any]],
+    made: dict[tuple[int, int], tuple[str, str, tuple[Edit, ...] | None]] | None = None,
+) -> dict[str, Any] | None:
     """The update from what `sent` holds to `p`, or None when a whole board is needed
     (nothing sent yet, a new round). Records what is sent in `sent`.
 
     A changed part goes whole (``"parts": {id: html}``) or, when that is shorter, as line
     edits of the text the connection holds (``"edits": {id: [[start, end, text], …]}``,
     `edits`); the board element's attributes that changed go as ``"board": {name: value}``
-    (None: removed)."""
+    (None: removed). `made`: the edits worked out already for this version's frames, by the
+    two texts (a shared part's old and new text are the same objects for every connection
+    that held the same version: their edits are worked out once)."""
     if sent.whole() or p.round != sent.round or p.trains != sent.trains:
         return None
     whole: dict[str, str] = {}
@@ -502,7 +509,19 @@ def update_frame(p: Page, sent: Sent, events: list[dict[str, Any]]) -> dict[str,
         before = held.get(key)
         if before is html or before == html:
             continue
-        diff = edits(before, html) if before is not None else None
+        if before is None:
+            diff = None
+        elif made is None:
+            diff = edits(before, html)
+        else:
+            pair = (id(before), id(html))
+            known = made.get(pair)
+            # the texts are kept with their edits, so neither id is another object's meanwhile
+            if known is not None and known[0] is before and known[1] is html:
+                diff = known[2]
+            else:
+                diff = edits(before, html)
+                made[pair] = (before, html, diff)
         if diff is None:
             whole[key] = str(html)
         else:

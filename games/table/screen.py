@@ -92,7 +92,12 @@ class Screen:
             if page.version < self.sent.version:
                 return None, page, ()  # overtaken: this connection has a newer board already
             base = self.sent.version
-            frame = parts.update_frame(page, self.sent, board.events_since(reads, base))
+            frame = parts.update_frame(
+                page,
+                self.sent,
+                board.events_since(reads, base),
+                reads.shared.setdefault("edits", {}),
+            )
             if frame is not None:
                 if changes_only and page.version == base and not _changes(frame):
                     # the same version read again (a seat's dot that was already right on this

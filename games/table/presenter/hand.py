@@ -11,6 +11,7 @@ from typing import Any
 from engine.previews import end_preview
 from engine.tiles import Tile, is_double, points
 from engine.views import SeatView
+from games.table.jinja_env import active_language
 from games.table.jinja_env import ntext as ngettext
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
 from games.table.words import points_text, spoken, tiles_text, why_not
@@ -43,9 +44,31 @@ def _why(
     return why
 
 
+#: the hands of seats waiting for their turn, by what they show (`_hand`)
+_WAITING: dict[tuple[Any, ...], HandCtx] = {}
+_WAITING_KEPT = 4096
+
+
 def _hand(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx | None:
     if view.hand is None or view.seat is None:
         return None
+    if view.legal or view.my_turn or view.phase in ("round_over", "match_over"):
+        return _hand_now(view, seats)
+    # While others play every tile of a hand says the same (`why_not`: wait for your turn),
+    # so a waiting hand is a function of its tiles, its seat and the language: made once,
+    # then the same object for every version until the hand changes, which the hand
+    # part's key (games.table.parts) then compares by identity.
+    key = (view.hand, view.seat, view.drawn_tile, active_language())
+    made = _WAITING.get(key)
+    if made is None:
+        if len(_WAITING) >= _WAITING_KEPT:
+            _WAITING.clear()
+        made = _WAITING[key] = _hand_now(view, seats)
+    return made
+
+
+def _hand_now(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx:
+    assert view.hand is not None and view.seat is not None  # `_hand` says so
     names = [s.name for s in seats]
     tiles = []
     playable = 0

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from engine.state import MEXICAN
 from engine.tiles import Tile, is_double
-from engine.views import SeatView
+from engine.views import SeatView, TrainView
 from games.table.jinja_env import active_language
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
 from games.table.words import fold_text, spoken, train_aria, train_label
@@ -51,6 +51,9 @@ def _trains(
         )
         folded_wide = first_shown
         folded_narrow = max(0, n - SHOWN_NARROW)
+        aria, wide_text, narrow_text = _train_words(
+            label, train, badge is not None, folded_wide, folded_narrow, active_language()
+        )
         out.append(
             TrainCtx(
                 key=key,
@@ -61,12 +64,12 @@ def _trains(
                 short=label
                 if train.owner is None or train.owner == me
                 else seats[train.owner].name,
-                aria_label=train_aria(label, train, badge is not None),
+                aria_label=aria,
                 tiles=tiles,
                 folded_wide=folded_wide,
                 folded_narrow=folded_narrow,
-                folded_wide_text=fold_text(folded_wide),
-                folded_narrow_text=fold_text(folded_narrow),
+                folded_wide_text=wide_text,
+                folded_narrow_text=narrow_text,
                 marker=train.marker,
                 end=train.end,
                 started=bool(train.tiles),
@@ -77,6 +80,21 @@ def _trains(
             )
         )
     return out
+
+
+@lru_cache(maxsize=2048)
+def _train_words(
+    label: str,
+    train: TrainView,
+    open_double: bool,
+    folded_wide: int,
+    folded_narrow: int,
+    language: str | None,
+) -> tuple[str, str, str]:
+    """A train's words (its accessible name, its folds' "… 9 more"): the same for every
+    viewer that names the train alike, so made once per train, name and language (a row's
+    words change on a move on it only)."""
+    return train_aria(label, train, open_double), fold_text(folded_wide), fold_text(folded_narrow)
 
 
 @lru_cache(maxsize=1024)
