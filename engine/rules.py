@@ -7,15 +7,15 @@ computer players. `apply` accepts exactly the actions it lists and raises
 
 from __future__ import annotations
 
-from itertools import chain
 from operator import itemgetter
 
 from .deal import MAX_PLAYERS
 from .index import BIT, CLEAR, MEXICAN_BIT, MEXICAN_SLOT, NUMBERS, _slot, build, keep, slot, take
 from .index import hand as hand_index
+from .round_end import finish, is_blocked
 from .rounds import fixed_round, last_round, new_match_round, next_round, restart_round, start_round
 from .state import MEXICAN, Act, Action, IllegalAction, RoundState, Train, TrainKey
-from .tiles import FULL_SET, HIGHEST, Tile, norm, points, spoken, tile_str
+from .tiles import FULL_SET, HIGHEST, Tile, norm, spoken, tile_str
 
 #: also importable from here, where they were first (the rounds' set-up is engine/rounds.py)
 __all__ = [
@@ -183,18 +183,6 @@ def _play_target(state: RoundState, action: Action) -> int:
     tiles = trains[index].tiles
     end = tiles[-1][1] if tiles else state.engine
     return index if tile[0] == end or tile[1] == end else -1
-
-
-def is_blocked(state: RoundState) -> bool:
-    """R20: boneyard empty and no tile in any hand could ever be played."""
-    if state.boneyard:
-        return False
-    held = chain.from_iterable(chain.from_iterable(state.hands))  # every number on a held tile
-    doubles = state.open_doubles
-    if doubles:
-        return doubles[0][0][0] not in held  # R19: only the oldest open double can be played on
-    engine = state.engine
-    return {tiles[-1][1] if tiles else engine for tiles, _ in state.trains}.isdisjoint(held)
 
 
 # ---------------------------------------------------------------- applying
@@ -443,7 +431,7 @@ def _play(state: RoundState, seat: int, tile: Tile, index: int) -> RoundState:
                 search,
             ),
         )
-        return _finish(state, "blocked") if not boneyard and is_blocked(state) else state
+        return finish(state, "blocked") if not boneyard and is_blocked(state) else state
     # R17: after a double, the same seat plays again. R18, R20: out at once, even on a double.
     state = _new(
         RoundState,
@@ -467,7 +455,7 @@ def _play(state: RoundState, seat: int, tile: Tile, index: int) -> RoundState:
             search,
         ),
     )
-    return state if hand else _finish(state, "out")
+    return state if hand else finish(state, "out")
 
 
 def _next_turn(
@@ -490,7 +478,7 @@ def _next_turn(
         False,
         False,
     )
-    return _finish(state, "blocked") if is_blocked(state) else state
+    return finish(state, "blocked") if is_blocked(state) else state
 
 
 def _end_turn(state: RoundState, trains: tuple[Train, ...]) -> RoundState:
@@ -567,27 +555,8 @@ def _end_turn(state: RoundState, trains: tuple[Train, ...]) -> RoundState:
         ),
     )
     if any(not hand for hand in hands):
-        return _finish(state, "out")
-    return _finish(state, "blocked") if is_blocked(state) else state
-
-
-def _finish(state: RoundState, how: str) -> RoundState:
-    """R21: each seat adds the points left in its hand; R22/R31: after the match's last round
-    (13 in the standard match) the match is over."""
-    penalty = tuple(sum(points(t) for t in hand) for hand in state.hands)
-    totals = tuple(a + b for a, b in zip(state.totals, penalty, strict=True))
-    # R22 after the last round (R31: the match's length); R32 after a round the players agreed is the last
-    phase = "match_over" if state.round == state.start.rounds or state.start.final else "round_over"
-    return state.evolve(
-        phase=phase,
-        turn=None,
-        round_points=penalty,
-        totals=totals,
-        ended_by=how,
-        placed=0,
-        drawn=False,
-        owes=False,
-    )
+        return finish(state, "out")
+    return finish(state, "blocked") if is_blocked(state) else state
 
 
 # ---------------------------------------------------------------- reasons
