@@ -8,9 +8,10 @@ Rules are those of `shared/spec/rules.md` (R1–R31). Modules: `tiles` (R1), `de
 """
 
 from .deal import Deal, engine_value, hand_size, seeded_deal
+from .legal import legal_actions
 from .round_end import is_blocked
 from .rounds import fixed_round, new_match_round, next_round, restart_round
-from .rules import apply, legal_actions
+from .rules import apply
 from .state import MEXICAN, Action, IllegalAction, RoundStart, RoundState, Train
 from .tiles import Tile, parse_tile, points, tile_str
 
