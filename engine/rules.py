@@ -1,8 +1,13 @@
-"""Turns: who may do what, and what it does (R6–R22).
+"""What an action does (R7–R19): `apply` makes the state that follows it.
 
-One legal-move generator (`legal_actions`) serves validation, previews, hints and
-computer players. `apply` accepts exactly the actions it lists and raises
-`IllegalAction`, naming the rule, for anything else.
+`apply` accepts exactly the actions `legal.legal_actions` lists and raises
+`IllegalAction`, naming the rule (`refusals.explain`), for anything else. It places the
+engine (R7); plays a tile (R8, R9, R11, R13, R14), which lifts the marker of the player's
+own train (R16), after a double owes another play unless it was the last tile (R17, R18),
+and closes the open double it follows (R19); draws (R15); passes, marking the own train
+(R10, R15, R17, R19); ends a first turn (R9); and hands the turn on, the holder starting
+the later turns (R12). An emptied hand or a blocked round ends the round
+(`round_end`: R20–R22); the `next_round` and `last_round` actions go to `rounds`.
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ from .rounds import fixed_round, last_round, new_match_round, next_round, restar
 from .state import MEXICAN, Action, RoundState, Train
 from .tiles import Tile
 
-#: also importable from here, where they were first (the rounds' set-up is engine/rounds.py)
+#: `apply`, and the names importers take from here that `rounds`, `legal`, `refusals` and
+#: `round_end` hold: one import for the whole turn machinery
 __all__ = [
     "apply",
     "explain",
@@ -34,9 +40,6 @@ __all__ = [
 #: builds a NamedTuple from a tuple of all its fields, skipping keyword handling: a
 #: match makes a thousand states and actions, and this is most of their cost
 _new = tuple.__new__
-
-
-# ---------------------------------------------------------------- applying
 
 
 def apply(state: RoundState, action: Action) -> RoundState:
