@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from .deal import MAX_PLAYERS, MIN_PLAYERS, MIN_ROUNDS, ROUNDS, Deal
-from .rules import apply, fixed_round, legal_actions, new_match_round
+from .legal import legal_actions
+from .rounds import fixed_round, new_match_round
+from .rules import apply
 from .state import ACTS, MEXICAN, Action, IllegalAction, RoundState, TrainKey
 from .tiles import BadTile, Tile, parse_tile, tile_str
 

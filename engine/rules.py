@@ -1,292 +1,45 @@
-"""Turns: who may do what, and what it does (R6–R22).
+"""What an action does (R7–R19): `apply` makes the state that follows it.
 
-One legal-move generator (`legal_actions`) serves validation, previews, hints and
-computer players. `apply` accepts exactly the actions it lists and raises
-`IllegalAction`, naming the rule, for anything else.
+`apply` accepts exactly the actions `legal.legal_actions` lists and raises
+`IllegalAction`, naming the rule (`refusals.explain`), for anything else. It places the
+engine (R7); plays a tile (R8, R9, R11, R13, R14), which lifts the marker of the player's
+own train (R16), after a double owes another play unless it was the last tile (R17, R18),
+and closes the open double it follows (R19); draws (R15); passes, marking the own train
+(R10, R15, R17, R19); ends a first turn (R9); and hands the turn on, the holder starting
+the later turns (R12). An emptied hand or a blocked round ends the round
+(`round_end`: R20–R22); the `next_round` and `last_round` actions go to `rounds`.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-from itertools import chain
-from operator import itemgetter
+from . import legal
+from .index import BIT, CLEAR, MEXICAN_SLOT, _slot, keep, take
+from .legal import legal_actions, legal_tuple, play_target
+from .refusals import explain
+from .round_end import finish, is_blocked
+from .rounds import fixed_round, last_round, new_match_round, next_round, restart_round, start_round
+from .state import MEXICAN, Action, RoundState, Train
+from .tiles import Tile
 
-from .deal import (
-    MAX_PLAYERS,
-    ROUNDS,
-    Deal,
-    check_rounds,
-    deal_round,
-    engine_value,
-    search_engine,
-    seeded_deal,
-)
-from .index import BIT, CLEAR, MEXICAN_BIT, MEXICAN_SLOT, NUMBERS, _slot, build, keep, slot, take
-from .index import hand as hand_index
-from .state import MEXICAN, Act, Action, IllegalAction, RoundStart, RoundState, Train, TrainKey
-from .tiles import FULL_SET, HIGHEST, Tile, norm, points, spoken, tile_str
-
-# ---------------------------------------------------------------- round set-up
-
-
-def start_round(start: RoundStart) -> RoundState:
-    """Deal (given), search for the engine (R6) and wait for the holder to place it (R7)."""
-    n = start.players
-    if len(start.deal.hands) != n or len(start.totals) != n:
-        raise ValueError("the deal and the totals need one entry per player")
-    found = search_engine(start.deal, start.round, start.rounds)
-    e = engine_value(start.round, start.rounds)
-    if found.holder is None:
-        raise ValueError(
-            f"the engine double {e}-{e} is in no hand and not in the boneyard (R5, R6)"
-        )
-    return RoundState(
-        start=start,
-        engine=e,
-        hands=found.hands,
-        boneyard=found.boneyard,
-        trains=tuple(Train() for _ in range(n + 1)),
-        holder=found.holder,
-        phase="engine",
-        turn=found.holder,
-        open_doubles=(),
-        firsts_done=0,
-        placed=0,
-        drawn=False,
-        owes=False,
-        totals=start.totals,
-        search=found.drawn,
-    )
-
-
-def new_match_round(
-    players: int,
-    seed: int,
-    round_no: int = 1,
-    totals: tuple[int, ...] | None = None,
-    rounds: int = ROUNDS,
-) -> RoundState:
-    """Round `round_no` of a seeded match of `rounds` rounds (R4, R31), with totals so far
-    (zeros by default, R29). The deal depends on the seed and the round's engine double
-    only (R31): round 1 of a 7-round match (6-6) deals what round 7 of a standard one does."""
-    deal = seeded_deal(seed, deal_round(round_no, rounds), players)
-    return start_round(
-        RoundStart(players, round_no, seed, deal, totals or (0,) * players, check_rounds(rounds))
-    )
-
-
-def fixed_round(
-    players: int,
-    deal: Deal,
-    round_no: int = 1,
-    totals: tuple[int, ...] | None = None,
-    seed: int | None = None,
-    rounds: int = ROUNDS,
-) -> RoundState:
-    """A round from an explicit deal (tests and replays)."""
-    return start_round(
-        RoundStart(players, round_no, seed, deal, totals or (0,) * players, check_rounds(rounds))
-    )
-
-
-def restart_round(state: RoundState) -> RoundState:
-    """R28: the same deal and engine search, the totals from before this round."""
-    return start_round(state.start)
-
-
-def next_round(state: RoundState) -> RoundState:
-    """Start round r + 1 of a seeded match once round r is over."""
-    if state.phase == "match_over":
-        raise IllegalAction("R22", "The match is over after its last round", "match_over")
-    if state.phase != "round_over":
-        raise IllegalAction("R20", "The round is not over yet", "round_not_over")
-    if state.seed is None:
-        raise IllegalAction("R4", "The next round needs a match seed to deal from", "no_seed")
-    return new_match_round(
-        state.players, state.seed, state.round + 1, state.totals, state.start.rounds
-    )
-
-
-def last_round(state: RoundState) -> RoundState:
-    """R32: the players agreed that the round in play is the match's last: it ends the match
-    when it ends (scored as R21-R22). Kept in the round's start, so a restart (R28) keeps it."""
-    if state.phase == "match_over":
-        raise IllegalAction("R22", "The match is over", "match_over")
-    if state.phase == "round_over":
-        raise IllegalAction(
-            "R32", "The round is over: only a round in play can be made the last", "round_over"
-        )
-    if state.start.final or state.round == state.start.rounds:
-        raise IllegalAction("R32", "This round is the match's last already", "last_already")
-    return state._replace(start=replace(state.start, final=True))
-
-
-# ---------------------------------------------------------------- legal actions
-
+#: `apply`, and the names importers take from here that `rounds`, `legal`, `refusals` and
+#: `round_end` hold: one import for the whole turn machinery
+__all__ = [
+    "apply",
+    "explain",
+    "fixed_round",
+    "is_blocked",
+    "last_round",
+    "legal_actions",
+    "legal_tuple",
+    "new_match_round",
+    "next_round",
+    "restart_round",
+    "start_round",
+]
 
 #: builds a NamedTuple from a tuple of all its fields, skipping keyword handling: a
 #: match makes a thousand states and actions, and this is most of their cost
 _new = tuple.__new__
-_by_tile = itemgetter(2)
-
-
-#: every action but a play, made once per act and seat (actions are immutable, and a
-#: legal list is made for every action of every match)
-_SIMPLE_ACTS: tuple[Act, ...] = ("engine", "draw", "pass", "end")
-_SIMPLE: dict[str, tuple[Action, ...]] = {
-    act: tuple(Action(act, seat) for seat in range(MAX_PLAYERS)) for act in _SIMPLE_ACTS
-}
-_ENGINE, _DRAW, _PASS, _END = _SIMPLE["engine"], _SIMPLE["draw"], _SIMPLE["pass"], _SIMPLE["end"]
-
-#: every play, made once: ``_PLAYS[seat][slot][e][w]`` plays the tile e-w on the train
-#: of that slot (`index.slot`); a seat's plays on a train are made the first time they
-#: are asked for (at most 10 × 11 × 91 actions)
-_PLAYS: list[list[tuple[tuple[Action, ...], ...] | None]] = [
-    [None] * (MEXICAN_SLOT + 1) for _ in range(MAX_PLAYERS)
-]
-
-
-def _plays_on(seat: int, at: int) -> tuple[tuple[Action, ...], ...]:
-    """Make the seat's plays on the train of slot `at` (`_PLAYS`)."""
-    key: TrainKey = MEXICAN if at == MEXICAN_SLOT else at
-    plays = {t: Action("play", seat, t, key) for t in FULL_SET}
-    made = _PLAYS[seat][at] = tuple(
-        tuple(plays[norm(e, w)] for w in range(HIGHEST + 1)) for e in range(HIGHEST + 1)
-    )
-    return made
-
-
-def _plays(state: RoundState, seat: int) -> list[Action]:
-    """Every tile placement the seat to act may make now, by tile, then train order."""
-    kept = _slot.pop(0, None)  # `index.take`, inlined (hot path)
-    index = kept[1] if kept is not None and kept[0] is state else build(state)
-    held = index.hands[seat]
-    if held is None:
-        held = index.hands[seat] = hand_index(state.hands[seat])
-    _slot[0] = (state, index)  # `index.keep`
-    ends = index.ends
-    mine = _PLAYS[seat]
-    phase = state.phase
-    if phase == "first" or (state.open_doubles and not state.owes):
-        # R8: a chain on the own train only. R19: only the oldest open double may be
-        # played on (R17 governs within the turn that played it).
-        at = seat if phase == "first" else slot(state.open_doubles[0][1], len(index.hands))
-        end = ends[at]
-        acts = (mine[at] or _plays_on(seat, at))[end]
-        out: list[Action] = []
-        for w in NUMBERS[held[end]]:
-            out.append(acts[w])
-        return out
-    # R13: the own train, trains with a marker, and the Mexican train, in train order.
-    out = []
-    trains_fit = 0
-    for at in NUMBERS[index.marked | BIT[seat] | MEXICAN_BIT]:
-        end = ends[at]
-        fit = held[end]
-        if fit:
-            acts = (mine[at] or _plays_on(seat, at))[end]
-            for w in NUMBERS[fit]:
-                out.append(acts[w])
-            trains_fit += 1
-    if trains_fit > 1:
-        out.sort(key=_by_tile)  # stable: a tile's trains stay in train order
-    return out
-
-
-#: the last state whose legal actions were listed, and that list: a computer seat's
-#: view lists them, and `apply` checks the chosen action against the very same state
-#: right after. A state is immutable, so the same object always has the same answer.
-#: Replaced in one assignment: safe to share between threads.
-_last_legal: tuple[RoundState | None, tuple[Action, ...]] = (None, ())
-
-
-def legal_actions(state: RoundState) -> list[Action]:
-    """Every action the seat to act may take now; empty when the round is over."""
-    global _last_legal
-    last_state, last = _last_legal
-    if last_state is state:
-        return list(last)
-    legal = _list_legal(state)  # `legal_tuple` inlined (a call less on the hot path)
-    _last_legal = (state, tuple(legal))
-    return legal
-
-
-def legal_tuple(state: RoundState) -> tuple[Action, ...]:
-    """`legal_actions` as a tuple, remembered for the last state asked about."""
-    global _last_legal
-    last_state, last = _last_legal
-    if last_state is state:
-        return last
-    legal = tuple(_list_legal(state))
-    _last_legal = (state, legal)
-    return legal
-
-
-def _list_legal(state: RoundState) -> list[Action]:
-    seat = state.turn
-    phase = state.phase
-    if seat is None or phase == "round_over" or phase == "match_over":
-        return []
-    if phase == "engine":
-        return [_ENGINE[seat]]
-    plays = _plays(state, seat)
-    if phase == "first":
-        if state.placed == 0:
-            return plays or [_PASS[seat]]  # R9 / R10
-        plays.append(_END[seat])  # R9: end explicitly
-        return plays
-    if plays:
-        return plays  # R14
-    if not state.drawn and state.boneyard:
-        return [_DRAW[seat]]  # R15
-    return [_PASS[seat]]  # R15, R17, R19
-
-
-def _play_target(state: RoundState, action: Action) -> int:
-    """The index of the train a play goes on when `legal_actions(state)` lists the
-    play, else -1: the check without listing every play (hot path)."""
-    seat, tile, key = state.turn, action.tile, action.train
-    if seat is None or action.seat != seat or tile is None:
-        return -1
-    phase = state.phase
-    if phase != "first" and phase != "play":
-        return -1
-    trains = state.trains
-    n = len(trains) - 1
-    if type(key) is int and 0 <= key < n:  # not a bool: True is no seat
-        index = key
-    elif key == MEXICAN:
-        index = n
-    else:
-        return -1
-    if tile not in state.hands[seat]:
-        return -1
-    if phase == "first":
-        if index != seat:
-            return -1
-    elif state.open_doubles and not state.owes:
-        if index != state.open_doubles[0][1]:
-            return -1
-    elif index != seat and index != n and not trains[index].marker:
-        return -1
-    tiles = trains[index].tiles
-    end = tiles[-1][1] if tiles else state.engine
-    return index if tile[0] == end or tile[1] == end else -1
-
-
-def is_blocked(state: RoundState) -> bool:
-    """R20: boneyard empty and no tile in any hand could ever be played."""
-    if state.boneyard:
-        return False
-    held = chain.from_iterable(chain.from_iterable(state.hands))  # every number on a held tile
-    doubles = state.open_doubles
-    if doubles:
-        return doubles[0][0][0] not in held  # R19: only the oldest open double can be played on
-    engine = state.engine
-    return {tiles[-1][1] if tiles else engine for tiles, _ in state.trains}.isdisjoint(held)
-
-
-# ---------------------------------------------------------------- applying
 
 
 def apply(state: RoundState, action: Action) -> RoundState:
@@ -294,14 +47,15 @@ def apply(state: RoundState, action: Action) -> RoundState:
     act = action.act
     if act == "play":
         key = action.train
-        last_state, last = _last_legal
+        # The list `legal` made last (rebound on every listing, so read through the module).
+        last_state, last = legal.last_legal
         if last_state is state and (type(key) is int or key == MEXICAN) and action in last:
             # Listed for this very state a moment ago (a computer's view, a playout): legal.
             # (A train given as True or 1.0 equals 1 but names no train: checked below.)
             target = len(state.trains) - 1 if key == MEXICAN else key
         else:
             # Checked directly rather than looked up in the list of every legal play (hot path).
-            target = _play_target(state, action)
+            target = play_target(state, action)
             if target < 0:
                 raise explain(state, action)
         seat, tile = state.turn, action.tile
@@ -532,7 +286,7 @@ def _play(state: RoundState, seat: int, tile: Tile, index: int) -> RoundState:
                 search,
             ),
         )
-        return _finish(state, "blocked") if not boneyard and is_blocked(state) else state
+        return finish(state, "blocked") if not boneyard and is_blocked(state) else state
     # R17: after a double, the same seat plays again. R18, R20: out at once, even on a double.
     state = _new(
         RoundState,
@@ -556,7 +310,7 @@ def _play(state: RoundState, seat: int, tile: Tile, index: int) -> RoundState:
             search,
         ),
     )
-    return state if hand else _finish(state, "out")
+    return state if hand else finish(state, "out")
 
 
 def _next_turn(
@@ -579,7 +333,7 @@ def _next_turn(
         False,
         False,
     )
-    return _finish(state, "blocked") if is_blocked(state) else state
+    return finish(state, "blocked") if is_blocked(state) else state
 
 
 def _end_turn(state: RoundState, trains: tuple[Train, ...]) -> RoundState:
@@ -656,171 +410,5 @@ def _end_turn(state: RoundState, trains: tuple[Train, ...]) -> RoundState:
         ),
     )
     if any(not hand for hand in hands):
-        return _finish(state, "out")
-    return _finish(state, "blocked") if is_blocked(state) else state
-
-
-def _finish(state: RoundState, how: str) -> RoundState:
-    """R21: each seat adds the points left in its hand; R22/R31: after the match's last round
-    (13 in the standard match) the match is over."""
-    penalty = tuple(sum(points(t) for t in hand) for hand in state.hands)
-    totals = tuple(a + b for a, b in zip(state.totals, penalty, strict=True))
-    # R22 after the last round (R31: the match's length); R32 after a round the players agreed is the last
-    phase = "match_over" if state.round == state.start.rounds or state.start.final else "round_over"
-    return state.evolve(
-        phase=phase,
-        turn=None,
-        round_points=penalty,
-        totals=totals,
-        ended_by=how,
-        placed=0,
-        drawn=False,
-        owes=False,
-    )
-
-
-# ---------------------------------------------------------------- reasons
-
-
-def _key(state: RoundState, index: int) -> TrainKey:
-    """A train's key in a refusal's parameters: its owner's seat, or "mexican"."""
-    return MEXICAN if index == state.players else index
-
-
-def _must_play(example: Action | None) -> IllegalAction:
-    assert example is not None and example.tile is not None
-    return IllegalAction(
-        "R14",
-        f"You must play when you can (for example {tile_str(example.tile)})",
-        "must_play",
-        {"tile": spoken(example.tile)},
-    )
-
-
-def _train_name(state: RoundState, index: int) -> str:
-    return "the Mexican train" if index == state.players else f"seat {index}'s train"
-
-
-def explain(state: RoundState, action: Action) -> IllegalAction:
-    """Say in plain words, citing the rule, why `action` is not legal in `state`."""
-    if state.phase == "match_over":
-        return IllegalAction("R22", "The match is over", "match_over")
-    if state.phase == "round_over":
-        return IllegalAction(
-            "R20", "The round is over; only the next round can start", "round_over"
-        )
-    if action.seat != state.turn:
-        return IllegalAction(
-            "R7",
-            f"It is seat {state.turn}'s turn, not seat {action.seat}'s",
-            "not_your_turn",
-            {"seat": state.turn},
-        )
-    seat = state.turn
-    assert seat is not None
-    legal = legal_actions(state)
-    if state.phase == "engine":
-        if action.act == "engine":
-            return IllegalAction("R7", "Only the holder places the engine", "engine_holder_only")
-        return IllegalAction("R7", "The holder must first place the engine double", "engine_first")
-    if action.act == "engine":
-        return IllegalAction("R7", "The engine is already placed", "engine_placed")
-    first = state.phase == "first"
-    example = next((a for a in legal if a.act == "play"), None)
-    if action.act == "draw":
-        if first:
-            return IllegalAction("R10", "Nobody draws during first turns", "no_draw_first_turn")
-        if example is not None:
-            return _must_play(example)
-        if state.drawn:
-            return IllegalAction(
-                "R15", "There is never a second draw for the same required play", "one_draw"
-            )
-        return IllegalAction("R15", "The boneyard is empty", "boneyard_empty")
-    if action.act == "pass":
-        if first and state.placed:
-            return IllegalAction("R9", "End your first turn instead of passing", "end_not_pass")
-        if first:
-            return IllegalAction(
-                "R9",
-                "You can start your train, so you must play at least one tile",
-                "must_start_train",
-            )
-        if example is not None:
-            return _must_play(example)
-        return IllegalAction("R15", "Draw a tile before passing", "draw_before_pass")
-    if action.act == "end":
-        if not first:
-            return IllegalAction("R9", "Only a first turn is ended this way", "not_first_turn")
-        if not any(a.act == "play" for a in legal):
-            return IllegalAction("R10", "You cannot start your train: pass instead", "pass_not_end")
-        return IllegalAction(
-            "R9", "Play at least one tile before ending your first turn", "play_before_end"
-        )
-    if action.act != "play" or action.tile is None or action.train is None:
-        return IllegalAction("R14", "That is not an action of this game", "not_an_action")
-    return _explain_play(state, seat, action)
-
-
-def _explain_play(state: RoundState, seat: int, action: Action) -> IllegalAction:
-    tile = action.tile
-    assert tile is not None and action.train is not None
-    if tile not in state.hands[seat]:
-        return IllegalAction(
-            "R24",
-            f"Seat {seat} does not hold {tile_str(tile)}",
-            "not_in_hand",
-            {"tile": spoken(tile)},
-        )
-    train = action.train
-    if train != MEXICAN and not (isinstance(train, int) and 0 <= train < state.players):
-        return IllegalAction("R13", f"There is no train {train}", "no_such_train")
-    index = state.train_index(train)
-    end = state.trains[index].end(state.engine)
-    name = _train_name(state, index)
-    if state.phase == "first":
-        if index == state.players:
-            return IllegalAction(
-                "R8",
-                "The Mexican train cannot be started or played on during first turns",
-                "first_turn_mexican",
-            )
-        if index != seat:
-            return IllegalAction(
-                "R8",
-                "On your first turn you play only on your own train",
-                "first_turn_own_train",
-                {"end": state.trains[seat].end(state.engine)},
-            )
-        return IllegalAction(
-            "R8",
-            f"{tile_str(tile)} does not match the end of your train ({end})",
-            "no_match",
-            {"tile": spoken(tile), "train": seat, "end": end},
-        )
-    if state.drawn and state.hands[seat][-1] != tile:
-        return IllegalAction(
-            "R15", "After drawing, only the drawn tile may be played", "drawn_tile_only"
-        )
-    if state.open_doubles and not state.owes:
-        double, where = state.open_doubles[0]
-        return IllegalAction(
-            "R19",
-            f"The open double {tile_str(double)} on {_train_name(state, where)} "
-            "must be satisfied first",
-            "open_double_first",
-            {"tile": spoken(double), "train": _key(state, where)},
-        )
-    if index != seat and index != state.players and not state.trains[index].marker:
-        return IllegalAction(
-            "R13",
-            f"{name[0].upper()}{name[1:]} is not open to you (it has no marker)",
-            "train_not_open",
-            {"train": index, "end": end},
-        )
-    return IllegalAction(
-        "R13",
-        f"{tile_str(tile)} does not match the end of {name} ({end})",
-        "no_match",
-        {"tile": spoken(tile), "train": _key(state, index), "end": end},
-    )
+        return finish(state, "out")
+    return finish(state, "blocked") if is_blocked(state) else state

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .rules import legal_tuple
+from .legal import legal_tuple
 from .state import MEXICAN, Action, RoundState, Train, TrainKey
 from .tiles import Tile, tile_str
 
