@@ -216,6 +216,31 @@ def _tools_shows(b: Any) -> tuple[Any, ...]:
     )
 
 
+def _menu_shows(b: Any) -> tuple[Any, ...]:
+    """What the table menu in the ``tools`` part shows (games/board/tools_menu.html)."""
+    return (
+        b.restart,
+        b.offers,
+        b.spectator,
+        b.autodraw,
+        b.pace_options,
+        b.away.limits if b.away is not None else (),
+    )
+
+
+def _menu(board: Any, kept: dict[str, tuple[Any, Markup]] | None, language: str | None) -> Markup:
+    """The table menu of `board`'s ``tools`` part: rendered again only when what it shows
+    changed (`kept`: as in `private_parts`), as the buttons around it change at every turn."""
+    key = (language, _menu_shows(board))
+    before = kept.get("tools-menu") if kept is not None else None
+    if before is not None and before[0] == key:
+        return before[1]
+    html = render("games/board/tools_menu.html", b=board)
+    if kept is not None:
+        kept["tools-menu"] = (key, html)
+    return html
+
+
 #: each private part: its template and what of the board it shows (its key: the part is
 #: rendered again only when that changed; None: always). A key leaving out something its
 #: template shows leaves a page behind (tests/table/test_updates.py, tests/table/test_part_keys.py).
@@ -281,7 +306,10 @@ def private_parts(
             if before is not None and before[0] == (language, key):
                 out[part] = before[1]
                 continue
-        out[part] = render(template, b=board)
+        if part == "tools":
+            out[part] = render(template, b=board, menu=_menu(board, kept, language))
+        else:
+            out[part] = render(template, b=board)
         if kept is not None and key is not None:
             kept[part] = ((language, key), out[part])
     return out
