@@ -219,8 +219,14 @@ def match_flags(
     following = reads.following if view.phase == "match_over" else None
     restarted = _restarted(reads)
     signed_in = user is not None and getattr(user, "is_authenticated", False)
-    # What this viewer may do, worked out once for every question below (games.permissions)
-    can = permissions.powers(user if signed_in else None, match)
+    # What this viewer may do, worked out once for every question below (games.permissions),
+    # and kept for the versions derived from this one by moves (board_reads.advance), which
+    # change nobody's seat
+    known = reads.shared.setdefault("powers", {}) if reads.match is match else {}
+    uid = getattr(user, "pk", None) if signed_in else None
+    can = known.get(uid)
+    if can is None:
+        can = known[uid] = permissions.powers(user if signed_in else None, match)
     mine = list(can.mine)
     # R27, R24: no undo once the round is over: every hand has been shown, so its moves stand.
     undo, redo = (

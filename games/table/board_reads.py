@@ -380,6 +380,8 @@ def advance(reads: BoardReads, notice: dict[str, Any]) -> BoardReads | None:
     )
     derived.shared["state"] = state
     derived.shared["rows"] = reads.shared.get("rows", {})
+    # moves change nobody's seat: what each viewer may do goes on (games.table.board.match_flags)
+    derived.shared["powers"] = reads.shared.setdefault("powers", {})
     if "public" in reads.shared:
         derived.shared["before"] = (reads.version, reads.shared["public"])
     return derived
