@@ -219,14 +219,8 @@ def match_flags(
     following = reads.following if view.phase == "match_over" else None
     restarted = _restarted(reads)
     signed_in = user is not None and getattr(user, "is_authenticated", False)
-    # What this viewer may do, worked out once for every question below (games.permissions),
-    # and kept for the versions derived from this one by moves (board_reads.advance), which
-    # change nobody's seat
-    known = reads.shared.setdefault("powers", {}) if reads.match is match else {}
-    uid = getattr(user, "pk", None) if signed_in else None
-    can = known.get(uid)
-    if can is None:
-        can = known[uid] = permissions.powers(user if signed_in else None, match)
+    # What this viewer may do, worked out once for every question below (games.permissions)
+    can = powers_at(match, user if signed_in else None, reads)
     mine = list(can.mine)
     # R27, R24: no undo once the round is over: every hand has been shown, so its moves stand.
     undo, redo = (
@@ -286,6 +280,22 @@ def match_flags(
         restarted=restarted[0],
         restarted_text=restarted[1],
     )
+
+
+def powers_at(match: Any, user: Any, reads: Any = None) -> Any:
+    """What `user` (None: not signed in) may do at `match` (games.permissions.powers), kept on
+    `reads`, the version's reads of `match`, and on the versions derived from it by moves
+    (board_reads.advance), which change nobody's seat."""
+    from games import permissions
+
+    if reads is None or reads.match is not match:
+        return permissions.powers(user, match)
+    known = reads.shared.setdefault("powers", {})
+    uid = getattr(user, "pk", None)
+    can = known.get(uid)
+    if can is None:
+        can = known[uid] = permissions.powers(user, match)
+    return can
 
 
 def _restarted(reads: Any) -> tuple[str, str]:

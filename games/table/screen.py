@@ -22,7 +22,6 @@ from typing import Any
 
 from django.utils import translation
 
-from games import permissions
 from games.models import Match
 from games.table import board, board_reads, parts
 
@@ -53,10 +52,11 @@ class Screen:
         self.sent_version = -1
         self.sent = parts.Sent()
 
-    def viewer(self, match: Match) -> board.Viewer:
-        """Who this connection is at `match` (R24, games.table.viewer)."""
+    def viewer(self, match: Match, reads: Any = None) -> board.Viewer:
+        """Who this connection is at `match` (R24, games.table.viewer; `reads`: the version's
+        reads of `match`, which keep what each person may do)."""
         user = self.user if getattr(self.user, "is_authenticated", False) else None
-        controlled = tuple(permissions.seats_controlled(match, user))
+        controlled = board.powers_at(match, user, reads).mine if user is not None else ()
         return board.Viewer(
             user=user, controlled=controlled, revealed=self.revealed, autodraw=self.autodraw
         )
@@ -70,7 +70,7 @@ class Screen:
         reads = board_reads.current(self.match_id, at_least=at_least)
         if reads is None or reads.match.state is None:
             return None  # still waiting for players: the first board comes when it starts
-        viewer = self.viewer(reads.match)
+        viewer = self.viewer(reads.match, reads)
         self.seated = bool(viewer.controlled)
         if not viewer.controlled:
             return self.watched(reads, viewer, whole=whole, changes_only=changes_only)
