@@ -4,23 +4,10 @@ The websocket fixtures are the realtime tests' own (tests/realtime/conftest.py):
 `connect(match, user, watch=...)` gives a `Browser` on ``/ws/m/<id>/`` through the
 real ASGI application (origin check, session cookie), with the in-memory channel
 layer, `COMPUTER_DELAY = 0` and no background worker; `alice`, `bob`, `carol` are
-users and `make_match(*kinds)` makes a match as alice. `procs` starts real servers
+users and `make_match(*kinds)` makes a match as alice. `procs` (tests/conftest.py) starts real servers
 (tests/servers.py) for the few checks that need a real socket.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
-import pytest
-
 from tests.realtime.conftest import alice, bob, carol, connect, make_match, realtime_settings  # noqa: F401
-from tests.servers import Processes, processes
-
-
-@pytest.fixture
-def procs(transactional_db: Any) -> Iterator[Processes]:
-    """Servers for one test, stopped before the test database is emptied."""
-    with processes() as pool:
-        yield pool
