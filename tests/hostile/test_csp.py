@@ -159,7 +159,7 @@ def test_the_board_in_every_state_holds_no_inline_style() -> None:
     from games.table.jinja_env import fixed_language
     from games.table.parts import shared_parts
     from games.table.presenter import present_public
-    from tests.table.snapshots import pages as states
+    from tests.games.table.snapshots import pages as states
 
     for name, (v, seats, viewer, flags) in states().items():
         html = str(board.board_html(board.present(v, seats, viewer=viewer, flags=flags)))

@@ -13,8 +13,8 @@ from django.utils import translation
 
 from engine.views import view
 from games.table.board import Flags, Viewer
-from tests.table import states as S
-from tests.table.snapshots import render_page
+from tests.games.table import states as S
+from tests.games.table.snapshots import render_page
 
 pytestmark = [pytest.mark.browser]
 

@@ -1,7 +1,7 @@
 """Render the table page for several engine states to static HTML files, for looking at.
 
     PYTHONPATH=. DEBUG=true DATABASE_URL=postgres://unused@127.0.0.1:1/x \\
-        .venv/bin/python -m tests.table.snapshots OUT_DIR [LANG]
+        .venv/bin/python -m tests.games.table.snapshots OUT_DIR [LANG]
 
 Writes OUT_DIR/<state>.html (static files linked from the repository), so headless
 Chromium can screenshot them:
@@ -17,7 +17,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def pages() -> dict[str, tuple[Any, Any, Any]]:
@@ -26,7 +26,7 @@ def pages() -> dict[str, tuple[Any, Any, Any]]:
     from engine.state import Action
     from engine.views import view
     from games.table.board import Flags, Viewer
-    from tests.table import states as S
+    from tests.games.table import states as S
 
     out: dict[str, Any] = {}
     st = S.start(4)

@@ -24,7 +24,7 @@ from games.table.board import Flags, SeatInfo, Viewer, board_html, present
 
 from . import states as S
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "games" / "jinja2"
+TEMPLATES = Path(__file__).resolve().parents[3] / "games" / "jinja2"
 
 HOSTILE = [
     "<script>alert(1)</script>",

@@ -47,7 +47,7 @@ def test_the_protocol_document_lists_every_command_with_exactly_its_fields() -> 
     registered command once, with the fields it takes and no others, and no other command."""
     import re
 
-    text = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    text = (Path(__file__).resolve().parents[3] / "docs" / "protocol.md").read_text()
     section = text.split("## Client → server", 1)[1].split("\n## ", 1)[0]
     documented: dict[str, frozenset[str]] = {}
     for line in section.splitlines():

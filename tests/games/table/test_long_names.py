@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from tests.table.snapshots import pages, render_page
+from tests.games.table.snapshots import pages, render_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -22,9 +22,9 @@ from django.utils import translation
 from engine.views import view
 from games.models import Seat
 from games.table.board import Flags
-from tests.table import states as S
-from tests.table.snapshots import pages, render_page
-from tests.table.test_long_names import LONG, SIZES
+from tests.games.table import states as S
+from tests.games.table.snapshots import pages, render_page
+from tests.games.table.test_long_names import LONG, SIZES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -19,8 +19,8 @@ from engine.views import view
 from games.table import jinja_env, parts
 from games.table.board import Flags, Viewer, present
 from games.table.jinja_env import fold
-from tests.table import states as S
-from tests.table.snapshots import pages
+from tests.games.table import states as S
+from tests.games.table.snapshots import pages
 
 #: what each render did before: a run of blanks holding a line break made one line break
 INDENT = re.compile(r"[ \t]*\n\s*")

@@ -18,8 +18,8 @@ from django.utils import translation
 from engine.views import view
 from games.table.board import Flags
 from games.table.presenter import phone_columns
-from tests.table import states as S
-from tests.table.snapshots import render_page
+from tests.games.table import states as S
+from tests.games.table.snapshots import render_page
 
 pytestmark = [pytest.mark.browser]
 
