@@ -10,4 +10,11 @@ users and `make_match(*kinds)` makes a match as alice. `procs` (tests/conftest.p
 
 from __future__ import annotations
 
-from tests.realtime.conftest import alice, bob, carol, connect, make_match, realtime_settings  # noqa: F401
+from tests.games.table.socket.conftest import (  # noqa: F401  (the socket tests' fixtures)
+    alice,
+    bob,
+    carol,
+    connect,
+    make_match,
+    realtime_settings,
+)

@@ -34,7 +34,7 @@ from games.admin.lookups import SECRETS
 from games.models import Match, Round, UndoPoint
 from tests import seeded
 from tests.games.conftest import rid
-from tests.realtime.conftest import spec, state_of
+from tests.games.table.socket.conftest import spec, state_of
 
 pytestmark = pytest.mark.django_db
 

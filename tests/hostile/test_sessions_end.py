@@ -24,7 +24,7 @@ from engine.views import view
 from games import services
 from games.models import Match, Pause
 from games.table.consumers import SESSION_ENDED
-from tests.realtime.conftest import TIMEOUT, Browser, db, state_of
+from tests.games.table.socket.conftest import TIMEOUT, Browser, db, state_of
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

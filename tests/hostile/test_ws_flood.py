@@ -19,7 +19,7 @@ from channels.testing import WebsocketCommunicator
 
 from games.table import budget
 from games.table.budget import Budget, Verdict
-from tests.realtime.conftest import TIMEOUT, Browser, db
+from tests.games.table.socket.conftest import TIMEOUT, Browser, db
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -38,7 +38,7 @@ from games.errors import CODES
 from games.models import ClientRequest, LogEntry, Match
 from games.table import protocol
 from games.table.protocol import MAX_DEPTH, MAX_FRAME, ProtocolError
-from tests.realtime.conftest import Browser, db, rid
+from tests.games.table.socket.conftest import Browser, db, rid
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

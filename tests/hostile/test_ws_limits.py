@@ -30,7 +30,7 @@ from games import services
 from games.models import Pause
 from games.table import consumers, protocol
 from games.table.protocol import MAX_DEPTH, MAX_FRAME, TOO_BIG
-from tests.realtime.conftest import TIMEOUT, Browser, db, session_cookie
+from tests.games.table.socket.conftest import TIMEOUT, Browser, db, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -16,7 +16,7 @@ from games import services
 from games import worker as computers
 from games.models import LogEntry, Match
 from games.worker import ComputerWorker, step_when_due
-from tests.realtime.conftest import db, phase_of, play, rid, snapshot, state_of
+from tests.games.table.socket.conftest import db, phase_of, play, rid, snapshot, state_of
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -19,7 +19,7 @@ from games import services
 from games.models import ClientRequest, Match, Pause
 from games.table.protocol import MAX_FRAME
 from tablesite.env import channel_layers
-from tests.realtime.conftest import Browser, db, phase_of, play, rid, snapshot, state_of
+from tests.games.table.socket.conftest import Browser, db, phase_of, play, rid, snapshot, state_of
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

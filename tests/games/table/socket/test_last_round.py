@@ -12,7 +12,7 @@ import pytest
 from engine.serialize import state_from_json
 from games import services
 from games.models import ChangeRequest, Match
-from tests.realtime.conftest import db
+from tests.games.table.socket.conftest import db
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -22,7 +22,7 @@ from engine.bots import choose
 from engine.views import view
 from games import services
 from tests.conftest import in_ci
-from tests.realtime.conftest import db, hand_tiles, play, rid, seat_of, snapshot, state_of
+from tests.games.table.socket.conftest import db, hand_tiles, play, rid, seat_of, snapshot, state_of
 
 
 def redis_url() -> str:

@@ -36,8 +36,8 @@ from games.table.commands.redo import match_redo
 from games.table.commands.restart import round_restart
 from games.table.commands.undo import match_undo
 from tests import frames, seeded
-from tests.realtime.conftest import db, rid, spec, state_of, tiles_in
-from tests.realtime.test_redis import redis_url
+from tests.games.table.socket.conftest import db, rid, spec, state_of, tiles_in
+from tests.games.table.socket.test_redis import redis_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -545,7 +545,7 @@ async def test_with_the_in_memory_layer_a_notice_its_hub_was_told_goes_no_furthe
     directly: a change at a table this process's hub holds sends nothing on the layer (the
     hop from the service's thread to the loop is saved), and its page still gets the board.
     A table no hub here holds is still told through the layer (the test above)."""
-    from tests.realtime.test_commands import play_my_move, to_my_turn
+    from tests.games.table.socket.test_commands import play_my_move, to_my_turn
 
     match = await db(make_match, "me", "computer")
     await to_my_turn(match.pk)

@@ -25,7 +25,7 @@ from games.table.commands.restart import round_restart
 from games.table.commands.undo import match_undo
 from tests import seeded
 from tests.frames import hidden
-from tests.realtime.conftest import db, spec, state_of
+from tests.games.table.socket.conftest import db, spec, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,7 +13,7 @@ from games import services
 from games.chat.models import Action, Message, Mute, TableChat
 from games.chat.services import FLOOD_COUNT, FLOOD_WINDOW
 from games.models import Match
-from tests.realtime.conftest import Browser, db, rid
+from tests.games.table.socket.conftest import Browser, db, rid
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -25,7 +25,7 @@ from games import selectors, services
 from games import worker as computers
 from games.models import Pause
 from games.worker import leader
-from tests.realtime.conftest import db, snapshot
+from tests.games.table.socket.conftest import db, snapshot
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -15,7 +15,7 @@ from engine.views import view
 from games import services
 from games.models import Match
 from tests import frames
-from tests.realtime.conftest import (
+from tests.games.table.socket.conftest import (
     Browser,
     covered,
     db,
@@ -187,7 +187,7 @@ async def test_a_stranger_is_refused_and_learns_nothing(
     ]:
         headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
         if user is not None:
-            from tests.realtime.conftest import session_cookie
+            from tests.games.table.socket.conftest import session_cookie
 
             headers.append((b"cookie", f"sessionid={await db(session_cookie, user)}".encode()))
         communicator = WebsocketCommunicator(application, path, headers=headers)
@@ -205,7 +205,7 @@ async def test_a_page_from_another_origin_cannot_connect(
     from channels.testing import WebsocketCommunicator
 
     from tablesite.asgi import application
-    from tests.realtime.conftest import session_cookie
+    from tests.games.table.socket.conftest import session_cookie
 
     match = await db(make_match, "me", "computer")
     communicator = WebsocketCommunicator(

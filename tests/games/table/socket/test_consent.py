@@ -12,7 +12,7 @@ import pytest
 from games import services
 from games.models import ChangeRequest, Match
 from games.table import protocol
-from tests.realtime.conftest import db
+from tests.games.table.socket.conftest import db
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

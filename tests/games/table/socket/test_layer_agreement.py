@@ -29,7 +29,7 @@ from asgiref.testing import ApplicationCommunicator
 from games import servers
 from games.models import Server
 from tablesite.env import channel_layers, layer_identity
-from tests.realtime.conftest import TIMEOUT, db
+from tests.games.table.socket.conftest import TIMEOUT, db
 
 MEMORY = layer_identity(channel_layers(None), machine="web1")
 REDIS = layer_identity(channel_layers("redis://:s3cret@127.0.0.1:6379/0"), machine="web1")

@@ -16,7 +16,7 @@ from engine.serialize import state_from_json
 from games import presence, services, standin
 from games.models import Match, Presence, Seat
 from tests import seeded
-from tests.realtime.conftest import db, hand_tiles, spec
+from tests.games.table.socket.conftest import db, hand_tiles, spec
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

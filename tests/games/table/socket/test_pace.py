@@ -12,8 +12,8 @@ import pytest
 
 from games import services
 from games.models import Match
-from tests.realtime.conftest import db, rid, snapshot, state_of
-from tests.realtime.test_commands import to_computer_turn, to_my_turn
+from tests.games.table.socket.conftest import db, rid, snapshot, state_of
+from tests.games.table.socket.test_commands import to_computer_turn, to_my_turn
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

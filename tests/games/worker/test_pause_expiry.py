@@ -19,7 +19,7 @@ import pytest
 
 from games import selectors, services
 from games.worker import ComputerWorker
-from tests.realtime.conftest import db, play, snapshot
+from tests.games.table.socket.conftest import db, play, snapshot
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
