@@ -27,7 +27,7 @@ from games.seats import match_with_seats
 from games.services import SeatSpec
 from games.table import board, board_reads, parts
 from tests import frames, seeded
-from tests.hostile.secrets import tiles_written
+from tests.games.table.hostile.secrets import tiles_written
 
 pytestmark = pytest.mark.django_db
 

@@ -258,7 +258,7 @@ async def test_every_page_made_of_the_pass_s_frames_is_a_fresh_full_render(
 
     from games import presence
     from tests import frames
-    from tests.hostile.secrets import tiles_written
+    from tests.games.table.hostile.secrets import tiles_written
 
     rng = random.Random(seed)
     users = [alice, bob, carol]

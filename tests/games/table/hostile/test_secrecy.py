@@ -39,8 +39,8 @@ from engine.tiles import Tile
 from games import services
 from games.models import LogEntry, Match
 from tests import frames, seeded
+from tests.games.table.hostile.secrets import hand_sections, outside_hand, shown_seat, tiles_written
 from tests.games.table.socket.conftest import Browser, covered, db, rid, spec
-from tests.hostile.secrets import hand_sections, outside_hand, shown_seat, tiles_written
 from tests.servers import choose_from_board
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]

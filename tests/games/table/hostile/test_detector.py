@@ -1,11 +1,11 @@
-"""The secrecy checks are only as good as `tests.hostile.secrets.tiles_written`: it finds a tile
+"""The secrecy checks are only as good as `tests.games.table.hostile.secrets.tiles_written`: it finds a tile
 in each form the site writes one, and nothing in what only looks like numbers."""
 
 from __future__ import annotations
 
 import json
 
-from tests.hostile.secrets import tiles_written
+from tests.games.table.hostile.secrets import tiles_written
 
 
 def test_the_detector_finds_a_tile_in_every_form_the_site_writes() -> None:

@@ -27,8 +27,8 @@ from engine.views import view
 from games import services
 from games.models import Pause
 from games.table.protocol import MAX_FRAME
+from tests.games.table.hostile.test_ws_fuzz import state_now
 from tests.games.table.socket.conftest import db, rid, state_of
-from tests.hostile.test_ws_fuzz import state_now
 from tests.servers import Processes, TableSocket, session_cookie
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.slow]
