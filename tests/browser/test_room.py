@@ -14,7 +14,7 @@ from django.conf import settings
 from games import services
 from games.services import SeatSpec
 from tests import seeded
-from tests.site_games.conftest import play
+from tests.games.matches import play
 
 from .table import Table
 

@@ -16,7 +16,7 @@ from games.chat import services as chat
 from games.chat.models import Action, Block, Message, Mute, Report, TableChat
 from games.chat.words import Refused
 from games.permissions import Talk
-from tests.site_games.conftest import create
+from tests.games.matches import create
 
 pytestmark = pytest.mark.django_db
 

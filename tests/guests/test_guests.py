@@ -17,7 +17,7 @@ from accounts import guests
 from accounts.models import Guest
 from games import quick
 from games.models import LogEntry, Match, Round, Seat
-from tests.site_games.conftest import create, play
+from tests.games.matches import create, play
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tests.site_games.conftest import (  # noqa: F401  (fixtures shared with site_games)
+from tests.games.matches import (  # noqa: F401  (fixtures shared with site_games)
     _back_to_english,
     admin_client_,
     ana,

@@ -18,7 +18,7 @@ from django.utils import timezone
 from engine.replay import run_replay
 from games import selectors
 from games.models import Match, Round
-from tests.site_games.conftest import create, play, play_rounds
+from tests.games.matches import create, play, play_rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.site_games.conftest import create, play
+from tests.games.matches import create, play
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.test import Client
 from games.history.models import PlayerStats
 from games.history.stats import LEADERBOARD_MIN
 from games.models import Round
+from tests.games.matches import create
 from tests.history.fabricate import finished_match
-from tests.site_games.conftest import create
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from games.history import boards
 from games.history.replays import NotReplayable, round_replay
 from games.models import Match
 from games.table.board import Viewer, board_context, board_html
-from tests.site_games.conftest import create, step
+from tests.games.matches import create, step
 
 REVEAL = re.compile(r'<div class="reveal[^"]*">.*?</div>', re.S)
 #: the computers' pace in the top bar: what spectators saw live, which a replay does not show

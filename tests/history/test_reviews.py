@@ -19,7 +19,7 @@ from games.history import reviews
 from games.history.models import RoundReview
 from games.history.replays import round_replay
 from games.models import Match, Round
-from tests.site_games.conftest import create, play_rounds
+from tests.games.matches import create, play_rounds
 
 #: what each language says where the expert chose differently, and its button
 WORDS = {

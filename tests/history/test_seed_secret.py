@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import permissions
 from games.models import Match
 from games.permissions import Action
-from tests.site_games.conftest import create, play, play_rounds
+from tests.games.matches import create, play, play_rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -177,7 +177,7 @@ def test_rebuild_gives_the_incremental_numbers_over_many_matches(make_user: Any)
 def test_the_service_that_ends_a_match_counts_it(make_user: Any) -> None:
     """Played through the services to the end of round 13: the stats are there when the
     match is finished (the same transaction), and a rebuild gives the same numbers."""
-    from tests.site_games.conftest import create, step
+    from tests.games.matches import create, step
 
     ana = make_user("ana")
     match = create(ana, "casual", seed=606)

@@ -19,7 +19,7 @@ from games import presence
 from games.history.mail import send_turn_mails
 from games.history.models import TurnMail
 from games.models import Match, Presence
-from tests.site_games.conftest import create, step
+from tests.games.matches import create, step
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,7 @@ from games.services import SeatSpec
 from games.table.commands.play_again import Answers, again_answer, again_seat_set
 from tests import seeded
 from tests.games.conftest import rid
-from tests.site_games.conftest import play
+from tests.games.matches import play
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.models import Match
 
-from .conftest import create
+from .matches import create
 
 pytestmark = pytest.mark.django_db
 

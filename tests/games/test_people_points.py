@@ -14,7 +14,7 @@ from django.utils import translation
 from games.history import boards
 from games.history.replays import round_replay
 from games.models import Match
-from tests.site_games.conftest import create, play_rounds
+from tests.games.matches import create, play_rounds
 
 
 @pytest.mark.django_db

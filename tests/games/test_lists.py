@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import selectors
 
-from .conftest import create, finish, play
+from .matches import create, finish, play
 
 pytestmark = pytest.mark.django_db
 

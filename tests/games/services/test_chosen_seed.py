@@ -27,7 +27,7 @@ from games.models import Match, Round, Seat
 from games.services import SeatSpec
 from games.table.commands.play_again import again_answer
 from games.words import sentence
-from tests.site_games.conftest import create
+from tests.games.matches import create
 
 pytestmark = pytest.mark.django_db
 

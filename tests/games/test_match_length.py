@@ -25,7 +25,7 @@ from games.queries import replay_differences
 from games.services import SeatSpec
 from games.table.commands.play_again import again_answer
 from tests import seeded
-from tests.site_games.conftest import play, play_rounds, request_id
+from tests.games.matches import play, play_rounds, request_id
 
 pytestmark = pytest.mark.django_db
 
@@ -178,7 +178,7 @@ def test_r31_the_rules_page_says_a_shorter_match_may_be_chosen(client: Client) -
 def test_r31_a_seven_round_match_from_six_six_played_to_the_end_is_replayed_checked_and_rated(
     ana: Any, ben: Any, ana_client: Client
 ) -> None:
-    """Two people whose every move a computer player chooses (tests.site_games.conftest.step):
+    """Two people whose every move a computer player chooses (tests.games.matches.step):
     seven rounds, 6-6 down to 0-0; the export replays to the stored end, the admin's check
     finds it the same, the stats count seven rounds and the rating moves (a match of people)."""
     match = short(ana, ben, rounds=7, seed=2026)

@@ -16,7 +16,7 @@ from engine.replay import run_replay
 from games import selectors
 from games.models import Match
 
-from .conftest import create, play, play_rounds
+from .matches import create, play, play_rounds
 
 pytestmark = pytest.mark.django_db
 

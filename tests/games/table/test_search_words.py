@@ -13,7 +13,7 @@ from django.test import Client
 
 from engine import rules
 from games import selectors
-from tests.site_games.conftest import create, step
+from tests.games.matches import create, step
 
 pytestmark = pytest.mark.django_db
 

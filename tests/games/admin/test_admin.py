@@ -15,7 +15,7 @@ from engine.serialize import state_from_json
 from games import selectors
 from games.models import ClientRequest, LogEntry, Match, UndoPoint
 
-from .conftest import create, play, play_rounds
+from ..matches import create, play, play_rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,6 @@
-"""Fixtures for the lobby, my-matches, join/watch pages, the admin and the replay commands.
+"""Users, clients and matches played through the services, for the tests of the site's pages
+(lobby, my matches, join/watch, the admin, history, table talk, guests): its fixtures are
+registered by tests/games/conftest.py and tests/accounts/conftest.py.
 
 Matches are built and played only through the services (`games.services`), the
 way the site does it: `play(match, n)` makes n moves, a human seat's move chosen by

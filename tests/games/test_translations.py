@@ -11,7 +11,7 @@ from django.urls import reverse
 from games.models import Match
 from tests.i18n_helpers import english_leaks
 
-from .conftest import play
+from .matches import play
 
 pytestmark = pytest.mark.django_db
 
