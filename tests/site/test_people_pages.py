@@ -20,7 +20,7 @@ from django.test import Client
 from games import services
 from games.services import SeatSpec
 from tests import seeded
-from tests.history.fabricate import finished_match
+from tests.games.history.fabricate import finished_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

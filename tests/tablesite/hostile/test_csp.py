@@ -20,7 +20,7 @@ from games import services
 from games.chat import services as chat
 from games.models import Match
 from games.services import SeatSpec
-from tests.history.fabricate import finished_match
+from tests.games.history.fabricate import finished_match
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,8 @@ from games import presence
 from games.history.mail import send_turn_mails
 from games.history.models import TurnMail
 from games.models import Match, Presence
+from tests.games.history.test_turn_mail import confirmed
 from tests.games.table.socket.conftest import db, play
-from tests.history.test_turn_mail import confirmed
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

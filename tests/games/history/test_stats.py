@@ -12,7 +12,7 @@ from django.core.management import call_command
 from games.history.models import CountedMatch, PlayerStats
 from games.history.stats import LEADERBOARD_MIN, count_match, match_facts, opponents_kinds
 from games.models import LogEntry, Match, Round, Seat
-from tests.history.fabricate import finished_match
+from tests.games.history.fabricate import finished_match
 
 pytestmark = pytest.mark.django_db
 

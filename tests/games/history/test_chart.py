@@ -15,7 +15,7 @@ from django.test import Client
 from engine.deal import ROUNDS
 from games import charts
 from games.models import Round
-from tests.history.fabricate import finished_match
+from tests.games.history.fabricate import finished_match
 
 SVG = re.compile(r'<svg class="chart".*?</svg>', re.S)
 SHAPE = "M2 10a8 8 0 1 0 16 0a8 8 0 1 0-16 0Z"

@@ -330,7 +330,7 @@ def test_a_finished_matchs_page_offers_no_seat_or_round_to_add(
 ) -> None:
     """The admin adds nothing to a match (the services make its seats and rounds): a finished
     match's page offered "Add another Seat" and "Add another Round" all the same."""
-    from tests.history.fabricate import finished_match
+    from tests.games.history.fabricate import finished_match
 
     match = finished_match([ana, "casual"], seed=99)
     html = admin_client_.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()

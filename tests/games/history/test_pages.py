@@ -13,8 +13,8 @@ from django.test import Client
 from games.history.models import PlayerStats
 from games.history.stats import LEADERBOARD_MIN
 from games.models import Round
+from tests.games.history.fabricate import finished_match
 from tests.games.matches import create
-from tests.history.fabricate import finished_match
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +72,7 @@ def test_my_matches_puts_your_turn_first_with_a_badge(make_user: Any) -> None:
     ana = make_user("ana")
     waiting = create(ana, "human", seed=3)  # a free seat: nobody's turn yet
     mine = create(ana, "casual", seed=21)
-    from tests.history.test_turn_mail import on_turn
+    from tests.games.history.test_turn_mail import on_turn
 
     on_turn(mine)
     html = client_for(ana).get("/matches/").content.decode()

@@ -19,7 +19,7 @@ from django.test import Client
 from games import permissions
 from games.models import Match
 from games.permissions import Action as Can
-from tests.history.fabricate import finished_match
+from tests.games.history.fabricate import finished_match
 
 pytestmark = pytest.mark.django_db
 
