@@ -12,7 +12,7 @@ from django.test import Client
 
 from games.models import Match, Seat
 from tests.conftest import PHONE
-from tests.site.test_browser import _layout_problems
+from tests.tablesite.test_browser import _layout_problems
 
 from .matches import create
 

@@ -25,7 +25,7 @@ from django.urls import reverse
 
 from accounts import emails
 from accounts.models import EmailAddress
-from tests.site.test_email import PASSWORD, Inbox, smtp_server
+from tests.accounts.test_email import PASSWORD, Inbox, smtp_server
 
 pytestmark = pytest.mark.django_db
 

@@ -21,7 +21,7 @@ from accounts import names
 from games import services
 from games.errors import GameError
 from games.models import Match
-from tests.site.test_accounts import PASSWORD
+from tests.accounts.test_accounts import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
