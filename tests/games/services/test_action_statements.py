@@ -29,7 +29,7 @@ from games import services
 from games.errors import GameError
 from games.models import ClientRequest, LogEntry, Match, UndoPoint
 
-from .conftest import Driver, rid, snapshot, state_of
+from ..conftest import Driver, rid, snapshot, state_of
 
 pytestmark = pytest.mark.django_db
 
