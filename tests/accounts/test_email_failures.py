@@ -5,7 +5,7 @@ refuses the connection, accepts it and never speaks (a short EMAIL_TIMEOUT), han
 the middle of the message, refuses the login, offers no STARTTLS, or speaks no TLS where
 TLS is expected: no 500; the account is made and the person signed in, its address kept;
 the page says the link could not be sent and offers "Send again", which works once the
-mail server works (a real one on loopback, aiosmtpd, as in tests/site/test_email.py)."""
+mail server works (a real one on loopback, aiosmtpd, as in tests/accounts/test_email.py)."""
 
 from __future__ import annotations
 

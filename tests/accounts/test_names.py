@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def sign_ups_not_throttled(settings: Any) -> None:
     """These tests sign up many names from one address; the sign-up throttle
-    (accounts.throttle, tested in tests/guests) would refuse the sixth."""
+    (accounts.throttle, tested in tests/accounts) would refuse the sixth."""
     settings.ACCOUNT_THROTTLES = {"guest": (10_000, 3600), "signup": (10_000, 3600)}
 
 

@@ -51,7 +51,7 @@ def test_changelist_search_by_id_seed_user_and_seat_name(
     client.post(reverse("games:join", args=[target.pk, target.invite_token]), {"seat": 1})
     query = {"id": str(target.pk), "seed": "987654"}.get(term, term)
     response = admin_client_.get(reverse("admin:games_match_changelist"), {"q": query})
-    # Not by the seed before the match is over: its seed is its deals (tests/history/test_seed_secret.py).
+    # Not by the seed before the match is over: its seed is its deals (tests/games/history/test_seed_secret.py).
     assert [m.pk for m in response.context["cl"].result_list] == (
         [] if term == "seed" else [target.pk]
     )
@@ -62,7 +62,7 @@ def test_match_change_page_edits_only_listed(admin_client_: Client, ana: Any) ->
     url = reverse("admin:games_match_change", args=[match.pk])
     page = admin_client_.get(url).content.decode()
     assert replay_url(match) in page
-    # No export link while the match is played (tests/history/test_admin_replay.py: once it is over).
+    # No export link while the match is played (tests/games/history/test_admin_replay.py: once it is over).
     assert reverse("admin:games_match_export", args=[match.pk]) not in page
     assert 'name="listed"' in page
     for readonly in ("seed", "status", "players", "version", "round_number"):

@@ -65,7 +65,7 @@ def test_a_live_round_shows_no_hand_to_staff(admin_client_: Client, ana: Any) ->
     html = page.content.decode()
     assert 'class="reveal' not in html and "replay-board" not in html
     assert "No round of this match has ended yet" in html
-    # the seed is every deal: hidden while the match is played (tests/history/test_seed_secret.py)
+    # the seed is every deal: hidden while the match is played (tests/games/history/test_seed_secret.py)
     assert 'id="replay-seed"' not in html and 'id="replay-seed-hidden"' in html
 
 

@@ -9,7 +9,7 @@ they must read and write what the ORM calls they replaced did.
 - a person's action while the round goes on costs two statements between BEGIN and
   COMMIT: the lock, which reads the request id's earlier result, the current round, the
   seats and the acting connection's session with the match (a third only when it waited
-  for the lock: tests/games/test_concurrency.py); and one statement writing the log entry,
+  for the lock: tests/games/services/test_concurrency.py); and one statement writing the log entry,
   the undo point, the match and the request id.
 """
 

@@ -421,7 +421,7 @@ def test_a_fresh_read_loads_what_the_orm_loads_in_four_statements(
             getattr(theirs.user, f) for f in user_fields
         ]
         # The match by id only: a reference back to it would make every version's reads a
-        # cycle that only the garbage collector frees (tests/bench/test_gc.py).
+        # cycle that only the garbage collector frees (tests/tablesite/test_gc.py).
         assert mine.match_id == reads.match.pk
     entry = (
         LogEntry.objects.select_related("user")

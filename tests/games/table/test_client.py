@@ -1,6 +1,6 @@
 """The table's scripts (static/js) in Debian's Chromium, against a stand-in websocket.
 
-The page is the real table template rendered for real positions (tests/table/
+The page is the real table template rendered for real positions (tests/games/table/
 snapshots.py) and opened from a file; `window.WebSocket` is replaced by a recorder
 so each test sees exactly the JSON the client sends (games/board.py documents the
 contract) and can feed it server messages. Screenshots at desktop and phone size

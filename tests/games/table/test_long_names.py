@@ -1,4 +1,4 @@
-"""Names never break a layout: every board state of tests/table/snapshots.py, with
+"""Names never break a layout: every board state of tests/games/table/snapshots.py, with
 20-character names in every seat, in English, Spanish and German, at 1280 x 800 and 375 x 667:
 the page never scrolls sideways and no number is cut (a total of 178 never shows as "17").
 A name itself may end in an ellipsis: it is a .pname, with the whole name in its title.

@@ -3,7 +3,7 @@ scroll, with 15, 21 and 32 tiles; the playable ones shown and lit; with 15 tiles
 takes at most 35% of the screen's height. On the phone the table has one menu button (the
 site's menu is an item of the table's), the boneyard's "50 tiles" stays on one line and the
 engine double is a tile, not an icon. The table page is rendered from engine states
-(tests/table/snapshots.py, no server) in English, Spanish and German and opened in Chromium;
+(tests/games/table/snapshots.py, no server) in English, Spanish and German and opened in Chromium;
 screenshots go to test-artifacts/screenshots/phone-hand-*.png.
 """
 

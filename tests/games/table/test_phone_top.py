@@ -1,6 +1,6 @@
 """The table's top, the computers' level and the score tables with long names, in
 Chromium at 375 x 667 and 1280 x 800 in English, Spanish and German, from the static pages of
-tests/table/snapshots.py (20-character names, computers of every level):
+tests/games/table/snapshots.py (20-character names, computers of every level):
 
 - on the phone the table's top bar is one row, the chat button in it, and whose turn it is
   stays on one line (the name gives way, a .pname);

@@ -1,7 +1,7 @@
 """The table's top bar at 1280 x 800 shows no badge cut short in any language (the
 Spanish pace badge was cut), and whose turn it is whole: the computers' pace beside an open
 double and a turn, seated and watching. Where the pace does not fit it is not shown (it is in
-the table's menu). Rendered from engine states (tests/table/snapshots.py) in Chromium."""
+the table's menu). Rendered from engine states (tests/games/table/snapshots.py) in Chromium."""
 
 from __future__ import annotations
 

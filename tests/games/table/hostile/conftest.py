@@ -1,6 +1,6 @@
 """Fixtures for the hostile-input and secrecy tests.
 
-The websocket fixtures are the realtime tests' own (tests/realtime/conftest.py):
+The websocket fixtures are the socket tests' own (tests/games/table/socket/conftest.py):
 `connect(match, user, watch=...)` gives a `Browser` on ``/ws/m/<id>/`` through the
 real ASGI application (origin check, session cookie), with the in-memory channel
 layer, `COMPUTER_DELAY = 0` and no background worker; `alice`, `bob`, `carol` are

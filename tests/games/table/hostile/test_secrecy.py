@@ -13,7 +13,7 @@ against the match as it was at that version (the engine state stored for it):
 
 - a board shows the hand of at most one seat, one its viewer plays; on a shared device
   only the seat whose turn it is (after "Show my tiles") or the one last shown;
-- the only tiles written anywhere in it (every form: see tests/hostile/secrets.py) are
+- the only tiles written anywhere in it (every form: see tests/games/table/hostile/secrets.py) are
   that hand's, tiles that have been on a train in this round (public, even if an undo
   took one back), and the engine double (R6: everyone knows who holds it); so no
   other hand and no boneyard tile, and the draw preview shows nothing of the tile;

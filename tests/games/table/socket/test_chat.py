@@ -138,7 +138,7 @@ async def test_a_flood_is_refused_in_words_and_nothing_past_the_limit_is_stored(
     connect: Any, make_match: Any, bob: Any, alice: Any, settings: Any
 ) -> None:
     # The chat's own limit, per person across tables: the connection's frame budget
-    # (games.table.budget, tested in tests/hostile/test_ws_flood.py) is lifted here.
+    # (games.table.budget, tested in tests/games/table/hostile/test_ws_flood.py) is lifted here.
     settings.TABLE_FRAME_BUDGET = (1e6, 10**6, 10**6)
     match = await db(duo, make_match, bob)
     a, _ = await opened(connect, match, alice, language="en")

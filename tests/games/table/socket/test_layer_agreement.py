@@ -113,7 +113,7 @@ def test_a_process_of_another_layer_refuses_to_start_in_one_line(
 @pytest.mark.parametrize("layer", [REDIS, MEMORY], ids=["redis", "memory"])
 def test_the_same_layer_starts(others: list[servers.Member], layer: tuple[str, str]) -> None:
     """Two of the in-memory layer agree here; the computers' lock refuses the second
-    (games.worker `claim_at_start`, tests/realtime/test_worker_start.py)."""
+    (games.worker `claim_at_start`, tests/games/worker/test_worker_start.py)."""
     running(others, layer)
     assert servers.agree_at_start(layer=layer, wait=0) is True
     mine = servers.member()
