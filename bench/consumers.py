@@ -1,6 +1,6 @@
 """A table connection without its socket, for the benchmarks and the tests that drive
 the server's board code in one process (bench/action.py, bench/load_growth.py,
-tests/bench/test_gc.py).
+tests/tablesite/test_gc.py).
 
 It lives in bench/, not in tests/ nor in the product: bench/ is not installed with the
 site (pyproject's packages are engine, tablesite, games and accounts), the tests import

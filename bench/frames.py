@@ -24,7 +24,7 @@ import pytest
 from django.utils import translation
 
 from games.table import board, board_reads
-from tests.table.test_updates import Connection, act, seated
+from tests.games.table.test_updates import Connection, act, seated
 
 pytestmark = pytest.mark.django_db
 

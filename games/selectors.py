@@ -162,7 +162,7 @@ def open_request(match_id: int) -> ChangeRequest | None:
     """The undo or restart request waiting for answers at the match (one past its minute is
     not open any more, whether or not it has been closed in the database yet)."""
     # No select_related: Django compiles it with a recursive local function, a reference
-    # cycle on every board read (tests/bench/test_gc.py); the asker is read when there is one.
+    # cycle on every board read (tests/tablesite/test_gc.py); the asker is read when there is one.
     return ChangeRequest.objects.filter(
         match_id=match_id, status=ChangeRequest.Status.OPEN, expires_at__gt=timezone.now()
     ).first()

@@ -14,7 +14,7 @@ the rules page instead.
 The site's own refusals (a match that does not exist, a stale version, a bad invitation,
 who may do what …) and notices are here too, by key (`SITE`, `sentence`): services, views,
 consumers, permissions and the features' rules raise or show `sentence(key)`, never a
-sentence of their own (tests/site/test_words_home.py).
+sentence of their own (tests/tablesite/test_words_home.py).
 
 The root's other words, each in a section below: the create form's (`FORM`), the
 first-time tips' (`TIP_WORDS`), the scores chart's and the admin's search boxes'

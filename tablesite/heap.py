@@ -1,7 +1,7 @@
 """The server process's heap and its cycle collector: short pauses at any number of tables.
 
 What the site does leaves no reference cycles: an action and its boards, the computers'
-periodic scans, a connection's reads of its match (tests/bench/test_gc.py). What they make
+periodic scans, a connection's reads of its match (tests/tablesite/test_gc.py). What they make
 is freed by reference counting, so the cycle collector finds next to nothing (bench/load.py
 prints what its collections freed: under 50 objects in 3,000 actions at 150 tables). What
 the collector costs is its walk: a full collection walks every tracked object that is not

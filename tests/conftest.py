@@ -27,9 +27,12 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import wait
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from tests.servers import Processes
 
 # The expert's choices in replays are worked out only for the rounds a test asks about
 # (games.history.reviews): every round that ends would keep a background thread busy.
@@ -184,6 +187,16 @@ def _idle(pool: Any, size: int, timeout: float = 30) -> None:
 
 def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+@pytest.fixture
+def procs(transactional_db: Any) -> Iterator[Processes]:
+    """Real servers for one test (`tests.servers.Processes`: daphnes, Redis, HAProxy),
+    every one stopped before the test database is emptied."""
+    from tests.servers import processes
+
+    with processes() as pool:
+        yield pool
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@
 - `Proxy`: HAProxy in front of some `Daphne`s (deploy/haproxy.cfg.template, filled by
   tablesite/haproxy.py): a table's page and socket hashed on its match id to one of them.
 - `Processes`: owns every process a test started and ends them all, however the
-  test ends (the `processes` fixtures in tests/faults and tests/hostile use it).
+  test ends (the `procs` fixture of tests/conftest.py uses it).
 - `TableSocket`: a websocket client of ``/ws/m/<id>/`` over a real socket (the
   ``websockets`` library) that keeps every raw frame, the acks and the boards.
 - `choose_from_board(html)`: a legal move read from a board's HTML alone, the way

@@ -261,7 +261,7 @@ def _load(match_id: int) -> Match | None:
         )
         seats.append(seat)
     # No reference from the seats back to the match (a cycle would leave every version's
-    # reads, the parsed snapshot with them, to the cycle collector: tests/bench/test_gc.py).
+    # reads, the parsed snapshot with them, to the cycle collector: tests/tablesite/test_gc.py).
     # The seats travel with the match as a plain list (`selectors.match_seats` takes it):
     # Django has no public way to hand rows read here to ``match.seats.all()``.
     match.seat_list = seats  # type: ignore[attr-defined]  # as selectors.match_seats reads them
@@ -321,7 +321,7 @@ def advance(reads: BoardReads, notice: dict[str, Any]) -> BoardReads | None:
     """The reads of the version `notice` (a ``match.changed`` message, games.notify) tells of,
     made from `reads` (the version before) by applying its log entries with the engine, as
     the service that logged them did (R27: the engine is deterministic, so this equals a
-    fresh read: tests/realtime/test_hub.py). None when that is not certain: the entries
+    fresh read: tests/games/table/socket/test_hub.py). None when that is not certain: the entries
     are not exactly the next ones of the current round (a gap, another kind of entry), an
     undo or restart is being asked, the match is not being played or the round ends."""
     from engine.replay import BadReplay, parse_action

@@ -28,7 +28,7 @@ ask it, which service it calls, what it answers — run by the consumer
 (games.table.consumers) with the connection as its first argument, and, for a command the
 board offers in its menu, when it is offered. A new table command is its module (and its
 template when it is offered). The list of commands and their fields is docs/protocol.md's,
-which tests/table/test_command_registry.py compares with the registry.
+which tests/games/table/test_command_registry.py compares with the registry.
 """
 
 from __future__ import annotations

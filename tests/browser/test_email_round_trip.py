@@ -16,7 +16,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from accounts.models import EmailAddress
-from tests.site.test_email import Inbox, smtp_server
+from tests.accounts.test_email import Inbox, smtp_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -19,8 +19,8 @@ from accounts import names
 from games import selectors, services
 from games.services import SeatSpec
 from tests import seeded
-from tests.history.fabricate import finished_match
-from tests.site_games.conftest import play
+from tests.games.history.fabricate import finished_match
+from tests.games.matches import play
 
 from .table import Table
 from .test_room import open_chat, train_problems

@@ -15,7 +15,7 @@ from games.models import Match
 from games.services import SeatSpec
 from tests import seeded
 from tests.conftest import PHONE
-from tests.site_games.conftest import play
+from tests.games.matches import play
 
 from .table import Table
 

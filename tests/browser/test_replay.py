@@ -11,7 +11,7 @@ import pytest
 from games.history.replays import round_replay
 from games.models import Match
 from tests.conftest import PHONE
-from tests.history.fabricate import finished_match
+from tests.games.history.fabricate import finished_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,7 +11,7 @@ import pytest
 from games.history.models import RoundReview
 from games.models import LogEntry
 from tests.conftest import PHONE
-from tests.history.fabricate import finished_match
+from tests.games.history.fabricate import finished_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -14,7 +14,7 @@ from django.conf import settings
 from games import services
 from games.services import SeatSpec
 from tests import seeded
-from tests.site_games.conftest import play
+from tests.games.matches import play
 
 from .table import Table
 
@@ -230,7 +230,7 @@ CHART_FOOT = """() => {
 def test_at_the_match_end_the_tip_bar_covers_no_part_of_the_chart(
     viewport: dict[str, int], live: str, make_user: Any, context_for: Any, shots: Path
 ) -> None:
-    from tests.history.fabricate import finished_match
+    from tests.games.history.fabricate import finished_match
 
     # a new player: the tips are on (static/js/tips.js), their slot at the bottom
     ana = make_user("ana")

@@ -11,7 +11,7 @@ import pytest
 
 from games.models import Round
 from tests.browser.table import Table
-from tests.history.fabricate import finished_match
+from tests.games.history.fabricate import finished_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

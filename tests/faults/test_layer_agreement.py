@@ -5,7 +5,7 @@ A server on Redis runs; a second one started without ``REDIS_URL`` (it served, l
 moves), or on another database number of the same Redis, exits with status 3 before it
 listens, in one log line and no traceback. The first one killed with SIGKILL stops
 counting at once: a server without Redis then starts, and one on Redis is refused beside
-it. (The guard itself, case by case: tests/realtime/test_layer_agreement.py.)
+it. (The guard itself, case by case: tests/games/table/socket/test_layer_agreement.py.)
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from games import services
 from games.table.consumers import LAYER_RESTART
 from tablesite.env import channel_layers
 from tests.faults.conftest import db
-from tests.realtime.conftest import TIMEOUT, Browser, session_cookie, spec
+from tests.games.table.socket.conftest import TIMEOUT, Browser, session_cookie, spec
 from tests.servers import Processes
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.slow]

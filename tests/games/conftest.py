@@ -4,7 +4,9 @@
 - `make_match(...)`: a match from seat kinds ("me", "human", "local", "computer:casual");
 - `Driver`: plays a match through its services, choosing among the engine's legal
   actions (`engine.rules.legal_actions`) for the seats people control and letting
-  `computer_step` play the computer seats.
+  `computer_step` play the computer seats;
+- from tests/games/matches.py: `make_user`, `ana`, `ben`, `ana_client`, `admin_client_`
+  (users and signed-in clients for the pages) and its helpers `create`, `step`, `play`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,14 @@ from games import services
 from games.models import LogEntry, Match, Seat
 from games.services import SeatSpec
 from tests import seeded
+from tests.games.matches import (  # noqa: F401  (the pages' fixtures, for every folder below)
+    _back_to_english,
+    admin_client_,
+    ana,
+    ana_client,
+    ben,
+    make_user,
+)
 
 SEED = 20261202
 

@@ -25,7 +25,7 @@ from games.services import SeatSpec
 from games.table import board, board_reads
 from games.table.commands import away_limit, stand_in
 from tests import seeded
-from tests.realtime.conftest import play
+from tests.games.table.socket.conftest import play
 
 pytestmark = pytest.mark.django_db
 

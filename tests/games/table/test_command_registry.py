@@ -1,0 +1,81 @@
+"""A command is a module: every module of games/table/commands registers its
+commands, the protocol parses exactly those, and an offered command's template renders its
+menu item and its dialog from the offer alone."""
+
+from __future__ import annotations
+
+import json
+import pkgutil
+from pathlib import Path
+
+from django.template import engines
+
+from games.table import commands, protocol
+from games.table.commands import Offer
+
+
+def test_every_module_registers_and_the_protocol_parses_what_is_registered() -> None:
+    names = {m.name for m in pkgutil.iter_modules([str(Path(commands.__file__).parent)])}
+    assert {"last_round", "undo", "restart", "act"} <= names
+    assert set(protocol.FIELDS) == set(commands.COMMANDS)
+    for name, spec in commands.COMMANDS.items():
+        assert spec.name == name and callable(spec.handler)
+        frame = {"type": name, **{field.name: field.example for field in spec.fields}}
+        assert protocol.parse(json.dumps(frame)).type == name
+
+
+def test_an_offer_renders_its_menu_item_and_its_dialog_from_its_own_words() -> None:
+    offer = Offer(
+        "last_round",
+        "games/commands/last_round.html",
+        (("label", "L"), ("title", "T"), ("text", "X"), ("confirm", "C"), ("cancel", "N")),
+    )
+    template = engines["jinja2"].get_template(offer.template)
+    menu = template.render({"o": offer, "slot": "menu"})
+    after = template.render({"o": offer, "slot": "after"})
+    assert 'data-dialog="last-round-dialog"' in menu and ">L<" in menu and "<dialog" not in menu
+    assert (
+        'data-cmd="last_round"' in after
+        and ">T<" in after
+        and ">C<" in after
+        and "data-close" in after
+    )
+
+
+def test_the_protocol_document_lists_every_command_with_exactly_its_fields() -> None:
+    """docs/protocol.md's table of client commands says what the registry holds: each
+    registered command once, with the fields it takes and no others, and no other command."""
+    import re
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "protocol.md").read_text()
+    section = text.split("## Client → server", 1)[1].split("\n## ", 1)[0]
+    documented: dict[str, frozenset[str]] = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) < 3 or not cells[0].startswith("`"):
+            continue
+        fields = re.sub(r"\([^)]*\)", "", cells[1])  # what a field's words say of it
+        for name in re.findall(r"`(\w+)`", cells[0]):
+            assert name not in documented, f"{name} is listed twice"
+            documented[name] = frozenset(re.findall(r"`(\w+)`", fields))
+    registered = {name: spec.field_names() for name, spec in commands.COMMANDS.items()}
+    assert documented == registered
+
+
+def test_a_features_rule_and_consent_kind_are_declared_by_its_own_module() -> None:
+    """A feature's permission rule (games.permissions.RULES: named as the command it allows)
+    and the change it asks of the others (games.consent.KINDS) are declared by the command's
+    module, with their words and what accepting does: nothing about a feature is written
+    elsewhere."""
+    import importlib
+
+    from games import consent, permissions
+
+    assert permissions.RULES and consent.KINDS
+    for name, rule in permissions.RULES.items():
+        module = rule.allows.__module__
+        assert module.startswith("games.table.commands.") and rule.refusal.__module__ == module
+        assert rule in vars(importlib.import_module(module)).values(), name
+        assert name in {spec.name for spec in commands.COMMANDS.values()}, name
+    for name, kind in consent.KINDS.items():
+        assert kind in vars(importlib.import_module(f"games.table.commands.{name}")).values()
