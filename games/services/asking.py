@@ -20,7 +20,6 @@ from engine.state import RoundState
 from games import consent, log, permissions
 from games.errors import NO_REQUEST, REQUEST_OPEN, GameError
 from games.models import ChangeRequest, Match, Round
-from games.permissions import Action as Can
 from games.services.store import (
     Result,
     _append,
@@ -36,6 +35,15 @@ from games.words import sentence
 
 #: how long an undo or restart request waits for the others' answers
 REQUEST_LIFETIME = timedelta(minutes=1)
+
+#: who may accept or decline an open request (the ``accept`` and ``decline`` commands): a
+#: person at the table; asked with the request, not the one who asked it (a request of one's
+#: own is the others' to answer)
+MAY_ANSWER = permissions.rule(
+    "answer",
+    lambda can, seat, request: can.person and (request is None or request.asked_by_id != can.uid),
+    lambda: sentence("players_only"),
+)
 
 
 def _open_request(match: Match, rnd: Round | None = None) -> ChangeRequest | None:
@@ -132,7 +140,7 @@ def asked_or_done(
     match_id: int,
     user: object,
     request_id: str,
-    action: Can | permissions.Rule,
+    action: permissions.Rule,
     change: str,
     check: Callable[[Match, RoundState], None],
     make: Callable[[consent.Pending], None],
@@ -183,7 +191,7 @@ def change_answer(
     with transaction.atomic():
         match = _lock(match_id)
         seats = _seats(match)
-        permissions.require(user, Can.ANSWER, match, seats=seats)
+        permissions.require(user, MAY_ANSWER, match, seats=seats)
         seen = _seen(match, user, request_id)
         if seen is not None:
             return seen
@@ -197,7 +205,7 @@ def change_answer(
             or current.pk != ask
         ):
             raise GameError(NO_REQUEST, sentence("request_closed"))
-        permissions.require(user, Can.ANSWER, match, seats=seats, request=current)
+        permissions.require(user, MAY_ANSWER, match, seats=seats, request=current)
         uid = permissions.user_id(user)
         version = match.version + 1
         if not accept:

@@ -50,6 +50,14 @@ from games.services.store import (
 )
 from games.words import refusal, sentence
 
+#: who may start the next round once this one is over (the ``next_round`` command): the
+#: match's creator or a player
+MAY_NEXT_ROUND = permissions.rule(
+    "next_round",
+    lambda can, seat, request: can.owner or bool(can.mine),
+    lambda: sentence("players_next_round"),
+)
+
 # The statements only moves run, written out in SQL as the kernel's are (why:
 # games.services.store).
 
@@ -280,7 +288,7 @@ def round_next(*, match_id: int, user: object, expected_version: int, request_id
     """Start the next round once this one is over (R5/R31: round r + 1, totals carried, R21)."""
     with transaction.atomic():
         match = _lock(match_id)
-        permissions.require(user, Can.NEXT_ROUND, match)
+        permissions.require(user, MAY_NEXT_ROUND, match)
         seen = _seen(match, user, request_id)
         if seen is not None:
             return seen
