@@ -15,10 +15,12 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from engine.state import RoundState
 from games import consent, log, permissions
 from games.errors import NO_REQUEST, REQUEST_OPEN, GameError
+from games.log.words import consent_line
 from games.models import ChangeRequest, Match, Round
 from games.services.store import (
     Result,
@@ -35,6 +37,10 @@ from games.words import sentence
 
 #: how long an undo or restart request waits for the others' answers
 REQUEST_LIFETIME = timedelta(minutes=1)
+
+#: a request's steps in the round's log (``{"change": <a consent kind>, "step": …}``, one of
+#: games.consent.STEPS); the fold leaves the actions as they are
+LOG = log.register(log.Kind("consent", _("Request"), consent_line))
 
 #: who may accept or decline an open request (the ``accept`` and ``decline`` commands): a
 #: person at the table; asked with the request, not the one who asked it (a request of one's
@@ -101,7 +107,7 @@ def _close(
     if rnd is not None and rnd.number == ask.round_number:
         _append(
             rnd,
-            kind=log.CONSENT,
+            kind=LOG.name,
             version=version,
             action={"change": ask.change, "step": step},
             user=user,
@@ -127,7 +133,7 @@ def _ask(
         expires_at=timezone.now() + REQUEST_LIFETIME,
     )
     _append(
-        rnd, kind=log.CONSENT, version=version, action={"change": change, "step": "ask"}, user=user
+        rnd, kind=LOG.name, version=version, action={"change": change, "step": "ask"}, user=user
     )
     result = _commit(match, version, user=user, request_id=request_id)
     return Result(
@@ -226,7 +232,7 @@ def change_answer(
         if permissions.others(match, current.asked_by, seats=seats) - set(current.accepted):
             _append(
                 rnd,
-                kind=log.CONSENT,
+                kind=LOG.name,
                 version=version,
                 action={"change": current.change, "step": "accept"},
                 user=user,
