@@ -57,9 +57,10 @@ free text needs a full account (a guest sends phrases only); only the creator tu
 chat off; the chat in history and replay is for participants only (not even staff,
 who see reported messages in the admin).
 
-A feature's own action is declared by its module (games/table/commands/) as a `Rule`
-(`rule`): who may, from what they are at the match (`Powers`), and what a refusal says;
-`may`, `require` and `Powers.can` answer it from `RULES` as they answer the actions above.
+A feature's own action is declared by its module (games/table/commands/, or the module of
+games/services/ where its command's service lives) as a `Rule` (`rule`): who may, from what
+they are at the match (`Powers`), and what a refusal says; `may`, `require` and `Powers.can`
+answer it from `RULES` as they answer the actions above.
 Undo and redo (R27): a player; restart (R28): the creator, or a player "alone" (every
 other seat a computer or one of their own pass-and-play seats); end the match after this
 round (R32): a player; play again (R29): the people at the table and its creator; the
