@@ -22,16 +22,12 @@ What each may do (`Action`; tested as a table in tests/games/test_permissions.py
 action         owner   seated holder spectator staff staff + perm superuser
 ============== ======= ====== ====== ========= ===== ============ =========
 watch          yes     yes    yes    yes       no    yes          yes
-act (a seat)   no [1]  own    own    no        no    no           no
-pause          no [1]  yes    yes    no        no    no           no
+act [5]        no [1]  own    own    no        no    no           no
 prefer [4]     no [1]  yes    yes    no        no    no           no
 look back [6]  yes     yes    yes    no        no    yes          yes
 export [2]     ended   ended  ended  no        no    ended        ended
 see seed [2]   ended   ended  ended  no        no    ended        ended
 see hands [3]  yes     yes    yes    yes       no    yes          yes
-stand in [5]   no [1]  others others no        no    no           no
-take back [5]  no [1]  own    own    no        no    no           no
-answer [8]     no [1]  yes    yes    no        no    no           no
 watch link [9] no      no     no     yes       no    no           no
 ============== ======= ====== ====== ========= ===== ============ =========
 
@@ -43,16 +39,12 @@ being played, and once it is over its players and staff with the admin's
 ends"); before that nobody sees a hand but its own (`engine.views.view`). [4] a player's own
 table preferences, set from the table's menu ("draw and pass for me when I have no
 play"; kept on the account, guests too).
-[5] let a computer play a seat until its owner returns (games.standin): "others",
-a person's seat (a player's or a pass-and-play one) of someone else, asked by a person
-who plays a seat themselves; *when* (its owner away past the table's limit) is the
-service's check. "own": only the seat's owner takes it back. While a computer plays a
-seat, its owner does not act for it (``act``, and everything that needs a seat of
-one's own, counts only the seats the owner plays themselves).
+[5] while a computer plays a seat for its away owner (games.standin), its owner does not
+act for it (``act``, and every rule that needs a seat of one's own, counts only the seats
+the owner plays themselves).
 [6] step through the match's ended rounds (the players' replay page,
 games.history.views, and the admin's; the admin's seed and export follow [2]).
-[8] accept or decline an open request (undo, restart, last round, away limit) (`request`): a person at the table
-other than the one who asked (a request of one's own is the others' to answer). [9] follow the match's spectator link (games.views.watch):
+[9] follow the match's spectator link (games.views.watch):
 whoever brings the match's watch token is a spectator, but a guest only at a listed table
 . Clearing a pause left behind in the admin is a superuser's (`may_clear_pauses`).
 
@@ -65,12 +57,21 @@ free text needs a full account (a guest sends phrases only); only the creator tu
 chat off; the chat in history and replay is for participants only (not even staff,
 who see reported messages in the admin).
 
-A feature's own action is declared by its module (games/table/commands/) as a `Rule`
-(`rule`): who may, from what they are at the match (`Powers`), and what a refusal says;
-`may`, `require` and `Powers.can` answer it from `RULES` as they answer the actions above.
+A feature's own action is declared by its module (games/table/commands/, or the module of
+games/services/ where its command's service lives) as a `Rule` (`rule`): who may, from what
+they are at the match (`Powers`), and what a refusal says; `may`, `require` and `Powers.can`
+answer it from `RULES` as they answer the actions above.
 Undo and redo (R27): a player; restart (R28): the creator, or a player "alone" (every
 other seat a computer or one of their own pass-and-play seats); end the match after this
-round (R32): a player; play again (R29): the people at the table and its creator.
+round (R32): a player; play again (R29): the people at the table and its creator; the
+computers' pace, skip to my turn and the away limit: a player; let a computer play a seat
+until its owner returns (games.standin): a player, for a person's seat (a player's or a
+pass-and-play one) of someone else, *when* (its owner away past the table's limit) being
+the service's check; take a seat back: only its owner. Where the service lives in the
+root, its module declares the rule: pause the computers (R26, games.services.pauses): a
+player; start the next round (games.services.moves): the creator or a player; accept or
+decline an open request (games.services.asking, `request`): a person at the table other
+than the one who asked (a request of one's own is the others' to answer).
 
 An anonymous viewer may do nothing. At a table with more than one person (distinct
 users; pass-and-play seats count as their holder, a seat a computer stands in for as its
@@ -117,26 +118,16 @@ class Role(StrEnum):
 class Action(StrEnum):
     WATCH = "watch"
     ACT = "act"
-    NEXT_ROUND = "next_round"
-    PAUSE = "pause"
     EXPORT = "export"
     SEE_HANDS = "see_hands"
-    #: accept or decline another person's undo or restart request
-    ANSWER = "answer"
     #: the invitation and spectator links on the match's page
     SEE_LINKS = "see_links"
-    #: set the computers' pace, or have them skip to a person's turn
-    PACE = "pace"
     #: set one's own table preferences from this table (draw and pass for me)
     PREFER = "prefer"
     #: step through the match's ended rounds (the players' replay page and the admin's)
     LOOK_BACK = "look_back"
     #: see the match's seed (every deal of it)
     SEE_SEED = "see_seed"
-    #: let a computer play another person's seat while they are away (games.standin)
-    STAND_IN = "stand_in"
-    #: take one's own seat back from the computer standing in (games.standin)
-    TAKE_BACK = "take_back"
     #: follow the match's spectator link (games.views.watch)
     WATCH_LINK = "watch_link"
 
@@ -327,19 +318,7 @@ class Powers:
     (`powers`), for a board that asks a dozen of these questions of each viewer."""
 
     #: the actions answered here (the others need a token, staff permissions or the phase)
-    ACTIONS: ClassVar[frozenset[Action]] = frozenset(
-        {
-            Action.ACT,
-            Action.PAUSE,
-            Action.PACE,
-            Action.PREFER,
-            Action.NEXT_ROUND,
-            Action.ANSWER,
-            Action.SEE_LINKS,
-            Action.STAND_IN,
-            Action.TAKE_BACK,
-        }
-    )
+    ACTIONS: ClassVar[frozenset[Action]] = frozenset({Action.ACT, Action.PREFER, Action.SEE_LINKS})
 
     #: the signed-in user's id (None: nobody signed in, who may do none of these)
     uid: int | None = None
@@ -381,18 +360,10 @@ class Powers:
         action = Action(_name(action))
         if action == Action.ACT:
             return bool(self.mine) if seat is None else seat in self.mine
-        if action in (Action.PAUSE, Action.PACE, Action.PREFER):
+        if action == Action.PREFER:
             return bool(self.mine)
-        if action == Action.NEXT_ROUND:
-            return self.owner or bool(self.mine)
-        if action == Action.ANSWER:
-            return self.person and (request is None or request.asked_by_id != self.uid)
         if action == Action.SEE_LINKS:
             return self.owner or self.holds
-        if action == Action.TAKE_BACK:
-            return seat in self.own_seats
-        if action == Action.STAND_IN:
-            return bool(self.mine) and seat in self.other_seats
         raise AssertionError(action)  # only ACTIONS are answered here
 
 
@@ -528,13 +499,7 @@ def chat_may(
 
 _REFUSALS = {
     Action.ACT: lambda: sentence("not_your_seat"),
-    Action.NEXT_ROUND: lambda: sentence("players_next_round"),
-    Action.PAUSE: lambda: sentence("players_pause"),
-    Action.PACE: lambda: sentence("players_pace"),
     Action.PREFER: lambda: sentence("players_prefer"),
-    Action.ANSWER: lambda: sentence("players_only"),
-    Action.STAND_IN: lambda: sentence("others_stand_in"),
-    Action.TAKE_BACK: lambda: sentence("owner_takes_back"),
 }
 
 

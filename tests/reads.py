@@ -14,7 +14,6 @@ from engine.state import RoundState
 from games import log, permissions, selectors
 from games.errors import NOT_STARTED, GameError
 from games.models import LogEntry, Match, Round, Seat
-from games.permissions import Action as Can
 from games.words import sentence
 
 
@@ -103,7 +102,7 @@ def restart_available(match: Match, user: object) -> bool:
 
 def next_round_available(match: Match, user: object) -> bool:
     """Whether "Next round" shows: the round is over (not the match), for a player or the creator."""
-    return selectors.next_round_open(match) and permissions.may(user, Can.NEXT_ROUND, match)
+    return selectors.next_round_open(match) and permissions.may(user, "next_round", match)
 
 
 def answer_for(match: Match, user: object) -> str:

@@ -131,9 +131,7 @@ def ask(rnd: Round) -> RoundReview:
 
 def queue_ended(since: datetime) -> int:
     """Queue every round that ended since `since` with a person's action and no review yet."""
-    person = LogEntry.objects.filter(
-        round=OuterRef("pk"), kind=LogEntry.Kind.ACTION, by_computer=False
-    )
+    person = LogEntry.objects.filter(round=OuterRef("pk"), kind=log.ACTION, by_computer=False)
     ids = list(
         Round.objects.filter(ended_at__gte=since)
         .exclude(ended_by="")

@@ -17,22 +17,92 @@ The rules of the fold:
 
 Nothing here touches the database: entries are anything with ``kind`` and
 ``action`` attributes, so the fold is tested on plain tuples too.
+
+The kinds of entry are a registry (`KINDS`), fed by the features that write them: each
+declares its `Kind` (`register`, when its module is imported; games.table's app imports
+the command modules when the site starts) with its name, the admin's label and how its
+line reads (`Kind.line`, its words in games/log/words.py). ``LogEntry.kind``'s choices are
+read from it and no constraint lists the kinds, so a new kind needs no migration; an entry of
+a kind nobody registered is refused when it is written (`kind`: `UnknownKind`). The fold
+knows what ``action``, ``undo``, ``redo`` and ``restart`` do to the actions; every other
+registered kind (a request of games.consent, the last round of R32…) leaves them as they are.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+#: the kinds whose effect on the actions the fold knows (the features that write them register
+#: them: games.services.moves, games.table.commands.undo, redo and restart)
 ACTION = "action"
 UNDO = "undo"
 REDO = "redo"
 RESTART = "restart"
-#: a change asked of the others at the table (games.consent), and its answers: no change to the round
-CONSENT = "consent"
-#: R32: the round was made the match's last (kept in the round's start, so no change to the fold)
-LAST_ROUND = "last_round"
+
+
+#: the longest kind name ``LogEntry.kind`` holds
+MAX_NAME = 16
+
+
+@dataclass(frozen=True)
+class Line:
+    """What an entry's line is made from: its ``action`` (``{}`` when it has none), the seats'
+    names, the viewer's seat (None: a spectator; their own lines read in the second person),
+    `who` asked for it (named, or "A player" in words) and the round's engine number (for an
+    action only)."""
+
+    action: dict[str, Any]
+    names: Sequence[str]
+    viewer_seat: int | None
+    who: str
+    engine: int | None = None
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of log entry: its name (``LogEntry.kind``), its label (the model's choice, which
+    the admin shows and filters by) and ``line(Line) -> str``, the entry in the reader's
+    language."""
+
+    name: str
+    label: Any
+    line: Callable[[Line], str]
+
+
+class UnknownKind(ValueError):
+    """An entry of a kind no feature registered (`KINDS`): it is not written."""
+
+
+#: every kind by name: what ``LogEntry.kind`` may hold (`register` fills it)
+KINDS: dict[str, Kind] = {}
+
+
+def register(new: Kind) -> Kind:
+    """Add a kind of entry (the module of the feature that writes it calls this when imported);
+    returns it."""
+    if new.name in KINDS and KINDS[new.name] is not new:
+        raise ValueError(f"two log entry kinds named {new.name}")
+    if not 1 <= len(new.name) <= MAX_NAME:
+        raise ValueError(f"a log entry kind's name has 1 to {MAX_NAME} characters: {new.name}")
+    KINDS[new.name] = new
+    return new
+
+
+def kind(name: str) -> Kind:
+    """The kind named `name`, or `UnknownKind` when no feature registered it."""
+    found = KINDS.get(name)
+    if found is None:
+        raise UnknownKind(
+            f"no log entry kind is named {name!r}; the registered ones: {', '.join(sorted(KINDS))}"
+        )
+    return found
+
+
+def choices() -> list[tuple[str, Any]]:
+    """``LogEntry.kind``'s choices: every registered kind's name and label."""
+    return [(k.name, k.label) for k in KINDS.values()]
 
 
 class Entry(Protocol):
@@ -92,8 +162,8 @@ def fold(entries: Iterable[E]) -> Folded[E]:
         elif kind == RESTART:
             effective.clear()
             redo.clear()
-        elif kind in (CONSENT, LAST_ROUND):
-            pass
+        elif kind in KINDS:
+            pass  # a request, the last round…: the actions stay as they are
         else:
             raise BadLog(f"unknown log entry kind {kind!r}")
     return Folded(tuple(effective), tuple(redo))

@@ -24,6 +24,7 @@ from django.utils.translation import ngettext
 
 from engine.state import MEXICAN
 from engine.tiles import BadTile, parse_tile, spoken
+from games.log import KINDS, Line
 from games.words import seat_number
 
 
@@ -135,27 +136,60 @@ def describe_entry(
     actor: str = "",
     engine: int | None = None,
 ) -> str:
-    """A log entry of any kind; `actor` names who asked for an undo, redo or restart."""
-    if kind == "action":
-        return describe(action or {}, names, viewer_seat, engine=engine)
-    who = actor or _("A player")
-    if kind == "undo":
-        count = (action or {}).get("count")
-        count = count if isinstance(count, int) and count > 0 else 1
-        return ngettext(
-            "%(name)s took back %(count)s action (undo)",
-            "%(name)s took back %(count)s actions (undo)",
-            count,
-        ) % {"name": who, "count": count}
-    if kind == "redo":
-        return _("%(name)s restored what was taken back (redo)") % {"name": who}
-    if kind == "restart":
-        return _("%(name)s restarted the round with the same deal") % {"name": who}
-    if kind == "consent":
-        return _consent(action or {}, who)
-    if kind == "last_round":  # R32
-        return _("%(name)s made this round the match's last") % {"name": who}
-    return _("Unknown action")
+    """A log entry of any kind, as its kind's line says it (games.log.KINDS); `actor` names who
+    asked for an undo, redo or restart."""
+    found = KINDS.get(kind)
+    if found is None:
+        return _("Unknown action")
+    return found.line(
+        Line(
+            action=action or {},
+            names=names,
+            viewer_seat=viewer_seat,
+            who=actor or _("A player"),
+            engine=engine,
+        )
+    )
+
+
+# The lines of the log's kinds (games.log.Kind.line), each registered by its feature's module.
+
+
+def action_line(line: Line) -> str:
+    """A game action (games.services.moves)."""
+    return describe(line.action, line.names, line.viewer_seat, engine=line.engine)
+
+
+def undo_line(line: Line) -> str:
+    """R27 (games.table.commands.undo)."""
+    count = line.action.get("count")
+    count = count if isinstance(count, int) and count > 0 else 1
+    return ngettext(
+        "%(name)s took back %(count)s action (undo)",
+        "%(name)s took back %(count)s actions (undo)",
+        count,
+    ) % {"name": line.who, "count": count}
+
+
+def redo_line(line: Line) -> str:
+    """R27 (games.table.commands.redo)."""
+    return _("%(name)s restored what was taken back (redo)") % {"name": line.who}
+
+
+def restart_line(line: Line) -> str:
+    """R28 (games.table.commands.restart)."""
+    return _("%(name)s restarted the round with the same deal") % {"name": line.who}
+
+
+def consent_line(line: Line) -> str:
+    """A change asked of the others at the table (a games.consent kind), and its answers
+    (games.services.asking)."""
+    return _consent(line.action, line.who)
+
+
+def last_round_line(line: Line) -> str:
+    """R32 (games.table.commands.last_round)."""
+    return _("%(name)s made this round the match's last") % {"name": line.who}
 
 
 def _taken_back(action: dict[str, Any], names: Sequence[str], you: bool) -> str:

@@ -15,12 +15,13 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from engine.state import RoundState
 from games import consent, log, permissions
 from games.errors import NO_REQUEST, REQUEST_OPEN, GameError
+from games.log.words import consent_line
 from games.models import ChangeRequest, Match, Round
-from games.permissions import Action as Can
 from games.services.store import (
     Result,
     _append,
@@ -36,6 +37,19 @@ from games.words import sentence
 
 #: how long an undo or restart request waits for the others' answers
 REQUEST_LIFETIME = timedelta(minutes=1)
+
+#: a request's steps in the round's log (``{"change": <a consent kind>, "step": …}``, one of
+#: games.consent.STEPS); the fold leaves the actions as they are
+LOG = log.register(log.Kind("consent", _("Request"), consent_line))
+
+#: who may accept or decline an open request (the ``accept`` and ``decline`` commands): a
+#: person at the table; asked with the request, not the one who asked it (a request of one's
+#: own is the others' to answer)
+MAY_ANSWER = permissions.rule(
+    "answer",
+    lambda can, seat, request: can.person and (request is None or request.asked_by_id != can.uid),
+    lambda: sentence("players_only"),
+)
 
 
 def _open_request(match: Match, rnd: Round | None = None) -> ChangeRequest | None:
@@ -93,7 +107,7 @@ def _close(
     if rnd is not None and rnd.number == ask.round_number:
         _append(
             rnd,
-            kind=log.CONSENT,
+            kind=LOG.name,
             version=version,
             action={"change": ask.change, "step": step},
             user=user,
@@ -119,7 +133,7 @@ def _ask(
         expires_at=timezone.now() + REQUEST_LIFETIME,
     )
     _append(
-        rnd, kind=log.CONSENT, version=version, action={"change": change, "step": "ask"}, user=user
+        rnd, kind=LOG.name, version=version, action={"change": change, "step": "ask"}, user=user
     )
     result = _commit(match, version, user=user, request_id=request_id)
     return Result(
@@ -132,7 +146,7 @@ def asked_or_done(
     match_id: int,
     user: object,
     request_id: str,
-    action: Can | permissions.Rule,
+    action: permissions.Rule,
     change: str,
     check: Callable[[Match, RoundState], None],
     make: Callable[[consent.Pending], None],
@@ -183,7 +197,7 @@ def change_answer(
     with transaction.atomic():
         match = _lock(match_id)
         seats = _seats(match)
-        permissions.require(user, Can.ANSWER, match, seats=seats)
+        permissions.require(user, MAY_ANSWER, match, seats=seats)
         seen = _seen(match, user, request_id)
         if seen is not None:
             return seen
@@ -197,7 +211,7 @@ def change_answer(
             or current.pk != ask
         ):
             raise GameError(NO_REQUEST, sentence("request_closed"))
-        permissions.require(user, Can.ANSWER, match, seats=seats, request=current)
+        permissions.require(user, MAY_ANSWER, match, seats=seats, request=current)
         uid = permissions.user_id(user)
         version = match.version + 1
         if not accept:
@@ -218,7 +232,7 @@ def change_answer(
         if permissions.others(match, current.asked_by, seats=seats) - set(current.accepted):
             _append(
                 rnd,
-                kind=log.CONSENT,
+                kind=LOG.name,
                 version=version,
                 action={"change": current.change, "step": "accept"},
                 user=user,

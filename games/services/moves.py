@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.sessions import SessionCheck
 from engine import bots, rules
@@ -24,6 +25,7 @@ from engine.state import Action, IllegalAction, RoundState
 from engine.views import view
 from games import log, permissions
 from games.errors import BAD_REQUEST, FORBIDDEN, NOT_YOUR_TURN, GameError
+from games.log.words import action_line
 from games.models import Match, Round, Seat, from_row
 from games.permissions import Action as Can
 from games.selectors import PAUSE_TIMEOUT
@@ -49,6 +51,17 @@ from games.services.store import (
     _user_id,
 )
 from games.words import refusal, sentence
+
+#: a move's line in the round's log (the fold plays it: games.log)
+LOG = log.register(log.Kind(log.ACTION, _("Action"), action_line))
+
+#: who may start the next round once this one is over (the ``next_round`` command): the
+#: match's creator or a player
+MAY_NEXT_ROUND = permissions.rule(
+    "next_round",
+    lambda can, seat, request: can.owner or bool(can.mine),
+    lambda: sentence("players_next_round"),
+)
 
 # The statements only moves run, written out in SQL as the kernel's are (why:
 # games.services.store).
@@ -280,7 +293,7 @@ def round_next(*, match_id: int, user: object, expected_version: int, request_id
     """Start the next round once this one is over (R5/R31: round r + 1, totals carried, R21)."""
     with transaction.atomic():
         match = _lock(match_id)
-        permissions.require(user, Can.NEXT_ROUND, match)
+        permissions.require(user, MAY_NEXT_ROUND, match)
         seen = _seen(match, user, request_id)
         if seen is not None:
             return seen

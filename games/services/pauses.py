@@ -16,11 +16,18 @@ from django.utils import timezone
 from games import notify, permissions
 from games.errors import BAD_REQUEST, GameError
 from games.models import Pause
-from games.permissions import Action as Can
 from games.selectors import PAUSE_TIMEOUT
 from games.selectors import paused as _pause_active
 from games.services.store import _lock, _seats
 from games.words import sentence
+
+#: who may pause the computers (R26): a player of the match, for as long as the rules or the
+#: log are open on their page (the ``panel`` command); spectators read them without pausing
+MAY_PAUSE = permissions.rule(
+    "pause",
+    lambda can, seat, request: bool(can.mine),
+    lambda: sentence("players_pause"),
+)
 
 
 def pause_open(*, match_id: int, user: Any, channel: str) -> bool:
@@ -40,7 +47,7 @@ def pause_open(*, match_id: int, user: Any, channel: str) -> bool:
         return False  # a renewal of this connection's live pause: no lock, no notice
     with transaction.atomic():
         match = _lock(match_id)
-        permissions.require(user, Can.PAUSE, match, seats=_seats(match))
+        permissions.require(user, MAY_PAUSE, match, seats=_seats(match))
         was_paused = _pause_active(match)
         Pause.objects.filter(match=match, channel=channel).delete()
         Pause.objects.create(match=match, channel=channel, user=user)

@@ -301,7 +301,9 @@ def _append(
     user: object = None,
     by_computer: bool = False,
 ) -> int:
-    """Append one entry to the round's log (the match row lock makes the next seq safe); its id."""
+    """Append one entry to the round's log (the match row lock makes the next seq safe); its id.
+    Its `kind` must be registered (games.log.kind: `UnknownKind` otherwise, nothing written)."""
+    log.kind(kind)
     rnd.last_seq = (getattr(rnd, "last_seq", None) or 0) + 1
     row = _row(
         "INSERT INTO games_logentry (round_id, seq, kind, seat, action, user_id, by_computer, version,"

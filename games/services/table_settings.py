@@ -17,7 +17,6 @@ from django.db.models import Field
 from games import permissions
 from games.errors import BAD_REQUEST, ILLEGAL, NOT_FOUND, GameError
 from games.models import Match, Seat
-from games.permissions import Action as Can
 from games.services.store import Result, _commit, _lock, _seats, _seen
 from games.words import sentence
 
@@ -30,7 +29,7 @@ def seated_change(
     match_id: int,
     user: object,
     request_id: str,
-    action: Can | permissions.Rule,
+    action: permissions.Rule,
     change: Callable[[Match, list[Seat]], None],
     seat: int | None = None,
 ) -> Result:
@@ -58,14 +57,15 @@ def setting_set(
     match_id: int,
     user: object,
     request_id: str,
+    action: permissions.Rule,
     field: TableSetting,
     value: object,
     unknown: str,
     over: str,
     same: str,
 ) -> Result:
-    """A seated person (games.permissions PACE) sets one of the table's settings, `field`
-    (a column of Match with choices: games.table.commands.pace and away_limit), to `value`.
+    """A person `action` allows (the feature's rule, games.permissions) sets one of the table's
+    settings, `field` (a column of Match with choices: games.table.commands.pace), to `value`.
     Refused, changing nothing, in the caller's words: a value not among the field's
     choices (`unknown`: bad_request), a finished match (`over`: illegal), the table's
     setting already (`same`: bad_request). Everyone at the table sees it with the new version."""
@@ -84,7 +84,7 @@ def setting_set(
         Match.objects.filter(pk=match.pk).update(**columns)
 
     return seated_change(
-        match_id=match_id, user=user, request_id=request_id, action=Can.PACE, change=change
+        match_id=match_id, user=user, request_id=request_id, action=action, change=change
     )
 
 
@@ -97,7 +97,7 @@ def autodraw_set(*, match_id: int, user: object, on: bool) -> bool:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise GameError(NOT_FOUND, sentence("no_such_match"))
-    permissions.require(user, Can.PREFER, match)
+    permissions.require(user, permissions.Action.PREFER, match)
     Preferences.objects.update_or_create(user=user, defaults={"autodraw": bool(on)})
     return bool(on)
 

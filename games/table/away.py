@@ -76,11 +76,12 @@ def for_viewer(
     ):
         return None
     from games import selectors
+    from games.table.commands import pace, stand_in
 
     seats = selectors.match_seats(match)
     can = powers if powers is not None else permissions.powers(user, match, seats=seats)
     # The seats a computer plays for the viewer, which they may take back (games.standin)
-    back = [s for s in seats if s.standin and can.can(Can.TAKE_BACK, seat=s.index)]
+    back = [s for s in seats if s.standin and can.can(stand_in.MAY_TAKE_BACK, seat=s.index)]
     plays = can.can(Can.ACT)  # a seat the viewer plays themselves
     if not plays and not back:
         return None
@@ -91,9 +92,9 @@ def for_viewer(
             due = reads.once("away", lambda: due_seats(match, seats))
         else:
             due = due_seats(match, seats)
-    hand = [i for i in due if can.can(Can.STAND_IN, seat=i)]
+    hand = [i for i in due if can.can(stand_in.MAY_STAND_IN, seat=i)]
     limits: tuple[tuple[str, str, bool], ...] = ()
-    if len(people) >= 2 and can.can(Can.PACE):
+    if len(people) >= 2 and can.can(pace.MAY):
         # the limit (a table setting, as the pace: games.table.commands.away_limit) matters
         # only where another person could hand a seat over
         limit_names = limit_words()

@@ -242,8 +242,9 @@ def match_flags(
         if signed_in and not waiting
         else ""
     )
+    from games.services import moves
     from games.table import commands
-    from games.table.commands import restart
+    from games.table.commands import pace, restart
 
     offered = commands.offers(
         commands.OfferContext(
@@ -261,13 +262,13 @@ def match_flags(
         undo=undo and not waiting,
         redo=redo,
         restart=signed_in and not waiting and shared.restart and can.can(restart.MAY),
-        next_round=signed_in and shared.next_round and can.can(permissions.Action.NEXT_ROUND),
+        next_round=signed_in and shared.next_round and can.can(moves.MAY_NEXT_ROUND),
         next_match_url=reverse("games:table", args=[following.pk]) if following is not None else "",
         paused=reads.paused,
         searched=len((match.state or {}).get("search") or ()),
         pace=getattr(match, "pace", "normal"),
         hurry=bool(getattr(match, "hurry", False)),
-        may_pace=match.status == "playing" and can.can(permissions.Action.PACE),
+        may_pace=match.status == "playing" and can.can(pace.MAY),
         ask=ask,
         answered=answered,
         offers=offered,
@@ -347,6 +348,7 @@ def ask_for(match: Any, ask: Any, user: Any, *, powers: Any = None) -> Ask | Non
     """The open request (`games.models.ChangeRequest`, a games.consent kind) as `user` sees it
     (`powers`: what they may do, games.permissions.powers, when the caller has it)."""
     from games import consent, permissions
+    from games.services import asking
 
     if ask is None or ask.round_number != match.round_number:
         return None
@@ -358,11 +360,7 @@ def ask_for(match: Any, ask: Any, user: Any, *, powers: Any = None) -> Ask | Non
     else:
         text = str(kind.theirs) % {"name": isolated(ask.asked_by.get_username())}
     can = powers if powers is not None else permissions.powers(user, match)
-    answer = (
-        uid is not None
-        and uid not in ask.accepted
-        and can.can(permissions.Action.ANSWER, request=ask)
-    )
+    answer = uid is not None and uid not in ask.accepted and can.can(asking.MAY_ANSWER, request=ask)
     expires = ask.expires_at.isoformat()
     # When it closes: a clock time the page shows in the viewer's own time zone (table.js).
     clock = format_html(

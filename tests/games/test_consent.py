@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import log, selectors, services
+from games import selectors, services
 from games.errors import GameError
 from games.models import ChangeRequest, LogEntry, Match
 from games.table.commands.restart import round_restart
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 def consent_log(match: Match) -> list[tuple[str, str]]:
     return [
         (e.action["change"], e.action["step"])
-        for e in LogEntry.objects.filter(round__match=match, kind=log.CONSENT).order_by(
+        for e in LogEntry.objects.filter(round__match=match, kind="consent").order_by(
             "round__number", "seq"
         )
     ]

@@ -22,7 +22,10 @@ whether they are a person at the table); follow M's spectator link (with the tok
 role brings: only the spectator has it); end the match after this round (R32: a feature's
 own rule, declared by games.table.commands.last_round: any player); answer "Play again" once
 a match is over (R29: the people at the table and its creator) and choose what a left seat
-becomes (the creator), rules declared by games.table.commands.play_again. *When* a seat may be handed over (its owner away past
+becomes (the creator), rules declared by games.table.commands.play_again; start the next round
+(the creator or a player: games.services.moves) and set the computers' pace (a player:
+games.table.commands.pace). The feature's rules are asked by their names, as the
+board and the services ask them by their `Rule`s. *When* a seat may be handed over (its owner away past
 the table's limit) is tested in tests/games/test_standin.py.
 """
 
@@ -43,15 +46,15 @@ from games.models import ChangeRequest, Match
 from games.permissions import Action
 
 MATRIX = """
-role        watch act undo restart pause export export_done hands hands_over seed seed_done look_back stand_in take_back answer watch_link last_round play_again again_seat
-owner         1    0   0     1      0     0       1          0      1        0    1         1         0        0        0      0      0          1          1
-seated        1    1   1     0      1     0       1          0      1        0    1         1         1        1        1      0      1          1          0
-holder        1    1   1     1      1     0       1          0      1        0    1         1         0        1        1      0      1          1          1
-spectator     1    0   0     0      0     0       0          0      1        0    0         0         0        0        0      1      0          0          0
-anonymous     0    0   0     0      0     0       0          0      0        0    0         0         0        0        0      0      0          0          0
-staff         0    0   0     0      0     0       0          0      0        0    0         0         0        0        0      0      0          0          0
-staff+perm    1    0   0     0      0     0       1          0      1        0    1         1         0        0        0      0      0          0          0
-superuser     1    0   0     0      0     0       1          0      1        0    1         1         0        0        0      0      0          0          0
+role        watch act undo restart pause export export_done hands hands_over seed seed_done look_back stand_in take_back answer watch_link last_round play_again again_seat next_round pace
+owner         1    0   0     1      0     0       1          0      1        0    1         1         0        0        0      0      0          1          1          1        0
+seated        1    1   1     0      1     0       1          0      1        0    1         1         1        1        1      0      1          1          0          1        1
+holder        1    1   1     1      1     0       1          0      1        0    1         1         0        1        1      0      1          1          1          1        1
+spectator     1    0   0     0      0     0       0          0      1        0    0         0         0        0        0      1      0          0          0          0        0
+anonymous     0    0   0     0      0     0       0          0      0        0    0         0         0        0        0      0      0          0          0          0        0
+staff         0    0   0     0      0     0       0          0      0        0    0         0         0        0        0      0      0          0          0          0        0
+staff+perm    1    0   0     0      0     0       1          0      1        0    1         1         0        0        0      0      0          0          0          0        0
+superuser     1    0   0     0      0     0       1          0      1        0    1         1         0        0        0      0      0          0          0          0        0
 """
 
 
@@ -132,8 +135,8 @@ def _answer(match: Match, user: Any, token: str, column: str) -> bool:
     }.get(column, column)
     seat = {
         Action.ACT: 0,
-        Action.TAKE_BACK: 0,
-        Action.STAND_IN: 0 if match.pk != _M_ID[0] else 1,
+        "take_back": 0,
+        "stand_in": 0 if match.pk != _M_ID[0] else 1,
     }.get(action)
     return permissions.may(user, action, match, seat=seat, token=token)
 
@@ -150,6 +153,12 @@ def test_permission_matrix(world: dict[str, Any], role: str, column: str, allowe
     _M_ID[0] = world["M"].pk
     match, user, token = _who(world, role)
     assert _answer(match, user, token, column) is allowed
+
+
+def test_every_features_rule_has_its_column() -> None:
+    """A rule a feature declares (games.permissions.RULES) is a column of the table above, so
+    each of its cells is tested too."""
+    assert set(permissions.RULES) <= {column for _role, column, _yes in CELLS}
 
 
 @pytest.mark.django_db
@@ -255,11 +264,11 @@ def test_the_asker_does_not_answer_their_own_request(world: dict[str, Any]) -> N
     request = ChangeRequest(
         match=m, change=consent.kind("undo").name, asked_by=users["seated"], round_number=1
     )
-    assert not permissions.may(users["seated"], Action.ANSWER, m, request=request)
-    assert permissions.may(users["seated2"], Action.ANSWER, m, request=request)
-    assert not permissions.may(users["owner"], Action.ANSWER, m, request=request)  # no seat
+    assert not permissions.may(users["seated"], "answer", m, request=request)
+    assert permissions.may(users["seated2"], "answer", m, request=request)
+    assert not permissions.may(users["owner"], "answer", m, request=request)  # no seat
     with pytest.raises(GameError, match="The others answer your request, not you."):
-        permissions.require(users["seated"], Action.ANSWER, m, request=request)
+        permissions.require(users["seated"], "answer", m, request=request)
 
 
 @pytest.mark.django_db

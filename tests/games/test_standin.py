@@ -20,7 +20,6 @@ from engine.views import view
 from games import notify, permissions, presence, selectors, services, standin
 from games.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, GameError
 from games.models import LogEntry, Match, Presence, Seat, StandIn
-from games.permissions import Action
 from games.services import SeatSpec
 from games.table import board, board_reads
 from games.table.commands import away_limit, stand_in
@@ -230,7 +229,7 @@ def test_a_pass_and_play_holder_hands_over_and_takes_back_as_a_player(
     match = Match.objects.get(pk=match.pk)
     left(match, ana, 20)
     hand_over(match, ben, 0)  # ana's pass-and-play seat: ana is away
-    assert permissions.may(ana, Action.TAKE_BACK, match, seat=0)
+    assert permissions.may(ana, "take_back", match, seat=0)
     take_back(match, ana, 0)
 
 

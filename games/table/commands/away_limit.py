@@ -11,10 +11,10 @@ from django.utils.translation import gettext_lazy as _
 from games import consent, services
 from games.errors import BAD_REQUEST, ILLEGAL, GameError
 from games.models import Match
-from games.permissions import Action as Can
 from games.services import Result
 from games.table.commands import Spec
 from games.table.commands.fields import LIMIT, REQUEST_ID
+from games.table.commands.pace import MAY
 from games.words import change_words, refusal, sentence
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def away_limit_set(*, match_id: int, user: object, limit: object, request_id: st
         match_id=match_id,
         user=user,
         request_id=request_id,
-        action=Can.PACE,
+        action=MAY,
         change="away_limit",
         check=check,
         make=make,

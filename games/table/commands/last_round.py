@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from engine import rules
 from engine.serialize import start_to_json
 from engine.state import IllegalAction, RoundState
 from games import consent, log, permissions, services
+from games.log.words import last_round_line
 from games.models import Match, Round
 from games.services import Result
 from games.table.commands import Offer, OfferContext, Spec
@@ -54,10 +56,13 @@ def consent_done(p: consent.Pending) -> None:
     """Make the round in play the match's last (alone, or once the others accepted)."""
     _check(p.match, p.state)
     new = rules.last_round(p.state)
-    services.log_entry(p.round, kind=log.LAST_ROUND, version=p.version, user=p.asker)
+    services.log_entry(p.round, kind=LOG.name, version=p.version, user=p.asker)
     Round.objects.filter(pk=p.round.pk).update(start=start_to_json(new.start))
     services.store_state(p.match, p.round, new)
 
+
+#: its line in the round's log: who made the round the match's last
+LOG = log.register(log.Kind("last_round", _("Last round"), last_round_line))
 
 #: asked of the others at a shared table (games.consent)
 KIND = consent.register(

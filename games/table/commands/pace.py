@@ -1,10 +1,12 @@
-"""``pace``: a seated person sets the computers' pace: ``pace``, ``request_id``
-(games.permissions PACE, in the service `pace_set`, on the table settings' kernel)."""
+"""``pace``: a seated person sets the computers' pace: ``pace``, ``request_id``: its rule
+(`MAY`, which skip and away_limit share: who may change how the computers and absent seats
+are run) and its service `pace_set`, on the table settings' kernel."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from games import permissions
 from games.services import Result, setting_set
 from games.services.store import _pace_unknown
 from games.table.commands import Spec
@@ -15,6 +17,14 @@ if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
 
+#: who may set the computers' pace (and skip to their turn, and the away limit): a player of
+#: the match
+MAY = permissions.rule(
+    "pace",
+    lambda can, seat, request: bool(can.mine),
+    lambda: sentence("players_pace"),
+)
+
 
 def pace_set(*, match_id: int, user: object, pace: object, request_id: str) -> Result:
     """A seated person sets how fast the computers of the match move (Match.Pace); everyone
@@ -23,6 +33,7 @@ def pace_set(*, match_id: int, user: object, pace: object, request_id: str) -> R
         match_id=match_id,
         user=user,
         request_id=request_id,
+        action=MAY,
         field="pace",
         value=pace,
         unknown=_pace_unknown(),

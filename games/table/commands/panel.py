@@ -1,12 +1,11 @@
 """``panel``: the rules or the log opened or closed (R26): ``open``. Spectators may read the
-rules too, but only players pause the computers (games.permissions ``PAUSE``)."""
+rules too, but only players pause the computers (games.services.pauses `MAY_PAUSE`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from games import permissions, services
-from games.permissions import Action as Can
 from games.table import access
 from games.table.commands import Spec
 from games.table.commands.fields import OPEN
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
 def pause_open(*, t: Connection) -> bool:
     """In a database thread: pause the computers for connection `t`, if its user may."""
     match = access.started_match(t.match_id)
-    if not permissions.may(t.user, Can.PAUSE, match):
+    if not permissions.may(t.user, services.pauses.MAY_PAUSE, match):
         return False
     services.pause_open(match_id=t.match_id, user=t.user, channel=t.channel_name)
     return True

@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from engine import rules
 from engine.replay import parse_action
 from games import log
 from games.errors import NO_REDO, GameError
+from games.log.words import redo_line
 from games.models import LogEntry
 from games.services.store import Result, _append, _commit, _lock, _started, _store
 from games.table.commands import Spec
@@ -21,6 +23,10 @@ from games.words import sentence
 if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
+
+
+#: its line in the round's log (the fold restores the group undone last: games.log)
+LOG = log.register(log.Kind(log.REDO, _("Redo"), redo_line))
 
 
 def match_redo(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:
@@ -39,7 +45,7 @@ def match_redo(*, match_id: int, user: object, expected_version: int, request_id
         for entry in group:  # the same actions again, from the state they were undone to
             state = rules.apply(state, parse_action(entry.action))
         version = match.version + 1
-        _append(rnd, kind=log.REDO, version=version, action={"count": len(group)}, user=user)
+        _append(rnd, kind=LOG.name, version=version, action={"count": len(group)}, user=user)
         _store(match, rnd, state)
         return _commit(match, version, user=user, request_id=request_id)
 

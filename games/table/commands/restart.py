@@ -14,6 +14,7 @@ from engine import rules
 from engine.state import RoundState
 from games import consent, log, permissions
 from games.errors import ILLEGAL, GameError
+from games.log.words import restart_line
 from games.models import Match, Round
 from games.services.asking import _ask
 from games.services.store import (
@@ -36,6 +37,9 @@ from games.words import change_words, refusal, sentence
 if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
+
+#: its line in the round's log (the fold starts the round's actions again: games.log)
+LOG = log.register(log.Kind(log.RESTART, _("Restart round"), restart_line))
 
 #: who may restart (R28): the match's creator, or a player alone with computers and their
 #: own pass-and-play seats
@@ -82,7 +86,7 @@ def _restartable(match: Match) -> RoundState:
 
 
 def _restart(match: Match, rnd: Round, state: RoundState, version: int, user: object) -> None:
-    _append(rnd, kind=log.RESTART, version=version, user=user)
+    _append(rnd, kind=LOG.name, version=version, user=user)
     rnd.restarts += 1
     rnd.save(update_fields=["restarts"])
     _store(match, rnd, rules.restart_round(state))

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 from games.errors import BAD_REQUEST, ILLEGAL, GameError
 from games.models import Match, Seat
-from games.permissions import Action as Can
 from games.services import Result, seated_change
 from games.services.store import _started
 from games.table.commands import Spec
 from games.table.commands.fields import REQUEST_ID
+from games.table.commands.pace import MAY
 from games.words import sentence
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def hurry_start(*, match_id: int, user: object, request_id: str) -> Result:
         match.hurry = True  # committed with the next version (`seated_change` keeps match.hurry)
 
     return seated_change(
-        match_id=match_id, user=user, request_id=request_id, action=Can.PACE, change=change
+        match_id=match_id, user=user, request_id=request_id, action=MAY, change=change
     )
 
 

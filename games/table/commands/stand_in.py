@@ -11,10 +11,9 @@ from typing import TYPE_CHECKING, Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import presence, services
+from games import permissions, presence, services
 from games.errors import BAD_REQUEST, ILLEGAL, GameError
 from games.models import AWAY_SECONDS, Match, Seat, StandIn
-from games.permissions import Action as Can
 from games.services import Result
 from games.standin import LEVEL, away_since, may_hand_over
 from games.table.commands import Handler, Spec
@@ -24,6 +23,21 @@ from games.words import sentence
 if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
+
+#: who may let a computer play a seat: a player, for a person's seat (a player's or a
+#: pass-and-play one) of someone else; *when* (its owner away past the table's limit) is
+#: `standin_start`'s check
+MAY_STAND_IN = permissions.rule(
+    "stand_in",
+    lambda can, seat, request: bool(can.mine) and seat in can.other_seats,
+    lambda: sentence("others_stand_in"),
+)
+#: who may take a seat back from the computer standing in: its owner only, any time
+MAY_TAKE_BACK = permissions.rule(
+    "take_back",
+    lambda can, seat, request: seat in can.own_seats,
+    lambda: sentence("owner_takes_back"),
+)
 
 
 def standin_start(*, match_id: int, user: Any, seat: object, request_id: str) -> Result:
@@ -66,7 +80,7 @@ def standin_start(*, match_id: int, user: Any, seat: object, request_id: str) ->
         match_id=match_id,
         user=user,
         request_id=request_id,
-        action=Can.STAND_IN,
+        action=MAY_STAND_IN,
         seat=index,
         change=hand_over,
     )
@@ -90,7 +104,7 @@ def standin_end(*, match_id: int, user: object, seat: object, request_id: str) -
         match_id=match_id,
         user=user,
         request_id=request_id,
-        action=Can.TAKE_BACK,
+        action=MAY_TAKE_BACK,
         seat=index,
         change=take_back,
     )

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.serialize import state_from_json
 from games import consent, log, permissions
 from games.errors import ILLEGAL, NO_UNDO, GameError
+from games.log.words import undo_line
 from games.models import LogEntry, Match, Round, UndoPoint
 from games.selectors import round_over
 from games.services.asking import _ask
@@ -38,6 +39,9 @@ from games.words import change_words, refusal, sentence
 if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
+
+#: its line in the round's log (the fold takes its count of actions back: games.log)
+LOG = log.register(log.Kind(log.UNDO, _("Undo"), undo_line))
 
 #: who may take back (and redo): a player of the match, for the seats they play
 MAY = permissions.rule(
@@ -113,7 +117,7 @@ def _undo(
         before = before._replace(
             start=replace(before.start, final=True)
         )  # R32 stands through an undo
-    _append(rnd, kind=log.UNDO, version=version, action={"count": count}, user=user)
+    _append(rnd, kind=LOG.name, version=version, action={"count": count}, user=user)
     _store(match, rnd, before)
 
 

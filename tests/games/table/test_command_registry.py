@@ -62,20 +62,30 @@ def test_the_protocol_document_lists_every_command_with_exactly_its_fields() -> 
     assert documented == registered
 
 
+#: the rules named for what their commands do rather than for one command: who may answer a
+#: request (``accept``, ``decline``) and who may pause the computers (``panel``)
+SHARED_RULES = {"answer": {"accept", "decline"}, "pause": {"panel"}}
+#: the services the table's commands call that live in the root (so the worker, the admin or
+#: another service reaches them too): their modules declare their commands' rules
+ROOT_SERVICES = {"games.services.asking", "games.services.moves", "games.services.pauses"}
+
+
 def test_a_features_rule_and_consent_kind_are_declared_by_its_own_module() -> None:
     """A feature's permission rule (games.permissions.RULES: named as the command it allows)
     and the change it asks of the others (games.consent.KINDS) are declared by the command's
-    module, with their words and what accepting does: nothing about a feature is written
-    elsewhere."""
+    module, with their words and what accepting does, or where its service lives in the root,
+    by that service's module: nothing about a feature is written elsewhere."""
     import importlib
 
     from games import consent, permissions
 
     assert permissions.RULES and consent.KINDS
+    names = {spec.name for spec in commands.COMMANDS.values()}
     for name, rule in permissions.RULES.items():
         module = rule.allows.__module__
-        assert module.startswith("games.table.commands.") and rule.refusal.__module__ == module
+        assert module.startswith("games.table.commands.") or module in ROOT_SERVICES, name
+        assert rule.refusal.__module__ == module, name
         assert rule in vars(importlib.import_module(module)).values(), name
-        assert name in {spec.name for spec in commands.COMMANDS.values()}, name
+        assert SHARED_RULES.get(name, {name}) <= names, name
     for name, kind in consent.KINDS.items():
         assert kind in vars(importlib.import_module(f"games.table.commands.{name}")).values()
