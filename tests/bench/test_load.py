@@ -3,7 +3,8 @@ process, then two daphne processes sharing Redis (one run of the bench, ``--mode
 then open loop with spectators in one process and behind HAProxy (a second run, ``--mode
 one,proxy``). It must print every number the issue asks for in each mode's report, play
 real moves over the websockets with no error, and leave nothing behind (no server process,
-no database). Each run is made once (module fixtures) and its tests look at their mode.
+no database). A run's modes share its database (created and migrated, the most of a tiny
+run), its floor and its cost growth; each mode's report and load are checked on their own.
 
 Needs PostgreSQL (DATABASE_URL's server, as every test here) and, for the modes on Redis,
 Debian's redis-server: a private one on a free port (`tests.servers.Redis`). bench/load.py
@@ -30,10 +31,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow
 
-#: the tests of one run (a module fixture) stay on one xdist worker: the run is made once
-FLAT_OUT = pytest.mark.xdist_group("bench_load_flat_out")
-OPEN_LOOP = pytest.mark.xdist_group("bench_load_open_loop")
-
 LINES = [
     r"load benchmark: 2 tables x 4 seats",
     r"load average before [\d.]+ [\d.]+ [\d.]+",
@@ -56,9 +53,9 @@ LINES = [
 ]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def redis_url() -> Iterator[str]:
-    """A private redis-server's URL for this module's runs, stopped after them."""
+    """A private redis-server's URL for one test, stopped after it."""
     with processes() as procs:
         yield procs.redis().url
 
@@ -123,36 +120,6 @@ class Run:
         return text.split("\nmodes side by side", 1)[0]
 
 
-@pytest.fixture(scope="module")
-def flat_out(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Run:
-    """Flat out: one daphne process, then two sharing Redis (each table's seats split over
-    both processes: a move made on one process reaches the seats on the other through
-    Redis, or the latencies never complete)."""
-    return Run(tmp_path_factory.mktemp("flat_out"), ["one", "split"], "--redis-url", redis_url)
-
-
-@pytest.fixture(scope="module")
-def open_loop(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Run:
-    """Open loop: two tables offering 2 actions/s each for 4 s, one anonymous spectator each
-    (watch token), every connection checking every second; in one daphne process, then
-    through HAProxy in front of two daphnes and run_computers (Redis), where every client
-    connects to the proxy and the CPU of each process is reported apart."""
-    return Run(
-        tmp_path_factory.mktemp("open_loop"),
-        ["one", "proxy"],
-        "--redis-url",
-        redis_url,
-        "--pace",
-        "2",
-        "--spectators",
-        "1",
-        "--check-every",
-        "1",
-        "--seconds",
-        "4",
-    )
-
-
 def assert_left_nothing(database: str) -> None:
     for p in psutil.process_iter(["cmdline", "environ"]):
         try:
@@ -198,28 +165,41 @@ def check(run: Run, mode: str) -> dict[str, Any]:
     return load
 
 
-@FLAT_OUT
-def test_one_server_process(flat_out: Run) -> None:
-    load = check(flat_out, "one")
+def test_flat_out_in_one_server_process_then_in_two_sharing_redis(
+    tmp_path: Path, redis_url: str
+) -> None:
+    run = Run(tmp_path, ["one", "split"], "--redis-url", redis_url)
+    load = check(run, "one")
     assert load["processes"] == 1 and load["channel_layer"] == "in-memory"
-
-
-@FLAT_OUT
-def test_two_server_processes_share_redis(flat_out: Run) -> None:
     # Every table's seats are split over both processes: a move made on one process
     # reaches the seats on the other through Redis, or the latencies never complete.
-    load = check(flat_out, "split")
+    load = check(run, "split")
     assert load["processes"] == 2 and load["channel_layer"] == "redis"
     assert len(load["server_peak_rss_mb"]) == 2
 
 
-@OPEN_LOOP
-def test_open_loop_with_spectators(open_loop: Run) -> None:
+def test_open_loop_with_spectators_in_one_process_then_behind_the_proxy(
+    tmp_path: Path, redis_url: str
+) -> None:
     # Two tables offering 2 actions/s each for 4 s, one anonymous spectator each (watch
     # token), every connection checking every second: the actions sent follow the tables'
     # schedules (not the server's speed), and every action reaches the spectators too.
-    load = check(open_loop, "one")
-    stdout = open_loop.report("one")
+    run = Run(
+        tmp_path,
+        ["one", "proxy"],
+        "--redis-url",
+        redis_url,
+        "--pace",
+        "2",
+        "--spectators",
+        "1",
+        "--check-every",
+        "1",
+        "--seconds",
+        "4",
+    )
+    load = check(run, "one")
+    stdout = run.report("one")
     assert "open loop at 2.0 actions/s per table (4.0/s offered)" in stdout
     assert "latency, send -> every seat and spectator holds the new version" in stdout
     assert load["pace"] == 2.0 and load["spectators"] == 1
@@ -244,13 +224,10 @@ def test_open_loop_with_spectators(open_loop: Run) -> None:
     assert costs["hub pass"] >= costs["hub pass: a seat's board"]  # the boards are of the pass
     assert re.search(r"server CPU per action by part: .*call action_submit [\d.]+ ms", stdout)
 
-
-@OPEN_LOOP
-def test_two_daphnes_behind_the_proxy_with_the_worker(open_loop: Run) -> None:
     # --mode proxy: Redis, two daphnes, run_computers and HAProxy; every client connects to
     # the proxy, and the CPU of each process is reported apart.
-    load = check(open_loop, "proxy")
-    stdout = open_loop.report("proxy")
+    load = check(run, "proxy")
+    stdout = run.report("proxy")
     assert load["mode"] == "proxy" and load["processes"] == 2 and load["channel_layer"] == "redis"
     assert load["pace"] == 2.0 and load["spectators"] == 1
     assert "2 daphne processes behind HAProxy + run_computers" in stdout
