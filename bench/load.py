@@ -590,10 +590,11 @@ def load_phase(
         process_cpu = servers.cpu_by_process()
         database_cpu = db_cpu.seconds()
         until = time.time()
-        time.sleep(0.6)  # a snapshot of the servers' collector written after the end (every 0.5 s)
         gc_stats = gc_summary(
             gc_marks.get("before", {}),
-            read_gc_stats(servers.log_dir),
+            # a snapshot of each server's collector written after the end (every 0.5 s; on a
+            # busy machine the writer may be late: a fixed wait read an old one)
+            fresh_gc_stats(servers.log_dir, until, wait=10.0),
             gc_marks.get("since", until),
             until,
         )

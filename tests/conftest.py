@@ -11,7 +11,8 @@ are named by test or by port), and, on a shared Redis, its own channel-layer key
 prefix (`worker_name`): match ids repeat across the workers' databases, so a group such
 as ``match-5`` must not be shared. Tests that must not run beside another one of their
 kind would share an ``xdist_group`` mark (one worker runs a group's tests one after
-another); none needs one now. ``TEST_WORKERS=0`` runs the suite in one process.
+another; `_xdist_groups` makes that hold under pytest 9); none needs one now.
+``TEST_WORKERS=0`` runs the suite in one process.
 
 Browser tests use Debian's Chromium (``/usr/bin/chromium``, or ``$CHROMIUM_PATH``)
 through Playwright; Playwright's own browser downloads are never used. Without
@@ -79,8 +80,31 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Run browser tests last: the session's Playwright keeps an event loop running
-    in the main thread, which async tests (pytest-asyncio) must not meet."""
+    in the main thread, which async tests (pytest-asyncio) must not meet. Under
+    ``--dist loadgroup``, name each test's `xdist_group` in its id (`_xdist_groups`)."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    if getattr(config.option, "loadgroup", False):  # set in pytest-xdist's workers
+        _xdist_groups(items)
+
+
+def _xdist_groups(items: list[pytest.Item]) -> None:
+    """What pytest-xdist's loadgroup does, for pytest 9: ``test_x@group`` is the id the
+    controller schedules by (one worker runs a group's tests). xdist 3.8 writes the suffix
+    into ``item._nodeid``, which pytest 9 no longer reads (the id lives in ``item._id``),
+    so without this every xdist_group mark is silently ignored."""
+    try:
+        from _pytest.nodeid import coerce_node_id  # pytest 9
+    except ImportError:  # an earlier pytest: xdist's own suffix holds
+        return
+    for item in items:
+        names = sorted(
+            {
+                str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                for mark in item.iter_markers("xdist_group")
+            }
+        )
+        if names and "@" not in item.nodeid and hasattr(item, "_id"):
+            item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(names)}")
 
 
 @pytest.fixture(scope="session")
