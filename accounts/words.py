@@ -1,6 +1,6 @@
 """What the account pages say (sign-up, sign-out, a guest keeping their account): the one
 place accounts/views.py and accounts/guest_views.py take their sentences from, as the
-games' pages take theirs from games/words.py."""
+games' pages take theirs from games/words/__init__.py."""
 
 from __future__ import annotations
 

@@ -206,7 +206,7 @@ def match_flags(
     when the caller has it already."""
     from django.urls import reverse
 
-    from games import permissions, selectors
+    from games import selectors
     from games.table import board_reads, facts
 
     if reads is None:

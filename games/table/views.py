@@ -20,11 +20,12 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_cookie
 
-from games import permissions, rules_text, services
+from games import permissions, services
 from games.models import Match
 from games.permissions import Action as Can
 from games.seats import match_with_seats
 from games.table import board, board_reads, words
+from games.words import rules as rules_text
 
 
 def _access(request: HttpRequest, match_id: int) -> tuple[Match, tuple[int, ...], bool]:
@@ -93,7 +94,7 @@ def table_log(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_safe
 def rules(request: HttpRequest) -> HttpResponse:
-    """R1–R30 in plain words, from `games.rules_text` (the one source)."""
+    """R1–R30 in plain words, from `games.words.rules` (the one source)."""
     return render(
         request, "games/rules.html", {"rules": rules_text.sections(), "keys": rules_text.KEYS}
     )

@@ -7,7 +7,7 @@ Pure functions of a `SeatView` and the seats' names (games.table.presenter's
 `SeatInfo`), in the active language (games.table.jinja_env keeps each word
 translated once). Words with placeholders are filled in here, not in the templates.
 Refusals are not said here: `why_not` only decides *which* reason keeps a tile from
-being played (a `games.words.Reason`, with the engine's codes), and games/words.py,
+being played (a `games.words.Reason`, with the engine's codes), and games/words/__init__.py,
 which also says the engine's refusals, puts it into words.
 Rules they say: whose turn (R7), the first turn (R8, R9, R10), open doubles (R11,
 R19), open trains (R13), drawing and passing (R15), the round's and match's end

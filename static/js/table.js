@@ -55,7 +55,7 @@
   }
 
   // ------------------------------------------------------------ saying things
-  /* A small "why?" link to the rule's anchor on the rules page (games/words.py rule_url). */
+  /* A small "why?" link to the rule's anchor on the rules page (games/words/__init__.py rule_url). */
   function whyLink(url) {
     var a = document.createElement("a");
     a.className = "why";

@@ -16,8 +16,8 @@ from django.utils import translation
 from accounts.models import Preferences
 from games import selectors, services
 from games.learn import TIPS
-from games.rules_text import RULES
 from games.services import SeatSpec
+from games.words.rules import RULES
 from tests import seeded
 from tests.i18n_helpers import english_leaks, visible_text
 

@@ -1,4 +1,4 @@
-"""Plain words (games/words.py): the engine refuses with a reason code, the site says it.
+"""Plain words (games/words/__init__.py): the engine refuses with a reason code, the site says it.
 
 No rule id reaches a sentence a player reads (catalogues, pages, refusals); every
 refusal code has words in Spanish and German; a refusal arrives in the player's

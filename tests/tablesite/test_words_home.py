@@ -1,13 +1,13 @@
 """One home for words: no module outside the words modules says a sentence of its own.
 
-Players read each sentence from one place, the words modules: every ``words.py`` (games/,
-games/table/, games/log/, games/history/, games/chat/, accounts/) and `WORDS_HOMES`, words
-by another name (the rules page's text, the consent kinds' words). Services raise reason
-codes (games/errors.py) with a sentence by key (games/words.py `sentence`,
-accounts/words.py); views, consumers, forms, permissions, the admin, the protocol and the
-table's command modules take theirs from the words modules too. A feature's words are keyed
-by the feature there: a consent kind's by its name (games/consent_words.py `change_words`),
-an offer's by its command (games/table/words.py).
+Players read each sentence from one place, the words modules: every ``words.py``
+(games/table/, games/log/, games/history/, games/chat/, accounts/) and the words package
+games/words/ (the refusals and the site's sentences by key, the consent kinds' words, the
+rules page's text, a module each). Services raise reason codes (games/errors.py) with a
+sentence by key (games/words/__init__.py `sentence`, accounts/words.py); views, consumers,
+forms, permissions, the admin, the protocol and the table's command modules take theirs from
+the words modules too. A feature's words are keyed by the feature there: a consent kind's by
+its name (games/words/consent.py `change_words`), an offer's by its command (games/table/words.py).
 
 The scan reads every module of games/, accounts/ and tablesite/ (not migrations, not the
 words modules) with `ast` and fails on a gettext call (`_`, `gettext`, `gettext_lazy`,
@@ -31,7 +31,7 @@ from django.utils import translation
 
 from accounts import words as account_words
 from engine import tiles
-from games import consent_words, words
+from games import words
 from games.table import words as table_words
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,17 +48,6 @@ GETTEXT = {
 }
 #: the gettext functions whose first argument is a context, their message the second
 CONTEXT_FIRST = {"pgettext", "pgettext_lazy", "npgettext", "npgettext_lazy"}
-#: modules that are words modules by another name, and why
-WORDS_HOMES = {
-    "games/rules_text.py": (
-        "the rules in plain words (R1-R32), grouped under their headings: the rules page's "
-        "and the table's rules panel's whole text, and nothing else"
-    ),
-    "games/consent_words.py": (
-        "each change asked of the others in words, by its consent kind: games/words.py's "
-        "section once, moved beside it to keep that module under 600 lines"
-    ),
-}
 #: sentences that stay outside the words modules, by module: {sentence: why it stays}
 STAYS: dict[str, dict[str, str]] = {
     "games/models/matches.py": {
@@ -127,7 +116,8 @@ def sentences_in(path: Path) -> list[tuple[int, str]]:
 
 
 def is_words_home(path: Path, root: Path = ROOT) -> bool:
-    return path.name == "words.py" or str(path.relative_to(root)) in WORDS_HOMES
+    """A ``words.py``, or a module of the words package games/words/."""
+    return path.name == "words.py" or path.parent.relative_to(root).as_posix() == "games/words"
 
 
 def scanned_modules(root: Path = ROOT) -> list[Path]:
@@ -192,10 +182,10 @@ def test_every_module_but_migrations_and_words_is_scanned(tmp_path: Path) -> Non
         "games/forms.py",
         "games/table/commands/undo.py",
         "games/migrations/0001_initial.py",
-        "games/words.py",
+        "games/words/__init__.py",
         "games/table/words.py",
-        "games/rules_text.py",
-        "games/consent_words.py",
+        "games/words/rules.py",
+        "games/words/consent.py",
         "accounts/names.py",
         "tablesite/edge.py",
         "engine/rules.py",
@@ -240,7 +230,7 @@ def lazy_words_by_key() -> dict[str, str]:
         **{f"field.{k}": v for k, v in table_words.FIELD.items()},
         **{
             f"change.{kind}.{k}": v
-            for kind, texts in consent_words.CHANGES.items()
+            for kind, texts in words.CHANGES.items()
             for k, v in texts.items()
         },
         # a tip may say the match's length and first double (games.learn puts them in)
@@ -287,7 +277,7 @@ def test_one_seat_namer_and_one_tile_speller() -> None:
                     and node.args
                     and isinstance(node.args[0], ast.Constant)
                     and node.args[0].value in labels
-                    and name != "games/words.py"
+                    and name != "games/words/__init__.py"
                 ):
                     seat_words.append(f"{name}:{node.lineno}")
             if spelling.search(path.read_text()) and name != "engine/tiles.py":

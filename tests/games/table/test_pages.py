@@ -16,9 +16,9 @@ from django.urls import reverse
 from engine.serialize import state_from_json
 from games import services
 from games.models import Match
-from games.rules_text import RULES
 from games.services import SeatSpec
 from games.table import board
+from games.words.rules import RULES
 from tests import seeded
 from tests.i18n_helpers import english_leaks, visible_text
 

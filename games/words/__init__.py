@@ -18,13 +18,13 @@ sentence of their own (tests/tablesite/test_words_home.py).
 
 The root's other words, each in a section below: the create form's (`FORM`), the
 first-time tips' (`TIP_WORDS`), the scores chart's and the admin's search boxes'
-(`SEARCH_HELP`). Each change asked of the others has its words by its consent kind in
-games/consent_words.py (`CHANGES`, `change_words`), imported here too.
+(`SEARCH_HELP`). Beside this module in the words package: each change asked of the others
+in words, by its consent kind (consent.py: `CHANGES`, `change_words`, imported here too),
+and the rules themselves (rules.py).
 
 Not here: the board's other words (whose turn, hints, results, log lines, the protocol's
-refusals, the features' offers: games/table/words.py), the rules themselves
-(games/rules_text.py), a replay's log and the history admin's (games/history/words.py),
-table talk's (games/chat/words.py), the account pages' (accounts/words.py).
+refusals, the features' offers: games/table/words.py), a replay's log and the history
+admin's (games/history/words.py), table talk's (games/chat/words.py), the account pages' (accounts/words.py).
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from engine.state import MEXICAN, REFUSAL_CODES
-from games.consent_words import CHANGES as CHANGES  # re-exported: the consent kinds' words
-from games.consent_words import change_words as change_words
+from games.words.consent import CHANGES as CHANGES  # re-exported: the consent kinds' words
+from games.words.consent import change_words as change_words
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrPromise  # django-stubs: what gettext_lazy returns

@@ -5,8 +5,8 @@ rules panel render (shared/spec/rules.md is the reference they restate).
 headings. Rule ids are stable: the rules page anchors each rule by its id, and the "why?" links of
 the table (games.words.rule_url) point there.
 
-The rules as a whole, not a given move: what a refusal says is games/words.py's, the
-board's own words games/table/words.py's.
+The rules as a whole, not a given move: what a refusal says is the words package's
+(games/words/__init__.py), the board's own words games/table/words.py's.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 (games.consent.Kind): the banners, the log's lines and what the asker reads after a decline
 or an expiry (`CHANGES`, `change_words`).
 
-A words module beside games/words.py (whose other words are the refusals and the site's
-sentences by key), which imports these too, so a command module may say
+A module of the words package beside its __init__.py (whose words are the refusals and the
+site's sentences by key), which imports these too, so a command module may say
 ``from games.words import change_words``.
 """
 
