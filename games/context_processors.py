@@ -8,9 +8,9 @@ from django.http import HttpRequest
 
 
 def your_turns(request: HttpRequest) -> dict[str, Any]:
-    """``your_turns``: how many matches wait for the signed-in user's move (games.queries
+    """``your_turns``: how many matches wait for the signed-in user's move (games.reads.queries
     `your_turn_count`), counted only when a template uses it (a callable: base.html's menu)."""
-    from games.queries import your_turn_count
+    from games.reads.queries import your_turn_count
 
     user = getattr(request, "user", None)
     return {"your_turns": lambda: your_turn_count(user)}

@@ -94,7 +94,7 @@ from accounts import guests
 
 from .errors import BAD_REQUEST, FORBIDDEN, GameError
 from .models import ChangeRequest, Match, Seat
-from .seats import match_seats
+from .reads.seats import match_seats
 from .words import sentence
 
 logger = logging.getLogger(__name__)

@@ -1,8 +1,8 @@
 """Pages around the table: My matches, the lobby, creating, joining and watching a match.
 
 Thin views (design.md): the services (`games.services`) create matches and seat
-players, the selectors (`games.selectors`) find the matches to list, and
-`games.queries.match_summary` turns a match into a list row from public information
+players, the selectors (`games.reads.selectors`) find the matches to list, and
+`games.reads.queries.match_summary` turns a match into a list row from public information
 only (R24). The table itself (`/m/<id>/`) is the board's page.
 """
 
@@ -20,14 +20,15 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts import guests
-from games import permissions, quick, selectors, services
+from games import permissions, quick, services
 from games.errors import NOT_FOUND, SEAT_TAKEN, GameError
 from games.forms import INVITED, NONE, OTHER_SEATS, MatchCreateForm, kind_field
 from games.models import MAX_SEATS, Match, Seat
 from games.permissions import Action as Can
-from games.queries import match_summary
-from games.seats import match_seats as seats_of
-from games.seats import match_with_seats
+from games.reads import selectors
+from games.reads.queries import match_summary
+from games.reads.seats import match_seats as seats_of
+from games.reads.seats import match_with_seats
 from games.words import sentence
 
 #: finished matches shown per page of "My matches"

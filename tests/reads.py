@@ -1,4 +1,4 @@
-"""Reads only the tests need (moved out of games/selectors.py, which keeps what the site
+"""Reads only the tests need (moved out of games/reads/selectors.py, which keeps what the site
 reads): the state rebuilt from the log, whose turn a computer plays, whether Undo and Redo
 would show for a user, a match by its tokens, a match's whole log; and, read one by one,
 what the version's pass hands every board at once (whether Restart, Next round and New
@@ -11,9 +11,10 @@ from engine import rules
 from engine.replay import parse_action
 from engine.serialize import start_from_json
 from engine.state import RoundState
-from games import log, permissions, selectors
+from games import log, permissions
 from games.errors import NOT_STARTED, GameError
 from games.models import LogEntry, Match, Round, Seat
+from games.reads import selectors
 from games.words import sentence
 
 

@@ -29,7 +29,7 @@ from games.chat.models import Room
 from games.chat.push import EVERYONE
 from games.chat.words import Refused, sentence
 from games.permissions import Talk
-from games.seats import match_seats, match_with_seats
+from games.reads.seats import match_seats, match_with_seats
 
 
 @dataclass

@@ -41,7 +41,7 @@ from games.chat.words import (
 )
 from games.models import Match
 from games.permissions import Talk
-from games.seats import match_seats, match_with_seats
+from games.reads.seats import match_seats, match_with_seats
 
 #: the flood limit: at most `FLOOD_COUNT` messages per person in `FLOOD_WINDOW` (all tables)
 FLOOD_COUNT = 5

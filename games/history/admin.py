@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy, pgettext
 
 from engine.deal import engine_value
 from engine.replay import BadReplay
-from games import permissions, selectors
+from games import permissions
 from games.admin import LogEntryInline, MatchAdmin, RoundAdmin, RoundScores
 from games.history import checks
 from games.history.replays import NotReplayable, parse_position, round_replay
@@ -38,7 +38,8 @@ from games.history.words import ADMIN_SEARCH, admin_says
 from games.log.words import describe_entry
 from games.models import LogEntry, Match, Round, Seat
 from games.permissions import Action as Can
-from games.queries import replay_differences, replay_json
+from games.reads import selectors
+from games.reads.queries import replay_differences, replay_json
 from games.words import seat_label
 
 

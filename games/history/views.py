@@ -30,7 +30,7 @@ from games.history.replays import (
 )
 from games.models import Match, Seat
 from games.permissions import Action as Can
-from games.seats import match_seats, match_with_seats
+from games.reads.seats import match_seats, match_with_seats
 
 
 def position_url(match_id: int, number: int, step: int) -> str:

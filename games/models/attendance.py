@@ -17,7 +17,7 @@ class Pause(models.Model):
 
     A pause lives only as long as the connection that holds it keeps saying so: the
     page renews it while the panel is open (`alive_at`), and one not renewed for
-    `games.selectors.PAUSE_TIMEOUT` no longer counts (its connection, or its server
+    `games.reads.selectors.PAUSE_TIMEOUT` no longer counts (its connection, or its server
     process, is gone); the computer worker deletes those (`services.pauses_expire`)."""
 
     match = models.ForeignKey(

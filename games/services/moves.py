@@ -28,7 +28,7 @@ from games.errors import BAD_REQUEST, FORBIDDEN, NOT_YOUR_TURN, GameError
 from games.log.words import action_line
 from games.models import Match, Round, Seat, from_row
 from games.permissions import Action as Can
-from games.selectors import PAUSE_TIMEOUT
+from games.reads.selectors import PAUSE_TIMEOUT
 from games.services.store import (
     _MATCH_COLUMNS,
     _MATCH_FIELDS,

@@ -1,6 +1,6 @@
 """R26: opening the rules or the match log pauses the computer players. A pause is one per
 connection (`pause_open`, renewed by the page while the panel is open; `pause_close`) and
-counts until `PAUSE_TIMEOUT` (games.selectors) passes without a renewal; `pauses_expire`,
+counts until `PAUSE_TIMEOUT` (games.reads.selectors) passes without a renewal; `pauses_expire`,
 from the computer worker, deletes the rest and tells each table whose computers may play
 again. `computer_step` (games.services.moves) reads whether a pause is on.
 """
@@ -16,8 +16,8 @@ from django.utils import timezone
 from games import notify, permissions
 from games.errors import BAD_REQUEST, GameError
 from games.models import Pause
-from games.selectors import PAUSE_TIMEOUT
-from games.selectors import paused as _pause_active
+from games.reads.selectors import PAUSE_TIMEOUT
+from games.reads.selectors import paused as _pause_active
 from games.services.store import _lock, _seats
 from games.words import sentence
 

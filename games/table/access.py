@@ -18,11 +18,12 @@ from typing import Any
 
 from django.utils import translation
 
-from games import permissions, selectors
+from games import permissions
 from games.errors import NOT_FOUND, GameError
 from games.models import Match
 from games.permissions import Action as Can
-from games.seats import match_with_seats
+from games.reads import selectors
+from games.reads.seats import match_with_seats
 from games.words import sentence
 
 

@@ -75,7 +75,7 @@ def for_viewer(
         or not getattr(user, "is_authenticated", False)
     ):
         return None
-    from games import selectors
+    from games.reads import selectors
     from games.table.commands import pace, stand_in
 
     seats = selectors.match_seats(match)

@@ -149,8 +149,9 @@ def seat_infos(
     board of a match being played; the table is told when a connection opens or closes), or
     `seen`: who is at the table as read already (games.table.facts)."""
     out = []
-    from games import presence, selectors
+    from games import presence
     from games.models import Seat
+    from games.reads import selectors
 
     levels = dict(Seat.Level.choices)
     if seen is None and with_presence and match.status == "playing":
@@ -206,7 +207,7 @@ def match_flags(
     when the caller has it already."""
     from django.urls import reverse
 
-    from games import selectors
+    from games.reads import selectors
     from games.table import board_reads, facts
 
     if reads is None:
@@ -405,7 +406,7 @@ def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:
     """The presenter's output for one viewer of a started match, the seat chosen by the relay
     (`reads`: see `match_flags`)."""
     from engine.views import view as view_of
-    from games import selectors
+    from games.reads import selectors
     from games.table import facts
 
     def once(key: Any, make: Any) -> Any:

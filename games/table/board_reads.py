@@ -49,8 +49,9 @@ from django.db import connection, router, transaction
 from django.db.models import Field
 from django.utils import timezone
 
-from games import log, selectors
+from games import log
 from games.models import ChangeRequest, LogEntry, Match, Round, Seat, from_row
+from games.reads import selectors
 
 #: matches whose reads a server process keeps at most (the least recently read go first)
 KEEP = 1024

@@ -55,7 +55,7 @@ from games import notify, presence, servers, services
 from games.chat import live as chat
 from games.errors import GameError
 from games.notify import LAYER_LOST, match_group
-from games.seats import match_with_seats
+from games.reads.seats import match_with_seats
 from games.table import budget, protocol
 from games.table import hub as hubs
 from games.table.access import may_watch, scope_language

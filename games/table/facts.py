@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from games import presence, selectors
+from games import presence
 from games.models import ChangeRequest, Match
+from games.reads import selectors
 from games.table import away
 
 #: how long what was read of the table's presence and requests is carried to the versions

@@ -23,7 +23,7 @@ from django.views.decorators.vary import vary_on_cookie
 from games import permissions, services
 from games.models import Match
 from games.permissions import Action as Can
-from games.seats import match_with_seats
+from games.reads.seats import match_with_seats
 from games.table import board, board_reads, words
 from games.words import rules as rules_text
 

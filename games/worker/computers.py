@@ -54,8 +54,9 @@ from django.db import (
 from django.db.models import Max
 from django.utils import timezone
 
-from games import presence, selectors, servers, services, signals, standin, trace
+from games import presence, servers, services, signals, standin, trace
 from games.models import PACE_SECONDS, Match, Pause, Seat
+from games.reads import selectors
 from games.worker.leader import keep_claim
 
 logger = logging.getLogger(__name__)

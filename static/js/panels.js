@@ -18,7 +18,7 @@
 
   var logTimer = null;
   var renewTimer = null;
-  var RENEW_MS = window.MT_PAUSE_RENEW_MS || 10000; // games.selectors.PAUSE_RENEW; tests set a shorter one
+  var RENEW_MS = window.MT_PAUSE_RENEW_MS || 10000; // games.reads.selectors.PAUSE_RENEW; tests set a shorter one
 
   /** Keep this page's pause alive while a drawer is open (quietly: no "offline" toast). */
   function renewing(on) {

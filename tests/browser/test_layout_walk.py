@@ -16,7 +16,8 @@ import pytest
 from django.conf import settings
 
 from accounts import names
-from games import selectors, services
+from games import services
+from games.reads import selectors
 from games.services import SeatSpec
 from tests import seeded
 from tests.games.history.fabricate import finished_match

@@ -170,7 +170,7 @@ def test_sign_up_create_against_three_computers_and_play_a_round(
 
 
 def match_state_hands() -> tuple[tuple[Any, ...], ...]:
-    from games import selectors
+    from games.reads import selectors
 
     state = selectors.match_state(Match.objects.get())
     assert state.phase == "round_over"

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from games import selectors, services
+from games import services
 from games.history.models import PlayerStats
 from games.models import Match
+from games.reads import selectors
 from games.services import SeatSpec
 from tests import seeded
 from tests.conftest import PHONE

@@ -171,7 +171,7 @@ def two_people_until_one_must_draw(make_user: Any) -> tuple[Any, Any, int]:
     """SunnyPanda4242 and MoonlitOtter77 (two long guest-like names, no computer: nothing moves
     while the pages are looked at), played on until one of them can only draw. Returns the
     match, that player and their seat."""
-    from games import selectors
+    from games.reads import selectors
 
     sunny, otter = make_user("SunnyPanda4242"), make_user("MoonlitOtter77")
     match = seeded.match_create(creator=sunny, seed=11, seats=[SeatSpec("me"), SeatSpec("human")])

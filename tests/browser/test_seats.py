@@ -23,8 +23,8 @@ import pytest
 
 from engine.state import RoundState
 from engine.tiles import Tile, parse_tile
-from games import selectors
 from games.models import Match
+from games.reads import selectors
 from games.services import SeatSpec
 from tests import seeded
 from tests.conftest import PHONE

@@ -20,8 +20,9 @@ from django.utils import timezone, translation
 
 from engine import bots
 from engine.serialize import state_to_json
-from games import selectors, services
+from games import services
 from games.models import Match, Seat
+from games.reads import selectors
 from games.services import SeatSpec
 from tests import seeded
 

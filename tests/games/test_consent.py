@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import selectors, services
+from games import services
 from games.errors import GameError
 from games.models import ChangeRequest, LogEntry, Match
+from games.reads import selectors
 from games.table.commands.restart import round_restart
 from games.table.commands.undo import match_undo
 from tests import reads

@@ -14,8 +14,9 @@ from django.test import Client
 from django.utils import translation
 
 from accounts.models import Preferences
-from games import selectors, services
+from games import services
 from games.learn import TIPS
+from games.reads import selectors
 from games.services import SeatSpec
 from games.words.rules import RULES
 from tests import seeded

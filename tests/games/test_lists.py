@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import selectors
+from games.reads import selectors
 
 from .matches import create, finish, play
 

@@ -15,13 +15,14 @@ from django.urls import reverse
 from engine.deal import ROUNDS, seeded_deal
 from engine.replay import run_replay
 from engine.serialize import start_from_json
-from games import selectors, services
+from games import services
 from games.errors import GameError
 from games.forms import MatchCreateForm
 from games.history import checks
 from games.history.models import PlayerStats
 from games.models import Match, Round
-from games.queries import replay_differences
+from games.reads import selectors
+from games.reads.queries import replay_differences
 from games.services import SeatSpec
 from games.table.commands.play_again import again_answer
 from tests import seeded

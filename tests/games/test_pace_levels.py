@@ -12,10 +12,11 @@ from django.utils import timezone
 
 from engine import bots
 from engine.views import view
-from games import selectors, services, worker
+from games import services, worker
 from games.errors import GameError
 from games.log.words import undo_words
 from games.models import LogEntry, Match, Seat
+from games.reads import selectors
 from games.services import SeatSpec
 from games.table.commands.pace import pace_set
 from games.table.commands.play_again import again_answer

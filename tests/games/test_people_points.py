@@ -86,7 +86,7 @@ def test_the_site_menu_counts_the_matches_waiting_for_my_move_on_every_page(
     ana: Any, ben: Any
 ) -> None:
     from games import services
-    from games.queries import match_summary, your_turn_count
+    from games.reads.queries import match_summary, your_turn_count
 
     matches = []
     for seed in (7, 8, 9):

@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from engine.replay import run_replay
-from games import selectors
 from games.models import Match
+from games.reads import selectors
 
 from .matches import create, play, play_rounds
 

@@ -11,9 +11,10 @@ import pytest
 
 from engine.replay import run_replay, state_json
 from engine.tiles import tile_str
-from games import selectors, services
+from games import services
 from games.errors import GameError
 from games.models import LogEntry, Match
+from games.reads import selectors
 from games.table.commands.redo import match_redo
 from games.table.commands.restart import round_restart
 from games.table.commands.undo import match_undo

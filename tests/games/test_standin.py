@@ -17,9 +17,10 @@ from django.utils import timezone
 from engine.replay import run_replay
 from engine.serialize import state_from_json
 from engine.views import view
-from games import notify, permissions, presence, selectors, services, standin
+from games import notify, permissions, presence, services, standin
 from games.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, GameError
 from games.models import LogEntry, Match, Presence, Seat, StandIn
+from games.reads import selectors
 from games.services import SeatSpec
 from games.table import board, board_reads
 from games.table.commands import away_limit, stand_in

@@ -1,5 +1,5 @@
 """No dead code in the site's read and render modules: every public function of
-games/selectors.py, games/table/parts.py and games/table/board.py is used by the site
+games/reads/selectors.py, games/table/parts.py and games/table/board.py is used by the site
 (games/, accounts/, tablesite/, bench/, templates), not only by the tests. What only the
 tests need lives under tests/ (tests/reads.py, tests/frames.py).
 
@@ -13,7 +13,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CHECKED = ("games/selectors.py", "games/table/parts.py", "games/table/board.py")
+CHECKED = ("games/reads/selectors.py", "games/table/parts.py", "games/table/board.py")
 SITE = ("games", "accounts", "tablesite", "bench")
 
 
@@ -67,12 +67,12 @@ def test_a_function_only_the_tests_use_is_found(tmp_path: Path) -> None:
     for module in CHECKED:
         (tmp_path / module).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / module).write_text("")
-    (tmp_path / "games/selectors.py").write_text(
+    (tmp_path / "games/reads/selectors.py").write_text(
         '"""`match_log` is mentioned here."""\n'
         "def match_state(m):\n    return m\n"
         "def match_log(m):\n    return []\n"
     )
     (tmp_path / "games/views.py").write_text(
-        "from games import selectors\nselectors.match_state(1)\n"
+        "from games.reads import selectors\nselectors.match_state(1)\n"
     )
-    assert unused(tmp_path) == ["games/selectors.py: match_log"]
+    assert unused(tmp_path) == ["games/reads/selectors.py: match_log"]

@@ -143,7 +143,7 @@ def test_the_periodic_scans_and_a_connections_reads_leave_no_cyclic_garbage(
     from django.utils import timezone
 
     from games import standin
-    from games.seats import match_with_seats
+    from games.reads.seats import match_with_seats
     from games.worker.computers import ComputerWorker
 
     users = [django_user_model.objects.create_user(f"scans{i}") for i in range(SEATS)]

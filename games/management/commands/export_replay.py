@@ -12,9 +12,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import selectors
 from games.models import Match
-from games.queries import replay_json
+from games.reads import selectors
+from games.reads.queries import replay_json
 
 
 class Command(BaseCommand):

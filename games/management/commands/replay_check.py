@@ -16,7 +16,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Match
-from games.queries import replay_differences
+from games.reads.queries import replay_differences
 
 
 class Command(BaseCommand):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from games import selectors
+from games.reads import selectors
 from games.table.commands import Spec
 
 if TYPE_CHECKING:

@@ -321,7 +321,7 @@ def offer(ctx: OfferContext) -> Offer | None:
     match = ctx.match
     if match.status != Match.Status.FINISHED or ctx.view.phase != "match_over":
         return None
-    from games import selectors
+    from games.reads import selectors
 
     seats = selectors.match_seats(match)
     a = Answers.of(match)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from games import permissions, selectors
+from games import permissions
+from games.reads import selectors
 from games.table import access
 from games.table.commands import Spec
 from games.table.commands.fields import SEAT

@@ -18,7 +18,7 @@ from games import consent, log, permissions
 from games.errors import ILLEGAL, NO_UNDO, GameError
 from games.log.words import undo_line
 from games.models import LogEntry, Match, Round, UndoPoint
-from games.selectors import round_over
+from games.reads.selectors import round_over
 from games.services.asking import _ask
 from games.services.store import (
     Result,

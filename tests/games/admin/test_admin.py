@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from engine.replay import run_replay, state_json
 from engine.serialize import state_from_json
-from games import selectors
 from games.models import ClientRequest, LogEntry, Match, UndoPoint
+from games.reads import selectors
 
 from ..matches import create, play, play_rounds
 

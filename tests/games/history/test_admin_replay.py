@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from engine.replay import run_replay
-from games import selectors
 from games.models import Match, Round
+from games.reads import selectors
 from tests.games.matches import create, play, play_rounds
 
 pytestmark = pytest.mark.django_db

@@ -21,9 +21,10 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from engine.deal import deal_round, seeded_deal
-from games import selectors, services
+from games import services
 from games.errors import BAD_REQUEST, FORBIDDEN, GameError
 from games.models import Match, Round, Seat
+from games.reads import selectors
 from games.services import SeatSpec
 from games.table.commands.play_again import again_answer
 from games.words import sentence

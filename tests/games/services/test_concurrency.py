@@ -20,9 +20,10 @@ from django.db import connection, connections, transaction
 
 from engine.replay import state_json
 from engine.rules import legal_actions
-from games import selectors, services
+from games import services
 from games.errors import GameError
 from games.models import LogEntry, Match
+from games.reads import selectors
 from games.table.commands.undo import match_undo
 from tests import reads
 from tests.conftest import REPO_ROOT
@@ -182,7 +183,8 @@ import json, sys
 import django
 django.setup()
 from engine.replay import state_json
-from games import selectors, services
+from games.reads import selectors
+from games import services
 from games.models import Match
 from tests import reads
 

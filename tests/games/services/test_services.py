@@ -10,10 +10,11 @@ import pytest
 from engine.rules import apply, legal_actions, restart_round
 from engine.serialize import start_to_json, state_from_json
 from engine.state import Action, IllegalAction
-from games import selectors, services, words
+from games import services, words
 from games.errors import GameError
 from games.log import fold
 from games.models import ClientRequest, LogEntry, Match, Round, Table, UndoPoint
+from games.reads import selectors
 from games.services import SeatSpec
 from games.table.commands.play_again import again_answer
 from games.table.commands.redo import match_redo

@@ -22,9 +22,10 @@ from django.utils import translation
 
 from engine.rules import legal_actions
 from engine.serialize import state_from_json
-from games import selectors, services
+from games import services
 from games.models import Match
-from games.seats import match_with_seats
+from games.reads import selectors
+from games.reads.seats import match_with_seats
 from games.services import SeatSpec
 from games.table import board, board_reads
 from games.table.commands.redo import match_redo

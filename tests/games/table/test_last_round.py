@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from engine.replay import run_replay
-from games import selectors, services
+from games import services
 from games.errors import GameError
 from games.history import replays
 from games.history.models import CountedMatch, PlayerStats
 from games.models import ChangeRequest, LogEntry, Match
+from games.reads import selectors
 from games.table import board as table_board
 from games.table import commands
 from games.table.commands.last_round import end_after_this_round

@@ -113,7 +113,7 @@ def test_render_board_and_message_for_the_consumer(ana):
     assert message["type"] == "board" and message["version"] == match.version
     assert isinstance(message["your_turn"], bool) and message["title"]
     assert f'data-version="{match.version}"' in message["html"]
-    from games import selectors
+    from games.reads import selectors
 
     seat_view = selectors.seat_view(match, 0)
     html = board.board_html(

@@ -12,10 +12,11 @@ import pytest
 from django.db import close_old_connections
 from django.utils import timezone
 
-from games import selectors, services
+from games import services
 from games.errors import GameError
 from games.history.models import PlayerStats
 from games.models import Match, Seat
+from games.reads import selectors
 from games.services import SeatSpec
 from games.table.commands.play_again import Answers, again_answer, again_seat_set
 from tests import seeded

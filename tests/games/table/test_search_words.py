@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from engine import rules
-from games import selectors
+from games.reads import selectors
 from tests.games.matches import create, step
 
 pytestmark = pytest.mark.django_db

@@ -22,8 +22,9 @@ from markupsafe import Markup
 
 from engine import rules
 from engine.views import view
-from games import selectors, services
-from games.seats import match_with_seats
+from games import services
+from games.reads import selectors
+from games.reads.seats import match_with_seats
 from games.services import SeatSpec
 from games.table import board, board_reads, parts
 from tests import frames, seeded

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from games import selectors, services
+from games import services
+from games.reads import selectors
 from games.worker import ComputerWorker
 from tests.games.table.socket.conftest import db, play, snapshot
 

@@ -21,9 +21,10 @@ from asgiref.sync import sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from django.utils import timezone
 
-from games import selectors, services
+from games import services
 from games import worker as computers
 from games.models import Pause
+from games.reads import selectors
 from games.worker import leader
 from tests.games.table.socket.conftest import db, snapshot
 

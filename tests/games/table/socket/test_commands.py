@@ -546,7 +546,8 @@ async def test_one_read_of_the_version_answers_the_tables_pages_in_turn(
     another page that checks after it began; a page's own next check reads again, and so
     brings the board a lost notice did not."""
     from accounts.sessions import SessionCheck
-    from games import notify, selectors
+    from games import notify
+    from games.reads import selectors
 
     match = await db(make_match, "me", "computer")
     await to_my_turn(match.pk)

@@ -88,7 +88,8 @@ def fields(reads: board_reads.BoardReads) -> tuple[Any, ...]:
 def viewers(reads: board_reads.BoardReads, user: Any) -> list[board.Viewer]:
     """The creator's pass-and-play screen with the relay cover up, the same after "Show my
     tiles" for the seat to act (R24), and a spectator."""
-    from games import permissions, selectors
+    from games import permissions
+    from games.reads import selectors
 
     match = reads.match
     controlled = tuple(permissions.seats_controlled(match, user))

@@ -290,7 +290,7 @@ async def test_every_page_made_of_the_pass_s_frames_is_a_fresh_full_render(
 
     def fresh(conn: Any) -> tuple[str, int | None]:
         """The connection's board rendered afresh from the database, and its seat."""
-        from games.seats import match_with_seats
+        from games.reads.seats import match_with_seats
 
         m = match_with_seats(match.pk)
         viewer = conn.viewer(m)

@@ -24,12 +24,12 @@ from engine.replay import parse_action
 from engine.serialize import state_from_json
 from engine.state import Action, RoundState
 from engine.views import SeatView, view
+from games import log, permissions
+from games.errors import NOT_STARTED, GameError
+from games.models import ChangeRequest, LogEntry, Match, Pause, Round, Seat, from_row
+from games.words import sentence
 
-from . import log, permissions
-from .errors import NOT_STARTED, GameError
-from .models import ChangeRequest, LogEntry, Match, Pause, Round, Seat, from_row
-from .seats import match_seats as match_seats  # the seats in order (one home: games/seats.py)
-from .words import sentence
+from .seats import match_seats as match_seats  # the seats in order (one home: games/reads/seats.py)
 
 #: a pause its connection has not renewed for this long no longer counts (R26): that
 #: connection, or its server process, is gone (the page renews every PAUSE_RENEW).

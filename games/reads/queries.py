@@ -23,7 +23,7 @@ from engine.serialize import state_from_json
 from games import length, permissions
 from games.models import Match, Seat
 from games.permissions import Action as Can
-from games.selectors import match_replay_doc
+from games.reads.selectors import match_replay_doc
 
 
 @dataclass(frozen=True)
@@ -169,7 +169,7 @@ def your_turn_count(user: Any) -> int:
     matches" in the site's menu on every page): a seat they may act for is to play."""
     if not getattr(user, "is_authenticated", False):
         return 0
-    from games import selectors
+    from games.reads import selectors
 
     playing = (
         selectors.my_matches(user).filter(status=Match.Status.PLAYING).prefetch_related("seats")

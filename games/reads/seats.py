@@ -1,4 +1,4 @@
-"""Reading a match's seats, shared by the selectors and the permissions (games/selectors.py
+"""Reading a match's seats, shared by the selectors and the permissions (games/reads/selectors.py
 asks games/permissions.py who may act, and permissions asks for the seats: both import this
 module rather than each other), and by every wing that reads a match to ask who may see it
 (`match_with_seats`: the table's connection and page, the chat, the replay, the match page)."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from .models import Match, Seat
+from games.models import Match, Seat
 
 
 def match_with_seats(match_id: int) -> Match | None:
