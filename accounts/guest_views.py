@@ -74,7 +74,7 @@ def keep(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_POST
 def tips(request: HttpRequest) -> HttpResponse:
     """Dismiss one tip (`tip=<id>`) or all of them for good (`off=1`)."""
-    from games.learn import TIP_IDS
+    from games.lobby.learn import TIP_IDS
 
     tip, off = request.POST.get("tip", ""), request.POST.get("off", "") == "1"
     if not off and tip not in TIP_IDS:

@@ -44,7 +44,7 @@ act for it (``act``, and every rule that needs a seat of one's own, counts only 
 the owner plays themselves).
 [6] step through the match's ended rounds (the players' replay page,
 games.history.views, and the admin's; the admin's seed and export follow [2]).
-[9] follow the match's spectator link (games.views.watch):
+[9] follow the match's spectator link (games.lobby.views.watch):
 whoever brings the match's watch token is a spectator, but a guest only at a listed table
 . Clearing a pause left behind in the admin is a superuser's (`may_clear_pauses`).
 
@@ -128,7 +128,7 @@ class Action(StrEnum):
     LOOK_BACK = "look_back"
     #: see the match's seed (every deal of it)
     SEE_SEED = "see_seed"
-    #: follow the match's spectator link (games.views.watch)
+    #: follow the match's spectator link (games.lobby.views.watch)
     WATCH_LINK = "watch_link"
 
 

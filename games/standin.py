@@ -12,7 +12,7 @@ The rules:
   at the table may let a computer play it (`standin_start`, games/table/commands/stand_in.py;
   games.permissions
   ``stand_in``). The computer is `LEVEL`, the level the site's quick table gives its
-  computers (games.quick.COMPUTER_LEVEL: casual), so a stand-in neither throws the
+  computers (games.lobby.quick.COMPUTER_LEVEL: casual), so a stand-in neither throws the
   owner's game away nor outplays the table.
 - The computer worker then plays the seat like any computer's (services.computer_step),
   from the seat's view only (R25): the hand stays with the seat; no page but its

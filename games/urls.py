@@ -4,16 +4,16 @@ imports a wing)."""
 
 from django.urls import path
 
-from games import learn, quick, views
+from games.lobby import learn, quick, views
 
 app_name = "games"
 
 urlpatterns = [
-    # Lobby and my matches (games/views.py)
+    # Lobby and my matches (games/lobby/views.py)
     path("matches/", views.my_matches, name="my_matches"),
     path("lobby/", views.lobby, name="lobby"),
     path("lobby/new/", views.match_create, name="create"),
-    # One click from the front page (games/quick.py) and learning the game (games/learn.py)
+    # One click from the front page (games/lobby/quick.py) and learning the game (games/lobby/learn.py)
     path("play/computers/", quick.play_computers, name="play_computers"),
     path("play/friends/", quick.play_friends, name="play_friends"),
     path("how-to-play/", learn.how_to_play, name="how_to_play"),

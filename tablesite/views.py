@@ -5,7 +5,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.cache import cache_control
 
-from games.quick import home_context
+from games.lobby.quick import home_context
 
 #: the icon browsers ask for at /favicon.ico (static/img/favicon.ico: the same tile as favicon.svg)
 FAVICON = Path(settings.BASE_DIR) / "static" / "img" / "favicon.ico"

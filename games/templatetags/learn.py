@@ -1,4 +1,4 @@
-"""`{% table_tips %}`: the first-time tips still to show the signed-in player (games.learn),
+"""`{% table_tips %}`: the first-time tips still to show the signed-in player (games.lobby.learn),
 as JSON for static/js/tips.js (the words translated here, on the server, for the length of
 the page's `match`, R31)."""
 
@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.html import json_script
 from django.utils.safestring import SafeString
 
-from games.learn import tips_context
+from games.lobby.learn import tips_context
 
 register = template.Library()
 

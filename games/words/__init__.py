@@ -337,7 +337,7 @@ SITE: dict[str, Callable[[], str]] = {
     "again_left_seat_only": lambda: _(
         "Only the seat of someone who left the table can be given to someone else."
     ),
-    # the match pages' notices (games/views.py)
+    # the match pages' notices (games/lobby/views.py)
     "match_ready": lambda: _(
         "Match %(id)s is ready. Share the invitation link to fill the free seats."
     ),
@@ -346,7 +346,7 @@ SITE: dict[str, Callable[[], str]] = {
     "seat_just_taken": lambda: _("Someone took that seat a moment ago. Choose another free seat."),
     "match_full_now": lambda: _("This match is full: every seat is taken."),
     "joined": lambda: _("You joined match %(id)s at seat %(number)s."),
-    # the create form's refusals (games/forms.py), beside "name_lookalike" above
+    # the create form's refusals (games/lobby/forms.py), beside "name_lookalike" above
     "seat_name_without_kind": lambda: _("Choose who sits at this seat, or clear the name."),
     "local_needs_name": lambda: _(
         "A pass-and-play seat needs a name, so the device can be passed to the right person."
@@ -366,7 +366,7 @@ SITE: dict[str, Callable[[], str]] = {
         "since whoever chooses it knows every hand. Untick “List in the lobby”, "
         "or leave the number blank for a random deal."
     ),
-    # the front page's one-click tables (games/quick.py)
+    # the front page's one-click tables (games/lobby/quick.py)
     "guests_throttled": lambda: _(
         "Too many guest accounts were made from your address in the last hour. "
         "Please wait a while, or sign up or log in to play."
@@ -386,7 +386,7 @@ def sentence(key: str, **params: object) -> str:
 
 # ---------------------------------------------------------------- the create form
 
-#: The create form's words that Django shows with its fields (games/forms.py): each computer
+#: The create form's words that Django shows with its fields (games/lobby/forms.py): each computer
 #: level's one line (by level), the fields' help texts and their own refusals, by key. Lazy:
 #: the form's fields are made once and shown in each request's language.
 FORM: dict[str, _StrPromise] = {
@@ -431,7 +431,7 @@ FORM: dict[str, _StrPromise] = {
 
 # ---------------------------------------------------------------- the first-time tips
 
-#: Each first-time tip's title and text (games/learn.py, shown by static/js/tips.js), by the
+#: Each first-time tip's title and text (games/lobby/learn.py, shown by static/js/tips.js), by the
 #: tip's id. A text may say the match's length (``%(rounds)s``) and its first double
 #: (``%(first)s``, R31). Lazy: read in each player's language.
 TIP_WORDS: dict[str, tuple[Promise, Promise]] = {

@@ -1,4 +1,4 @@
-// First-time tips at the table (games/learn.py): a short note the first times something
+// First-time tips at the table (games/lobby/learn.py): a short note the first times something
 // happens to this player. Which moment it is comes from the board the server rendered
 // (its data attributes and classes); this script works out no rule. The tips still to
 // show, their words (translated on the server) and the address that remembers a dismissed
@@ -21,7 +21,7 @@
 
   var yours = function (b) { return b.dataset.yourTurn === "true"; };
   var over = function (b) { return b.dataset.phase === "round_over" || b.dataset.phase === "match_over"; };
-  // tip id -> whether the board shows its moment (ids: games.learn.TIPS)
+  // tip id -> whether the board shows its moment (ids: games.lobby.learn.TIPS)
   var MOMENTS = {
     // the engine double and its search: while it waits to be placed and during the first turns
     engine: function (b) { return b.dataset.phase === "engine" || b.dataset.phase === "first"; },

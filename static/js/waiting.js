@@ -1,5 +1,5 @@
 // A match waiting for its friends (templates/games/match_detail.html): instead of reloading
-// the whole page, ask for its seats card alone (games.views.match_seats) every few seconds
+// the whole page, ask for its seats card alone (games.lobby.views.match_seats) every few seconds
 // while the page is in view, swap it in when it changed (announced: the box is aria-live),
 // and go to the table as soon as the match has started (every seat taken).
 (function () {

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts import guests
 from accounts.models import Guest
-from games import quick
+from games.lobby import quick
 from games.models import LogEntry, Match, Round, Seat
 from tests.games.matches import create, play
 

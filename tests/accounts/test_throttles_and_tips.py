@@ -13,7 +13,7 @@ from django.utils import translation
 
 from accounts.models import Guest, Preferences
 from games import services
-from games.learn import TIPS, tips_context
+from games.lobby.learn import TIPS, tips_context
 from games.services import SeatSpec
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from django.utils import translation
 
 from accounts.models import Preferences
 from games import services
-from games.learn import TIPS
+from games.lobby.learn import TIPS
 from games.reads import selectors
 from games.services import SeatSpec
 from games.words.rules import RULES

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.forms import MatchCreateForm
+from games.lobby.forms import MatchCreateForm
 from games.models import Match, Seat
 
 pytestmark = pytest.mark.django_db

@@ -17,9 +17,9 @@ from engine.replay import run_replay
 from engine.serialize import start_from_json
 from games import services
 from games.errors import GameError
-from games.forms import MatchCreateForm
 from games.history import checks
 from games.history.models import PlayerStats
+from games.lobby.forms import MatchCreateForm
 from games.models import Match, Round
 from games.reads import selectors
 from games.reads.queries import replay_differences

@@ -72,7 +72,8 @@ def test_a_function_only_the_tests_use_is_found(tmp_path: Path) -> None:
         "def match_state(m):\n    return m\n"
         "def match_log(m):\n    return []\n"
     )
-    (tmp_path / "games/views.py").write_text(
+    (tmp_path / "games/lobby").mkdir()
+    (tmp_path / "games/lobby/views.py").write_text(
         "from games.reads import selectors\nselectors.match_state(1)\n"
     )
     assert unused(tmp_path) == ["games/reads/selectors.py: match_log"]

@@ -179,7 +179,7 @@ def test_the_scan_finds_a_sentence_and_passes_words_by_key(tmp_path: Path) -> No
 def test_every_module_but_migrations_and_words_is_scanned(tmp_path: Path) -> None:
     names = (
         "games/services/moves.py",
-        "games/forms.py",
+        "games/lobby/forms.py",
         "games/table/commands/undo.py",
         "games/migrations/0001_initial.py",
         "games/words/__init__.py",
@@ -195,7 +195,7 @@ def test_every_module_but_migrations_and_words_is_scanned(tmp_path: Path) -> Non
         (tmp_path / name).write_text("")
     assert [str(p.relative_to(tmp_path)) for p in scanned_modules(tmp_path)] == [
         "accounts/names.py",
-        "games/forms.py",
+        "games/lobby/forms.py",
         "games/services/moves.py",
         "games/table/commands/undo.py",
         "tablesite/edge.py",
@@ -233,7 +233,7 @@ def lazy_words_by_key() -> dict[str, str]:
             for kind, texts in words.CHANGES.items()
             for k, v in texts.items()
         },
-        # a tip may say the match's length and first double (games.learn puts them in)
+        # a tip may say the match's length and first double (games.lobby.learn puts them in)
         **{
             f"tip.{tip}": text % {"rounds": 13, "first": 12}
             for tip, (_title, text) in words.TIP_WORDS.items()

@@ -93,8 +93,8 @@ def test_the_match_end_on_the_table_links_to_the_replay_and_scores(make_user: An
 def test_my_matches_and_the_player_page_share_one_pager(make_user: Any, monkeypatch: Any) -> None:
     """Both lists of finished matches page the same way (templates/partials/pager.html),
     each with its own name for the pages."""
-    from games import views
     from games.history import players
+    from games.lobby import views
 
     monkeypatch.setattr(views, "FINISHED_PER_PAGE", 1)
     monkeypatch.setattr(players, "PER_PAGE", 1)

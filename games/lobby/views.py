@@ -20,9 +20,10 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts import guests
-from games import permissions, quick, services
+from games import permissions, services
 from games.errors import NOT_FOUND, SEAT_TAKEN, GameError
-from games.forms import INVITED, NONE, OTHER_SEATS, MatchCreateForm, kind_field
+from games.lobby import quick
+from games.lobby.forms import INVITED, NONE, OTHER_SEATS, MatchCreateForm, kind_field
 from games.models import MAX_SEATS, Match, Seat
 from games.permissions import Action as Can
 from games.reads import selectors

@@ -18,7 +18,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts import guests, throttle
-from games import forms, services
+from games import services
+from games.lobby import forms
 from games.models import MAX_SEATS, Match
 from games.words import sentence
 
