@@ -19,7 +19,7 @@ The kinds today: ``undo`` (R27), ``restart`` (R28), ``last_round`` (R32: end the
 after this round) and ``away_limit`` (how long a seat may stay away before a computer may
 play it; the request carries the new limit in ``ChangeRequest.value``).
 
-A stand-in (a computer playing an away person's seat, games.standin) never carries
+A stand-in (a computer playing an away person's seat, games.attendance.standin) never carries
 consent for the seat it plays: its owner is still asked (games.permissions.people).
 """
 

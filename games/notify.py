@@ -206,7 +206,7 @@ def match_broadcast(match_id: int, frame: dict[str, Any], audience: str = "all")
 
 def match_seats(match_id: int) -> bool:
     """Tell the match group that what its seats may do changed without a new version: a
-    seat's away limit passed (games.standin), so the others may now let a computer play
+    seat's away limit passed (games.attendance.standin), so the others may now let a computer play
     it. True if sent."""
     return _send(match_id, {"type": "match.seats"})
 

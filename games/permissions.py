@@ -39,7 +39,7 @@ being played, and once it is over its players and staff with the admin's
 ends"); before that nobody sees a hand but its own (`engine.views.view`). [4] a player's own
 table preferences, set from the table's menu ("draw and pass for me when I have no
 play"; kept on the account, guests too).
-[5] while a computer plays a seat for its away owner (games.standin), its owner does not
+[5] while a computer plays a seat for its away owner (games.attendance.standin), its owner does not
 act for it (``act``, and every rule that needs a seat of one's own, counts only the seats
 the owner plays themselves).
 [6] step through the match's ended rounds (the players' replay page,
@@ -65,7 +65,7 @@ Undo and redo (R27): a player; restart (R28): the creator, or a player "alone" (
 other seat a computer or one of their own pass-and-play seats); end the match after this
 round (R32): a player; play again (R29): the people at the table and its creator; the
 computers' pace, skip to my turn and the away limit: a player; let a computer play a seat
-until its owner returns (games.standin): a player, for a person's seat (a player's or a
+until its owner returns (games.attendance.standin): a player, for a person's seat (a player's or a
 pass-and-play one) of someone else, *when* (its owner away past the table's limit) being
 the service's check; take a seat back: only its owner. Where the service lives in the
 root, its module declares the rule: pause the computers (R26, games.services.pauses): a
@@ -170,7 +170,7 @@ def _seats(match: Match, seats: list[Seat] | None = None) -> list[Seat]:
 
 def seats_controlled(match: Match, user: object, *, seats: list[Seat] | None = None) -> list[int]:
     """The seat indexes `user` may act for: their own seat and their pass-and-play seats (R24),
-    but not one a computer plays for them while they were away (games.standin)."""
+    but not one a computer plays for them while they were away (games.attendance.standin)."""
     if _uid(user) is None:
         return []
     return [s.index for s in _seats(match, seats) if s.controlled_by(user) and not s.standin]
@@ -335,7 +335,7 @@ class Powers:
     #: the user is one of the people at the table (`people`)
     person: bool = False
     #: the person's seats (no computer's) the user holds, whether they play them or a computer
-    #: stands in; and those of someone else (games.standin)
+    #: stands in; and those of someone else (games.attendance.standin)
     own_seats: frozenset[int] = frozenset()
     other_seats: frozenset[int] = frozenset()
 

@@ -35,7 +35,7 @@ def rebuild_state(match: Match) -> RoundState:
 
 def computer_to_act(match: Match) -> Seat | None:
     """The seat a computer plays whose turn it is, if any (paused or not): a computer's, or a
-    person's with a computer standing in (games.standin)."""
+    person's with a computer standing in (games.attendance.standin)."""
     if match.status != Match.Status.PLAYING or match.state is None:
         return None
     turn = match.state.get("turn")

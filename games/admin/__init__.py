@@ -393,7 +393,7 @@ class PauseAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(StandIn)
 class StandInAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
-    """Who let a computer play whose seat, when, and when its owner took it back (games.standin)."""
+    """Who let a computer play whose seat, when, and when its owner took it back (games.attendance.standin)."""
 
     list_display = (
         "match",
@@ -412,7 +412,7 @@ class StandInAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(Presence)
 class PresenceAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
-    """Table connections of signed-in users (games.presence): open ones are renewed by their server."""
+    """Table connections of signed-in users (games.attendance.presence): open ones are renewed by their server."""
 
     list_display = ("match", "user", "opened_at", "alive_at", "closed")
     list_filter = ("closed",)

@@ -1,9 +1,9 @@
 """E-mail when it is your turn and you have been away from the table (opt-in per account).
 
-- Presence: `games.presence`, one row per table connection, renewed by its server while
+- Presence: `games.attendance.presence`, one row per table connection, renewed by its server while
   it is open (a heartbeat). An account counts as connected while one of its rows is
   live; a server killed without closing its sockets stops renewing them, and after
-  `games.presence.TIMEOUT` (three minutes) they no longer block e-mails. Time away
+  `games.attendance.presence.TIMEOUT` (three minutes) they no longer block e-mails. Time away
   starts when the account was last seen at a table.
 - `turn_mails_when_due()`: the computer worker's loop (games/worker/computers.py) calls it on
   every pass; it looks at most every `SCAN_EVERY` seconds in a process for matches
@@ -40,7 +40,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts import emails
-from games import presence
+from games.attendance import presence
 from games.history.models import TurnMail, TurnMailSent
 from games.models import Match, Seat
 
@@ -55,7 +55,7 @@ _scanning = threading.Lock()
 
 def due_turns(now: datetime) -> list[tuple[Match, Seat, TurnMail]]:
     """(match, seat on turn, its account's setting) for every turn an e-mail is due for."""
-    # A seat a computer stands in for (games.standin) waits for nobody.
+    # A seat a computer stands in for (games.attendance.standin) waits for nobody.
     # Only to a confirmed address (accounts.emails): an unconfirmed one may be anybody's.
     on_turn = Seat.objects.filter(
         match=OuterRef("pk"),

@@ -1,5 +1,5 @@
 """What the history wing stores: each player's stats and rating, which matches they count,
-and the turn e-mails (settings and what was sent; presence is games.presence).
+and the turn e-mails (settings and what was sent; presence is games.attendance.presence).
 
 Stats are a cache the action log rebuilds: `manage.py rebuild_stats` recounts every
 finished match from its rounds' deals and logs (`games.history.stats`) and gives the
@@ -88,7 +88,7 @@ class CountedMatch(models.Model):
 
 class TurnMail(models.Model):
     """An account's choice about e-mails when it is their turn (opt-in), and its unsubscribe key.
-    Whether the account is at a table, and since when it is not, is `games.presence`'s."""
+    Whether the account is at a table, and since when it is not, is `games.attendance.presence`'s."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,

@@ -46,12 +46,12 @@ class Pause(models.Model):
 class Presence(models.Model):
     """One table connection (websocket) of a signed-in user: what "away" is measured from.
 
-    The connection's server renews `alive_at` every `games.presence.RENEW` while the
+    The connection's server renews `alive_at` every `games.attendance.presence.RENEW` while the
     connection is open (the heartbeat, as for `Pause`); at its end the row is kept,
     `closed`, with the time it was last seen. A row not renewed within
-    `games.presence.TIMEOUT` counts as closed whatever it says: its server is gone
+    `games.attendance.presence.TIMEOUT` counts as closed whatever it says: its server is gone
     (killed without closing its sockets). Turn e-mails (games.history.mail) and the
-    stand-in computers (games.standin) read it through `games.presence`."""
+    stand-in computers (games.attendance.standin) read it through `games.attendance.presence`."""
 
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="+", verbose_name=_("match")
@@ -82,7 +82,7 @@ class Presence(models.Model):
 
 
 class StandIn(models.Model):
-    """The record of a computer standing in for a person's seat (games.standin): who handed
+    """The record of a computer standing in for a person's seat (games.attendance.standin): who handed
     the seat to a computer and when, and when its owner took it back.
 
     Not a line of the round's log (`LogEntry`): that log holds the game's decisions and

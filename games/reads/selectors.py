@@ -97,7 +97,7 @@ def matches_awaiting_computer() -> list[int]:
 def _awaiting_computer_sql() -> tuple[str, tuple[Any, ...]]:
     """The statement of `matches_awaiting_computer`, built by the ORM once: building it
     cost more CPU than running it, four times a second in every server process."""
-    # A computer's seat, or a person's seat a computer stands in for (games.standin).
+    # A computer's seat, or a person's seat a computer stands in for (games.attendance.standin).
     on_turn = Seat.objects.filter(match=OuterRef("pk"), index=OuterRef("turn")).filter(
         Q(kind=Seat.Kind.COMPUTER) | ~Q(standin="")
     )

@@ -162,7 +162,7 @@ def match_create(
     """Create a match at a new table; it starts at once when no seat waits for a player.
     `pace`: how fast its computers move (Match.Pace), changed later at the table (games.table.commands.pace);
     `away_limit`: how long a seat may stay away before a computer may play it
-    (Match.AwayLimit, games.standin), changed later at the table (games/table/commands/away_limit.py);
+    (Match.AwayLimit, games.attendance.standin), changed later at the table (games/table/commands/away_limit.py);
     `rounds`: the match's length (R31, games.length), 13 rounds from 12-12 by default;
     `seed`: the deal (R4), random when None; a chosen one only with no free seat and not
     listed, since whoever chooses it knows every hand."""

@@ -1,4 +1,4 @@
-"""What one viewer's board offers about seats whose owners are away (games.standin).
+"""What one viewer's board offers about seats whose owners are away (games.attendance.standin).
 
 `for_viewer` gives an `Away` for the board's private ``banner`` and ``tools`` parts:
 the seats this viewer may let a computer play now (their owners away longer than the
@@ -20,7 +20,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import permissions, presence, standin
+from games import permissions
+from games.attendance import presence, standin
 from games.models import AWAY_SECONDS, Match
 from games.permissions import Action as Can
 from games.table import words
@@ -80,7 +81,7 @@ def for_viewer(
 
     seats = selectors.match_seats(match)
     can = powers if powers is not None else permissions.powers(user, match, seats=seats)
-    # The seats a computer plays for the viewer, which they may take back (games.standin)
+    # The seats a computer plays for the viewer, which they may take back (games.attendance.standin)
     back = [s for s in seats if s.standin and can.can(stand_in.MAY_TAKE_BACK, seat=s.index)]
     plays = can.can(Can.ACT)  # a seat the viewer plays themselves
     if not plays and not back:
@@ -112,7 +113,7 @@ def due_seats(
     match: Match, seats: list[Any], seen: dict[int, tuple[bool, Any]] | None = None
 ) -> tuple[int, ...]:
     """The seats away longer than the table's limit now (any viewer's candidates to hand to a
-    computer); `seen`: who is at the table (games.presence.at_table), read now if not given."""
+    computer); `seen`: who is at the table (games.attendance.presence.at_table), read now if not given."""
     people = {s.user_id for s in seats if s.kind != "computer"}
     if len(people) < 2:
         return ()  # alone with computers: nobody to hand a seat over to a computer, no read

@@ -145,11 +145,11 @@ def seat_infos(
     seen: dict[int, tuple[bool, Any]] | None = None,
 ) -> list[SeatInfo]:
     """Names and kinds of a match's seats (a Match with its seats); `with_presence`: whether each
-    person's seat is at the table now, or since when away (games.presence, read now: a live
+    person's seat is at the table now, or since when away (games.attendance.presence, read now: a live
     board of a match being played; the table is told when a connection opens or closes), or
     `seen`: who is at the table as read already (games.table.facts)."""
     out = []
-    from games import presence
+    from games.attendance import presence
     from games.models import Seat
     from games.reads import selectors
 
@@ -166,7 +166,9 @@ def seat_infos(
                 else seat_number(s.index)
             )
         kind = s.kind
-        if s.standin:  # a computer plays it while its owner is away (games.standin): said plainly
+        if (
+            s.standin
+        ):  # a computer plays it while its owner is away (games.attendance.standin): said plainly
             name, kind = away.standin_name(name), "computer"
         level = levels.get(s.computer_level, "")  # the computer's level in words
         here, since = "", None

@@ -8,7 +8,7 @@ Thin by design (design.md): the connection's lifecycle and the dispatch of its c
   with the match's hub in this process (games.table.hub: told of each version once per
   process, it makes every connection's board in one database hop and sends each
   connection's frames through its bounded outbox); the presence heartbeat
-  (games.presence); the user's sessions group; `release` on every way it ends.
+  (games.attendance.presence); the user's sessions group; `release` on every way it ends.
 - **Dispatch**: each frame is checked and parsed (games.table.protocol) and its command's
   handler run from the registry (games.table.commands, one module per command); a
   `GameError` becomes ``{"type": "error", "code", "message", "request_id"}`` followed by
@@ -51,7 +51,8 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts import sessions
-from games import notify, presence, servers, services
+from games import notify, servers, services
+from games.attendance import presence
 from games.chat import live as chat
 from games.errors import GameError
 from games.notify import LAYER_LOST, match_group
@@ -160,7 +161,7 @@ class TableConsumer(Connection, AsyncWebsocketConsumer):
             return
         self.autodraw = await self.call(services.autodraw_of, user=self.user)
         self.group = match_group(self.match_id)
-        # games.presence: no turn e-mail while here, no computer standing in (renewed by `heartbeat`)
+        # games.attendance.presence: no turn e-mail while here, no computer standing in (renewed by `heartbeat`)
         back = await self.call(presence.came_back, match_id=self.match_id, user=self.user)
         if await self.call(
             presence.opened, match_id=self.match_id, user=self.user, channel=self.channel_name
@@ -236,7 +237,7 @@ class TableConsumer(Connection, AsyncWebsocketConsumer):
 
     async def heartbeat(self) -> None:
         """Renew this connection's presence every `presence.RENEW` while it is open: a server
-        killed with it open renews it no more, and it expires (games.presence)."""
+        killed with it open renews it no more, and it expires (games.attendance.presence)."""
         while True:
             await asyncio.sleep(presence.RENEW.total_seconds())
             try:

@@ -3,8 +3,8 @@ version, before any board of it is made (the table's hub does it right after it 
 derives the version, games.table.hub), and handed to each viewer's board.
 
 `Facts` holds what the boards used to ask the database for viewer by viewer or language by
-language: who is at the table (games.presence, one read), the seats away longer than the
-table's limit (games.standin), the latest request when it was just declined or expired
+language: who is at the table (games.attendance.presence, one read), the seats away longer than the
+table's limit (games.attendance.standin), the latest request when it was just declined or expired
 (told to its asker, with who declined it) and what the match's phase allows whoever asks
 (restart, next round). With them and the viewer's own powers
 (games.permissions.powers), a board asks the database nothing.
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from games import presence
+from games.attendance import presence
 from games.models import ChangeRequest, Match
 from games.reads import selectors
 from games.table import away
@@ -34,7 +34,7 @@ class Facts:
     #: for each user ever seen at the table: (there now, last seen); None when the match is
     #: not being played (no dot by a name then)
     seen: dict[int, tuple[bool, datetime]] | None
-    #: the seats away longer than the table's limit now (games.standin)
+    #: the seats away longer than the table's limit now (games.attendance.standin)
     due: tuple[int, ...]
     #: the latest request, declined or expired within its showing time (its asker is told)
     answered: ChangeRequest | None

@@ -24,9 +24,9 @@ server does not ask four times a second. Its database work runs in one thread of
 On the same loop, other things come due: pauses (R26) that outlived their connection are
 deleted every `EXPIRE_EVERY` seconds (`services.pauses_expire`) and their tables told (a
 single server process starting up deletes them all: no connection of its own holds one
-yet); the same goes for the table connections' presence rows (games.presence); the tables
+yet); the same goes for the table connections' presence rows (games.attendance.presence); the tables
 where a seat's away limit just passed are told, so their pages offer to let a computer play
-it (games.standin); requests asked of the others past their minute are closed every
+it (games.attendance.standin); requests asked of the others past their minute are closed every
 `REQUESTS_EVERY` seconds (`services.requests_expire`), so every board shows the expiry on
 time; and `signals.worker_pass` is sent (turn e-mails, games.history).
 """
@@ -54,7 +54,8 @@ from django.db import (
 from django.db.models import Max
 from django.utils import timezone
 
-from games import presence, servers, services, signals, standin, trace
+from games import servers, services, signals, trace
+from games.attendance import presence, standin
 from games.models import PACE_SECONDS, Match, Pause, Seat
 from games.reads import selectors
 from games.worker.leader import keep_claim
@@ -181,7 +182,7 @@ class ComputerWorker:
         self.clear_all_pauses = clear_all_pauses
         self.expired_at: float | None = None
         self.requests_at: float | None = None
-        #: the last look for seats whose away limit passed (games.standin)
+        #: the last look for seats whose away limit passed (games.attendance.standin)
         self.seats_at: Any = None
         #: match id -> monotonic time before which it is not tried again after a failure
         self.failed: dict[int, float] = {}

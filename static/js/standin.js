@@ -1,5 +1,5 @@
 /**
- * Seats whose owners are away (games/standin.py): the buttons the server put on the board
+ * Seats whose owners are away (games/attendance/standin.py): the buttons the server put on the board
  * send their command; the board that follows shows the result.
  *   [data-stand-in=<seat>]   {"type": "stand_in", "seat": s}  let a computer play that seat
  *   [data-take-back=<seat>]  {"type": "take_back", "seat": s} take one's own seat back

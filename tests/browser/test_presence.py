@@ -1,4 +1,4 @@
-"""Who is at the table (games.presence): a dot before each person's name on their
+"""Who is at the table (games.attendance.presence): a dot before each person's name on their
 train, filled while their table is open, a ring once they are away ("Away since 11:05", in the
 reader's own time),
 changing as soon as the other player's last page at the table closes (no waiting for the
@@ -60,7 +60,7 @@ def test_the_dot_changes_when_the_other_players_page_closes(
     assert "UTC" not in words and local.strftime(CLOCK[lang]) in words, (words, local)
     assert page.get_attribute(bens_dot, "title") == words
     page.screenshot(path=str(shots / f"presence-away-{lang}.png"))
-    # ben comes back: his dot fills again at once, nobody having moved (games.presence `came_back`)
+    # ben comes back: his dot fills again at once, nobody having moved (games.attendance.presence `came_back`)
     version = match.__class__.objects.get(pk=match.pk).version
     ben_page = context_for(ben, lang=lang).new_page()
     Table(ben_page).open(f"{live}/m/{match.pk}/")

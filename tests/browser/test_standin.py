@@ -1,4 +1,4 @@
-"""A computer plays for a person who is away, in Debian's Chromium (games.standin).
+"""A computer plays for a person who is away, in Debian's Chromium (games.attendance.standin).
 
 Ana and Bob share a table with a computer; the table lets a computer stand in after 10
 minutes away. Bob has never opened the table and the match is (backdated) nearly 10

@@ -14,7 +14,8 @@ import pytest
 from django.utils import timezone, translation
 
 from engine.serialize import state_from_json
-from games import consent, presence, services
+from games import consent, services
+from games.attendance import presence
 from games.errors import ILLEGAL, GameError
 from games.log import words as logtext
 from games.models import ChangeRequest, Match, Presence

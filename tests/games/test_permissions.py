@@ -17,7 +17,7 @@ seed while the match is played and once it is over (the seed is every deal: nobo
 staff included, while it is live); look back at its ended rounds (the players'
 replay page and the admin's); let a computer play seat 1 of M (seated2's seat; for the holder, seat 0 of P,
 their own, which is not theirs to hand over) and take seat 0 back from the computer
-(games.standin: its owner only); answer an undo or restart request (no request named:
+(games.attendance.standin: its owner only); answer an undo or restart request (no request named:
 whether they are a person at the table); follow M's spectator link (with the token each
 role brings: only the spectator has it); end the match after this round (R32: a feature's
 own rule, declared by games.table.commands.last_round: any player); answer "Play again" once

@@ -1,4 +1,4 @@
-"""games.presence `came_back`: when a connection opening brings a seated person back to
+"""games.attendance.presence `came_back`: when a connection opening brings a seated person back to
 their table, so that the others' dots turn "here" at once. It is asked before
 the connection's own row is `opened`."""
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from games import presence
+from games.attendance import presence
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""A computer plays for a person who is away, until they take their seat back (games.standin).
+"""A computer plays for a person who is away, until they take their seat back (games.attendance.standin).
 
 The match of these tests: ana (seat 0, its creator), ben (seat 1, invited) and a computer
 (seat 2); the table lets a computer stand in after 10 minutes away.
@@ -17,7 +17,8 @@ from django.utils import timezone
 from engine.replay import run_replay
 from engine.serialize import state_from_json
 from engine.views import view
-from games import notify, permissions, presence, services, standin
+from games import notify, permissions, services
+from games.attendance import presence, standin
 from games.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, GameError
 from games.models import LogEntry, Match, Presence, Seat, StandIn
 from games.reads import selectors

@@ -142,7 +142,7 @@ def test_the_periodic_scans_and_a_connections_reads_leave_no_cyclic_garbage(
 
     from django.utils import timezone
 
-    from games import standin
+    from games.attendance import standin
     from games.reads.seats import match_with_seats
     from games.worker.computers import ComputerWorker
 

@@ -134,7 +134,7 @@ OPEN = flag("open", FIELD["open"])
 ON = flag("on", FIELD["on"])
 #: the computers' pace (games.models.Match.Pace)
 PACE = short_text("pace", MAX_NAME, FIELD["pace"], "fast")
-#: how long a seat may be away (games.presence)
+#: how long a seat may be away (games.attendance.presence)
 LIMIT = short_text("limit", MAX_NAME, FIELD["limit"], "1h")
 
 

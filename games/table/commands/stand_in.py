@@ -1,6 +1,6 @@
 """``stand_in`` and ``take_back``: a computer plays an away person's seat until its owner
 takes it back (``seat``, ``request_id``): the services `standin_start` and `standin_end` on
-games.standin's facts (who is away, since when, the table's limit) and the table settings'
+games.attendance.standin's facts (who is away, since when, the table's limit) and the table settings'
 kernel (`services.seated_change`)."""
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import permissions, presence, services
+from games import permissions, services
+from games.attendance import presence
+from games.attendance.standin import LEVEL, away_since, may_hand_over
 from games.errors import BAD_REQUEST, ILLEGAL, GameError
 from games.models import AWAY_SECONDS, Match, Seat, StandIn
 from games.services import Result
-from games.standin import LEVEL, away_since, may_hand_over
 from games.table.commands import Handler, Spec
 from games.table.commands.fields import REQUEST_ID, SEAT
 from games.words import sentence

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts import emails
 from accounts.models import EmailAddress
-from games import presence
+from games.attendance import presence
 from games.history.mail import send_turn_mails
 from games.history.models import TurnMail
 from games.models import Match, Presence

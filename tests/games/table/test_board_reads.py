@@ -152,7 +152,7 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
         if last is not None
         else "",
         last_train=last_train_read_one_by_one(match, last),
-        # seats whose owners are away (games.standin), their presence read now
+        # seats whose owners are away (games.attendance.standin), their presence read now
         away=away.for_viewer(match, user, [s.name for s in board.seat_infos(match)]),
         # the asker told of a declined or expired request, the commands the menu
         # offers (games.table.commands), whether this round is the match's last (R32)

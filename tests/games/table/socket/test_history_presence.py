@@ -10,7 +10,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import presence
+from games.attendance import presence
 from games.history.mail import send_turn_mails
 from games.history.models import TurnMail
 from games.models import Match, Presence
@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
 def open_rows(user: Any) -> int:
-    """The user's table connections open now (games.presence)."""
+    """The user's table connections open now (games.attendance.presence)."""
     return Presence.objects.filter(user=user, closed=False).count()
 
 

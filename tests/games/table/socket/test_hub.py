@@ -307,7 +307,7 @@ def table_event(match_id: int, users: list[Any], rng: random.Random) -> str:
     """Something that is no move, now and then between moves: a person's last page closing or
     their first one opening (the others' dots, `notify.match_seats`), an answer to the change
     asked of the others (accepted or declined: games.consent), or nothing. What it did."""
-    from games import presence
+    from games.attendance import presence
     from games.models import ChangeRequest, Presence
 
     asked = ChangeRequest.objects.filter(match_id=match_id, status="open").first()

@@ -156,7 +156,7 @@ async def test_a_versions_pass_makes_as_many_statements_for_six_connections_as_f
 def _step(match_id: int, users: list[Any], rng: Any, away: set[int], last: str) -> str:
     """One random thing at the table: a move (most often), an undo, redo or restart asked and
     answered, the next round, or a person leaving or coming back. What it was, in words."""
-    from games import presence
+    from games.attendance import presence
     from games.errors import GameError
     from games.models import ChangeRequest
 
@@ -256,7 +256,7 @@ async def test_every_page_made_of_the_pass_s_frames_is_a_fresh_full_render(
 
     from django.utils import translation
 
-    from games import presence
+    from games.attendance import presence
     from tests import frames
     from tests.games.table.hostile.secrets import tiles_written
 

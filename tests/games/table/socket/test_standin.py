@@ -1,4 +1,4 @@
-"""A computer standing in for an away player, through the table's websocket (games.standin):
+"""A computer standing in for an away player, through the table's websocket (games.attendance.standin):
 the heartbeat that keeps a connection present, a killed server's connection that stops
 counting, the worker's notice that brings the offer to the others' pages, the hand-over
 and the owner's one-click return — and no page showing the away player's hand."""
@@ -13,7 +13,8 @@ import pytest
 from django.utils import timezone
 
 from engine.serialize import state_from_json
-from games import presence, services, standin
+from games import services
+from games.attendance import presence, standin
 from games.models import Match, Presence, Seat
 from tests import seeded
 from tests.games.table.socket.conftest import db, hand_tiles, spec

@@ -6,7 +6,7 @@ The rules:
   or 1 day), chosen when it is created and changed at the table by its seated people
   (`away_limit_set`, games/table/commands/away_limit.py), as the computers' pace is.
 - A person's seat (a player's, or a pass-and-play one: its holder's) is *away* while
-  its owner has no live connection to the table (games.presence); it has been away
+  its owner has no live connection to the table (games.attendance.presence); it has been away
   since they were last seen there (never seen: since the match was created).
 - Once a seat has been away longer than the limit, any other person who plays a seat
   at the table may let a computer play it (`standin_start`, games/table/commands/stand_in.py;
@@ -38,8 +38,9 @@ from datetime import datetime, timedelta
 
 from django.db.models import Count, Q
 
-from . import notify, presence
-from .models import AWAY_SECONDS, Match, Seat
+from games import notify
+from games.attendance import presence
+from games.models import AWAY_SECONDS, Match, Seat
 
 #: the level of a computer standing in for a person (the quick table's computers)
 LEVEL = "casual"

@@ -12,7 +12,7 @@ fresh process exists yet).
 Read by the turn e-mails (games.history.mail: `connected`, `last_seen`), the table's seats (`at_table`:
 the dot by each name, `here`: whether a closing connection was its user's last, `came_back`:
 whether an opening one is their first) and by the
-stand-in computers (games.standin: `away_since`).
+stand-in computers (games.attendance.standin: `away_since`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from django.db import connection, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from .models import Match, Presence, Seat
+from games.models import Match, Presence, Seat
 
 #: how often an open connection's server renews its row
 RENEW = timedelta(seconds=60)
