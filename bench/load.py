@@ -194,7 +194,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--trace",
         action="store_true",
-        help="the servers record each action's spans (games/trace.py); print the top causes of the "
+        help="the servers record each action's spans (games/processes/trace.py); print the top causes of the "
         "slowest 1%% (bench/load_trace.py)",
     )
     return p.parse_args(argv)
@@ -463,7 +463,7 @@ def gc_summary(
 def cost_deltas(
     before: dict[int, dict[str, Any]], after: dict[int, dict[str, Any]]
 ) -> dict[str, float]:
-    """The servers' CPU seconds by part (games.trace `costs`) between two snapshots, summed
+    """The servers' CPU seconds by part (games.processes.trace `costs`) between two snapshots, summed
     over the processes."""
     out: dict[str, float] = {}
     for pid, a in after.items():
@@ -542,7 +542,9 @@ def load_phase(
     env = server_env(db.url, redis_url=redis_url, conn_max_age=args.conn_max_age)
     servers = Servers(env=env, count=processes, proxy=mode == "proxy")
     servers.env["GC_STATS_FILE"] = str(servers.log_dir / "gc-%p.json")
-    servers.env["TABLE_COSTS"] = "1"  # the CPU by part, in the same snapshots (games.trace)
+    servers.env["TABLE_COSTS"] = (
+        "1"  # the CPU by part, in the same snapshots (games.processes.trace)
+    )
     trace_dir = servers.log_dir / "trace"
     if getattr(args, "trace", False):
         servers.env["TABLE_TRACE"] = str(trace_dir)

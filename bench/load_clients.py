@@ -189,7 +189,7 @@ class TableSpec:
 class Stats:
     latencies: list[float] = field(default_factory=list)
     #: the action of each latency: (match id, the version it made), in the same order (bench/load.py
-    #: joins them with the servers' spans, games/trace.py)
+    #: joins them with the servers' spans, games/processes/trace.py)
     latency_keys: list[tuple[int, int]] = field(default_factory=list)
     #: send -> the acting seat's ack
     ack_latencies: list[float] = field(default_factory=list)

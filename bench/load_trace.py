@@ -1,7 +1,7 @@
 """The slowest 1% of a load run explained by the servers' spans.
 
 ``python bench/load.py --trace ...`` starts the servers with ``TABLE_TRACE`` naming a
-folder (games/trace.py): each server process appends its spans of every action there,
+folder (games/processes/trace.py): each server process appends its spans of every action there,
 keyed by match and version. The clients keep the (match, version) of each latency
 sample (bench/load_clients.py). `explain` joins them: for each action, its parts —
 

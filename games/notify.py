@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games import trace
+from games.processes import trace
 
 from . import signals
 

@@ -11,7 +11,7 @@
   computer worker of this process wakes here (games/apps.py connects
   `worker.on_match_moved`), so that notify never imports the worker, which imports the
   services, which import notify.
-- `out_of_service(reason)`: sent by games.servers when this process stops serving (a
+- `out_of_service(reason)`: sent by games.processes.servers when this process stops serving (a
   process of another channel layer runs on the database); from the beat's thread. The
   table closes its sockets here, so their pages reconnect to a server that serves.
 """

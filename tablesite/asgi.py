@@ -31,7 +31,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from games import servers  # noqa: E402
+from games.processes import servers  # noqa: E402
 from games.table.routing import websocket_urlpatterns  # noqa: E402
 from games.worker import WithComputerWorker, lifespan, start_with_daphne  # noqa: E402
 from tablesite.edge import BodyLimit, Health  # noqa: E402

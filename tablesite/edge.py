@@ -4,7 +4,7 @@
   database, no Django, no host check), for the proxy's health checks
   (deploy/haproxy.cfg.template): a process that answers it accepts connections and runs
   its loop; ``503 out of service: …`` while the process does not serve (a process of
-  another channel layer runs on its database: games.servers). `served_by` names the
+  another channel layer runs on its database: games.processes.servers). `served_by` names the
   process (host and pid) in the ``X-Served-By`` header of that answer.
 - `BodyLimit`: a request whose ``Content-Length`` is over
   `body_limit` bytes (settings.REQUEST_BODY_MAX, 2.5 MiB by default: Django's
@@ -98,7 +98,7 @@ class Health:
         self, app: Any, *, out_of_service: Callable[[], str | None] = lambda: None
     ) -> None:
         self.app = app
-        #: why this process does not serve now, or None (games.servers.out_of_service)
+        #: why this process does not serve now, or None (games.processes.servers.out_of_service)
         self.out_of_service = out_of_service
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> Any:

@@ -31,7 +31,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from games import trace
+from games.processes import trace
 
 ENV = "GC_STATS_FILE"
 #: pauses at least this long are listed one by one
@@ -90,7 +90,7 @@ class GcStats:
             "long": list(self.long),
             "thresholds": list(gc.get_threshold()),
             "frozen": self.frozen,
-            # the server's CPU by part (games.trace, when TABLE_COSTS is set)
+            # the server's CPU by part (games.processes.trace, when TABLE_COSTS is set)
             "costs": trace.costs(),
         }
 

@@ -9,12 +9,12 @@ from django.utils.translation import gettext_lazy as _
 
 class Server(models.Model):
     """A running process of the site on this database (a server, or ``manage.py
-    run_computers``) and the channel layer it speaks (games.servers): processes whose
+    run_computers``) and the channel layer it speaks (games.processes.servers): processes whose
     layers differ would not hear each other's notices, so one that differs from those
     running refuses to start.
 
     A row counts while its process holds the PostgreSQL advisory lock
-    (`games.servers.LOCK_SPACE`, the row's id) on a connection of its own, so a killed
+    (`games.processes.servers.LOCK_SPACE`, the row's id) on a connection of its own, so a killed
     process stops counting as soon as PostgreSQL sees its connection close; a row left by
     one is deleted by the next process to start."""
 

@@ -28,7 +28,8 @@ from django.utils import translation
 
 from accounts import sessions
 from accounts.sessions import SessionEnded
-from games import notify, services, trace
+from games import notify, services
+from games.processes import trace
 from games.table import hub as hubs
 from games.table import protocol
 from games.table.outbox import Outbox

@@ -51,11 +51,12 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts import sessions
-from games import notify, servers, services
+from games import notify, services
 from games.attendance import presence
 from games.chat import live as chat
 from games.errors import GameError
 from games.notify import LAYER_LOST, match_group
+from games.processes import servers
 from games.reads.seats import match_with_seats
 from games.table import budget, protocol
 from games.table import hub as hubs

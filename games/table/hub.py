@@ -54,7 +54,8 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import close_old_connections
 
-from games import notify, signals, trace
+from games import notify, signals
+from games.processes import trace
 from games.table import board_reads, facts
 from games.table.outbox import OUTBOX_LIMIT, Outbox
 from games.table.threads import DATABASE_THREADS
@@ -338,7 +339,7 @@ class Hub:
 
 
 def _board_part(conn: Any) -> str:
-    """Which part of the server's CPU a connection's board counts to (games.trace `cost`)."""
+    """Which part of the server's CPU a connection's board counts to (games.processes.trace `cost`)."""
     return "hub pass: a seat's board" if conn.seated else "hub pass: a spectator's board"
 
 

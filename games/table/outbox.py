@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from games import trace
+from games.processes import trace
 
 logger = logging.getLogger(__name__)
 

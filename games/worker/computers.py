@@ -54,9 +54,10 @@ from django.db import (
 from django.db.models import Max
 from django.utils import timezone
 
-from games import servers, services, signals, trace
+from games import services, signals
 from games.attendance import presence, standin
 from games.models import PACE_SECONDS, Match, Pause, Seat
+from games.processes import servers, trace
 from games.reads import selectors
 from games.worker.leader import keep_claim
 

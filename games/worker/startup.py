@@ -20,7 +20,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
-from games import servers
+from games.processes import servers
 from games.worker.computers import DEFAULT_POLL, IDLE_POLL, ComputerWorker
 from games.worker.leader import _running, claim_at_start, enabled, release, shared_layer
 
@@ -89,7 +89,7 @@ class WithComputerWorker:
 async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """The ASGI ``lifespan`` protocol, for servers that send it (uvicorn, hypercorn; not
     daphne): the server's channel layer is checked against the running processes'
-    (games.servers) and its membership kept while it runs; the worker starts with the
+    (games.processes.servers) and its membership kept while it runs; the worker starts with the
     server; both stop at its shutdown."""
     watch: servers.Watch | None = None
     while True:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from bench.load_trace import explain
-from games import trace
+from games.processes import trace
 
 
 def write(folder: Path, pid: int, spans: list[tuple[str, str, float]]) -> None:

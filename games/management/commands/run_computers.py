@@ -5,7 +5,7 @@ turns it off in the servers (``COMPUTER_WORKER=off``) or wants one more. Several
 may run at once: each match's next action is taken by exactly one of them. The
 moves reach the tables through the channel layer, so this needs a shared one
 (``REDIS_URL``): with the in-memory layer nobody would see them until a reload, and
-the same one as the servers' (games.servers: it refuses to start, exit status 3, when a
+the same one as the servers' (games.processes.servers: it refuses to start, exit status 3, when a
 running server speaks another).
 
     manage.py run_computers               # until Ctrl-C / SIGTERM
@@ -23,8 +23,8 @@ from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import servers
 from games.models import Server
+from games.processes import servers
 from games.worker import DEFAULT_POLL, ComputerWorker
 
 

@@ -1,4 +1,4 @@
-"""Every process on a database speaks one channel layer, or it does not serve (games.servers).
+"""Every process on a database speaks one channel layer, or it does not serve (games.processes.servers).
 
 A server started without ``REDIS_URL`` beside servers on Redis (or on another Redis, or
 another database number of it) served pages that never heard the others' moves. Now:
@@ -26,8 +26,8 @@ from typing import Any
 import pytest
 from asgiref.testing import ApplicationCommunicator
 
-from games import servers
 from games.models import Server
+from games.processes import servers
 from tablesite.env import channel_layers, layer_identity
 from tests.games.table.socket.conftest import TIMEOUT, db
 
@@ -165,10 +165,10 @@ async def test_a_server_finding_an_older_process_of_another_layer_stops_serving(
     servers._state.update(member=mine, pid=os.getpid(), out=None)
     page = await connect(match, alice)
 
-    with caplog.at_level("WARNING", logger="games.servers"):
+    with caplog.at_level("WARNING", logger="games.processes.servers"):
         await db(servers.beat)
         await db(servers.beat)  # said once
-    lines = [r.getMessage() for r in caplog.records if r.name == "games.servers"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "games.processes.servers"]
     assert len(lines) == 1 and "out of service" in lines[0] and REDIS[1] in lines[0], lines
     assert not servers.serving()
     # its open table socket is closed so the page reconnects elsewhere
@@ -186,7 +186,7 @@ async def test_a_server_finding_an_older_process_of_another_layer_stops_serving(
     # the other gone, it serves again
     await db(older.leave)
     caplog.clear()
-    with caplog.at_level("WARNING", logger="games.servers"):
+    with caplog.at_level("WARNING", logger="games.processes.servers"):
         await db(servers.beat)
     assert servers.serving()
     assert ["serving again" in r.getMessage() for r in caplog.records] == [True]
@@ -244,7 +244,7 @@ def test_a_server_started_while_the_database_could_not_be_asked_is_checked_by_it
         raise ConnectionError("the database is not up yet")
 
     monkeypatch.setattr(servers.Member, "join", down)
-    with caplog.at_level("WARNING", logger="games.servers"):
+    with caplog.at_level("WARNING", logger="games.processes.servers"):
         assert servers.agree_at_start(layer=MEMORY, wait=0) is True
     assert ["could not ask the database" in r.getMessage() for r in caplog.records] == [True]
     assert servers.serving()
