@@ -194,8 +194,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--trace",
         action="store_true",
-        help="the servers record each action's spans (games/processes/trace.py); print the top causes of the "
-        "slowest 1%% (bench/load_trace.py)",
+        help="the servers record each action's spans (games/processes/trace.py); print the top "
+        "causes of the slowest 1%% (bench/load_trace.py)",
     )
     return p.parse_args(argv)
 
@@ -463,8 +463,8 @@ def gc_summary(
 def cost_deltas(
     before: dict[int, dict[str, Any]], after: dict[int, dict[str, Any]]
 ) -> dict[str, float]:
-    """The servers' CPU seconds by part (games.processes.trace `costs`) between two snapshots, summed
-    over the processes."""
+    """The servers' CPU seconds by part (games.processes.trace `costs`) between two snapshots,
+    summed over the processes."""
     out: dict[str, float] = {}
     for pid, a in after.items():
         earlier = before.get(pid, {}).get("costs", {})

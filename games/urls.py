@@ -13,7 +13,7 @@ urlpatterns = [
     path("matches/", views.my_matches, name="my_matches"),
     path("lobby/", views.lobby, name="lobby"),
     path("lobby/new/", views.match_create, name="create"),
-    # One click from the front page (games/lobby/quick.py) and learning the game (games/lobby/learn.py)
+    # One click from the front page (games/lobby/quick.py), learning the game (games/lobby/learn.py)
     path("play/computers/", quick.play_computers, name="play_computers"),
     path("play/friends/", quick.play_friends, name="play_friends"),
     path("how-to-play/", learn.how_to_play, name="how_to_play"),

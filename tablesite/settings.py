@@ -89,7 +89,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.lobby.context_processors.your_turns",  # the your-turn count in the site's menu
+                # the your-turn count in the site's menu
+                "games.lobby.context_processors.your_turns",
             ],
             # {% load assets %}{% scripts "table" %}: a page's scripts, bundled in production
             "libraries": {"assets": "tablesite.assets"},

@@ -393,7 +393,8 @@ class PauseAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(StandIn)
 class StandInAdmin(AllowListedLookups, ReadOnlyMixin, admin.ModelAdmin):
-    """Who let a computer play whose seat, when, and when its owner took it back (games.attendance.standin)."""
+    """Who let a computer play whose seat, when, and when its owner took it back
+    (games.attendance.standin)."""
 
     list_display = (
         "match",

@@ -88,7 +88,8 @@ class CountedMatch(models.Model):
 
 class TurnMail(models.Model):
     """An account's choice about e-mails when it is their turn (opt-in), and its unsubscribe key.
-    Whether the account is at a table, and since when it is not, is `games.attendance.presence`'s."""
+    Whether the account is at a table, and since when it is not, is
+    `games.attendance.presence`'s."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,

@@ -82,8 +82,8 @@ class Presence(models.Model):
 
 
 class StandIn(models.Model):
-    """The record of a computer standing in for a person's seat (games.attendance.standin): who handed
-    the seat to a computer and when, and when its owner took it back.
+    """The record of a computer standing in for a person's seat (games.attendance.standin): who
+    handed the seat to a computer and when, and when its owner took it back.
 
     Not a line of the round's log (`LogEntry`): that log holds the game's decisions and
     the changes to them (undo, redo, restart, their requests), folds into the replay

@@ -113,7 +113,8 @@ class Match(models.Model):
     #: "skip to my turn": the computers play without waiting until a person is to act again
     hurry = models.BooleanField(_("computers hurry"), default=False)
     #: how long a person's seat may stay away before the others may let a computer play it
-    #: until its owner returns (games.attendance.standin); chosen at creation, changed by the seated people
+    #: until its owner returns (games.attendance.standin); chosen at creation, changed by the
+    #: seated people
     away_limit = models.CharField(
         _("seat away limit"), max_length=10, choices=AwayLimit.choices, default=AwayLimit.HOUR
     )
@@ -185,7 +186,8 @@ class Match(models.Model):
 #: default (0.6 s, "normal"); the setting scales them all (0 in tests: every pace instant)
 PACE_SECONDS = {"relaxed": 1.5, "normal": 0.6, "fast": 0.25, "instant": 0.0}
 
-#: seconds a seat's owner may be away before a computer may stand in (None: never; games.attendance.standin)
+#: seconds a seat's owner may be away before a computer may stand in (None: never;
+#: games.attendance.standin)
 AWAY_SECONDS: dict[str, int | None] = {"never": None, "10m": 600, "1h": 3600, "1d": 86400}
 
 
@@ -222,8 +224,8 @@ class Seat(models.Model):
     #: a player's seat with no user but a name is a removed guest's (accounts.guests)
     name = models.CharField(_("name"), max_length=40, blank=True)
     level = models.CharField(_("level"), max_length=10, choices=Level.choices, blank=True)
-    #: a person's seat played by a computer of this level while its owner is away (games.attendance.standin);
-    #: empty when its owner plays it
+    #: a person's seat played by a computer of this level while its owner is away
+    #: (games.attendance.standin); empty when its owner plays it
     standin = models.CharField(
         _("computer standing in"), max_length=10, choices=Level.choices, blank=True
     )

@@ -113,7 +113,8 @@ def due_seats(
     match: Match, seats: list[Any], seen: dict[int, tuple[bool, Any]] | None = None
 ) -> tuple[int, ...]:
     """The seats away longer than the table's limit now (any viewer's candidates to hand to a
-    computer); `seen`: who is at the table (games.attendance.presence.at_table), read now if not given."""
+    computer); `seen`: who is at the table (games.attendance.presence.at_table), read now if not
+    given."""
     people = {s.user_id for s in seats if s.kind != "computer"}
     if len(people) < 2:
         return ()  # alone with computers: nobody to hand a seat over to a computer, no read

@@ -145,9 +145,9 @@ def seat_infos(
     seen: dict[int, tuple[bool, Any]] | None = None,
 ) -> list[SeatInfo]:
     """Names and kinds of a match's seats (a Match with its seats); `with_presence`: whether each
-    person's seat is at the table now, or since when away (games.attendance.presence, read now: a live
-    board of a match being played; the table is told when a connection opens or closes), or
-    `seen`: who is at the table as read already (games.table.facts)."""
+    person's seat is at the table now, or since when away (games.attendance.presence, read now:
+    a live board of a match being played; the table is told when a connection opens or closes),
+    or `seen`: who is at the table as read already (games.table.facts)."""
     out = []
     from games.attendance import presence
     from games.models import Seat

@@ -339,7 +339,8 @@ class Hub:
 
 
 def _board_part(conn: Any) -> str:
-    """Which part of the server's CPU a connection's board counts to (games.processes.trace `cost`)."""
+    """Which part of the server's CPU a connection's board counts to (games.processes.trace
+    `cost`)."""
     return "hub pass: a seat's board" if conn.seated else "hub pass: a spectator's board"
 
 

@@ -24,7 +24,8 @@ and the rules themselves (rules.py).
 
 Not here: the board's other words (whose turn, hints, results, log lines, the protocol's
 refusals, the features' offers: games/table/words.py), a replay's log and the history
-admin's (games/history/words.py), table talk's (games/chat/words.py), the account pages' (accounts/words.py).
+admin's (games/history/words.py), table talk's (games/chat/words.py), the account pages'
+(accounts/words.py).
 """
 
 from __future__ import annotations

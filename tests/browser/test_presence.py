@@ -60,7 +60,8 @@ def test_the_dot_changes_when_the_other_players_page_closes(
     assert "UTC" not in words and local.strftime(CLOCK[lang]) in words, (words, local)
     assert page.get_attribute(bens_dot, "title") == words
     page.screenshot(path=str(shots / f"presence-away-{lang}.png"))
-    # ben comes back: his dot fills again at once, nobody having moved (games.attendance.presence `came_back`)
+    # ben comes back: his dot fills again at once, nobody having moved
+    # (games.attendance.presence `came_back`)
     version = match.__class__.objects.get(pk=match.pk).version
     ben_page = context_for(ben, lang=lang).new_page()
     Table(ben_page).open(f"{live}/m/{match.pk}/")

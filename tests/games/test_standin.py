@@ -1,4 +1,5 @@
-"""A computer plays for a person who is away, until they take their seat back (games.attendance.standin).
+"""A computer plays for a person who is away, until they take their seat back
+(games.attendance.standin).
 
 The match of these tests: ana (seat 0, its creator), ben (seat 1, invited) and a computer
 (seat 2); the table lets a computer stand in after 10 minutes away.

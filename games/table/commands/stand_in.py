@@ -1,7 +1,7 @@
 """``stand_in`` and ``take_back``: a computer plays an away person's seat until its owner
 takes it back (``seat``, ``request_id``): the services `standin_start` and `standin_end` on
-games.attendance.standin's facts (who is away, since when, the table's limit) and the table settings'
-kernel (`services.seated_change`)."""
+games.attendance.standin's facts (who is away, since when, the table's limit) and the table
+settings' kernel (`services.seated_change`)."""
 
 from __future__ import annotations
 

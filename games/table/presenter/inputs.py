@@ -18,8 +18,8 @@ class SeatInfo:
     kind: str = "human"
     #: the level of the computer playing it, in words ("Strong"), "" when a person plays
     level: str = ""
-    #: a person's seat at a match being played (games.attendance.presence): "here" or "away" ("" otherwise),
-    #: and since when away (None: never at this table)
+    #: a person's seat at a match being played (games.attendance.presence): "here" or "away"
+    #: ("" otherwise), and since when away (None: never at this table)
     presence: str = ""
     away_since: datetime | None = None
 

@@ -1,4 +1,5 @@
-"""Every process on a database speaks one channel layer, or it does not serve (games.processes.servers).
+"""Every process on a database speaks one channel layer, or it does not serve
+(games.processes.servers).
 
 A server started without ``REDIS_URL`` beside servers on Redis (or on another Redis, or
 another database number of it) served pages that never heard the others' moves. Now:

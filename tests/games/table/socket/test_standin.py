@@ -1,7 +1,8 @@
-"""A computer standing in for an away player, through the table's websocket (games.attendance.standin):
-the heartbeat that keeps a connection present, a killed server's connection that stops
-counting, the worker's notice that brings the offer to the others' pages, the hand-over
-and the owner's one-click return — and no page showing the away player's hand."""
+"""A computer standing in for an away player, through the table's websocket
+(games.attendance.standin): the heartbeat that keeps a connection present, a killed server's
+connection that stops counting, the worker's notice that brings the offer to the others'
+pages, the hand-over and the owner's one-click return — and no page showing the away
+player's hand."""
 
 from __future__ import annotations
 
