@@ -133,7 +133,7 @@ CHANNEL_LAYERS = channel_layers(REDIS_URL)
 # match, so people can follow them; COMPUTER_WORKER=off keeps servers from running them.
 COMPUTER_DELAY = float(ENV.get("COMPUTER_DELAY", "0.6"))
 # Seconds a person's pause of the computers (an open panel, R26) holds once its page stops
-# renewing it (games.selectors.PAUSE_TIMEOUT): keep it above twice the page's renewal (10 s).
+# renewing it (games.reads.selectors.PAUSE_TIMEOUT): keep it above twice the page's renewal (10 s).
 PAUSE_TIMEOUT = float(ENV.get("PAUSE_TIMEOUT", "30"))
 
 # --- accounts ---------------------------------------------------------------
