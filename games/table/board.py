@@ -166,9 +166,8 @@ def seat_infos(
                 else seat_number(s.index)
             )
         kind = s.kind
-        if (
-            s.standin
-        ):  # a computer plays it while its owner is away (games.attendance.standin): said plainly
+        # a computer plays it while its owner is away (games.attendance.standin): said plainly
+        if s.standin:
             name, kind = away.standin_name(name), "computer"
         level = levels.get(s.computer_level, "")  # the computer's level in words
         here, since = "", None
