@@ -10,7 +10,8 @@ one `Kind`, declared by the feature it belongs to (its module in games.table.com
 - its name (stored in ``ChangeRequest.change``; the model's choices are read from `KINDS`,
   and no constraint lists them, so a new kind needs no migration),
 - its words: the label, the banner line for the asker and for the others, the log lines
-  of each step, and the message the asker reads when it is declined or expires,
+  of each step, and the message the asker reads when it is declined or expires (kept in
+  its feature module's ``WORDS`` by the names in `WORDS`: ``**words_of(WORDS)``),
 - what accepting does: ``done(pending: Pending) -> None``, a function that checks the
   change can still be made (raising a `GameError` makes the request close as void, changing
   nothing) and makes it.
@@ -25,7 +26,7 @@ consent for the seat it plays: its owner is still asked (games.permissions.peopl
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -93,6 +94,25 @@ class Kind:
             "void": self.log_void,
         }.get(step, self.log_void)
         return str(words) % {"name": name} if "%(name)s" in str(words) else str(words)
+
+
+#: the words a `Kind` takes from its feature module's ``WORDS``, by the same names
+WORDS = (
+    "mine",
+    "theirs",
+    "log_ask",
+    "log_accept",
+    "log_decline",
+    "log_expire",
+    "log_void",
+    "declined",
+    "expired",
+)
+
+
+def words_of(said: Mapping[str, Any]) -> dict[str, Any]:
+    """A kind's words out of its feature's ``WORDS`` (``consent.Kind(…, **words_of(WORDS))``)."""
+    return {key: said[key] for key in WORDS}
 
 
 #: every kind by name: what ``ChangeRequest.change`` may hold (`register` fills it)

@@ -187,11 +187,6 @@ def consent_line(line: Line) -> str:
     return _consent(line.action, line.who)
 
 
-def last_round_line(line: Line) -> str:
-    """R32 (games.table.commands.last_round)."""
-    return _("%(name)s made this round the match's last") % {"name": line.who}
-
-
 def _taken_back(action: dict[str, Any], names: Sequence[str], you: bool) -> str:
     """One person's action as Undo names it ("your 6-4", "Ben's draw")."""
     act = action.get("act")

@@ -7,6 +7,8 @@ R5, R22, R29, R31), and the pace and away limit in seconds (`PACE_SECONDS`, `AWA
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -118,10 +120,10 @@ class Match(models.Model):
     away_limit = models.CharField(
         _("seat away limit"), max_length=10, choices=AwayLimit.choices, default=AwayLimit.HOUR
     )
-    #: R29, once the match is over: who will play again, who left, what the creator chose for
-    #: the left seats and the match that followed (games.table.commands.play_again); None
-    #: until someone answers
-    again = models.JSONField(_("play again"), null=True, blank=True, editable=False)
+    #: what the table's features keep on the match, each under its own name (a feature's
+    #: module reads and writes its own entry, with the match's row locked): a feature that
+    #: keeps something needs no field and no migration of its own
+    features = models.JSONField(_("features"), default=dict, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("match")
@@ -180,6 +182,19 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return _("Match %(id)s") % {"id": self.pk}
+
+    def kept(self, feature: str) -> Any:
+        """What `feature` keeps on this match (`features`; None while it keeps nothing)."""
+        return (self.features or {}).get(feature) if isinstance(self.features, dict) else None
+
+    def keep(self, feature: str, value: Any) -> None:
+        """`feature` keeps `value` on this match, written at once and beside the other
+        features' entries; the caller holds the match's row locked (a service's change)."""
+        self.features = {
+            **(self.features if isinstance(self.features, dict) else {}),
+            feature: value,
+        }
+        Match.objects.filter(pk=self.pk).update(features=self.features)
 
 
 #: seconds between two computer moves at each pace when settings.COMPUTER_DELAY is its

@@ -38,9 +38,9 @@ tile ``[data-tile="5-3"][data-targets="0 mexican"][data-why="…"][data-why-url=
 for legal non-play actions; ``[data-cmd="undo|redo|restart|next_round|hint"]``
 only when allowed (Undo's title says what it takes back); the commands the table's menu offers
 (games.table.commands: each `Offer` rendered by its own template, e.g. ``[data-cmd="last_round"]``
-in its dialog, R32); once the match is over, the match-end panel's "Play again" (R29:
-``[data-cmd="play_again|leave_table"]``, ``select[data-again-seat]`` for the creator, and
-``a[data-again-go]``, the new match, which a page of a person who played again follows); ``[data-answered]``: to the asker, who declined their request or that
+in its dialog, R32); once the match is over, the match-end panel's offers (Play again, R29),
+where ``select[data-choose]`` is a choice sent as its own command and ``a[data-follow]`` a
+link the page follows as soon as it appears; ``[data-answered]``: to the asker, who declined their request or that
 nobody answered in time; ``[data-reveal=<seat>]`` on the
 relay cover; ``#board[data-only="draw|pass|"]``: the one legal action when it is to draw
 or to pass (the opt-in "draw and pass for me" sends it); ``[data-pace-now]`` the computers'

@@ -1,7 +1,6 @@
 """The board's words: tiles and counts as players say them, whose turn and what to do,
 a hint's reason, the end of a round or match, a log line; and, each in a section below,
-the away seats' buttons, the features' offers (the last-round dialog, the Play again
-panel) and the protocol's refusals of a frame or a field (`FRAME`, `FIELD`).
+the away seats' buttons and the protocol's refusals of a frame or a field (`FRAME`, `FIELD`).
 
 Pure functions of a `SeatView` and the seats' names (games.table.presenter's
 `SeatInfo`), in the active language (games.table.jinja_env keeps each word
@@ -29,7 +28,7 @@ from engine.tiles import spoken as spoken  # the one tile speller
 from engine.views import SeatView, TrainView
 from games.table.jinja_env import ntext as ngettext
 from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
-from games.words import Reason, sentence
+from games.words import Reason
 
 if TYPE_CHECKING:
     from games.table.presenter import SeatInfo
@@ -299,75 +298,6 @@ def played_while_away(name: str) -> str:
 # ---------------------------------------------------------------- the features' offers
 
 
-def last_round_offer(shared: bool) -> tuple[tuple[str, str], ...]:
-    """ "End the match after this round" in the table's menu and its dialog
-    (games/table/commands/last_round.py: its template's words by name); `shared`: the others
-    at the table are asked first (R32)."""
-    if shared:
-        text = _(
-            "This round becomes the match's last: the match ends when it ends, scored as usual. "
-            "The others at the table are asked first."
-        )
-    else:
-        text = _(
-            "This round becomes the match's last: the match ends when it ends, scored as usual."
-        )
-    return (
-        ("label", _("End the match after this round")),
-        ("title", _("End the match after this round?")),
-        ("text", text),
-        ("confirm", _("End after this round")),
-        ("cancel", _("Cancel")),
-    )
-
-
-def again_panel() -> tuple[tuple[str, str], ...]:
-    """ "Play again"'s panel at the match's end (games/table/commands/play_again.py, R29): its
-    template's words by name."""
-    return (
-        ("title", _("A new match at this table?")),
-        ("text", _("The same seats, match length and pace, and a new deal.")),
-        ("accept", _("Play again")),
-        ("leave", _("Not this time")),
-        ("seat_label", _("Who takes this seat in the new match")),
-        ("go", _("Go to the new match at this table")),
-    )
-
-
-def again_seat(state: str) -> str:
-    """A person's answer on the panel: "yes" (plays again), "left" or "deciding"."""
-    return {
-        "yes": _("Plays again"),
-        "left": _("Left the table"),
-        "deciding": _("Still deciding"),
-    }[state]
-
-
-def again_open_seat() -> str:
-    """The creator's choice that a left seat becomes an open seat in the new match."""
-    return _("An open seat, for someone you invite")
-
-
-def again_becomes(level: str | None) -> str:
-    """What a left seat becomes in the new match: an open seat (`level` None) or a computer
-    of the level named `level`."""
-    if level is None:
-        return _("Their seat becomes an open seat.")
-    return _("A computer (%(level)s) takes their seat.") % {"level": level}
-
-
-def again_note(key: str) -> str:
-    """The panel's line for its viewer: "playing" (they play again), "left" (they left),
-    "choose" (the creator chooses for the left seats), "everyone_left"."""
-    if key == "left":
-        return sentence("again_left")  # the same words as the refusal to answer again
-    return {
-        "playing": _("You play again: the new match starts once everyone has answered."),
-        "choose": _("Choose who takes the seats of those who left, then play again."),
-        "everyone_left": _("Everyone left the table."),
-    }[key]
-
-
 # ---------------------------------------------------------------- the protocol's refusals
 
 #: What a refused frame is told (games.table.protocol: the frame's size, its JSON, its
@@ -384,8 +314,8 @@ FRAME: dict[str, Promise] = {
 }
 
 #: What a command's field says when a frame's value for it is refused, by the field's name
-#: (games.table.commands.fields, and the command modules with a field of their own: chat.py,
-#: play_again.py). Lazy: the fields are made once, at start-up, and a refusal is read in
+#: (games.table.commands.fields, and chat.py's own; a feature module's own field says its
+#: refusal in its words). Lazy: the fields are made once, at start-up, and a refusal is read in
 #: its connection's language.
 FIELD: dict[str, Promise] = {
     "request_id": gettext_lazy("A request id is 1 to 64 letters, digits or . _ : -"),
@@ -403,5 +333,4 @@ FIELD: dict[str, Promise] = {
     "room": gettext_lazy("A room is players or spectators."),
     "say": gettext_lazy("A phrase is a short code."),
     "text": gettext_lazy("A message is text."),
-    "become": gettext_lazy("A seat's choice is a short name."),
 }

@@ -13,17 +13,17 @@ the rules page instead.
 
 The site's own refusals (a match that does not exist, a stale version, a bad invitation,
 who may do what …) and notices are here too, by key (`SITE`, `sentence`): services, views,
-consumers, permissions and the features' rules raise or show `sentence(key)`, never a
-sentence of their own (tests/tablesite/test_words_home.py).
+consumers and permissions raise or show `sentence(key)`, never a sentence of their own
+(tests/tablesite/test_words_home.py). A feature keeps what only it says in its own module's
+``WORDS`` (games/table/commands/: its refusals, its offer, its log line, the change it asks
+of the others); the sentences several features share are here.
 
 The root's other words, each in a section below: the create form's (`FORM`), the
 first-time tips' (`TIP_WORDS`), the scores chart's and the admin's search boxes'
-(`SEARCH_HELP`). Beside this module in the words package: each change asked of the others
-in words, by its consent kind (consent.py: `CHANGES`, `change_words`, imported here too),
-and the rules themselves (rules.py).
+(`SEARCH_HELP`). Beside this module in the words package: the rules themselves (rules.py).
 
 Not here: the board's other words (whose turn, hints, results, log lines, the protocol's
-refusals, the features' offers: games/table/words.py), a replay's log and the history
+refusals: games/table/words.py), a replay's log and the history
 admin's (games/history/words.py), table talk's (games/chat/words.py), the account pages'
 (accounts/words.py).
 """
@@ -41,8 +41,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from engine.state import MEXICAN, REFUSAL_CODES
-from games.words.consent import CHANGES as CHANGES  # re-exported: the consent kinds' words
-from games.words.consent import change_words as change_words
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrPromise  # django-stubs: what gettext_lazy returns
@@ -285,12 +283,6 @@ SITE: dict[str, Callable[[], str]] = {
     "bad_invitation": lambda: _("This invitation link is not valid."),
     "match_full": lambda: _("Every seat of this match is taken."),
     "seat_taken": lambda: _("This seat is taken."),
-    "hands_shown": lambda: _("The round is over and every hand has been shown: its moves stand."),
-    "nothing_to_undo": lambda: _(
-        "There is nothing of yours to take back: someone else has played "
-        "since, or you have not played in this round."
-    ),
-    "nothing_to_redo": lambda: _("There is nothing to redo."),
     "request_waiting": lambda: _("A request is already waiting for an answer at this table."),
     "own_request": lambda: _("The others answer your request, not you."),
     "request_closed": lambda: _("This request is no longer open."),
@@ -311,7 +303,6 @@ SITE: dict[str, Callable[[], str]] = {
     ),
     # who may (games.permissions, and the features' own rules in games/table/commands/)
     "players_only": lambda: _("Only the players at this match can do this."),
-    "creator_restarts": lambda: _("Only the match's creator can restart the round."),
     "players_next_round": lambda: _("Only the players at this match can start the next round."),
     "players_pause": lambda: _("Only the players at this match can pause it."),
     "players_pace": lambda: _("Only the players at this match can change the computers' pace."),
@@ -324,20 +315,6 @@ SITE: dict[str, Callable[[], str]] = {
         "A computer is playing this seat for you: take your seat back first."
     ),
     "not_at_this_match": lambda: _("You cannot do this at this match."),
-    "players_last_round": lambda: _("Only the players at this match can end it after this round."),
-    # play again (R29: games/table/commands/play_again.py)
-    "people_play_again": lambda: _("Only the people at this match can play again."),
-    "creator_seats_again": lambda: _(
-        "Only the match's creator chooses who takes a seat in the new match."
-    ),
-    "again_not_over": lambda: _("You can play again once this match is over."),
-    "again_started": lambda: _("The new match at this table has started already."),
-    "again_answered": lambda: _("You have answered already."),
-    "again_choose": lambda: _("Choose an open seat or a computer's level."),
-    "again_left": lambda: _("You left the table."),
-    "again_left_seat_only": lambda: _(
-        "Only the seat of someone who left the table can be given to someone else."
-    ),
     # the match pages' notices (games/lobby/views.py)
     "match_ready": lambda: _(
         "Match %(id)s is ready. Share the invitation link to fill the free seats."

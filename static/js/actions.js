@@ -1,7 +1,7 @@
 /* The action bar and the table's commands: Confirm engine (R7), Draw with its
  * face-down preview (R15), Pass, End first turn with its preview (R9), and
- * Hint, Undo, Redo, Restart, Next round, Play again (R23, R27–R29), and the creator's
- * choice of who takes a left seat in the new match (select[data-again-seat], R29).
+ * Hint, Undo, Redo, Restart, Next round, Play again (R23, R27–R29), and a choice that is
+ * a command of its own (select[data-choose], as who takes a left seat in the new match).
  *
  * Buttons exist only when the server offers them (data-act / data-cmd); a
  * button with data-dialog opens its confirmation (an in-page <dialog>) first.
@@ -74,10 +74,15 @@
     MT.command(cmd);
   });
 
-  // R29: the creator chooses what the seat of someone who left becomes in the new match.
+  // A choice that is a command of its own (select[data-choose]): the command named there,
+  // its chosen value as the field data-field names, and the seat of data-seat when it has one
+  // (the creator's choice of who takes a left seat in the new match, R29).
   host.addEventListener("change", function (event) {
-    var el = event.target.closest("select[data-again-seat]");
-    if (!el) return;
-    MT.request({ type: "again_seat", seat: parseInt(el.dataset.againSeat, 10), become: el.value });
+    var el = event.target.closest("select[data-choose]");
+    if (!el || !el.dataset.field) return;
+    var message = { type: el.dataset.choose };
+    message[el.dataset.field] = el.value;
+    if (el.dataset.seat !== undefined && el.dataset.seat !== "") message.seat = parseInt(el.dataset.seat, 10);
+    MT.request(message);
   });
 })();

@@ -102,7 +102,7 @@
     sent[id] = { type: "act", action: action };
     return send({ type: "act", seat: seat, action: action, version: version, request_id: id });
   };
-  /** undo | redo | restart | next_round | last_round | play_again | leave_table */
+  /** A command that takes a version and a request id (undo, restart, play_again …) */
   MT.command = function (type) {
     var id = uuid();
     sent[id] = { type: type };
@@ -144,8 +144,9 @@
   // ------------------------------------------------------------ swapping the board
   function focusKey(el) {
     if (!el || !host.contains(el)) return null;
+    if (el.id && el.matches("select")) return "#" + CSS.escape(el.id); // a choice of its own
     var attrs = ["data-tile", "data-train", "data-act", "data-confirm-act", "data-cmd", "data-panel", "data-dialog", "data-sort", "data-reveal",
-      "data-pace", "data-away-limit", "data-autodraw", "data-sound", "data-notify", "data-skip", "data-cando", "data-again-seat"];
+      "data-pace", "data-away-limit", "data-autodraw", "data-sound", "data-notify", "data-skip", "data-cando"];
     for (var i = 0; i < attrs.length; i++) {
       var holder = el.closest("[" + attrs[i] + "]");
       if (holder && host.contains(holder)) return "[" + attrs[i] + '="' + holder.getAttribute(attrs[i]) + '"]';
@@ -443,17 +444,17 @@
   }
   MT.afterSwap.push(tellRestart);
 
-  /** R29: once the new match at this table is made, the page of everyone who chose "Play again"
-   *  goes there (the board's own link, a[data-again-go]); a page opened with the link already
-   *  there stays, so the old match's result can still be read. */
-  var againSeen = null;
-  function playAgain(b) {
-    var go = b ? b.querySelector("a[data-again-go]") : null;
+  /** A link the board marks a[data-follow] is followed as soon as it appears (once the new match
+   *  after "Play again" is made, the page of everyone who chose it goes there, R29); a page
+   *  opened with the link already there stays, so the old match's result can still be read. */
+  var goSeen = null;
+  function follow(b) {
+    var go = b ? b.querySelector("a[data-follow]") : null;
     var href = go ? go.getAttribute("href") : "";
-    if (againSeen === false && href && href.charAt(0) === "/") window.location.assign(href);
-    againSeen = !!href;
+    if (goSeen === false && href && href.charAt(0) === "/") window.location.assign(href);
+    goSeen = !!href;
   }
-  MT.afterSwap.push(playAgain);
+  MT.afterSwap.push(follow);
 
   /** R21: at the end of a round each penalty counts up from zero (once, when the round ends). */
   function countUp(b) {

@@ -44,16 +44,16 @@ def test_r29_both_play_again_and_both_pages_move_to_the_new_match(
         pass
     for table in (ana, ben):
         table.page.wait_for_selector('[data-cmd="play_again"]', timeout=15_000)
-    assert ben.page.locator(".again").inner_text().count("Still deciding") == 2
+    assert ben.page.locator(".end-offer").inner_text().count("Still deciding") == 2
 
     # Ana answers with the keyboard; Ben's board shows it at once, and nobody moves yet.
     ana.page.locator('[data-cmd="play_again"]').focus()
     ana.page.keyboard.press("Enter")
-    ben.page.wait_for_selector('[data-again-state="yes"]')
-    ana.page.wait_for_selector(".again__note")
-    assert "Du spielst noch einmal" in ana.page.locator(".again__note").inner_text()
+    ben.page.wait_for_selector('[data-answer="yes"]')
+    ana.page.wait_for_selector(".end-offer__note")
+    assert "Du spielst noch einmal" in ana.page.locator(".end-offer__note").inner_text()
     # the phone's panel fits its width: nothing cut at 375 px
-    panel = ben.page.locator(".again")
+    panel = ben.page.locator(".end-offer")
     assert panel.evaluate("e => e.scrollWidth <= e.clientWidth")
     box = panel.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
@@ -77,7 +77,7 @@ def test_r29_both_play_again_and_both_pages_move_to_the_new_match(
     # The old match's page keeps the way to the new one, without moving whoever opens it.
     old = ana_context.new_page()
     old.goto(f"{live}/m/{match.pk}/")
-    link = old.locator("a[data-again-go]")
+    link = old.locator("a[data-follow]")
     link.wait_for()
     assert link.get_attribute("href") == f"/m/{new.pk}/"
     assert old.url.endswith(f"/m/{match.pk}/")
@@ -108,16 +108,16 @@ def test_r29_a_person_leaves_and_the_creator_keeps_their_seat_open_for_an_invita
     ana = Table(ana_context.new_page()).open(f"{live}/m/{match.pk}/")
     ben = Table(ben_context.new_page()).open(f"{live}/m/{match.pk}/")
     ben.page.locator('[data-cmd="leave_table"]').click()
-    ben.page.wait_for_selector(".again__note")
-    assert ben.page.locator(".again__note").inner_text() == "Has salido de la mesa."
+    ben.page.wait_for_selector(".end-offer__note")
+    assert ben.page.locator(".end-offer__note").inner_text() == "Has salido de la mesa."
     # Ana chooses, with the keyboard, what Ben's seat becomes; then plays again.
-    choice = ana.page.locator('select[data-again-seat="1"]')
+    choice = ana.page.locator('#again-seat-1')
     choice.wait_for()
     assert choice.input_value() == "casual"  # until she chooses: a casual computer
     choice.focus()
     choice.select_option("open")
     ana.page.wait_for_function(
-        "() => document.querySelector('select[data-again-seat=\"1\"]').value === 'open'"
+        "() => document.getElementById('again-seat-1').value === 'open'"
     )
     ben.page.wait_for_selector("text=Su puesto queda libre.")
     ana.page.locator('[data-cmd="play_again"]').click()
@@ -135,6 +135,6 @@ def test_r29_a_person_leaves_and_the_creator_keeps_their_seat_open_for_an_invita
     # Ben, who left, is shown the way to the new match but stays where he is.
     link = ben.page.locator(f'a[href="/m/{new.pk}/"]')
     link.wait_for(timeout=15_000)
-    assert link.get_attribute("data-again-go") is None
+    assert link.get_attribute("data-follow") is None
     assert ben.page.url.endswith(f"/m/{match.pk}/")
     assert ana.errors == [] and ben.errors == []

@@ -20,12 +20,13 @@ their own, which is not theirs to hand over) and take seat 0 back from the compu
 (games.attendance.standin: its owner only); answer an undo or restart request (no request named:
 whether they are a person at the table); follow M's spectator link (with the token each
 role brings: only the spectator has it); end the match after this round (R32: a feature's
-own rule, declared by games.table.commands.last_round: any player); answer "Play again" once
-a match is over (R29: the people at the table and its creator) and choose what a left seat
-becomes (the creator), rules declared by games.table.commands.play_again; start the next round
+own rule, declared by games.table.commands.last_round: any player); start the next round
 (the creator or a player: games.services.moves) and set the computers' pace (a player:
 games.table.commands.pace). The feature's rules are asked by their names, as the
-board and the services ask them by their `Rule`s. *When* a seat may be handed over (its owner away past
+board and the services ask them by their `Rule`s. A feature may keep its rules' columns in
+its own test instead, in a ``PERMISSIONS`` table of this form (Play again's:
+tests/games/table/test_play_again.py); tests/games/permission_matrix.py holds the world
+and the cells both read. *When* a seat may be handed over (its owner away past
 the table's limit) is tested in tests/games/test_standin.py.
 """
 
@@ -36,129 +37,47 @@ import re
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
-from games import consent, permissions, services
+from games import consent, permissions
 from games.errors import GameError
 from games.models import ChangeRequest, Match
 from games.permissions import Action
+from tests.games.permission_matrix import allowed, cells, columns_in_tests, who, world
+
+__all__ = ["world"]  # the fixture, for the tests below
 
 MATRIX = """
-role        watch act undo restart pause export export_done hands hands_over seed seed_done look_back stand_in take_back answer watch_link last_round play_again again_seat next_round pace
-owner         1    0   0     1      0     0       1          0      1        0    1         1         0        0        0      0      0          1          1          1        0
-seated        1    1   1     0      1     0       1          0      1        0    1         1         1        1        1      0      1          1          0          1        1
-holder        1    1   1     1      1     0       1          0      1        0    1         1         0        1        1      0      1          1          1          1        1
-spectator     1    0   0     0      0     0       0          0      1        0    0         0         0        0        0      1      0          0          0          0        0
-anonymous     0    0   0     0      0     0       0          0      0        0    0         0         0        0        0      0      0          0          0          0        0
-staff         0    0   0     0      0     0       0          0      0        0    0         0         0        0        0      0      0          0          0          0        0
-staff+perm    1    0   0     0      0     0       1          0      1        0    1         1         0        0        0      0      0          0          0          0        0
-superuser     1    0   0     0      0     0       1          0      1        0    1         1         0        0        0      0      0          0          0          0        0
+role        watch act undo restart pause export export_done hands hands_over seed seed_done look_back stand_in take_back answer watch_link last_round next_round pace
+owner         1    0    0     1      0      0        1        0        1       0      1         1         0        0        0        0          0          1       0
+seated        1    1    1     0      1      0        1        0        1       0      1         1         1        1        1        0          1          1       1
+holder        1    1    1     1      1      0        1        0        1       0      1         1         0        1        1        0          1          1       1
+spectator     1    0    0     0      0      0        0        0        1       0      0         0         0        0        0        1          0          0       0
+anonymous     0    0    0     0      0      0        0        0        0       0      0         0         0        0        0        0          0          0       0
+staff         0    0    0     0      0      0        0        0        0       0      0         0         0        0        0        0          0          0       0
+staff+perm    1    0    0     0      0      0        1        0        1       0      1         1         0        0        0        0          0          0       0
+superuser     1    0    0     0      0      0        1        0        1       0      1         1         0        0        0        0          0          0       0
 """
 
 
-def _rows() -> list[tuple[str, str, bool]]:
-    lines = [line.split() for line in MATRIX.strip().splitlines()]
-    header, body = lines[0][1:], lines[1:]
-    return [(row[0], column, row[1 + i] == "1") for row in body for i, column in enumerate(header)]
-
-
-CELLS = _rows()
-
-
-@pytest.fixture
-def world(django_user_model: Any) -> dict[str, Any]:
-    make = django_user_model.objects.create_user
-    users = {
-        name: make(name) for name in ("owner", "seated", "seated2", "holder", "staff", "staffperm")
-    }
-    users["staff"].is_staff = True
-    users["staff"].save()
-    users["staffperm"].is_staff = True
-    users["staffperm"].save()
-    users["staffperm"].user_permissions.add(
-        Permission.objects.get(codename="watch_private_table", content_type__app_label="games"),
-        Permission.objects.get(codename="view_match", content_type__app_label="games"),
-    )
-    users["superuser"] = django_user_model.objects.create_superuser("root", password=None)
-    m = services.match_create(
-        creator=users["owner"],
-        seats=[
-            services.SeatSpec("human"),
-            services.SeatSpec("human"),
-            services.SeatSpec("computer", level="casual"),
-        ],
-    )
-    services.seat_join(match_id=m.pk, user=users["seated"], token=m.invite_token, seat_index=0)
-    services.seat_join(match_id=m.pk, user=users["seated2"], token=m.invite_token, seat_index=1)
-    p = services.match_create(
-        creator=users["holder"],
-        seats=[
-            services.SeatSpec("local", name="Ana"),
-            services.SeatSpec("local", name="Ben"),
-            services.SeatSpec("computer", level="casual"),
-        ],
-    )
-    return {"users": users, "M": Match.objects.get(pk=m.pk), "P": Match.objects.get(pk=p.pk)}
-
-
-def _who(world: dict[str, Any], role: str) -> tuple[Match, Any, str]:
-    """The match, the user (None: nobody signed in) and the token of a role."""
-    users, m = world["users"], world["M"]
-    return {
-        "owner": (m, users["owner"], ""),
-        "seated": (m, users["seated"], ""),
-        "holder": (world["P"], users["holder"], ""),
-        "spectator": (m, None, m.watch_token),
-        "anonymous": (m, None, ""),
-        "staff": (m, users["staff"], ""),
-        "staff+perm": (m, users["staffperm"], ""),
-        "superuser": (m, users["superuser"], ""),
-    }[role]
-
-
-def _answer(match: Match, user: Any, token: str, column: str) -> bool:
-    match = Match.objects.get(pk=match.pk)  # fresh: no cached permissions or seats
-    if column in ("export_done", "hands_over", "seed_done"):
-        # The same match once finished / once the round is over (not saved: only asked).
-        done = column in ("export_done", "seed_done")
-        match.status = Match.Status.FINISHED if done else match.status
-        match.state = {**match.state, "phase": "match_over" if done else "round_over"}
-    action = {
-        "act": Action.ACT,
-        "export_done": Action.EXPORT,
-        "hands": Action.SEE_HANDS,
-        "hands_over": Action.SEE_HANDS,
-        "seed": Action.SEE_SEED,
-        "seed_done": Action.SEE_SEED,
-    }.get(column, column)
-    seat = {
-        Action.ACT: 0,
-        "take_back": 0,
-        "stand_in": 0 if match.pk != _M_ID[0] else 1,
-    }.get(action)
-    return permissions.may(user, action, match, seat=seat, token=token)
-
-
-#: the id of match M of the current test's world (its stand-in column asks for seat 1)
-_M_ID: list[int] = [0]
+CELLS = cells(MATRIX)
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(
-    ("role", "column", "allowed"), CELLS, ids=[f"{r}-{c}" for r, c, _ in CELLS]
-)
-def test_permission_matrix(world: dict[str, Any], role: str, column: str, allowed: bool) -> None:
-    _M_ID[0] = world["M"].pk
-    match, user, token = _who(world, role)
-    assert _answer(match, user, token, column) is allowed
+@pytest.mark.parametrize(("role", "column", "yes"), CELLS, ids=[f"{r}-{c}" for r, c, _ in CELLS])
+def test_permission_matrix(world: dict[str, Any], role: str, column: str, yes: bool) -> None:
+    assert allowed(world, role, column) is yes
 
 
 def test_every_features_rule_has_its_column() -> None:
-    """A rule a feature declares (games.permissions.RULES) is a column of the table above, so
-    each of its cells is tested too."""
-    assert set(permissions.RULES) <= {column for _role, column, _yes in CELLS}
+    """A rule a feature declares (games.permissions.RULES) is a column of the table above or
+    of its feature's own table (a ``PERMISSIONS`` in its test), so each of its cells is
+    tested too; a column names a rule or an action."""
+    columns = columns_in_tests()
+    assert set(permissions.RULES) <= columns
+    assert {c for _r, c, _y in CELLS} <= columns
+    assert "again_seat" in columns - {c for _r, c, _y in CELLS}  # a feature's own table
 
 
 @pytest.mark.django_db
@@ -218,7 +137,7 @@ def test_the_replay_page_opens_as_the_look_back_column_says(world: dict[str, Any
     column = {role: yes for role, name, yes in CELLS if name == "look_back"}
     assert set(column.values()) == {True, False}
     for role, yes in column.items():
-        match, user, _token = _who(world, role)
+        match, user, _token = who(world, role)
         client = Client()
         if user is not None:
             client.force_login(user)

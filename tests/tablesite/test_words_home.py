@@ -2,12 +2,13 @@
 
 Players read each sentence from one place, the words modules: every ``words.py``
 (games/table/, games/log/, games/history/, games/chat/, accounts/) and the words package
-games/words/ (the refusals and the site's sentences by key, the consent kinds' words, the
-rules page's text, a module each). Services raise reason codes (games/errors.py) with a
-sentence by key (games/words/__init__.py `sentence`, accounts/words.py); views, consumers,
-forms, permissions, the admin, the protocol and the table's command modules take theirs from
-the words modules too. A feature's words are keyed by the feature there: a consent kind's by
-its name (games/words/consent.py `change_words`), an offer's by its command (games/table/words.py).
+games/words/ (the refusals and the site's sentences by key, the rules page's text), and a
+feature's own module for what only that feature says, in its ``WORDS`` (a module of
+games/table/commands/: its refusals, its offer, its log line, the change it asks of the
+others, as games/table/commands/play_again.py and last_round.py). Services raise reason
+codes (games/errors.py) with a sentence by key (games/words/__init__.py `sentence`,
+accounts/words.py); views, consumers, forms, permissions, the admin and the protocol take
+theirs from the words modules too.
 
 The scan reads every module of games/, accounts/ and tablesite/ (not migrations, not the
 words modules) with `ast` and fails on a gettext call (`_`, `gettext`, `gettext_lazy`,
@@ -23,8 +24,11 @@ those modules' rewrite. A new sentence anywhere else fails the test.
 from __future__ import annotations
 
 import ast
+import importlib
+import pkgutil
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.utils import translation
@@ -93,11 +97,35 @@ def is_sentence(text: str) -> bool:
     return len(text.split()) >= 2 and text.rstrip().endswith((".", "!", "?", "…", ":"))
 
 
-def sentences_in(path: Path) -> list[tuple[int, str]]:
-    """The literal sentences `path` passes to a gettext function, with their lines."""
+#: where a feature's module lives: its ``WORDS`` is a words home (games/table/commands/)
+FEATURES = "games/table/commands"
+
+
+def feature_words(tree: ast.Module) -> set[ast.AST]:
+    """The nodes of a feature module's top-level ``WORDS = {...}`` (its words home)."""
+    inside: set[ast.AST] = set()
+    for statement in tree.body:
+        target = (
+            statement.targets[0]
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            else statement.target
+            if isinstance(statement, ast.AnnAssign)
+            else None
+        )
+        if isinstance(target, ast.Name) and target.id == "WORDS":
+            inside.update(ast.walk(statement))
+    return inside
+
+
+def sentences_in(path: Path, root: Path = ROOT) -> list[tuple[int, str]]:
+    """The literal sentences `path` passes to a gettext function, with their lines; in a
+    feature's module, not those of its ``WORDS``."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if not isinstance(node, ast.Call):
+    tree = ast.parse(path.read_text(), str(path))
+    relative = path.relative_to(root).parent.as_posix() if path.is_relative_to(root) else ""
+    home = feature_words(tree) if relative == FEATURES else set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or node in home:
             continue
         func = node.func
         name = (
@@ -176,6 +204,68 @@ def test_the_scan_finds_a_sentence_and_passes_words_by_key(tmp_path: Path) -> No
     ]
 
 
+def test_a_features_words_are_its_home_and_nowhere_else(tmp_path: Path) -> None:
+    """A feature module's ``WORDS`` is where its sentences live: the scan passes them there,
+    and only there (the same dict in another module is scanned as any code)."""
+    text = (
+        "from django.utils.translation import gettext as _\n"
+        'WORDS = {"left": lambda: _("You left the table.")}\n'
+        'def f():\n    return _("Everyone left the table.")\n'
+    )
+    for name in (f"{FEATURES}/feature.py", "games/services/feature.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert sentences_in(tmp_path / f"{FEATURES}/feature.py", tmp_path) == [
+        (4, "Everyone left the table.")
+    ]
+    assert [t for _l, t in sentences_in(tmp_path / "games/services/feature.py", tmp_path)] == [
+        "You left the table.",
+        "Everyone left the table.",
+    ]
+
+
+def features_words() -> dict[str, dict[str, Any]]:
+    """Each feature module's ``WORDS`` by module name."""
+    return {
+        name: module.WORDS
+        for name, module in (
+            (info.name, importlib.import_module(f"games.table.commands.{info.name}"))
+            for info in pkgutil.iter_modules([str(ROOT / FEATURES)])
+        )
+        if hasattr(module, "WORDS")
+    }
+
+
+def test_a_features_words_are_said_by_its_module_alone() -> None:
+    """No words module keeps a sentence a feature's ``WORDS`` says: one home each."""
+    elsewhere: set[str] = set()
+    for path in (ROOT / p for p in ("games", "accounts")):
+        for module in path.rglob("*.py"):
+            if is_words_home(module):
+                tree = ast.parse(module.read_text())
+                elsewhere |= {
+                    n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and is_text(n)
+                }
+    assert features_words(), "no feature module declares its WORDS"
+    with translation.override("en"):
+        for name, said in features_words().items():
+            assert {str(text) for text in said.values()} & elsewhere == set(), name
+
+
+@pytest.mark.parametrize("language", ["es", "de"])
+def test_every_features_words_are_translated(language: str) -> None:
+    for name, said in features_words().items():
+        for key, text in said.items():
+            with translation.override("en"):
+                english = str(text)
+            with translation.override(language):
+                assert str(text) != english, (language, name, key)
+
+
+def is_text(node: ast.Constant) -> bool:
+    return isinstance(node.value, str) and len(node.value.split()) >= 2
+
+
 def test_every_module_but_migrations_and_words_is_scanned(tmp_path: Path) -> None:
     names = (
         "games/services/moves.py",
@@ -228,11 +318,6 @@ def lazy_words_by_key() -> dict[str, str]:
         **{f"search.{k}": v for k, v in words.SEARCH_HELP.items()},
         **{f"frame.{k}": v for k, v in table_words.FRAME.items()},
         **{f"field.{k}": v for k, v in table_words.FIELD.items()},
-        **{
-            f"change.{kind}.{k}": v
-            for kind, texts in words.CHANGES.items()
-            for k, v in texts.items()
-        },
         # a tip may say the match's length and first double (games.lobby.learn puts them in)
         **{
             f"tip.{tip}": text % {"rounds": 13, "first": 12}
@@ -244,8 +329,8 @@ def lazy_words_by_key() -> dict[str, str]:
 
 @pytest.mark.parametrize("language", ["es", "de"])
 def test_every_lazy_sentence_by_key_is_translated(language: str) -> None:
-    """The create form's, the admin's search boxes', the protocol's, the consent kinds' and
-    the tips' words read in the reader's language."""
+    """The create form's, the admin's search boxes', the protocol's and the tips' words read
+    in the reader's language (a feature's: `test_every_features_words_are_translated`)."""
     with translation.override("en"):
         english = lazy_words_by_key()
     with translation.override(language):

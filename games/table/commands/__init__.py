@@ -70,13 +70,16 @@ class Offer:
     ``slot == "after"``); `words`: what the template shows ((key, words) pairs, part of the
     tools part's key). `where`: "menu", in the table's menu (the tools part), or "end", in
     the match-end panel (the result part, with ``slot == "end"``); `data`: what else its
-    template shows (hashable: part of its part's key)."""
+    template shows (hashable: part of its part's key); `leads`: the page this offer shows
+    the way to (the match that followed at this table), so the panel shows no link of its
+    own beside it."""
 
     name: str
     template: str
     words: tuple[tuple[str, str], ...] = ()
     where: str = "menu"
     data: Any = None
+    leads: str = ""
 
     def word(self, key: str) -> str:
         return dict(self.words).get(key, "")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from games import consent, services
@@ -15,11 +16,28 @@ from games.services import Result
 from games.table.commands import Spec
 from games.table.commands.fields import LIMIT, REQUEST_ID
 from games.table.commands.pace import MAY
-from games.words import change_words, refusal, sentence
+from games.words import refusal, sentence
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
+
+
+# ---------------------------------------------------------------- its words
+
+#: what changing the away limit says to players, by key (a feature's words live in its module)
+WORDS: dict[str, Promise] = {
+    # asked of the others at a shared table: the banners, the log's lines, the answer
+    "mine": _("You asked to change how long a seat may stay away."),
+    "theirs": _("%(name)s asks to change how long a seat may stay away."),
+    "log_ask": _("%(name)s asks to change how long a seat may stay away"),
+    "log_accept": _("%(name)s accepted the new away limit"),
+    "log_decline": _("%(name)s declined the new away limit"),
+    "log_expire": _("Nobody answered the request to change the away limit in time"),
+    "log_void": _("The request to change the away limit is no longer possible"),
+    "declined": _("%(name)s declined your request to change how long a seat may stay away."),
+    "expired": _("Nobody answered your request to change how long a seat may stay away in time."),
+}
 
 
 def away_limit_set(*, match_id: int, user: object, limit: object, request_id: str) -> Result:
@@ -72,7 +90,7 @@ KIND = consent.register(
     consent.Kind(
         name="away_limit",
         label=_("Away limit"),
-        **change_words("away_limit"),
+        **consent.words_of(WORDS),
         done=consent_away_limit,
     )
 )

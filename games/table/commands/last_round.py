@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -24,23 +25,56 @@ from engine import rules
 from engine.serialize import start_to_json
 from engine.state import IllegalAction, RoundState
 from games import consent, log, permissions, services
-from games.log.words import last_round_line
 from games.models import Match, Round
 from games.services import Result
 from games.table.commands import Offer, OfferContext, Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
-from games.table.words import last_round_offer
-from games.words import change_words, sentence
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
 
+# ---------------------------------------------------------------- its words
+
+#: everything "End the match after this round" says to players, by key: who may, its menu
+#: item and dialog, its log line, and the change asked of the others (games.consent takes
+#: its words by the `Kind`'s fields). A feature's words live in its module.
+WORDS: dict[str, Promise] = {
+    "may": _("Only the players at this match can end it after this round."),
+    # the menu item and its dialog (the offer's words)
+    "label": _("End the match after this round"),
+    "title": _("End the match after this round?"),
+    "text": _("This round becomes the match's last: the match ends when it ends, scored as usual."),
+    "text_shared": _(
+        "This round becomes the match's last: the match ends when it ends, scored as usual. "
+        "The others at the table are asked first."
+    ),
+    "confirm": _("End after this round"),
+    "cancel": _("Cancel"),
+    # its log entry: the kind's label and its line
+    "log_label": _("Last round"),
+    "log_line": _("%(name)s made this round the match's last"),
+    # asked of the others at a shared table: the banners, the log's lines, the answer
+    "change": pgettext_lazy("a change asked of the others", "End after this round"),
+    "mine": _("You asked to end the match after this round."),
+    "theirs": _("%(name)s asks to end the match after this round."),
+    "log_ask": _("%(name)s asks to end the match after this round"),
+    "log_accept": _("%(name)s accepted ending the match after this round"),
+    "log_decline": _("%(name)s declined ending the match after this round"),
+    "log_expire": _("Nobody answered the request to end the match after this round in time"),
+    "log_void": _("The request to end the match after this round is no longer possible"),
+    "declined": _("%(name)s declined your request to end the match after this round."),
+    "expired": _("Nobody answered your request to end the match after this round in time."),
+}
+
+
+# ---------------------------------------------------------------- who may, and its service
+
 #: who may: a player of the match (its creator only when they play a seat too)
 MAY = permissions.rule(
     "last_round",
     lambda can, seat, request: bool(can.mine),
-    lambda: sentence("players_last_round"),
+    lambda: str(WORDS["may"]),
 )
 
 
@@ -61,15 +95,20 @@ def consent_done(p: consent.Pending) -> None:
     services.store_state(p.match, p.round, new)
 
 
-#: its line in the round's log: who made the round the match's last
-LOG = log.register(log.Kind("last_round", _("Last round"), last_round_line))
+def log_line(line: log.Line) -> str:
+    """Its line in the round's log: who made the round the match's last."""
+    return str(WORDS["log_line"]) % {"name": line.who}
+
+
+#: its entry in the round's log
+LOG = log.register(log.Kind("last_round", WORDS["log_label"], log_line))
 
 #: asked of the others at a shared table (games.consent)
 KIND = consent.register(
     consent.Kind(
         name="last_round",
-        label=pgettext_lazy("a change asked of the others", "End after this round"),
-        **change_words("last_round"),
+        label=WORDS["change"],
+        **consent.words_of(WORDS),
         done=consent_done,
     )
 )
@@ -118,7 +157,10 @@ def offer(ctx: OfferContext) -> Offer | None:
     return Offer(
         "last_round",
         "games/commands/last_round.html",
-        last_round_offer(shared),
+        tuple(
+            (key, str(WORDS["text_shared" if shared and key == "text" else key]))
+            for key in ("label", "title", "text", "confirm", "cancel")
+        ),
     )
 
 

@@ -7,9 +7,9 @@ seat is its holder's, the creator's device) and the match's creator, seated or n
 (`MAY`). Each answers once for themselves: ``play_again`` (accept) or
 ``leave_table`` (not this time); ``version`` is taken but not checked (answers do not go
 stale: two people may answer at the same moment), ``request_id`` makes an answer
-idempotent. The answers are kept on the match (``Match.again``: who plays again, in the
-order they accepted, who left, the creator's choices, the match that followed), so a
-table left for days still shows them.
+idempotent. The answers are kept on the match (``Match.kept("play_again")``: who plays
+again, in the order they accepted, who left, the creator's choices, the match that
+followed), so a table left for days still shows them.
 
 The new match, when every person who has not left has accepted and at least one has:
 
@@ -48,32 +48,81 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.urls import reverse
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from games import permissions, services
 from games.errors import BAD_REQUEST, ILLEGAL, GameError
 from games.models import Match, Seat
 from games.services import Result
-from games.table import words
 from games.table.commands import Offer, OfferContext, Spec
 from games.table.commands.fields import REQUEST_ID, SEAT, VERSION, short_text
-from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
-from games.words import sentence
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
 
+# ---------------------------------------------------------------- its words
+
+#: everything Play again says to players, by key: who may answer and choose, its refusals,
+#: the panel's words, each seat's answer and the viewer's own line. A feature's words live in
+#: its module, in its ``WORDS`` (the words scan reads them as a words home).
+WORDS: dict[str, Promise] = {
+    # who may, and the refusals
+    "people": _("Only the people at this match can play again."),
+    "creator": _("Only the match's creator chooses who takes a seat in the new match."),
+    "not_over": _("You can play again once this match is over."),
+    "started": _("The new match at this table has started already."),
+    "answered": _("You have answered already."),
+    "choose": _("Choose an open seat or a computer's level."),
+    "you_left": _("You left the table."),
+    "left_seat_only": _(
+        "Only the seat of someone who left the table can be given to someone else."
+    ),
+    "become": _("A seat's choice is a short name."),
+    # the panel
+    "title": _("A new match at this table?"),
+    "text": _("The same seats, match length and pace, and a new deal."),
+    "accept": _("Play again"),
+    "leave": _("Not this time"),
+    "seat_label": _("Who takes this seat in the new match"),
+    "go": _("Go to the new match at this table"),
+    # a seat's answer, and what a left seat becomes
+    "yes": _("Plays again"),
+    "left": _("Left the table"),
+    "deciding": _("Still deciding"),
+    "computer": _("A computer (%(level)s)"),
+    "open_seat": _("An open seat, for someone you invite"),
+    "becomes_open": _("Their seat becomes an open seat."),
+    "becomes_computer": _("A computer (%(level)s) takes their seat."),
+    # the viewer's own line
+    "playing": _("You play again: the new match starts once everyone has answered."),
+    "choose_seats": _("Choose who takes the seats of those who left, then play again."),
+    "everyone_left": _("Everyone left the table."),
+}
+
+#: the words the panel's template shows by name (the `Offer`'s words)
+PANEL = ("title", "text", "accept", "leave", "seat_label", "go")
+
+
+def say(key: str) -> str:
+    """Play again's words for `key` (`WORDS`), in the language of the moment."""
+    return str(WORDS[key])
+
+
+# ---------------------------------------------------------------- who may
+
 #: who answers "Play again" or leaves: the people at the table and the match's creator
 MAY = permissions.rule(
     "play_again",
     lambda can, seat, request: can.owner or can.person,
-    lambda: sentence("people_play_again"),
+    lambda: say("people"),
 )
 #: who chooses what the seat of someone who left becomes: the match's creator
 MAY_CHOOSE = permissions.rule(
     "again_seat",
     lambda can, seat, request: can.owner,
-    lambda: sentence("creator_seats_again"),
+    lambda: say("creator"),
 )
 
 #: what a left seat may become: an open seat (for an invited player) or a computer's level
@@ -81,6 +130,8 @@ OPEN = "open"
 CHOICES = (OPEN, *Seat.Level.values)
 #: a left seat's fate until the creator chooses
 DEFAULT = str(Seat.Level.CASUAL)
+#: the answers' entry in what the match keeps for its features (`Match.kept`)
+KEPT = "play_again"
 
 
 # ---------------------------------------------------------------- the answers
@@ -88,7 +139,7 @@ DEFAULT = str(Seat.Level.CASUAL)
 
 @dataclass
 class Answers:
-    """A finished match's answers (``Match.again``): who plays again (user ids, in the
+    """A finished match's answers (kept on it as "play_again"): who plays again (user ids, in the
     order they accepted), who left, the creator's choice for left seats (seat index ->
     one of `CHOICES`), and the new match once made."""
 
@@ -99,7 +150,8 @@ class Answers:
 
     @classmethod
     def of(cls, match: Match) -> Answers:
-        stored = match.again if isinstance(match.again, dict) else {}
+        kept = match.kept(KEPT)
+        stored = kept if isinstance(kept, dict) else {}
         return cls(
             yes=[int(u) for u in stored.get("yes", ())],
             no=[int(u) for u in stored.get("no", ())],
@@ -195,15 +247,14 @@ def _change(
 
     def change(match: Match, seats: list[Seat]) -> None:
         if match.status != Match.Status.FINISHED:
-            raise GameError(ILLEGAL, sentence("again_not_over"), rule="R29")
+            raise GameError(ILLEGAL, say("not_over"), rule="R29")
         a = Answers.of(match)
         later = Match.objects.filter(table_id=match.table_id, number__gt=match.number)
         if a.next is not None or later.exists():
-            raise GameError(ILLEGAL, sentence("again_started"))
+            raise GameError(ILLEGAL, say("started"))
         make(match, seats, a, permissions.user_id(user))
         _complete(match, seats, a)
-        match.again = a.to_json()
-        Match.objects.filter(pk=match.pk).update(again=match.again)
+        match.keep(KEPT, a.to_json())
 
     return services.seated_change(
         match_id=match_id,
@@ -220,7 +271,7 @@ def again_answer(*, match_id: int, user: Any, accept: bool, request_id: str) -> 
 
     def make(match: Match, seats: list[Seat], a: Answers, uid: int) -> None:
         if uid in a.yes or uid in a.no:
-            raise GameError(BAD_REQUEST, sentence("again_answered"))
+            raise GameError(BAD_REQUEST, say("answered"))
         if accept:
             a.yes.append(uid)
             return
@@ -240,15 +291,12 @@ def again_seat_set(
 
     def make(match: Match, seats: list[Seat], a: Answers, uid: int) -> None:
         if become not in CHOICES:
-            raise GameError(BAD_REQUEST, sentence("again_choose"))
+            raise GameError(BAD_REQUEST, say("choose"))
         if uid in a.no:
-            raise GameError(ILLEGAL, sentence("again_left"))
+            raise GameError(ILLEGAL, say("you_left"))
         chosen = next((s for s in seats if s.index == seat), None)
         if chosen is None or seat_state(chosen, a) != "left":
-            raise GameError(
-                BAD_REQUEST,
-                sentence("again_left_seat_only"),
-            )
+            raise GameError(BAD_REQUEST, say("left_seat_only"))
         a.seats[str(seat)] = str(become)
 
     return _change(match_id, user, request_id, MAY_CHOOSE, seat, make)
@@ -313,7 +361,7 @@ class Panel:
 
 
 def _computer(level: str) -> str:
-    return _("A computer (%(level)s)") % {"level": Seat.Level(level).label}
+    return say("computer") % {"level": Seat.Level(level).label}
 
 
 def offer(ctx: OfferContext) -> Offer | None:
@@ -348,22 +396,20 @@ def board_offer(
 ) -> Offer:
     """The panel for a viewer (`uid`; None: nobody signed in) who may answer (`answers`) and
     choose for the left seats (`chooser`), `who` answering at the table: no database read."""
-    options = ((OPEN, words.again_open_seat()),) + tuple(
+    options = ((OPEN, say("open_seat")),) + tuple(
         (level, _computer(level)) for level in Seat.Level.values
     )
     rows = []
     for s in seats:
         state = seat_state(s, a)
-        text = (
-            (_computer(s.level) if s.level else "")
-            if state == "computer"
-            else words.again_seat(state)
-        )
+        text = (_computer(s.level) if s.level else "") if state == "computer" else say(state)
         becomes = becomes_text = ""
         if state == "left":
             becomes = a.becomes(s.index)
-            becomes_text = words.again_becomes(
-                None if becomes == OPEN else str(Seat.Level(becomes).label)
+            becomes_text = (
+                say("becomes_open")
+                if becomes == OPEN
+                else say("becomes_computer") % {"level": Seat.Level(becomes).label}
             )
         rows.append(
             SeatAnswer(s.index, state, text, becomes, becomes_text, chooser and state == "left")
@@ -371,13 +417,13 @@ def board_offer(
     if a.next is not None:
         note = ""
     elif uid is not None and uid in a.yes:
-        note = words.again_note("playing")
+        note = say("playing")
     elif uid is not None and uid in a.no:
-        note = words.again_note("left")
+        note = say("you_left")
     elif chooser and any(r.state == "left" for r in rows):
-        note = words.again_note("choose")
+        note = say("choose_seats")
     elif not set(who) - set(a.no):
-        note = words.again_note("everyone_left")
+        note = say("everyone_left")
     else:
         note = ""
     next_url = reverse("games:table", args=[a.next]) if a.next is not None else ""
@@ -392,14 +438,15 @@ def board_offer(
     return Offer(
         "play_again",
         "games/commands/play_again.html",
-        words.again_panel(),
+        tuple((key, say(key)) for key in PANEL),
         where="end",
         data=panel,
+        leads=next_url,
     )
 
 
 #: what the creator chooses for a left seat (one of `CHOICES`: the service checks it)
-BECOME = short_text("become", 16, words.FIELD["become"], OPEN)
+BECOME = short_text("become", 16, WORDS["become"], OPEN)
 
 commands = [
     Spec("play_again", (VERSION, REQUEST_ID), answer, offer),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.db import transaction
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from engine import rules
@@ -18,12 +19,15 @@ from games.services.store import Result, _append, _commit, _lock, _started, _sto
 from games.table.commands import Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
 from games.table.commands.undo import _may_undo
-from games.words import sentence
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
 
+#: what redoing says to players, by key (a feature's words live in its module)
+WORDS: dict[str, Promise] = {
+    "nothing_to_redo": _("There is nothing to redo."),
+}
 
 #: its line in the round's log (the fold restores the group undone last: games.log)
 LOG = log.register(log.Kind(log.REDO, _("Redo"), redo_line))
@@ -39,7 +43,7 @@ def match_redo(*, match_id: int, user: object, expected_version: int, request_id
         assert rnd is not None
         folded = log.fold(LogEntry.objects.filter(round=rnd).order_by("seq"))
         if not folded.redo or folded.redo[-1][0].seat not in mine:
-            raise GameError(NO_REDO, sentence("nothing_to_redo"))
+            raise GameError(NO_REDO, str(WORDS["nothing_to_redo"]))
         group = folded.redo[-1]
         state = _started(match)
         for entry in group:  # the same actions again, from the state they were undone to

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.db import transaction
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from engine import rules
@@ -32,11 +33,29 @@ from games.services.store import (
 from games.table.commands import Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
 from games.table.commands.undo import _round_over_error
-from games.words import change_words, refusal, sentence
+from games.words import refusal
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
+
+# ---------------------------------------------------------------- its words
+
+#: what restarting the round says to players, by key (a feature's words live in its module)
+WORDS: dict[str, Promise] = {
+    # who may
+    "may": _("Only the match's creator can restart the round."),
+    # asked of the others at a shared table: the banners, the log's lines, the answer
+    "mine": _("You asked to restart the round."),
+    "theirs": _("%(name)s asks to restart the round."),
+    "log_ask": _("%(name)s asks to restart the round"),
+    "log_accept": _("%(name)s accepted the restart"),
+    "log_decline": _("%(name)s declined the restart"),
+    "log_expire": _("Nobody answered the restart request in time"),
+    "log_void": _("The restart request is no longer possible"),
+    "declined": _("%(name)s declined your request to restart the round."),
+    "expired": _("Nobody answered your request to restart the round in time."),
+}
 
 #: its line in the round's log (the fold starts the round's actions again: games.log)
 LOG = log.register(log.Kind(log.RESTART, _("Restart round"), restart_line))
@@ -46,7 +65,7 @@ LOG = log.register(log.Kind(log.RESTART, _("Restart round"), restart_line))
 MAY = permissions.rule(
     "restart",
     lambda can, seat, request: can.owner or can.alone,
-    lambda: sentence("creator_restarts"),
+    lambda: str(WORDS["may"]),
 )
 
 
@@ -102,7 +121,7 @@ KIND = consent.register(
     consent.Kind(
         name="restart",
         label=_("Restart round"),
-        **change_words("restart"),
+        **consent.words_of(WORDS),
         done=consent_restart,
     )
 )

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from django.db import transaction
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from engine.serialize import state_from_json
@@ -34,11 +35,34 @@ from games.services.store import (
 )
 from games.table.commands import Spec
 from games.table.commands.fields import REQUEST_ID, VERSION
-from games.words import change_words, refusal, sentence
+from games.words import refusal, sentence
 
 if TYPE_CHECKING:
     from games.table.connection import Connection
     from games.table.protocol import Command
+
+# ---------------------------------------------------------------- its words
+
+#: what taking back says to players, by key (a feature's words live in its module)
+WORDS: dict[str, Promise] = {
+    # the refusals only taking back has
+    "hands_shown": _("The round is over and every hand has been shown: its moves stand."),
+    "nothing_to_undo": _(
+        "There is nothing of yours to take back: someone else has played "
+        "since, or you have not played in this round."
+    ),
+    # asked of the others at a shared table: the banners, the log's lines, the answer
+    "mine": _("You asked to take back your last move."),
+    "theirs": _("%(name)s asks to take back their last move."),
+    "log_ask": _("%(name)s asks to take back their last move (undo)"),
+    "log_accept": _("%(name)s accepted the undo"),
+    "log_decline": _("%(name)s declined the undo"),
+    "log_expire": _("Nobody answered the undo request in time"),
+    "log_void": _("The undo request is no longer possible"),
+    "declined": _("%(name)s declined your request to take back your last move."),
+    "expired": _("Nobody answered your request to take back your last move in time."),
+}
+
 
 #: its line in the round's log (the fold takes its count of actions back: games.log)
 LOG = log.register(log.Kind(log.UNDO, _("Undo"), undo_line))
@@ -71,7 +95,7 @@ def _may_undo(
         raise GameError(empty, refusal("match_over"))
     if round_over(match):
         # R27 within a round only: once it is over every hand has been shown (R21, R24).
-        raise GameError(empty, sentence("hands_shown"))
+        raise GameError(empty, str(WORDS["hands_shown"]))
     return None, mine, _current_round(match)
 
 
@@ -102,7 +126,7 @@ def _undo_count(rnd: Round, mine: list[int]) -> tuple[log.Folded[LogEntry], int]
     folded = log.fold(LogEntry.objects.filter(round=rnd).order_by("seq"))
     count = log.undo_group(folded.effective, mine)
     if count is None:
-        raise GameError(NO_UNDO, sentence("nothing_to_undo"))
+        raise GameError(NO_UNDO, str(WORDS["nothing_to_undo"]))
     return folded, count
 
 
@@ -134,7 +158,7 @@ KIND = consent.register(
     consent.Kind(
         name="undo",
         label=_("Undo"),
-        **change_words("undo"),
+        **consent.words_of(WORDS),
         done=consent_undo,
     )
 )

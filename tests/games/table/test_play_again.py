@@ -1,9 +1,14 @@
 """R29 "Play again" (games.table.commands.play_again): once a match is over, every person at the
 table answers; when everyone who has not left has accepted, one new match starts at the
-same table with the same seats, length (R31) and pace, and a new deal (R4)."""
+same table with the same seats, length (R31) and pace, and a new deal (R4).
+
+All of the feature's tests but the browser's are here: who may (its own columns of the
+permission matrix), the services, the panel as the board renders it, and the answers over
+the table's websocket (tests/browser/test_play_again.py plays it in Chromium)."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -12,18 +17,51 @@ import pytest
 from django.db import close_old_connections
 from django.utils import timezone
 
+from engine import rules
+from engine.bots import choose
+from engine.serialize import state_to_json
+from engine.views import view
 from games import services
 from games.errors import GameError
 from games.history.models import PlayerStats
 from games.models import Match, Seat
 from games.reads import selectors
 from games.services import SeatSpec
+from games.table.board import Flags, board_html, present
 from games.table.commands.play_again import Answers, again_answer, again_seat_set
 from tests import seeded
 from tests.games.conftest import rid
 from tests.games.matches import play
+from tests.games.permission_matrix import allowed, cells, world
+from tests.games.table import states as S
+from tests.games.table.socket.conftest import connect, db, phase_of, realtime_settings, state_of
+
+__all__ = ["connect", "realtime_settings", "world"]  # fixtures, for the tests below
 
 pytestmark = pytest.mark.django_db
+
+#: who may answer "Play again" (the people at the table and the match's creator) and choose
+#: what a left seat becomes (the creator): this feature's columns of the permission matrix
+#: (tests/games/test_permissions.py says what the roles are)
+PERMISSIONS = """
+role        play_again again_seat
+owner            1          1
+seated           1          0
+holder           1          1
+spectator        0          0
+anonymous        0          0
+staff            0          0
+staff+perm       0          0
+superuser        0          0
+"""
+CELLS = cells(PERMISSIONS)
+
+
+@pytest.mark.parametrize(("role", "column", "yes"), CELLS, ids=[f"{r}-{c}" for r, c, _ in CELLS])
+def test_r29_who_may_answer_and_choose(
+    world: dict[str, Any], role: str, column: str, yes: bool
+) -> None:
+    assert allowed(world, role, column) is yes
 
 
 def over(match: Match) -> Match:
@@ -66,11 +104,11 @@ def leave(match: Match, user: Any) -> services.Result:
 
 def refused(code: str, call: Callable[[], object], match: Match) -> str:
     """`call` is refused with `code` and changes nothing; its words."""
-    before = Match.objects.values_list("version", "again").get(pk=match.pk)
+    before = Match.objects.values_list("version", "features").get(pk=match.pk)
     with pytest.raises(GameError) as e:
         call()
     assert e.value.code == code, e.value.message
-    assert Match.objects.values_list("version", "again").get(pk=match.pk) == before
+    assert Match.objects.values_list("version", "features").get(pk=match.pk) == before
     assert Match.objects.filter(table_id=match.table_id).count() == 1
     return e.value.message
 
@@ -270,3 +308,84 @@ def test_r29_history_and_ratings_count_both_matches(alice: Any, bob: Any) -> Non
         stats = PlayerStats.objects.get(user=user)
         assert (stats.matches, stats.rounds, stats.rated_matches) == (2, 2, 2)
     assert Seat.objects.filter(match__table_id=match.table_id, user=alice).count() == 2
+
+
+# ---------------------------------------------------------------- the panel
+
+
+def test_r29_the_panel_shows_each_seats_answer_the_buttons_and_the_creators_choice() -> None:
+    history, st = S.history_of(3, seed=11)
+    flags = Flags(offers=S.again_offer(3), history=tuple(history))
+    html = board_html(present(view(st, 0), S.seats(3), flags=flags))
+    assert 'data-cmd="play_again"' in html and 'data-cmd="leave_table"' in html
+    assert re.findall(r'data-answer="(\w+)"', html) == ["deciding", "yes", "left"]
+    assert 'data-choose="again_seat" data-field="become" data-seat="2"' in html
+    assert "Who takes this seat in the new match" in html
+    # once the new match is made, the panel shows the way there (and not the table's own link)
+    made = Flags(offers=S.again_offer(3), history=tuple(history), next_match_url="/m/9/")
+    assert "data-follow" not in board_html(present(view(st, 0), S.seats(3), flags=made))
+
+
+# ---------------------------------------------------------------- over the websocket
+
+
+def finish_match(match_id: int) -> None:
+    """Fast-forward a match to its end in the engine (bots for every seat), then store it:
+    a finished match for the R29 test without thirteen rounds over the socket."""
+    match = Match.objects.get(pk=match_id)
+    state = state_of(match_id)
+    while state.phase != "match_over":
+        if state.phase == "round_over":
+            state = rules.next_round(state)
+        else:
+            state = rules.apply(state, choose(view(state, state.turn), "casual"))
+    match.state = state_to_json(state)
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.save()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_r29_play_again_shows_every_answer_live_and_moves_the_pages_of_those_who_accepted(
+    make_match: Any, alice: Any, bob: Any, connect: Any
+) -> None:
+    match = await db(make_match, "me", "human", "computer:expert")
+    await db(services.seat_join, match_id=match.pk, user=bob, token=match.invite_token)
+    me = await connect(match, alice)
+    other = await connect(match, bob)
+    watcher = await connect(match, None, watch=match.watch_token)
+    await me.send(type="play_again", version=me.version, request_id="pa-1")
+    assert (await me.expect("error"))["code"] == "illegal"  # R29: only once the match is over
+    await me.expect("board")
+    await db(finish_match, match.pk)
+    for browser in (me, other, watcher):
+        await browser.send(type="sync")
+        html = (await browser.expect("board"))["html"]
+        assert phase_of({"html": html}) == "match_over"
+        assert html.count('data-answer="deciding"') == 2, html  # alice and bob
+    assert 'data-cmd="play_again"' not in html  # a spectator sees the answers, not the buttons
+    await watcher.send(type="play_again", version=watcher.version, request_id=rid())
+    assert (await watcher.expect("error"))["code"] == "forbidden"
+    await watcher.expect("board")
+
+    # alice accepts: every board shows it at once; nobody moves yet
+    await me.send(type="play_again", version=me.version, request_id="pa-2")
+    await me.expect("ack")
+    for browser in (me, other, watcher):
+        html = (await browser.board())["html"]
+        assert 'data-answer="yes"' in html and "data-follow" not in html
+    # bob accepts: the new match is made, and both their boards carry the way there
+    await other.send(type="play_again", version=other.version, request_id="pa-3")
+    await other.expect("ack")
+    new = await db(lambda: Match.objects.get(table_id=match.table_id, number=2))
+    for browser in (me, other):
+        html = (await browser.board())["html"]
+        assert f'href="/m/{new.pk}/" data-follow' in html
+    # the spectator gets the link, without being moved
+    html = (await watcher.board())["html"]
+    assert f'href="/m/{new.pk}/"' in html and "data-follow" not in html
+    # the same answer again changes nothing
+    await other.send(type="play_again", version=other.version, request_id="pa-3")
+    assert (await other.expect("ack"))["duplicate"]
+    assert await db(lambda: Match.objects.filter(table_id=match.table_id).count()) == 2

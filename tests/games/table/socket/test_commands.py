@@ -1,5 +1,5 @@
 """Commands over the table's websocket: refusals change nothing and keep the connection,
-stale and repeated requests, undo/redo (R27), restart (R28), next round, new match (R29),
+stale and repeated requests, undo/redo (R27), restart (R28), next round,
 hints (R23, R25), pauses (R26), and the connection's language."""
 
 from __future__ import annotations
@@ -9,14 +9,12 @@ import json
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from engine import rules
 from engine.bots import choose
-from engine.serialize import state_to_json
 from engine.views import view
 from games import services
-from games.models import ClientRequest, Match, Pause
+from games.models import ClientRequest, Pause
 from games.table.protocol import MAX_FRAME
 from tablesite.env import channel_layers
 from tests.games.table.socket.conftest import Browser, db, phase_of, play, rid, snapshot, state_of
@@ -287,66 +285,6 @@ async def test_r28_restart_and_next_round_over_the_socket(
     await me.expect("ack")
     second = await me.expect("board")
     assert phase_of(second) == "engine" and (await db(state_of, match.pk)).round == 2
-
-
-def finish_match(match_id: int) -> None:
-    """Fast-forward a match to its end in the engine (bots for every seat), then store it:
-    a finished match for the R29 test without thirteen rounds over the socket."""
-    match = Match.objects.get(pk=match_id)
-    state = state_of(match_id)
-    while state.phase != "match_over":
-        if state.phase == "round_over":
-            state = rules.next_round(state)
-        else:
-            state = rules.apply(state, choose(view(state, state.turn), "casual"))
-    match.state = state_to_json(state)
-    match.status = Match.Status.FINISHED
-    match.finished_at = timezone.now()
-    match.save()
-
-
-async def test_r29_play_again_shows_every_answer_live_and_moves_the_pages_of_those_who_accepted(
-    make_match: Any, alice: Any, bob: Any, connect: Any
-) -> None:
-    match = await db(make_match, "me", "human", "computer:expert")
-    await db(services.seat_join, match_id=match.pk, user=bob, token=match.invite_token)
-    me = await connect(match, alice)
-    other = await connect(match, bob)
-    watcher = await connect(match, None, watch=match.watch_token)
-    await me.send(type="play_again", version=me.version, request_id="pa-1")
-    assert (await me.expect("error"))["code"] == "illegal"  # R29: only once the match is over
-    await me.expect("board")
-    await db(finish_match, match.pk)
-    for browser in (me, other, watcher):
-        await browser.send(type="sync")
-        html = (await browser.expect("board"))["html"]
-        assert phase_of({"html": html}) == "match_over"
-        assert html.count('data-again-state="deciding"') == 2, html  # alice and bob
-    assert 'data-cmd="play_again"' not in html  # a spectator sees the answers, not the buttons
-    await watcher.send(type="play_again", version=watcher.version, request_id=rid())
-    assert (await watcher.expect("error"))["code"] == "forbidden"
-    await watcher.expect("board")
-
-    # alice accepts: every board shows it at once; nobody moves yet
-    await me.send(type="play_again", version=me.version, request_id="pa-2")
-    await me.expect("ack")
-    for browser in (me, other, watcher):
-        html = (await browser.board())["html"]
-        assert 'data-again-state="yes"' in html and "data-again-go" not in html
-    # bob accepts: the new match is made, and both their boards carry the way there
-    await other.send(type="play_again", version=other.version, request_id="pa-3")
-    await other.expect("ack")
-    new = await db(lambda: Match.objects.get(table_id=match.table_id, number=2))
-    for browser in (me, other):
-        html = (await browser.board())["html"]
-        assert f'href="/m/{new.pk}/" data-again-go' in html
-    # the spectator gets the link, without being moved
-    html = (await watcher.board())["html"]
-    assert f'href="/m/{new.pk}/"' in html and "data-again-go" not in html
-    # the same answer again changes nothing
-    await other.send(type="play_again", version=other.version, request_id="pa-3")
-    assert (await other.expect("ack"))["duplicate"]
-    assert await db(lambda: Match.objects.filter(table_id=match.table_id).count()) == 2
 
 
 async def test_r23_r25_hint_suggests_without_playing(
