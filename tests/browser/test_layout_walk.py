@@ -2,8 +2,8 @@
 the round's and the match's end, the replay and the site's pages, at 1280, 1024, 768 and
 375 px wide, in English, Spanish and German, with names as long as the site allows at the
 table. On each page nothing may be clipped or overlap: no train's newest tile or open end
-cut at its row's edge, no control over another or under something, no word cut (clipped in
-its box, or split over two lines), nothing wider than the window. A name too long for its
+cut at its row's edge, no control over another or under something, no control's icon squeezed,
+no word cut (clipped in its box, or split over two lines), nothing wider than the window. A name too long for its
 place may end in "…" (the whole name is its title); nothing else may.
 Screenshots: test-artifacts/screenshots/walk-<width>-<lang>-<page>.png."""
 
@@ -119,6 +119,14 @@ LAYOUT = r"""() => {
   controls.forEach((el, i) => {
     const r = boxes[i];
     if (r.left < -1 || r.right > W + 1) problems.push(`${label(el)} runs off the window (${Math.round(r.left)}–${Math.round(r.right)})`);
+    // a control's icon (a square drawing) keeps its shape (a crowded bar squeezed the chat
+    // button's to a sliver)
+    for (const icon of el.querySelectorAll('svg[viewBox]')) {
+      const b = icon.getBoundingClientRect(), v = icon.viewBox.baseVal;
+      if (v.width !== v.height || hidden(icon) || !b.height) continue;
+      if (b.width < b.height - 1)
+        problems.push(`the icon of ${label(el)} squeezed to ${Math.round(b.width)} × ${Math.round(b.height)} px`);
+    }
     for (let j = i + 1; j < controls.length; j++) {
       const o = boxes[j], other = controls[j];
       if (el.contains(other) || other.contains(el) || otherLayers(el, other)) continue;
