@@ -111,14 +111,12 @@ def test_r29_a_person_leaves_and_the_creator_keeps_their_seat_open_for_an_invita
     ben.page.wait_for_selector(".end-offer__note")
     assert ben.page.locator(".end-offer__note").inner_text() == "Has salido de la mesa."
     # Ana chooses, with the keyboard, what Ben's seat becomes; then plays again.
-    choice = ana.page.locator('#again-seat-1')
+    choice = ana.page.locator("#again-seat-1")
     choice.wait_for()
     assert choice.input_value() == "casual"  # until she chooses: a casual computer
     choice.focus()
     choice.select_option("open")
-    ana.page.wait_for_function(
-        "() => document.getElementById('again-seat-1').value === 'open'"
-    )
+    ana.page.wait_for_function("() => document.getElementById('again-seat-1').value === 'open'")
     ben.page.wait_for_selector("text=Su puesto queda libre.")
     ana.page.locator('[data-cmd="play_again"]').click()
     ana.page.wait_for_function(
