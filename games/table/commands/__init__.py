@@ -2,8 +2,7 @@
 
 Each module of this package defines ``command``, a `Spec`: its name (the frame's
 ``type``), the fields it takes, each with its type (games.table.commands.fields: checked by
-games.table.protocol.parse, and listed in docs/protocol.md, which a test compares with this
-registry), its handler (who may
+games.table.protocol.parse, and listed in docs/protocol.md's table, made from this registry), its handler (who may
 — asked of games.permissions, in the service it calls —, the service, what it answers) and,
 for a command the board offers in the table's menu or in the match-end panel, ``offer``:
 when this viewer is offered it, as an `Offer` the tools part (or the result part) renders
@@ -14,8 +13,9 @@ the parts' keys loop over what is registered.
 To add a command ``x``: ``games/table/commands/x.py`` with ``command = Spec("x", …)``, its
 fields from games.table.commands.fields (a field only it takes declared in its own module);
 if the board offers it, ``offer`` and ``games/jinja2/games/commands/x.html``; its service (a
-change asked of the others at a shared table is a games.consent kind); its row in
-docs/protocol.md; its words in the catalogues.
+change asked of the others at a shared table is a games.consent kind); what it asks
+(``says``), from which ``manage.py protocol_table`` writes its row in docs/protocol.md;
+its words in its module's ``WORDS`` and the catalogues.
 """
 
 from __future__ import annotations
@@ -98,13 +98,15 @@ class Spec:
     #: in?); False only for a command that changes nothing and sends nothing a board pushed
     #: by the hub would not (those are not checked either; a session's end closes the socket)
     session_checked: bool = True
+    #: what it asks, for the maintainers' protocol table (docs/protocol.md, `protocol_table`)
+    says: str = ""
 
     def field_names(self) -> frozenset[str]:
         return frozenset(f.name for f in self.fields)
 
 
 #: this package's modules that hold machinery, not commands
-MACHINERY = frozenset({"fields"})
+MACHINERY = frozenset({"fields", "__main__"})
 
 
 def _discover() -> dict[str, Spec]:
@@ -133,3 +135,18 @@ def offers(context: OfferContext) -> tuple[Offer, ...]:
             if offer is not None:
                 out.append(offer)
     return tuple(out)
+
+
+def protocol_table() -> str:
+    """The client's commands as docs/protocol.md shows them, made from the registry: each
+    command with its fields and what it asks, then each field with its type. ``manage.py
+    protocol_table`` writes it there; a test fails when the document differs."""
+    rows = ["| type | fields | what it asks |", "| --- | --- | --- |"]
+    kinds: dict[str, str] = {}
+    for name, spec in COMMANDS.items():
+        fields = ", ".join(f"`{f.name}`" for f in spec.fields) or "—"
+        rows.append(f"| `{name}` | {fields} | {spec.says} |")
+        kinds.update((f.name, f.kind) for f in spec.fields)
+    rows += ["", "| field | type |", "| --- | --- |"]
+    rows += [f"| `{name}` | {kind} |" for name, kind in sorted(kinds.items())]
+    return "\n".join(rows) + "\n"

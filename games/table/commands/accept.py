@@ -28,6 +28,16 @@ async def handle(t: Connection, c: Command) -> None:
 
 
 commands = [
-    Spec("accept", (ASK, REQUEST_ID), handle),
-    Spec("decline", (ASK, REQUEST_ID), handle),
+    Spec(
+        "accept",
+        (ASK, REQUEST_ID),
+        handle,
+        says="accept another person's request `ask` at a shared table",
+    ),
+    Spec(
+        "decline",
+        (ASK, REQUEST_ID),
+        handle,
+        says="decline another person's request `ask` at a shared table",
+    ),
 ]

@@ -29,4 +29,9 @@ async def handle(t: Connection, c: Command) -> None:
     await t.ack(c, result)
 
 
-command = Spec("act", (SEAT, ACTION, VERSION, REQUEST_ID), handle)
+command = Spec(
+    "act",
+    (SEAT, ACTION, VERSION, REQUEST_ID),
+    handle,
+    says="play, draw, pass, end a first turn, confirm the engine (R7–R22): `action` is a replay-format action (`act`, `tile`, `train`)",
+)

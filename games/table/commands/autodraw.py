@@ -20,4 +20,9 @@ async def handle(t: Connection, c: Command) -> None:
     await t.send_board()
 
 
-command = Spec("autodraw", (ON,), handle)
+command = Spec(
+    "autodraw",
+    (ON,),
+    handle,
+    says='"Draw and pass for me when I have no play" (kept on the account)',
+)

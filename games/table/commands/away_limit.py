@@ -107,4 +107,9 @@ async def handle(t: Connection, c: Command) -> None:
     await t.ack(c, result)
 
 
-command = Spec("away_limit", (LIMIT, REQUEST_ID), handle)
+command = Spec(
+    "away_limit",
+    (LIMIT, REQUEST_ID),
+    handle,
+    says="how long a seat may be away before a computer may play it, `limit`: `never`, `10m`, `1h` or `1d` (consent at a shared table)",
+)

@@ -43,12 +43,44 @@ def _text(value: object) -> Any:
 TEXT = Field("text", _text, "Hello", "string")
 
 commands = [
-    Spec("chat_join", (), chat.chat_join),
-    Spec("chat_say", (ROOM, SAY, REQUEST_ID), chat.chat_say),
-    Spec("chat_text", (ROOM, TEXT, REQUEST_ID), chat.chat_text),
-    Spec("chat_open", (OPEN,), chat.chat_open),
-    Spec("chat_mute", (REF,), chat.chat_mute),
-    Spec("chat_unmute", (REF,), chat.chat_unmute),
-    Spec("chat_switch", (ON,), chat.chat_switch),
-    Spec("chat_report", (REF,), chat.chat_report),
+    Spec(
+        "chat_join",
+        (),
+        chat.chat_join,
+        says="table talk: send my rooms' history, then their lines from now on (the page sends it on every (re)connect)",
+    ),
+    Spec(
+        "chat_say",
+        (ROOM, SAY, REQUEST_ID),
+        chat.chat_say,
+        says="post a phrase: `say` is a phrase's or reaction's code",
+    ),
+    Spec(
+        "chat_text",
+        (ROOM, TEXT, REQUEST_ID),
+        chat.chat_text,
+        says="post free text, 1–200 characters (signed-in full accounts only)",
+    ),
+    Spec(
+        "chat_open",
+        (OPEN,),
+        chat.chat_open,
+        says="a participant opens or closes the spectators' room",
+    ),
+    Spec(
+        "chat_mute",
+        (REF,),
+        chat.chat_mute,
+        says="mute a message's author for yourself (`ref`: the message's id)",
+    ),
+    Spec("chat_unmute", (REF,), chat.chat_unmute, says="undo a mute (`ref`: the mute's id)"),
+    Spec(
+        "chat_switch", (ON,), chat.chat_switch, says="the table's creator turns its chat on or off"
+    ),
+    Spec(
+        "chat_report",
+        (REF,),
+        chat.chat_report,
+        says="report a message to staff (`ref`: the message's id)",
+    ),
 ]

@@ -29,4 +29,10 @@ async def handle(t: Connection, c: Command) -> None:
 #: A check sends only the board the hub would have pushed (boards pushed are not checked
 #: against the session either; a session's end closes the socket by its own notice), so it
 #: costs no session check: answered from the table's last read, it costs no thread hop at all.
-command = Spec("check", (), handle, session_checked=False)
+command = Spec(
+    "check",
+    (),
+    handle,
+    session_checked=False,
+    says="send me a board only if the match moved past the one you sent (pages ask every 20 s)",
+)

@@ -33,4 +33,4 @@ async def handle(t: Connection, c: Command) -> None:
     await t.send_json(await t.call(hint, t=t, seat=c.seat))
 
 
-command = Spec("hint", (SEAT,), handle)
+command = Spec("hint", (SEAT,), handle, says="a hint for the seat to act (R23, R25)")

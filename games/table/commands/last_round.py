@@ -164,4 +164,10 @@ def offer(ctx: OfferContext) -> Offer | None:
     )
 
 
-command = Spec("last_round", (VERSION, REQUEST_ID), handle, offer)
+command = Spec(
+    "last_round",
+    (VERSION, REQUEST_ID),
+    handle,
+    offer,
+    says="end the match after the round in play (R32; consent at a shared table)",
+)

@@ -24,4 +24,6 @@ async def handle(t: Connection, c: Command) -> None:
     await t.ack(c, result)
 
 
-command = Spec("next_round", (VERSION, REQUEST_ID), handle)
+command = Spec(
+    "next_round", (VERSION, REQUEST_ID), handle, says="start the next round after the scores (R21)"
+)

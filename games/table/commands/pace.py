@@ -49,4 +49,9 @@ async def handle(t: Connection, c: Command) -> None:
     await t.ack(c, result)
 
 
-command = Spec("pace", (PACE, REQUEST_ID), handle)
+command = Spec(
+    "pace",
+    (PACE, REQUEST_ID),
+    handle,
+    says="the computers' pace: `relaxed`, `normal`, `fast` or `instant`",
+)

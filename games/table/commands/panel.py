@@ -33,4 +33,9 @@ async def handle(t: Connection, c: Command) -> None:
         t.pausing = False  # only once ended: a failed close is ended again with the connection
 
 
-command = Spec("panel", (OPEN,), handle)
+command = Spec(
+    "panel",
+    (OPEN,),
+    handle,
+    says="the rules or log opened or closed: the computers pause (R26), renewed every 10 s",
+)

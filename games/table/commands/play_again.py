@@ -449,7 +449,23 @@ def board_offer(
 BECOME = short_text("become", 16, WORDS["become"], OPEN)
 
 commands = [
-    Spec("play_again", (VERSION, REQUEST_ID), answer, offer),
-    Spec("leave_table", (VERSION, REQUEST_ID), answer),
-    Spec("again_seat", (SEAT, BECOME, REQUEST_ID), choose),
+    Spec(
+        "play_again",
+        (VERSION, REQUEST_ID),
+        answer,
+        offer,
+        says="once the match is over: play again at the same table (R29; `version` not checked); the new match starts once everyone who has not left accepted, and the pages of those who accepted go there (`a[data-follow]` in their board)",
+    ),
+    Spec(
+        "leave_table",
+        (VERSION, REQUEST_ID),
+        answer,
+        says="once the match is over: not this time (R29; `version` not checked)",
+    ),
+    Spec(
+        "again_seat",
+        (SEAT, BECOME, REQUEST_ID),
+        choose,
+        says="the creator: what the seat of someone who left becomes in the new match, `become`: `open`, `beginner`, `casual` or `expert` (R29)",
+    ),
 ]

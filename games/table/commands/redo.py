@@ -65,4 +65,6 @@ async def handle(t: Connection, c: Command) -> None:
     await t.ack(c, result)
 
 
-command = Spec("redo", (VERSION, REQUEST_ID), handle)
+command = Spec(
+    "redo", (VERSION, REQUEST_ID), handle, says="replay what the last undo took back (R27)"
+)

@@ -138,4 +138,9 @@ async def handle(t: Connection, c: Command) -> None:
     await t.ack(c, result)
 
 
-command = Spec("restart", (VERSION, REQUEST_ID), handle)
+command = Spec(
+    "restart",
+    (VERSION, REQUEST_ID),
+    handle,
+    says="restart the round with its deal (R28; consent at a shared table)",
+)

@@ -35,4 +35,6 @@ async def handle(t: Connection, c: Command) -> None:
     await t.send_board()
 
 
-command = Spec("reveal", (SEAT,), handle)
+command = Spec(
+    "reveal", (SEAT,), handle, says='pass-and-play: "Show my tiles" behind the relay cover (R24)'
+)

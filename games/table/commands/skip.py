@@ -46,4 +46,9 @@ async def handle(t: Connection, c: Command) -> None:
     await t.ack(c, result)
 
 
-command = Spec("skip", (REQUEST_ID,), handle)
+command = Spec(
+    "skip",
+    (REQUEST_ID,),
+    handle,
+    says='"Skip to my turn": computers play without waiting until a person is to act',
+)

@@ -131,6 +131,16 @@ def _seat_change(service: Callable[..., Any]) -> Handler:
 
 
 commands = [
-    Spec("stand_in", (SEAT, REQUEST_ID), _seat_change(standin_start)),
-    Spec("take_back", (SEAT, REQUEST_ID), _seat_change(standin_end)),
+    Spec(
+        "stand_in",
+        (SEAT, REQUEST_ID),
+        _seat_change(standin_start),
+        says="a computer plays an away player's seat",
+    ),
+    Spec(
+        "take_back",
+        (SEAT, REQUEST_ID),
+        _seat_change(standin_end),
+        says="its owner takes the seat back from the computer",
+    ),
 ]

@@ -15,4 +15,4 @@ async def handle(t: Connection, c: Command) -> None:
     await t.send_board(whole=True)
 
 
-command = Spec("sync", (), handle)
+command = Spec("sync", (), handle, says="send me a whole board")

@@ -175,4 +175,9 @@ async def handle(t: Connection, c: Command) -> None:
     await t.ack(c, result)
 
 
-command = Spec("undo", (VERSION, REQUEST_ID), handle)
+command = Spec(
+    "undo",
+    (VERSION, REQUEST_ID),
+    handle,
+    says="take back the last moves (R27; consent at a shared table)",
+)

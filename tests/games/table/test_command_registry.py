@@ -42,24 +42,31 @@ def test_an_offer_renders_its_menu_item_and_its_dialog_from_its_own_words() -> N
     )
 
 
-def test_the_protocol_document_lists_every_command_with_exactly_its_fields() -> None:
-    """docs/protocol.md's table of client commands says what the registry holds: each
-    registered command once, with the fields it takes and no others, and no other command."""
-    import re
+def test_the_protocol_document_lists_every_command_as_the_registry_makes_it() -> None:
+    """docs/protocol.md's table of client commands is the one the registry makes (each
+    registered command once, with the fields it takes and what it asks, then each field's
+    type): a command added, a field more or less, or its words changed without
+    ``manage.py protocol_table`` fails here."""
+    from games.table.management.commands.protocol_table import BEGIN, END
 
     text = (Path(__file__).resolve().parents[3] / "docs" / "protocol.md").read_text()
-    section = text.split("## Client → server", 1)[1].split("\n## ", 1)[0]
-    documented: dict[str, frozenset[str]] = {}
-    for line in section.splitlines():
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if len(cells) < 3 or not cells[0].startswith("`"):
-            continue
-        fields = re.sub(r"\([^)]*\)", "", cells[1])  # what a field's words say of it
-        for name in re.findall(r"`(\w+)`", cells[0]):
-            assert name not in documented, f"{name} is listed twice"
-            documented[name] = frozenset(re.findall(r"`(\w+)`", fields))
-    registered = {name: spec.field_names() for name, spec in commands.COMMANDS.items()}
-    assert documented == registered
+    table = text.split(BEGIN + "\n", 1)[1].split(END, 1)[0]
+    assert table == commands.protocol_table()
+    for name, spec in commands.COMMANDS.items():
+        assert spec.says.strip(), f"{name} does not say what it asks"
+        assert f"| `{name}` |" in table
+    kinds: dict[str, set[str]] = {}
+    for spec in commands.COMMANDS.values():
+        for field in spec.fields:
+            kinds.setdefault(field.name, set()).add(field.kind)
+    assert {name: k for name, k in kinds.items() if len(k) > 1} == {}  # one type per name
+
+
+def test_the_protocol_table_is_rewritten_between_its_markers_alone() -> None:
+    from games.table.management.commands.protocol_table import BEGIN, END, rewrite
+
+    doc = f"# Protocol\n\n{BEGIN}\n| old |\n{END}\n\nAfter.\n"
+    assert rewrite(doc, "| new |\n") == f"# Protocol\n\n{BEGIN}\n| new |\n{END}\n\nAfter.\n"
 
 
 #: the rules named for what their commands do rather than for one command: who may answer a
