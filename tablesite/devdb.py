@@ -129,12 +129,17 @@ def _ensure_system_user() -> pwd.struct_passwd:
     except KeyError:
         pass
     useradd = shutil.which("useradd") or "/usr/sbin/useradd"
-    subprocess.run(
+    made = subprocess.run(
         [useradd, "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", SYSTEM_USER],
-        check=True,
         capture_output=True,
+        text=True,
     )
-    return pwd.getpwnam(SYSTEM_USER)
+    try:  # another process may have made it a moment ago: then it is there all the same
+        return pwd.getpwnam(SYSTEM_USER)
+    except KeyError:
+        raise DevDBError(
+            f"could not create the user {SYSTEM_USER}: {made.stderr.strip()}"
+        ) from None
 
 
 def _make_traversable(path: Path) -> None:

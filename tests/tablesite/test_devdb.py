@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -13,9 +16,23 @@ from tablesite import devdb
 from tests.conftest import REPO_ROOT
 
 
+@pytest.fixture
+def pg_dir() -> Iterator[Path]:
+    """A data directory for an embedded server, outside pytest's own temporary folders: run as
+    root, the server runs as its own user, which must pass through every folder above its data
+    (devdb opens them to it), and each pytest process closes its folder of temporary folders
+    to everyone else again when it first uses it, which another test process may do at any
+    moment."""
+    top = Path(tempfile.mkdtemp(prefix="mextrain-devdb-"))
+    try:
+        yield top / "pg"
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
 @pytest.mark.slow
-def test_devdb_starts_keeps_data_and_stops(tmp_path: Path) -> None:
-    db = devdb.DevDB(tmp_path / "pg")
+def test_devdb_starts_keeps_data_and_stops(pg_dir: Path) -> None:
+    db = devdb.DevDB(pg_dir)
     assert db.url() is None
 
     url = db.start()
@@ -44,10 +61,10 @@ def test_devdb_starts_keeps_data_and_stops(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_devdb_command_line(tmp_path: Path) -> None:
+def test_devdb_command_line(pg_dir: Path) -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "tablesite.devdb", *args, "--dir", str(tmp_path / "pg")],
+            [sys.executable, "-m", "tablesite.devdb", *args, "--dir", str(pg_dir)],
             cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
         )  # fmt: skip
 
