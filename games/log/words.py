@@ -152,33 +152,13 @@ def describe_entry(
     )
 
 
-# The lines of the log's kinds (games.log.Kind.line), each registered by its feature's module.
+# The lines of the log's kinds (games.log.Kind.line) the root registers; a feature's own kind
+# has its line in its module (games/table/commands/).
 
 
 def action_line(line: Line) -> str:
     """A game action (games.services.moves)."""
     return describe(line.action, line.names, line.viewer_seat, engine=line.engine)
-
-
-def undo_line(line: Line) -> str:
-    """R27 (games.table.commands.undo)."""
-    count = line.action.get("count")
-    count = count if isinstance(count, int) and count > 0 else 1
-    return ngettext(
-        "%(name)s took back %(count)s action (undo)",
-        "%(name)s took back %(count)s actions (undo)",
-        count,
-    ) % {"name": line.who, "count": count}
-
-
-def redo_line(line: Line) -> str:
-    """R27 (games.table.commands.redo)."""
-    return _("%(name)s restored what was taken back (redo)") % {"name": line.who}
-
-
-def restart_line(line: Line) -> str:
-    """R28 (games.table.commands.restart)."""
-    return _("%(name)s restarted the round with the same deal") % {"name": line.who}
 
 
 def consent_line(line: Line) -> str:

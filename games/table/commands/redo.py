@@ -13,7 +13,6 @@ from engine import rules
 from engine.replay import parse_action
 from games import log
 from games.errors import NO_REDO, GameError
-from games.log.words import redo_line
 from games.models import LogEntry
 from games.services.store import Result, _append, _commit, _lock, _started, _store
 from games.table.commands import Spec
@@ -26,11 +25,19 @@ if TYPE_CHECKING:
 
 #: what redoing says to players, by key (a feature's words live in its module)
 WORDS: dict[str, Promise] = {
+    "label": _("Redo"),
+    "log_line": _("%(name)s restored what was taken back (redo)"),
     "nothing_to_redo": _("There is nothing to redo."),
 }
 
-#: its line in the round's log (the fold restores the group undone last: games.log)
-LOG = log.register(log.Kind(log.REDO, _("Redo"), redo_line))
+
+def log_line(line: log.Line) -> str:
+    """R27: its line in the round's log: who restored what was taken back."""
+    return str(WORDS["log_line"]) % {"name": line.who}
+
+
+#: its entry in the round's log (the fold restores the group undone last: games.log)
+LOG = log.register(log.Kind(log.REDO, WORDS["label"], log_line))
 
 
 def match_redo(*, match_id: int, user: object, expected_version: int, request_id: str) -> Result:

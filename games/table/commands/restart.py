@@ -15,7 +15,6 @@ from engine import rules
 from engine.state import RoundState
 from games import consent, log, permissions
 from games.errors import ILLEGAL, GameError
-from games.log.words import restart_line
 from games.models import Match, Round
 from games.services.asking import _ask
 from games.services.store import (
@@ -43,6 +42,8 @@ if TYPE_CHECKING:
 
 #: what restarting the round says to players, by key (a feature's words live in its module)
 WORDS: dict[str, Promise] = {
+    "label": _("Restart round"),
+    "log_line": _("%(name)s restarted the round with the same deal"),
     # who may
     "may": _("Only the match's creator can restart the round."),
     # asked of the others at a shared table: the banners, the log's lines, the answer
@@ -57,8 +58,14 @@ WORDS: dict[str, Promise] = {
     "expired": _("Nobody answered your request to restart the round in time."),
 }
 
-#: its line in the round's log (the fold starts the round's actions again: games.log)
-LOG = log.register(log.Kind(log.RESTART, _("Restart round"), restart_line))
+
+def log_line(line: log.Line) -> str:
+    """R28: its line in the round's log: who restarted the round."""
+    return str(WORDS["log_line"]) % {"name": line.who}
+
+
+#: its entry in the round's log (the fold starts the round's actions again: games.log)
+LOG = log.register(log.Kind(log.RESTART, WORDS["label"], log_line))
 
 #: who may restart (R28): the match's creator, or a player alone with computers and their
 #: own pass-and-play seats
@@ -120,7 +127,7 @@ def consent_restart(p: consent.Pending) -> None:
 KIND = consent.register(
     consent.Kind(
         name="restart",
-        label=_("Restart round"),
+        label=WORDS["label"],
         **consent.words_of(WORDS),
         done=consent_restart,
     )

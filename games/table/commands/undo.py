@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from engine.serialize import state_from_json
 from games import consent, log, permissions
 from games.errors import ILLEGAL, NO_UNDO, GameError
-from games.log.words import undo_line
 from games.models import LogEntry, Match, Round, UndoPoint
 from games.reads.selectors import round_over
 from games.services.asking import _ask
@@ -45,6 +45,13 @@ if TYPE_CHECKING:
 
 #: what taking back says to players, by key (a feature's words live in its module)
 WORDS: dict[str, Promise] = {
+    "label": _("Undo"),
+    # its line in the round's log
+    "log_line": ngettext_lazy(
+        "%(name)s took back %(count)s action (undo)",
+        "%(name)s took back %(count)s actions (undo)",
+        "count",
+    ),
     # the refusals only taking back has
     "hands_shown": _("The round is over and every hand has been shown: its moves stand."),
     "nothing_to_undo": _(
@@ -64,8 +71,15 @@ WORDS: dict[str, Promise] = {
 }
 
 
-#: its line in the round's log (the fold takes its count of actions back: games.log)
-LOG = log.register(log.Kind(log.UNDO, _("Undo"), undo_line))
+def log_line(line: log.Line) -> str:
+    """R27: its line in the round's log: who took back how many actions."""
+    count = line.action.get("count")
+    count = count if isinstance(count, int) and count > 0 else 1
+    return str(WORDS["log_line"] % {"name": line.who, "count": count})
+
+
+#: its entry in the round's log (the fold takes its count of actions back: games.log)
+LOG = log.register(log.Kind(log.UNDO, WORDS["label"], log_line))
 
 #: who may take back (and redo): a player of the match, for the seats they play
 MAY = permissions.rule(
@@ -157,7 +171,7 @@ def consent_undo(p: consent.Pending) -> None:
 KIND = consent.register(
     consent.Kind(
         name="undo",
-        label=_("Undo"),
+        label=WORDS["label"],
         **consent.words_of(WORDS),
         done=consent_undo,
     )

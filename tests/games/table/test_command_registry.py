@@ -95,4 +95,23 @@ def test_a_features_rule_and_consent_kind_are_declared_by_its_own_module() -> No
         assert rule in vars(importlib.import_module(module)).values(), name
         assert SHARED_RULES.get(name, {name}) <= names, name
     for name, kind in consent.KINDS.items():
-        assert kind in vars(importlib.import_module(f"games.table.commands.{name}")).values()
+        module = vars(importlib.import_module(f"games.table.commands.{name}"))
+        assert kind in module.values()
+        # its words are its module's own (its WORDS), each of them
+        assert all(getattr(kind, key) is module["WORDS"][key] for key in consent.WORDS), name
+
+
+def test_a_features_log_kind_has_its_line_and_label_in_its_own_module() -> None:
+    """A log kind a command module registers (games.log.KINDS) has its line there, and its
+    label among that module's words: no feature's log words live in games/log/."""
+    import importlib
+
+    from games import log
+
+    features = [k for k in log.KINDS.values() if k.line.__module__.startswith("games.table.")]
+    assert {k.name for k in features} >= {"undo", "redo", "restart", "last_round"}
+    for kind in features:
+        module = vars(importlib.import_module(kind.line.__module__))
+        assert kind in module.values(), kind.name  # registered where its line is
+        if "WORDS" in module:
+            assert any(kind.label is words for words in module["WORDS"].values()), kind.name
