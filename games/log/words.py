@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from engine.state import MEXICAN
 from engine.tiles import BadTile, parse_tile, spoken
@@ -165,45 +164,6 @@ def consent_line(line: Line) -> str:
     """A change asked of the others at the table (a games.consent kind), and its answers
     (games.services.asking)."""
     return _consent(line.action, line.who)
-
-
-def _taken_back(action: dict[str, Any], names: Sequence[str], you: bool) -> str:
-    """One person's action as Undo names it ("your 6-4", "Ben's draw")."""
-    act = action.get("act")
-    words = {"name": _name(names, action.get("seat")), "tile": _tile_words(action.get("tile"))}
-    if act == "play":
-        return (_("your %(tile)s") if you else _("%(name)s's %(tile)s")) % words
-    if act == "draw":
-        return (_("your draw") if you else _("%(name)s's draw")) % words
-    if act == "pass":
-        return (_("your pass") if you else _("%(name)s's pass")) % words
-    if act == "end":
-        return (
-            _("the end of your first turn") if you else _("the end of %(name)s's first turn")
-        ) % words
-    if act == "engine":
-        return (_("your engine double") if you else _("%(name)s's engine double")) % words
-    return _("an action")
-
-
-def undo_words(taken: Sequence[Any], names: Sequence[str], viewer_seat: int | None) -> str:
-    """What one Undo takes back, in words, from the effective log entries it would take back
-    (R27: a person's action and the computers' actions after it): "Undo your 6-4 and 3
-    computer moves". Entries have `seat`, `action` and `by_computer` (LogEntry or its rows)."""
-    if not taken:
-        return ""
-    first, computers = taken[0], sum(1 for e in taken[1:] if e.by_computer)
-    action = first.action if isinstance(first.action, dict) else {}
-    mine = _taken_back(action, names, viewer_seat is not None and first.seat == viewer_seat)
-    if computers:
-        what = ngettext(
-            "%(mine)s and %(count)s computer move",
-            "%(mine)s and %(count)s computer moves",
-            computers,
-        ) % {"mine": mine, "count": computers}
-    else:
-        what = mine
-    return _("Undo %(what)s") % {"what": what}
 
 
 def _consent(action: dict[str, Any], who: str) -> str:

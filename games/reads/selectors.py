@@ -134,7 +134,7 @@ def undo_redo_in(folded: log.Folded[Any] | None, mine: list[int]) -> tuple[bool,
 def undo_takes_back(folded: log.Folded[Any] | None, mine: list[int]) -> tuple[Any, ...]:
     """R27: the effective log entries one Undo by the controller of `mine` would take back
     (their last action and the computers' after it), oldest first; () when there is no Undo.
-    games.log.words.undo_words says them in words for the Undo button."""
+    games.table.commands.undo.undo_words says them in words for the Undo button."""
     if folded is None or not mine:
         return ()
     count = log.undo_group(folded.effective, mine)

@@ -231,7 +231,7 @@ def match_flags(
     names = [s.name for s in (seats if seats is not None else seat_infos(match))]
     undo_text = ""
     if undo:
-        from games.log.words import undo_words
+        from games.table.commands.undo import undo_words
 
         undo_text = undo_words(selectors.undo_takes_back(reads.folded, mine), names, view.seat)
     ask = ask_for(match, reads.ask, user if signed_in else None, powers=can)

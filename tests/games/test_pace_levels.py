@@ -14,14 +14,13 @@ from engine import bots
 from engine.views import view
 from games import services, worker
 from games.errors import GameError
-from games.log.words import undo_words
 from games.models import LogEntry, Match, Seat
 from games.reads import selectors
 from games.services import SeatSpec
 from games.table.commands.pace import pace_set
 from games.table.commands.play_again import again_answer
 from games.table.commands.skip import hurry_start
-from games.table.commands.undo import match_undo
+from games.table.commands.undo import match_undo, undo_words
 from tests import reads, seeded
 
 from .conftest import rid, state_of

@@ -7,8 +7,9 @@ through an undo."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils.functional import Promise
@@ -16,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from engine.serialize import state_from_json
+from engine.tiles import BadTile, parse_tile, spoken
 from games import consent, log, permissions
 from games.errors import ILLEGAL, NO_UNDO, GameError
 from games.models import LogEntry, Match, Round, UndoPoint
@@ -52,6 +54,24 @@ WORDS: dict[str, Promise] = {
         "%(name)s took back %(count)s actions (undo)",
         "count",
     ),
+    # the Undo button's words: what it takes back ("Undo your 6-4 and 3 computer moves")
+    "button": _("Undo %(what)s"),
+    "with_computers": ngettext_lazy(
+        "%(mine)s and %(count)s computer move",
+        "%(mine)s and %(count)s computer moves",
+        "count",
+    ),
+    "your_play": _("your %(tile)s"),
+    "their_play": _("%(name)s's %(tile)s"),
+    "your_draw": _("your draw"),
+    "their_draw": _("%(name)s's draw"),
+    "your_pass": _("your pass"),
+    "their_pass": _("%(name)s's pass"),
+    "your_end": _("the end of your first turn"),
+    "their_end": _("the end of %(name)s's first turn"),
+    "your_engine": _("your engine double"),
+    "their_engine": _("%(name)s's engine double"),
+    "an_action": _("an action"),
     # the refusals only taking back has
     "hands_shown": _("The round is over and every hand has been shown: its moves stand."),
     "nothing_to_undo": _(
@@ -80,6 +100,35 @@ def log_line(line: log.Line) -> str:
 
 #: its entry in the round's log (the fold takes its count of actions back: games.log)
 LOG = log.register(log.Kind(log.UNDO, WORDS["label"], log_line))
+
+
+def _taken_back(action: dict[str, Any], names: Sequence[str], you: bool) -> str:
+    """One person's action as Undo names it ("your 6-4", "Ben's draw")."""
+    act = action.get("act")
+    seat = action.get("seat")
+    name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+    try:
+        tile = spoken(parse_tile(action.get("tile")))
+    except BadTile:
+        tile = "?"
+    if act not in ("play", "draw", "pass", "end", "engine"):
+        return str(WORDS["an_action"])
+    return str(WORDS[f"{'your' if you else 'their'}_{act}"]) % {"name": name, "tile": tile}
+
+
+def undo_words(taken: Sequence[Any], names: Sequence[str], viewer_seat: int | None) -> str:
+    """What one Undo takes back, in words, from the effective log entries it would take back
+    (R27: a person's action and the computers' actions after it): "Undo your 6-4 and 3
+    computer moves". Entries have `seat`, `action` and `by_computer` (LogEntry or its rows);
+    games.reads.selectors.undo_takes_back finds them."""
+    if not taken:
+        return ""
+    first, computers = taken[0], sum(1 for e in taken[1:] if e.by_computer)
+    action = first.action if isinstance(first.action, dict) else {}
+    mine = _taken_back(action, names, viewer_seat is not None and first.seat == viewer_seat)
+    what = str(WORDS["with_computers"] % {"mine": mine, "count": computers}) if computers else mine
+    return str(WORDS["button"]) % {"what": what}
+
 
 #: who may take back (and redo): a player of the match, for the seats they play
 MAY = permissions.rule(

@@ -93,7 +93,7 @@ def boards(
 def undo_text_read_one_by_one(match: Match, user: Any, view: Any) -> str:
     """What Undo would take back, in words, from the current round's log read now (R27)."""
     from games import log
-    from games.log.words import undo_words
+    from games.table.commands.undo import undo_words
 
     if not reads.undo_available(match, user):
         return ""
