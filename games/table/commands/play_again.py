@@ -34,7 +34,7 @@ The new match, when every person who has not left has accepted and at least one 
 The old match keeps its result, log and replay; history and ratings count each match
 apart (games.history.stats, on ``match_finished``). Once the new match exists, the
 match-end panel of everyone who accepted carries a link the page follows at once
-(``a[data-again-go]``, static/js/table.js); spectators and people who left see the same link
+(``a[data-follow]``, static/js/table.js); spectators and people who left see the same link
 ("Go to the new match at this table") without being moved.
 
 The board offers it in the match-end panel (`offer`, ``where="end"``,
