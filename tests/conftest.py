@@ -113,7 +113,12 @@ def django_db_setup(django_db_setup: Any, django_db_blocker: Any) -> Iterator[No
     (``synchronous_commit = off`` for every connection to it: this process's, the test
     servers', the computer workers'). A commit is still seen at once by every other
     connection; only a crash of PostgreSQL itself could lose the last ones, which no test
-    does. The transactional tests (servers, browsers, faults) commit thousands of times."""
+    does. The transactional tests (servers, browsers, faults) commit thousands of times.
+
+    At the end, every other connection to it is ended before pytest-django drops it: those
+    this process opened in other threads (asgiref's thread for the ORM calls of async tests,
+    the table's database threads) stay open until then, and PostgreSQL's DROP DATABASE
+    waits five seconds for them, then fails (and the database is left behind)."""
     from django.db import connection
 
     with django_db_blocker.unblock(), connection.cursor() as cursor:
@@ -125,6 +130,11 @@ def django_db_setup(django_db_setup: Any, django_db_blocker: Any) -> Iterator[No
     operations.sql_flush = _flush_by_delete(truncate)  # type: ignore[method-assign]
     yield
     operations.sql_flush = truncate  # type: ignore[method-assign]
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 def _flush_by_delete(truncate: Callable[..., list[str]]) -> Callable[..., list[str]]:

@@ -64,9 +64,13 @@ def write(
     return path.as_uri()
 
 
-def open_page(new_context: Any, url: str, **options: Any) -> Any:
+def open_page(new_context: Any, url: str, *, clock: bool = False, **options: Any) -> Any:
+    """The page at `url` on the stand-in socket, synced. With `clock`, its timers run on
+    Playwright's clock (at the real pace, until a test moves it on: ``page.clock``)."""
     context = new_context(**options)
     context.add_init_script(FAKE_SOCKET)
+    if clock:
+        context.clock.install()
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -566,7 +570,7 @@ def test_flash_messages_float_close_by_keyboard_and_fade_without_moving_the_boar
             '<li class="message message--error">Something is wrong.</li></ul>',
         )
     )
-    page = open_page(new_context, url)
+    page = open_page(new_context, url, clock=True)
     top = page.locator(".tbar").bounding_box()["y"]
     ok, bad = page.locator(".message--success"), page.locator(".message--error")
     assert ok.is_visible() and bad.is_visible()
@@ -575,6 +579,9 @@ def test_flash_messages_float_close_by_keyboard_and_fade_without_moving_the_boar
     assert bad.locator(".message__close").get_attribute("aria-label") == "Close this message"
     page.keyboard.press("Enter")
     bad.wait_for(state="detached", timeout=2000)
-    ok.wait_for(state="detached", timeout=9000)  # information fades by itself
+    # Information fades by itself after a few seconds (static/js/messages.js LINGER, 6 s):
+    # the page's clock is moved on past them, not waited for.
+    page.clock.fast_forward(7000)
+    ok.wait_for(state="detached", timeout=2000)
     assert page.locator(".tbar").bounding_box()["y"] == top  # nothing moved
     assert not page.errors
