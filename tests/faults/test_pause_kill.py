@@ -42,9 +42,8 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pyte
 #: the issue's goal: no table frozen longer than this by a crash
 FREEZE_LIMIT = 30.0
 #: the servers' PAUSE_TIMEOUT (settings; 30 s by default) where a test waits a pause out,
-#: and how often the test renews the pause meanwhile (the page: every 10 s of 30; here every
-#: 1 s of 6, a wider margin, and the test waits the pause out twice, so no longer)
-SHORT_PAUSE = 6.0
+#: and how often the test renews the pause meanwhile (the page: every 10 s of 30)
+SHORT_PAUSE = 10.0
 SHORT_RENEW = 1.0
 
 
