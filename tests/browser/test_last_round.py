@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games import services
-from games.models import ChangeRequest
+from games.models import ChangeRequest, Match
 from games.services import SeatSpec
 from tests import seeded
 from tests.conftest import PHONE
@@ -46,3 +46,36 @@ def test_a_declined_end_after_this_round_is_seen_by_the_asker(
     assert ChangeRequest.objects.get(match=match).status == ChangeRequest.Status.DECLINED
     ana.assert_no_errors()
     ben.assert_no_errors()
+
+
+@pytest.mark.parametrize(("item", "dialog", "command"), [
+    ("last-round-dialog", "#last-round-dialog", "last_round"),
+    ("restart-dialog", "#restart-dialog", "restart"),
+], ids=["last_round", "restart"])  # fmt: skip
+def test_on_a_phone_the_folded_menus_confirm_dialogs_show_and_answer(
+    live: str, signed_in: Any, item: str, dialog: str, command: str
+) -> None:
+    """On a phone the table's tools fold behind one button and fold away again once an item is
+    used: the confirm dialog of "End the match after this round" (R32) or "Restart round"
+    (R28) still shows, whole, and answers (it was open but unseen inside the folded list,
+    holding the page)."""
+    ana = signed_in("ana", lang="de", viewport=PHONE, has_touch=True)
+    match = seeded.match_create(
+        creator=ana.user, seats=[SeatSpec("me"), SeatSpec("computer", level="casual")], seed=7
+    )
+    table = Table(ana.new_page()).open(f"{live}/m/{match.pk}/")
+    page = table.page
+    before = table.version()
+    page.locator(".tbar__fold").tap()
+    page.locator("#board details.tmenu > summary").tap()
+    page.locator(f'[data-dialog="{item}"]').tap()
+    confirm = page.locator(f'{dialog} [data-cmd="{command}"]')
+    confirm.wait_for(state="visible")
+    box = page.locator(dialog).bounding_box()
+    assert box is not None and box["width"] > 200 and box["height"] > 100
+    confirm.tap()
+    page.locator(dialog).wait_for(state="hidden")
+    table.wait_version_above(before)
+    if command == "last_round":
+        assert Match.objects.get(pk=match.pk).state["start"].get("final")
+    table.assert_no_errors()
