@@ -59,6 +59,13 @@ class Line:
     who: str
     engine: int | None = None
 
+    @property
+    def mine(self) -> bool:
+        """The viewer asked for it (their seat bears the name of who asked): a feature's line
+        then reads in the second person, as the viewer's own moves do."""
+        seat = self.viewer_seat
+        return seat is not None and 0 <= seat < len(self.names) and self.names[seat] == self.who
+
 
 @dataclass(frozen=True)
 class Kind:

@@ -54,6 +54,7 @@ WORDS: dict[str, Promise] = {
     # its log entry: the kind's label and its line
     "log_label": _("Last round"),
     "log_line": _("%(name)s made this round the match's last"),
+    "log_line_mine": _("You made this round the match's last"),
     # asked of the others at a shared table: the banners, the log's lines, the answer
     "change": pgettext_lazy("a change asked of the others", "End after this round"),
     "mine": _("You asked to end the match after this round."),
@@ -97,7 +98,7 @@ def consent_done(p: consent.Pending) -> None:
 
 def log_line(line: log.Line) -> str:
     """Its line in the round's log: who made the round the match's last."""
-    return str(WORDS["log_line"]) % {"name": line.who}
+    return str(WORDS["log_line_mine" if line.mine else "log_line"]) % {"name": line.who}
 
 
 #: its entry in the round's log

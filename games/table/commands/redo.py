@@ -27,13 +27,14 @@ if TYPE_CHECKING:
 WORDS: dict[str, Promise] = {
     "label": _("Redo"),
     "log_line": _("%(name)s restored what was taken back (redo)"),
+    "log_line_mine": _("You restored what was taken back (redo)"),
     "nothing_to_redo": _("There is nothing to redo."),
 }
 
 
 def log_line(line: log.Line) -> str:
     """R27: its line in the round's log: who restored what was taken back."""
-    return str(WORDS["log_line"]) % {"name": line.who}
+    return str(WORDS["log_line_mine" if line.mine else "log_line"]) % {"name": line.who}
 
 
 #: its entry in the round's log (the fold restores the group undone last: games.log)

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 WORDS: dict[str, Promise] = {
     "label": _("Restart round"),
     "log_line": _("%(name)s restarted the round with the same deal"),
+    "log_line_mine": _("You restarted the round with the same deal"),
     # who may
     "may": _("Only the match's creator can restart the round."),
     # asked of the others at a shared table: the banners, the log's lines, the answer
@@ -61,7 +62,7 @@ WORDS: dict[str, Promise] = {
 
 def log_line(line: log.Line) -> str:
     """R28: its line in the round's log: who restarted the round."""
-    return str(WORDS["log_line"]) % {"name": line.who}
+    return str(WORDS["log_line_mine" if line.mine else "log_line"]) % {"name": line.who}
 
 
 #: its entry in the round's log (the fold starts the round's actions again: games.log)

@@ -54,6 +54,11 @@ WORDS: dict[str, Promise] = {
         "%(name)s took back %(count)s actions (undo)",
         "count",
     ),
+    "log_line_mine": ngettext_lazy(
+        "You took back %(count)s action (undo)",
+        "You took back %(count)s actions (undo)",
+        "count",
+    ),
     # the Undo button's words: what it takes back ("Undo your 6-4 and 3 computer moves")
     "button": _("Undo %(what)s"),
     "with_computers": ngettext_lazy(
@@ -92,10 +97,11 @@ WORDS: dict[str, Promise] = {
 
 
 def log_line(line: log.Line) -> str:
-    """R27: its line in the round's log: who took back how many actions."""
+    """R27: its line in the round's log: who took back how many actions (you, the viewer)."""
     count = line.action.get("count")
     count = count if isinstance(count, int) and count > 0 else 1
-    return str(WORDS["log_line"] % {"name": line.who, "count": count})
+    words = WORDS["log_line_mine" if line.mine else "log_line"]
+    return str(words % {"name": line.who, "count": count})
 
 
 #: its entry in the round's log (the fold takes its count of actions back: games.log)

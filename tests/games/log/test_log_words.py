@@ -74,6 +74,27 @@ def test_undo_counts_with_plural_forms():
     assert "restarted" in describe_entry("restart", None, NAMES, actor="ana")
 
 
+def test_the_viewers_own_undo_redo_restart_and_last_round_read_in_the_second_person():
+    """Who asked is the viewer (their seat bears that name): the line says "You", as their own
+    moves do; anyone else's keeps the name, and a spectator reads names."""
+    mine = {"undo": "You took back 2 actions (undo)", "redo": "You restored what was taken "
+            "back (redo)", "restart": "You restarted the round with the same deal",
+            "last_round": "You made this round the match's last"}  # fmt: skip
+    for kind, line in mine.items():
+        action = {"count": 2} if kind == "undo" else None
+        assert describe_entry(kind, action, NAMES, 0, actor="Ana") == line
+        assert describe_entry(kind, action, NAMES, 1, actor="Ana").startswith("Ana ")
+        assert describe_entry(kind, action, NAMES, None, actor="Ana").startswith("Ana ")
+    with translation.override("es"):
+        assert describe_entry("undo", {"count": 1}, NAMES, 0, actor="Ana") == (
+            "Deshiciste 1 acción"
+        )
+    with translation.override("de"):
+        assert describe_entry("restart", None, NAMES, 0, actor="Ana") == (
+            "Du hast die Runde mit derselben Verteilung neu gestartet"
+        )
+
+
 def test_translated_lines():
     play = {"seat": 0, "act": "play", "tile": "3-5", "train": "mexican"}
     with translation.override("es"):
