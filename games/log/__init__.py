@@ -30,7 +30,7 @@ registered kind (a request of games.consent, the last round of R32…) leaves th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -65,6 +65,13 @@ class Line:
         then reads in the second person, as the viewer's own moves do."""
         seat = self.viewer_seat
         return seat is not None and 0 <= seat < len(self.names) and self.names[seat] == self.who
+
+    def said(self, words: Mapping[str, Any], **facts: Any) -> str:
+        """A feature's line from its words: ``words["log_line_mine"]`` when the viewer asked
+        for it, else ``words["log_line"]`` naming who did, with `facts` (a count picks the
+        plural form of a lazy plural)."""
+        text = words["log_line_mine" if self.mine else "log_line"]
+        return str(text % {"name": self.who, **facts})
 
 
 @dataclass(frozen=True)

@@ -98,7 +98,7 @@ def consent_done(p: consent.Pending) -> None:
 
 def log_line(line: log.Line) -> str:
     """Its line in the round's log: who made the round the match's last."""
-    return str(WORDS["log_line_mine" if line.mine else "log_line"]) % {"name": line.who}
+    return line.said(WORDS)
 
 
 #: its entry in the round's log

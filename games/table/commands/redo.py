@@ -34,7 +34,7 @@ WORDS: dict[str, Promise] = {
 
 def log_line(line: log.Line) -> str:
     """R27: its line in the round's log: who restored what was taken back."""
-    return str(WORDS["log_line_mine" if line.mine else "log_line"]) % {"name": line.who}
+    return line.said(WORDS)
 
 
 #: its entry in the round's log (the fold restores the group undone last: games.log)

@@ -62,7 +62,7 @@ WORDS: dict[str, Promise] = {
 
 def log_line(line: log.Line) -> str:
     """R28: its line in the round's log: who restarted the round."""
-    return str(WORDS["log_line_mine" if line.mine else "log_line"]) % {"name": line.who}
+    return line.said(WORDS)
 
 
 #: its entry in the round's log (the fold starts the round's actions again: games.log)

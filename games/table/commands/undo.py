@@ -100,8 +100,7 @@ def log_line(line: log.Line) -> str:
     """R27: its line in the round's log: who took back how many actions (you, the viewer)."""
     count = line.action.get("count")
     count = count if isinstance(count, int) and count > 0 else 1
-    words = WORDS["log_line_mine" if line.mine else "log_line"]
-    return str(words % {"name": line.who, "count": count})
+    return line.said(WORDS, count=count)
 
 
 #: its entry in the round's log (the fold takes its count of actions back: games.log)
