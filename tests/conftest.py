@@ -80,9 +80,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Run browser tests last: the session's Playwright keeps an event loop running
-    in the main thread, which async tests (pytest-asyncio) must not meet. Under
-    ``--dist loadgroup``, name each test's `xdist_group` in its id (`_xdist_groups`)."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    in the main thread, which async tests (pytest-asyncio) must not meet. Within each
+    half, the tests marked `slow` first: the workers take tests one after another as
+    they finish them, so a long test left for the end keeps one worker busy while the
+    other waits with nothing to do. Under ``--dist loadgroup``, name each test's
+    `xdist_group` in its id (`_xdist_groups`)."""
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("browser") is not None,
+            item.get_closest_marker("slow") is None,
+        )
+    )
     if getattr(config.option, "loadgroup", False):  # set in pytest-xdist's workers
         _xdist_groups(items)
 
