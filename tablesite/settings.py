@@ -102,7 +102,7 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [],
         "APP_DIRS": True,  # <app>/jinja2/
-        "OPTIONS": {"environment": "games.table.jinja_env.environment", "autoescape": True},
+        "OPTIONS": {"environment": "games.board.jinja_env.environment", "autoescape": True},
     },
 ]
 

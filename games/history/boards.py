@@ -14,10 +14,10 @@ from __future__ import annotations
 from django.utils.safestring import SafeString
 
 from engine.views import view as view_of
+from games.board import parts
+from games.board.jinja_env import fixed_language
 from games.history.replays import RoundReplay
-from games.table import parts
 from games.table.board import Flags, Viewer, board_html, log_line, present, seat_infos, seat_style
-from games.table.jinja_env import fixed_language
 
 __all__ = ["names", "seat_style", "step_html"]
 

@@ -2,10 +2,10 @@
 
 The table's wing splits the board by responsibility:
 
-- games.table.viewer: who may see what (`Viewer`: `shown_seat`, `cover_seat`, R24);
-- games.table.presenter: a `SeatView` turned into the template context (`present`);
-- games.table.words: the words (whose turn, why a tile fits nowhere, hints, log lines);
-- games.table.parts: the board as named parts, the shared ones rendered once per version
+- games.board.viewer: who may see what (`Viewer`: `shown_seat`, `cover_seat`, R24);
+- games.board.presenter: a `SeatView` turned into the template context (`present`);
+- games.board.words: the words (whose turn, why a tile fits nowhere, hints, log lines);
+- games.board.parts: the board as named parts, the shared ones rendered once per version
   and language, and the update frames carrying only the parts that changed.
 
 This module puts them together for a `Match`: `seat_infos` and `match_flags` (from the
@@ -56,7 +56,7 @@ listed in docs/protocol.md (a test compares the two).
 - ``{"type": "board", "version": v, "html": "...", "title": "...", "your_turn": bool}``
   (``board_message``): on connect, ``sync`` and a new round
 - ``{"type": "update", "v": v, "base": b, "events": [...], "parts": {id: html}, "board": {attr: value}}``
-  (games.table.parts): the parts changed since version ``b`` (the page's), the board
+  (games.board.parts): the parts changed since version ``b`` (the page's), the board
   element's attributes when they changed; events from engine.events (never a hidden tile)
 - ``{"type": "error", "code": ..., "message": ..., "request_id": ...}``, for an illegal move
   also ``"reason"`` (the engine's reason code), ``"rule"`` and ``"why_url"`` (its anchor)
@@ -84,13 +84,13 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from engine.views import SeatView
-from games.table import away, parts
-from games.table.jinja_env import active_language as language
-from games.table.jinja_env import fixed_language
-from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
+from games.board import parts
+from games.board.jinja_env import active_language as language
+from games.board.jinja_env import fixed_language
+from games.board.jinja_env import text as _  # Django's gettext, each word kept once translated
 
 # What the table's callers and tests know by this module's name (the board was split into these modules):
-from games.table.presenter import (  # noqa: F401
+from games.board.presenter import (  # noqa: F401
     COMPACT_FROM,
     SEAT_COLOURS,
     SEAT_SHAPES,
@@ -111,8 +111,8 @@ from games.table.presenter import (  # noqa: F401
     public_flags,
     seat_style,
 )
-from games.table.viewer import Viewer  # noqa: F401
-from games.table.words import (  # noqa: F401
+from games.board.viewer import Viewer  # noqa: F401
+from games.board.words import (  # noqa: F401
     HINT_REASONS,
     hint_message,
     hint_reason,
@@ -123,6 +123,7 @@ from games.table.words import (  # noqa: F401
     train_label,
     why_not,
 )
+from games.table import away
 from games.words import seat_number
 
 

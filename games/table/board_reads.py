@@ -298,7 +298,7 @@ def current(match_id: int, *, at_least: int | None) -> BoardReads | None:
         with _lock:
             kept = _kept.get(match_id)
             # The match's shared parts as last rendered go on from version to version (most
-            # stay the same from one move to the next: games.table.parts.shared_parts).
+            # stay the same from one move to the next: games.board.parts.shared_parts).
             rows = kept.shared.get("rows") if kept is not None else None
             reads.shared["rows"] = rows if rows is not None else {}
             if kept is None or reads.version >= kept.version:

@@ -132,7 +132,7 @@ class Table:
 
     def boards(self) -> list[dict[str, Any]]:
         """Every board this page had, in order: the whole ones sent, and the ones each update
-        frame made of the board before it (games/table/parts.py; the page morphs the same
+        frame made of the board before it (games/board/parts.py; the page morphs the same
         parts in). An update that does not follow its board is skipped: the page asks for a
         sync then."""
         out: list[dict[str, Any]] = []

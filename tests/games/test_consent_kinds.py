@@ -16,6 +16,7 @@ from django.utils import timezone, translation
 from engine.serialize import state_from_json
 from games import consent, services
 from games.attendance import presence
+from games.board.viewer import Viewer
 from games.errors import ILLEGAL, GameError
 from games.log import words as logtext
 from games.models import ChangeRequest, Match, Presence
@@ -24,7 +25,6 @@ from games.table.commands import away_limit, stand_in
 from games.table.commands.last_round import end_after_this_round
 from games.table.commands.restart import round_restart
 from games.table.commands.undo import match_undo
-from games.table.viewer import Viewer
 from tests import seeded
 from tests.games.conftest import Driver, rid, state_of
 

@@ -10,8 +10,8 @@ string that is a site module's dotted path, or a path to something in one (what
 name is still a dependency.
 
 The one door between wings: games/history/boards.py draws a replay step with the live
-table's presenter and board templates (games.table.board, .parts, .jinja_env), so that a
-replay looks exactly like the table did. That dependency goes one way — the table never
+table's board (games.table.board; its presenter, parts and templates are the root's
+games/board/), so that a replay looks exactly like the table did. That dependency goes one way — the table never
 imports history — and no other history module may import the table.
 """
 
@@ -30,8 +30,6 @@ DOORS = {
     "games.history.boards": {
         "games.table",
         "games.table.board",
-        "games.table.parts",
-        "games.table.jinja_env",
     },
     # Table talk rides the table's websocket: the table's command registry (with the chat
     # commands' fields) and its connections reach the chat through these two modules only, and

@@ -17,7 +17,7 @@ sentence (two words or more ending in . ! ? … or :). Labels ("Hint:", "15 minu
 model choice labels are not sentences. At most 20 sentences are said outside, each listed
 with why: in `STAYS`, those that belong where they are (a model field's help text, which
 Django's admin shows beside its field; the confirmation e-mail, see there), and in
-`PENDING`, the table's board's and presenter's, which move to games/table/words.py with
+`PENDING`, the table's board's and presenter's, which move to games/board/words.py with
 those modules' rewrite. A new sentence anywhere else fails the test.
 """
 
@@ -36,7 +36,7 @@ from django.utils import translation
 from accounts import words as account_words
 from engine import tiles
 from games import words
-from games.table import words as table_words
+from games.board import words as table_words
 
 ROOT = Path(__file__).resolve().parents[2]
 GETTEXT = {
@@ -69,18 +69,18 @@ STAYS: dict[str, dict[str, str]] = {
     },
 }
 #: sentences of modules being rewritten (the table's board and presenter): they move to
-#: games/table/words.py with that rewrite, and no new one may join them
+#: games/board/words.py with that rewrite, and no new one may join them
 PENDING: dict[str, set[str]] = {
     "games/table/board.py": {
         "%(name)s restarted the round: every hand is back as it was dealt.",
         "Answers close at %(time)s.",
     },
-    "games/table/presenter/hand.py": {
+    "games/board/presenter/hand.py": {
         "You placed %(count)s tile on your train.",
         "The double %(tile)s stays open at its end; it must be satisfied once the first turns "
         "are over.",
     },
-    "games/table/presenter/__init__.py": {
+    "games/board/presenter/__init__.py": {
         "%(name)s's turn.",
         "Place %(tile)s in the centre?",
         "Your turn: confirm the engine double, or tap a lit tile: that places it and starts "
@@ -285,7 +285,7 @@ def test_every_module_but_migrations_and_words_is_scanned(tmp_path: Path) -> Non
         "games/table/commands/undo.py",
         "games/migrations/0001_initial.py",
         "games/words/__init__.py",
-        "games/table/words.py",
+        "games/board/words.py",
         "games/words/rules.py",
         "games/words/consent.py",
         "accounts/names.py",

@@ -465,7 +465,7 @@ def test_what_the_boards_of_a_version_share_is_kept_per_language(players: list[A
             htmls[language] = kept["html"]
             assert translation.gettext("Computer %(number)s") % {"number": 3} in kept["html"]
     assert len(set(htmls.values())) == 3
-    # The parts every viewer sees alike are rendered once per language (games/table/parts.py);
+    # The parts every viewer sees alike are rendered once per language (games/board/parts.py);
     # "rows": the train rows as last rendered, by language, carried on to the next version;
     # "facts": who is at the table, the seats away, the latest closed request,
     # worked out once per version for every viewer (games/table/facts.py); "powers": what

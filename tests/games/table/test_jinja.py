@@ -181,7 +181,7 @@ def test_kept_tiles_and_links_follow_the_language_and_the_script_prefix():
     from django.urls import reverse, set_script_prefix
     from markupsafe import Markup
 
-    from games.table import jinja_env
+    from games.board import jinja_env
     from games.templatetags import tiles
 
     drawn = {}

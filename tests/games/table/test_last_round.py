@@ -11,6 +11,7 @@ import pytest
 
 from engine.replay import run_replay
 from games import services
+from games.board.viewer import Viewer
 from games.errors import GameError
 from games.history import replays
 from games.history.models import CountedMatch, PlayerStats
@@ -21,7 +22,6 @@ from games.table import commands
 from games.table.commands.last_round import end_after_this_round
 from games.table.commands.restart import round_restart
 from games.table.commands.undo import match_undo
-from games.table.viewer import Viewer
 from tests.games.conftest import Driver, rid, snapshot, state_of
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Render once, send what changed (games/table/parts.py): the update frames of a played round.
+"""Render once, send what changed (games/board/parts.py): the update frames of a played round.
 
 Random rounds of 2 to 10 seats, played through the real services with legal actions
 chosen by a seeded random generator. After every change, every seat and a spectator
@@ -23,10 +23,11 @@ from markupsafe import Markup
 from engine import rules
 from engine.views import view
 from games import services
+from games.board import parts
 from games.reads import selectors
 from games.reads.seats import match_with_seats
 from games.services import SeatSpec
-from games.table import board, board_reads, parts
+from games.table import board, board_reads
 from tests import frames, seeded
 from tests.games.table.hostile.secrets import tiles_written
 

@@ -2,8 +2,8 @@
 a hint's reason, the end of a round or match, a log line; and, each in a section below,
 the away seats' buttons and the protocol's refusals of a frame or a field (`FRAME`, `FIELD`).
 
-Pure functions of a `SeatView` and the seats' names (games.table.presenter's
-`SeatInfo`), in the active language (games.table.jinja_env keeps each word
+Pure functions of a `SeatView` and the seats' names (games.board.presenter's
+`SeatInfo`), in the active language (games.board.jinja_env keeps each word
 translated once). Words with placeholders are filled in here, not in the templates.
 Refusals are not said here: `why_not` only decides *which* reason keeps a tile from
 being played (a `games.words.Reason`, with the engine's codes), and games/words/__init__.py,
@@ -26,12 +26,12 @@ from engine.state import MEXICAN, Action, TrainKey
 from engine.tiles import Tile
 from engine.tiles import spoken as spoken  # the one tile speller
 from engine.views import SeatView, TrainView
-from games.table.jinja_env import ntext as ngettext
-from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
+from games.board.jinja_env import ntext as ngettext
+from games.board.jinja_env import text as _  # Django's gettext, each word kept once translated
 from games.words import Reason
 
 if TYPE_CHECKING:
-    from games.table.presenter import SeatInfo
+    from games.board.presenter import SeatInfo
 
 
 def too_many_frames() -> str:
@@ -84,7 +84,7 @@ def why_not(view: SeatView, tile: Tile) -> Reason | None:
         return Reason("round_over", "R20")
     if not view.my_turn:
         # Not naming whose turn it is keeps the hand as it was while others play, so its
-        # part is not sent again on every move (games/table/parts.py); the top bar says whose.
+        # part is not sent again on every move (games/board/parts.py); the top bar says whose.
         return Reason("wait", "R7")
     if view.phase == "engine":
         return Reason("engine_first", "R7")

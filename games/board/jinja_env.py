@@ -25,7 +25,7 @@ so a typo in a template fails its tests instead of silently dropping a part of t
 The templates' indentation is folded as they are loaded (`FoldIndent`, `fold`): each run of
 blanks holding a line break in their text becomes one line break, and a line holding only
 statements or comments leaves no line break of its own. A board's parts are sent over the
-websocket whenever they change, as line edits (games.table.parts): every element on a line
+websocket whenever they change, as line edits (games.board.parts): every element on a line
 of its own, no indentation, and no work on the text at each render. A macro's or an
 included template's own line breaks stay, so a part may hold an empty line where one ends
 a line (HTML shows any run of blanks as one: tests/games/table/test_fold.py).

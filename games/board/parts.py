@@ -37,7 +37,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from games.table.presenter import SeatCtx, TrainCtx
+from games.board.presenter import SeatCtx, TrainCtx
 
 #: the parts every viewer sees alike (besides one ``train-<key>`` per train)
 SHARED = ("status", "turn", "badges", "scores", "scores-dialog")
@@ -54,7 +54,7 @@ def _env() -> Any:
 
 def render(name: str, **context: Any) -> Markup:
     """One part's template rendered (call within `jinja_env.fixed_language`). Its indentation
-    was folded as the template loaded (games.table.jinja_env.fold: HTML shows any run of
+    was folded as the template loaded (games.board.jinja_env.fold: HTML shows any run of
     blanks as one; a part is sent over the websocket whenever it changes)."""
     return Markup(_env().get_template(name).render(context).strip())
 
@@ -152,7 +152,7 @@ def shared_parts(
     the next: a move changes a row or two, the boneyard, whose turn it is)."""
     if public.me is not None or public.hand is not None:
         raise PermissionError("shared parts are rendered from the spectator view only (R24)")
-    from games.table.jinja_env import active_language
+    from games.board.jinja_env import active_language
 
     language = active_language()
 
@@ -295,7 +295,7 @@ def private_parts(
     """The parts of one viewer's board. `kept`: this viewer's parts as last rendered, with
     what they showed (a connection's `Sent.kept`): a part whose inputs are unchanged is
     not rendered again (most of a seat's parts stay the same while others play)."""
-    from games.table.jinja_env import active_language
+    from games.board.jinja_env import active_language
 
     out = {}
     language = active_language()
