@@ -22,11 +22,11 @@ from django.utils import timezone
 
 from games import permissions
 from games.attendance import presence, standin
-from games.board import words
 from games.board.jinja_env import active_language
 from games.board.jinja_env import text as _
 from games.models import AWAY_SECONDS, Match
 from games.permissions import Action as Can
+from games.table import words
 
 
 @dataclass(frozen=True)

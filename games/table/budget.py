@@ -7,7 +7,7 @@ average, far above what a table page sends (a ``check`` every 20 s, the panel's
 renewal, a person's clicks; tests that play whole rounds through the socket send
 10–20 a second). Past that, each frame is dropped before it is even
 decoded (no database, no board): the first one dropped in a run is answered with one
-error frame (``too_many``, in words by games/board/words.py); once `TOLERANCE`
+error frame (``too_many``, in words by games/table/words.py); once `TOLERANCE`
 frames have been dropped in a row the connection is closed with `CLOSE_CODE`
 (the page reconnects after its back-off and is sent the whole board once).
 
@@ -35,7 +35,7 @@ from typing import Any
 
 from django.conf import settings
 
-from games.board import words as table_words
+from games.table import words as table_words
 
 logger = logging.getLogger(__name__)
 

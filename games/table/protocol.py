@@ -36,8 +36,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.board import words
 from games.table import commands as _registry
+from games.table import words
 from games.table.commands import Handler, Spec  # noqa: F401  (what callers know by this module's name)
 from games.table.commands.fields import REQUEST_ID, BadField
 

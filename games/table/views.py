@@ -21,11 +21,10 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_cookie
 
 from games import permissions, services
-from games.board import words
 from games.models import Match
 from games.permissions import Action as Can
 from games.reads.seats import match_with_seats
-from games.table import board, board_reads
+from games.table import board, board_reads, words
 from games.words import rules as rules_text
 
 

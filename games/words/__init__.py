@@ -22,8 +22,9 @@ The root's other words, each in a section below: the create form's (`FORM`), the
 first-time tips' (`TIP_WORDS`), the scores chart's and the admin's search boxes'
 (`SEARCH_HELP`). Beside this module in the words package: the rules themselves (rules.py).
 
-Not here: the board's other words (whose turn, hints, results, log lines, the protocol's
-refusals: games/board/words.py), a replay's log and the history
+Not here: the board's other words (whose turn, hints, results, log lines:
+games/board/words.py), the table's (the protocol's refusals: games/table/words.py), a
+replay's log and the history
 admin's (games/history/words.py), table talk's (games/chat/words.py), the account pages'
 (accounts/words.py).
 """

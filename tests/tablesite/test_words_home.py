@@ -1,11 +1,11 @@
 """One home for words: no module outside the words modules says a sentence of its own.
 
 Players read each sentence from one place, the words modules: every ``words.py``
-(games/table/, games/log/, games/history/, games/chat/, accounts/) and the words package
-games/words/ (the refusals and the site's sentences by key, the rules page's text), and a
-feature's own module for what only that feature says, in its ``WORDS`` (a module of
-games/table/commands/: its refusals, its offer, its log line, the change it asks of the
-others, as games/table/commands/play_again.py and last_round.py). Services raise reason
+(games/board/, games/table/, games/log/, games/history/, games/chat/, accounts/) and the
+words package games/words/ (the refusals and the site's sentences by key, the rules page's
+text), and a feature's own module for what only that feature says, in its ``WORDS`` (a
+module of games/table/commands/: its refusals, its offer, its log line, the change it asks
+of the others, as games/table/commands/play_again.py and last_round.py). Services raise reason
 codes (games/errors.py) with a sentence by key (games/words/__init__.py `sentence`,
 accounts/words.py); views, consumers, forms, permissions, the admin and the protocol take
 theirs from the words modules too.
@@ -36,7 +36,7 @@ from django.utils import translation
 from accounts import words as account_words
 from engine import tiles
 from games import words
-from games.board import words as table_words
+from games.table import words as table_words
 
 ROOT = Path(__file__).resolve().parents[2]
 GETTEXT = {
@@ -285,7 +285,7 @@ def test_every_module_but_migrations_and_words_is_scanned(tmp_path: Path) -> Non
         "games/table/commands/undo.py",
         "games/migrations/0001_initial.py",
         "games/words/__init__.py",
-        "games/board/words.py",
+        "games/table/words.py",
         "games/words/rules.py",
         "games/words/consent.py",
         "accounts/names.py",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.board.words import FIELD
 from games.chat import commands as chat
 from games.chat.phrases import MAX_CODE
 from games.table.commands import Spec
@@ -24,6 +23,7 @@ from games.table.commands.fields import (
     one_of,
     short_text,
 )
+from games.table.words import FIELD
 
 #: which of the table's rooms: its players' or its spectators' (games.chat.models.Room, whose
 #: models cannot be imported while the registry itself loads)

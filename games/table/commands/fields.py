@@ -17,7 +17,7 @@ from typing import Any
 from django.utils.functional import Promise
 
 from engine.deal import MAX_PLAYERS
-from games.board.words import FIELD
+from games.table.words import FIELD
 
 
 class BadField(ValueError):

@@ -97,8 +97,8 @@ def render_page(v: Any, seats: Any, viewer: Any, flags: Any) -> str:
     from django.template.loader import render_to_string
     from django.test import RequestFactory
 
-    from games.board.words import script_words
     from games.table import board
+    from games.table.words import script_words
 
     b = board.present(v, seats, viewer=viewer, flags=flags)
     request = RequestFactory().get("/m/1/")
