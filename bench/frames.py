@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
+from games.board.draw import board_html
 from games.table import board, board_reads
 from tests.games.table.test_updates import Connection, act, seated
 
@@ -57,7 +58,7 @@ def test_frames_against_whole_boards(django_user_model: Any) -> None:
                 whole = {
                     "type": "board",
                     "version": b.version,
-                    "html": str(board.board_html(b)),
+                    "html": str(board_html(b)),
                     "title": b.title,
                     "your_turn": b.your_turn,
                 }

@@ -1,14 +1,14 @@
 """The Jinja2 environment of the board templates (``games/jinja2/games/board.html`` and
 ``games/jinja2/games/board/*.html``), named in ``settings.TEMPLATES``.
 
-The board is re-rendered for every connection after every move (games/board.py),
+The board is re-rendered for every connection after every move (games/board/draw.py),
 so it uses Jinja2, which renders it about three times faster than Django's engine; the
 pages around it stay Django templates. What the templates may call:
 
 - ``_("…")``: Django's translation in the active language, escaped as
   ``{% translate %}`` escapes it. Write ``{{ _("literal") }}``: `makemessages`
   (.ci/i18n) extracts that form from any ``.html`` file; a string with placeholders
-  is translated and filled in games/board.py instead (``gettext(...) % {...}``), as
+  is translated and filled in games/board/words.py instead (``gettext(...) % {...}``), as
   extraction sees only the literal form. ``_`` is a plain function, not the i18n
   extension's "newstyle" one, which cost the board a sixth of its rendering (it
   formats every message with ``%`` and marks it safe again); so a per cent sign in a
@@ -94,7 +94,7 @@ def _gettext(message: str) -> Markup:
 
 
 def text(message: str) -> str:
-    """``gettext(message)``, kept once translated (games/board.py's words; not escaped)."""
+    """``gettext(message)``, kept once translated (games/board/words.py's words; not escaped)."""
     return _translated_text(active_language(), message)
 
 

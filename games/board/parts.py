@@ -146,7 +146,7 @@ def shared_parts(
     public: Any, kept: dict[Any, tuple[Any, Markup]] | None = None
 ) -> dict[str, Markup]:
     """The shared parts of a board presented from the spectator view (`public`: a
-    ``games.table.board.Board`` with no seat). `kept`: the match's shared parts as last
+    ``games.board.presenter.Board`` with no seat). `kept`: the match's shared parts as last
     rendered, by language and id, with what they showed (`shared_shows`, `train_shows`):
     a part that shows the same is not rendered again (most stay the same from one move to
     the next: a move changes a row or two, the boneyard, whose turn it is)."""

@@ -39,6 +39,11 @@ def points_text(n: int) -> str:
     return ngettext("%(count)s point", "%(count)s points", n) % {"count": n}
 
 
+def standin_name(name: str) -> str:
+    """A seat's name while a computer plays it for its owner."""
+    return _("%(name)s (a computer plays)") % {"name": name}
+
+
 def train_label(key: TrainKey, seats: Sequence[SeatInfo], me: int | None) -> str:
     """A train's name on its own: "Mexican train", "Your train", "Ana's train"."""
     if key == MEXICAN:

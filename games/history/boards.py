@@ -15,9 +15,12 @@ from django.utils.safestring import SafeString
 
 from engine.views import view as view_of
 from games.board import parts
+from games.board.draw import board_html, seat_infos
 from games.board.jinja_env import fixed_language
+from games.board.presenter import Flags, present, seat_style
+from games.board.viewer import Viewer
+from games.board.words import log_line
 from games.history.replays import RoundReplay
-from games.table.board import Flags, Viewer, board_html, log_line, present, seat_infos, seat_style
 
 __all__ = ["names", "seat_style", "step_html"]
 

@@ -1,6 +1,6 @@
 """What every board of a match reads from the database, read once per version of the match.
 
-A board (games/board.py) shows, besides the match row's engine snapshot and its
+A board (games/table/board.py) shows, besides the match row's engine snapshot and its
 seats: the points of the finished rounds (R21), Undo and Redo from the current
 round's log (R27) and that log's last line, whether the computer players wait
 (R26) and, once the match is over, the next match at the table (R29). All of it is
@@ -63,7 +63,7 @@ KEEP_SECONDS = 5.0
 
 class Line(NamedTuple):
     """One log entry as the board reads it: the columns the fold (`games.log.Entry` and
-    `Played`, R27) and the last line (`games.table.board.log_line`) use, and its user's name."""
+    `Played`, R27) and the last line (`games.board.words.log_line`) use, and its user's name."""
 
     id: int
     round_id: int

@@ -23,6 +23,7 @@ from typing import Any
 from django.utils import translation
 
 from games.board import parts
+from games.board.viewer import Viewer
 from games.models import Match
 from games.table import board, board_reads
 
@@ -53,12 +54,12 @@ class Screen:
         self.sent_version = -1
         self.sent = parts.Sent()
 
-    def viewer(self, match: Match, reads: Any = None) -> board.Viewer:
+    def viewer(self, match: Match, reads: Any = None) -> Viewer:
         """Who this connection is at `match` (R24, games.board.viewer; `reads`: the version's
         reads of `match`, which keep what each person may do)."""
         user = self.user if getattr(self.user, "is_authenticated", False) else None
         controlled = board.powers_at(match, user, reads).mine if user is not None else ()
-        return board.Viewer(
+        return Viewer(
             user=user, controlled=controlled, revealed=self.revealed, autodraw=self.autodraw
         )
 
@@ -80,7 +81,7 @@ class Screen:
     def made(
         self,
         reads: board_reads.BoardReads,
-        viewer: board.Viewer,
+        viewer: Viewer,
         *,
         whole: bool,
         changes_only: bool = False,
@@ -112,7 +113,7 @@ class Screen:
     def watched(
         self,
         reads: board_reads.BoardReads,
-        viewer: board.Viewer,
+        viewer: Viewer,
         *,
         whole: bool,
         changes_only: bool = False,

@@ -16,6 +16,7 @@ from django.utils import timezone, translation
 from engine.serialize import state_from_json
 from games import consent, services
 from games.attendance import presence
+from games.board.draw import board_html
 from games.board.viewer import Viewer
 from games.errors import ILLEGAL, GameError
 from games.log import words as logtext
@@ -222,7 +223,7 @@ def test_the_asker_is_told_who_declined_in_their_language(
         assert told != _asker_board(trio, alice, "en")
     # only the asker is told, and the board part carries it
     assert _asker_board(trio, bob) == ""
-    html = table_board.board_html(
+    html = board_html(
         table_board.board_context(match=trio, viewer=Viewer(user=alice, controlled=(0,)))
     )
     assert "data-answered" in html and "bob" in html

@@ -18,7 +18,8 @@ from markupsafe import Markup
 from engine.views import view
 from games.board import jinja_env, parts
 from games.board.jinja_env import fold
-from games.table.board import Flags, Viewer, present
+from games.board.presenter import Flags, present
+from games.board.viewer import Viewer
 from tests.games.table import states as S
 from tests.games.table.snapshots import pages
 
@@ -84,7 +85,7 @@ def test_every_part_says_what_folding_each_render_made_and_holds_no_indentation(
 
 
 def _public(board: Any) -> Any:
-    from games.table.board import present_public
+    from games.board.presenter import present_public
 
     view_, seats, flags = board.source
     return present_public(view_, seats, flags)

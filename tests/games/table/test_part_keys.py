@@ -18,7 +18,8 @@ from django.utils import translation
 from engine.views import view
 from games.board import parts
 from games.board.jinja_env import fixed_language
-from games.table.board import Ask, Flags, Viewer, present
+from games.board.presenter import Ask, Flags, present
+from games.board.viewer import Viewer
 
 from . import states as S
 
@@ -218,7 +219,7 @@ def shared_variants(board: Any) -> list[tuple[str, Any]]:
 
 
 def public_boards() -> list[Any]:
-    from games.table.board import present_public
+    from games.board.presenter import present_public
 
     seats = S.seats(4, {2: "computer", 3: "computer"})
     flags = Flags(match_id=3, version=9, pace="fast", history=((3, 0, 12, 40), (0, 5, 9, 2)))

@@ -16,8 +16,7 @@ import pytest
 from django.utils import translation
 
 from engine.views import view
-from games.board.presenter import phone_columns
-from games.table.board import Flags
+from games.board.presenter import Flags, phone_columns
 from tests.games.table import states as S
 from tests.games.table.snapshots import render_page
 

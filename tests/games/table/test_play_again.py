@@ -23,12 +23,13 @@ from engine.bots import choose
 from engine.serialize import state_to_json
 from engine.views import view
 from games import services
+from games.board.draw import board_html
+from games.board.presenter import Flags, present
 from games.errors import GameError
 from games.history.models import PlayerStats
 from games.models import Match, Seat
 from games.reads import selectors
 from games.services import SeatSpec
-from games.table.board import Flags, board_html, present
 from games.table.commands.play_again import Answers, again_answer, again_seat_set
 from tests import seeded
 from tests.browser.conftest import context_for, live, make_user, shots, signed_in, table_server

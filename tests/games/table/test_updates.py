@@ -24,6 +24,7 @@ from engine import rules
 from engine.views import view
 from games import services
 from games.board import parts
+from games.board.viewer import Viewer
 from games.reads import selectors
 from games.reads.seats import match_with_seats
 from games.services import SeatSpec
@@ -80,10 +81,8 @@ class Connection:
         self.html = ""
         self.frames: list[dict[str, Any]] = []
 
-    def viewer(self) -> board.Viewer:
-        return board.Viewer(
-            user=self.user, controlled=(self.seat,) if self.seat is not None else ()
-        )
+    def viewer(self) -> Viewer:
+        return Viewer(user=self.user, controlled=(self.seat,) if self.seat is not None else ())
 
     def receive(self, reads: board_reads.BoardReads) -> None:
         """The consumer's `board_message`: an update when it can, else the whole board."""

@@ -155,14 +155,14 @@ def test_the_board_in_every_state_holds_no_inline_style() -> None:
     scores dialog) for a start, a first turn, ten seats, a draw, an open double, a
     spectator, a relay cover, a round's and a match's end: no style attribute, which the
     policy would refuse when the page swaps it in."""
+    from games.board.draw import board_html
     from games.board.jinja_env import fixed_language
     from games.board.parts import shared_parts
-    from games.board.presenter import present_public
-    from games.table import board
+    from games.board.presenter import present, present_public
     from tests.games.table.snapshots import pages as states
 
     for name, (v, seats, viewer, flags) in states().items():
-        html = str(board.board_html(board.present(v, seats, viewer=viewer, flags=flags)))
+        html = str(board_html(present(v, seats, viewer=viewer, flags=flags)))
         assert not inline_style(html), (name, inline_style(html)[:3])
         with fixed_language():
             shared = shared_parts(present_public(v, seats, flags))
