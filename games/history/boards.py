@@ -1,5 +1,5 @@
-"""A replay step drawn on the live table's board: the only module of this wing that
-imports the table's presenter (games.table.board), so moving it changes this file alone.
+"""A replay step drawn as the live table draws its board, with games/board/ (the root's,
+which the table wing uses too): so a replay looks exactly like the table did.
 
 The step's state goes through the same path as a spectator's live board —
 `engine.views.view(state, None)`, `present`, `board_html` and the board templates —
