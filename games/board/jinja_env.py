@@ -28,7 +28,7 @@ statements or comments leaves no line break of its own. A board's parts are sent
 websocket whenever they change, as line edits (games.board.parts): every element on a line
 of its own, no indentation, and no work on the text at each render. A macro's or an
 included template's own line breaks stay, so a part may hold an empty line where one ends
-a line (HTML shows any run of blanks as one: tests/games/table/test_fold.py).
+a line (HTML shows any run of blanks as one: tests/games/board/test_fold.py).
 """
 
 from __future__ import annotations

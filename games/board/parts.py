@@ -70,7 +70,7 @@ def _mark(s: Any) -> tuple[Any, ...]:
 
 #: each shared part but the trains: its template, what the template is given besides the
 #: board, and what of the board it shows (its key: the part is rendered again only when
-#: that changed; tests/games/table/test_part_keys.py changes each field in turn)
+#: that changed; tests/games/board/test_part_keys.py changes each field in turn)
 _SHARED: dict[str, tuple[str, dict[str, Any], Any]] = {
     "status": (
         "games/board/status.html",
@@ -243,7 +243,7 @@ def _menu(board: Any, kept: dict[str, tuple[Any, Markup]] | None, language: str 
 
 #: each private part: its template and what of the board it shows (its key: the part is
 #: rendered again only when that changed; None: always). A key leaving out something its
-#: template shows leaves a page behind (tests/games/table/test_updates.py, tests/games/table/test_part_keys.py).
+#: template shows leaves a page behind (tests/games/table/test_updates.py, tests/games/board/test_part_keys.py).
 _PRIVATE: dict[str, tuple[str, Any]] = {
     "tools": ("games/board/tools.html", _tools_shows),
     "banner": (

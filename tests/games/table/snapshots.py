@@ -27,7 +27,7 @@ def pages() -> dict[str, tuple[Any, Any, Any]]:
     from engine.views import view
     from games.board.presenter import Flags
     from games.board.viewer import Viewer
-    from tests.games.table import states as S
+    from tests.games.board import states as S
 
     out: dict[str, Any] = {}
     st = S.start(4)

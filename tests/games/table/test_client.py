@@ -19,8 +19,8 @@ from django.utils import translation
 from engine.views import view
 from games.board.presenter import Flags
 from games.board.viewer import Viewer
+from tests.games.board import states as S
 
-from . import states as S
 from .snapshots import render_page
 
 pytestmark = pytest.mark.browser

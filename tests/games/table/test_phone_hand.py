@@ -17,7 +17,7 @@ from django.utils import translation
 
 from engine.views import view
 from games.board.presenter import Flags, phone_columns
-from tests.games.table import states as S
+from tests.games.board import states as S
 from tests.games.table.snapshots import render_page
 
 pytestmark = [pytest.mark.browser]

@@ -35,10 +35,10 @@ from tests import seeded
 from tests.browser.conftest import context_for, live, make_user, shots, signed_in, table_server
 from tests.browser.table import Table
 from tests.conftest import PHONE
+from tests.games.board import states as S
 from tests.games.conftest import rid
 from tests.games.matches import play
 from tests.games.permission_matrix import allowed, cells, world
-from tests.games.table import states as S
 from tests.games.table.socket.conftest import connect, db, phase_of, realtime_settings, state_of
 
 #: fixtures, for the tests below: the websocket's and the browser's

@@ -14,7 +14,7 @@ from django.utils import translation
 from engine.views import view
 from games.board.presenter import Flags
 from games.board.viewer import Viewer
-from tests.games.table import states as S
+from tests.games.board import states as S
 from tests.games.table.snapshots import render_page
 
 pytestmark = [pytest.mark.browser]

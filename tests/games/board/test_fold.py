@@ -20,7 +20,7 @@ from games.board import jinja_env, parts
 from games.board.jinja_env import fold
 from games.board.presenter import Flags, present
 from games.board.viewer import Viewer
-from tests.games.table import states as S
+from tests.games.board import states as S
 from tests.games.table.snapshots import pages
 
 #: what each render did before: a run of blanks holding a line break made one line break
