@@ -4,7 +4,7 @@
 
 A 4-seat table of people and one spectator play a round through the services (random
 legal actions, seeded). After every action each of the five connections is given what
-the table's websocket sends it: an update frame (games/table/parts.py) from the version
+the table's websocket sends it: an update frame (games/board/parts.py) from the version
 shared reads, the shared parts rendered once; and, for comparison, the whole board
 each one was once sent (every part rendered for every connection). Prints
 the bytes per connection per action (median, p95; and apart for the players and the
@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
+from games.board.draw import board_html
 from games.table import board, board_reads
 from tests.games.table.test_updates import Connection, act, seated
 
@@ -57,7 +58,7 @@ def test_frames_against_whole_boards(django_user_model: Any) -> None:
                 whole = {
                     "type": "board",
                     "version": b.version,
-                    "html": str(board.board_html(b)),
+                    "html": str(board_html(b)),
                     "title": b.title,
                     "your_turn": b.your_turn,
                 }

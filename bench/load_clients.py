@@ -57,7 +57,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.typing import Origin
 
-from games.table.parts import apply_edits, part_text
+from games.board.parts import apply_edits, part_text
 
 PHASE = re.compile(r'data-phase="(\w+)"')
 HAND_TILE = re.compile(r'data-tile="(\d+)-(\d+)" data-targets="([^"]*)"')

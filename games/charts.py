@@ -1,6 +1,6 @@
 """The running-totals chart (R21: each round's penalty points add up; R22: the lowest total
 wins), drawn on the server as SVG: one line per seat, one mark per ended round in that
-seat's colour (Okabe–Ito based, games.table.presenter.SEAT_COLOURS) and shape, so colour
+seat's colour (Okabe–Ito based, games.board.presenter.SEAT_COLOURS) and shape, so colour
 is never the only way to tell the lines apart.
 
 Used by the live table (its scores dialog and the match's end, games/jinja2/games/board/

@@ -98,11 +98,11 @@ TEMPLATES = [
     },
     {
         # The board (games/jinja2/games/board.html), re-rendered per connection after
-        # every move: Jinja2 renders it about three times faster (games/jinja_env.py).
+        # every move: Jinja2 renders it about three times faster (games/board/jinja_env.py).
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [],
         "APP_DIRS": True,  # <app>/jinja2/
-        "OPTIONS": {"environment": "games.table.jinja_env.environment", "autoescape": True},
+        "OPTIONS": {"environment": "games.board.jinja_env.environment", "autoescape": True},
     },
 ]
 

@@ -1,5 +1,5 @@
 """Applying an update frame to a board's text, as table.js does with idiomorph (moved from
-games/table/parts.py, which keeps what the site sends): the tests' simulated browsers and
+games/board/parts.py, which keeps what the site sends): the tests' simulated browsers and
 secrecy checks read pages this way; `hidden` is what a seat may not see of a state (R24)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from games.table.parts import _element, apply_edits
+from games.board.parts import _element, apply_edits
 
 _ROOT = re.compile(r'<div class="board[^>]*>')
 _ATTR = re.compile(r'\s([a-z-]+)="([^"]*)"')

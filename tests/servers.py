@@ -558,7 +558,7 @@ class TableSocket:
         self.frames.append(text)
         message: dict[str, Any] = json.loads(text)
         if message.get("type") == "update":
-            # The page applies the changed parts to its board (games/table/parts.py): so do we.
+            # The page applies the changed parts to its board (games/board/parts.py): so do we.
             message = frames.as_board(self.last_board, message)
         kind = message.get("type")
         if kind == "board":

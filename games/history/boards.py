@@ -1,5 +1,5 @@
-"""A replay step drawn on the live table's board: the only module of this wing that
-imports the table's presenter (games.table.board), so moving it changes this file alone.
+"""A replay step drawn as the live table draws its board, with games/board/ (the root's,
+which the table wing uses too): so a replay looks exactly like the table did.
 
 The step's state goes through the same path as a spectator's live board —
 `engine.views.view(state, None)`, `present`, `board_html` and the board templates —
@@ -14,10 +14,13 @@ from __future__ import annotations
 from django.utils.safestring import SafeString
 
 from engine.views import view as view_of
+from games.board import parts
+from games.board.draw import board_html, seat_infos
+from games.board.jinja_env import fixed_language
+from games.board.presenter import Flags, present, seat_style
+from games.board.viewer import Viewer
+from games.board.words import log_line
 from games.history.replays import RoundReplay
-from games.table import parts
-from games.table.board import Flags, Viewer, board_html, log_line, present, seat_infos, seat_style
-from games.table.jinja_env import fixed_language
 
 __all__ = ["names", "seat_style", "step_html"]
 

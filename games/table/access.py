@@ -4,7 +4,7 @@
   (Django's LocaleMiddleware: the language cookie, then Accept-Language).
 - `may_watch`: whether this user (or the holder of the watch token) may see the match's
   table at all — games.permissions' ``WATCH``, a staff member's watch logged (R24: who
-  sees what once in is the viewer's business, games.table.viewer).
+  sees what once in is the viewer's business, games.board.viewer).
 - `started_match`: the match a command is about, refused (games.words) while it does not
   exist or still waits for players.
 

@@ -5,7 +5,7 @@ the seats this viewer may let a computer play now (their owners away longer than
 table's limit), the viewer's own seats a computer plays ("Take my seat back"), and,
 for a seated person, the table's away limit to choose from the menu. Which seats
 a computer plays shows to everyone in the shared parts: the seat's name says so
-(`standin_name`, games.table.board.seat_infos).
+(games.board.words `standin_name`, games.board.draw.seat_infos).
 
 The seats away past the limit (`due_seats`) are worked out once per version of the match
 for all its viewers (games.table.facts); a seat's limit passing changes no version, so the
@@ -22,11 +22,10 @@ from django.utils import timezone
 
 from games import permissions
 from games.attendance import presence, standin
+from games.board.jinja_env import active_language
 from games.models import AWAY_SECONDS, Match
 from games.permissions import Action as Can
 from games.table import words
-from games.table.jinja_env import active_language
-from games.table.jinja_env import text as _
 
 
 @dataclass(frozen=True)
@@ -49,11 +48,6 @@ def _limit_words(language: str | None) -> tuple[tuple[str, str], ...]:
     # Every seated person's menu shows them on every board: looked up once per language
     # (`language` is the active one).
     return tuple((value, str(label)) for value, label in Match.AwayLimit.choices)
-
-
-def standin_name(name: str) -> str:
-    """A seat's name while a computer plays it for its owner."""
-    return _("%(name)s (a computer plays)") % {"name": name}
 
 
 def for_viewer(

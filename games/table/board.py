@@ -1,19 +1,20 @@
-"""Rendering a match's board for one viewer: reads, presenter, parts, message.
+"""Rendering a match's board for one viewer: reads, flags, parts, message.
 
-The table's wing splits the board by responsibility:
+The board is drawn by games' root package games/board/ (which the replay shares):
 
-- games.table.viewer: who may see what (`Viewer`: `shown_seat`, `cover_seat`, R24);
-- games.table.presenter: a `SeatView` turned into the template context (`present`);
-- games.table.words: the words (whose turn, why a tile fits nowhere, hints, log lines);
-- games.table.parts: the board as named parts, the shared ones rendered once per version
-  and language, and the update frames carrying only the parts that changed.
+- games.board.viewer: who may see what (`Viewer`: `shown_seat`, `cover_seat`, R24);
+- games.board.presenter: a `SeatView` turned into the template context (`present`);
+- games.board.words: the words (whose turn, why a tile fits nowhere, hints, log lines);
+- games.board.parts: the board as named parts, the shared ones rendered once per version
+  and language, and the update frames carrying only the parts that changed;
+- games.board.draw: the seats' names (`seat_infos`), a presented board's parts and HTML.
 
-This module puts them together for a `Match`: `seat_infos` and `match_flags` (from the
+This module puts them together for a `Match` at the live table: `match_flags` (from the
 version's shared reads, games.table.board_reads, and what every viewer of it shares,
-games.table.facts; per viewer, what it may do is asked once, games.permissions.powers), `board_context` (the viewer's seat
-chosen by the relay), `match_page` (its parts, the shared ones kept on the reads),
-`board_message` (the whole board), `events_since` (an update's events) and
-`render_log`. Its names from the modules above are kept here too for the callers.
+games.table.facts; per viewer, what it may do is asked once, games.permissions.powers),
+`board_context` (the viewer's seat chosen by the relay), `match_page` (its parts, the shared
+ones kept on the reads), `board_message` (the whole board), `events_since` (an update's
+events) and `render_log`.
 
 ## Contract with a connection's screen (games/table/screen.py)
 
@@ -56,7 +57,7 @@ listed in docs/protocol.md (a test compares the two).
 - ``{"type": "board", "version": v, "html": "...", "title": "...", "your_turn": bool}``
   (``board_message``): on connect, ``sync`` and a new round
 - ``{"type": "update", "v": v, "base": b, "events": [...], "parts": {id: html}, "board": {attr: value}}``
-  (games.table.parts): the parts changed since version ``b`` (the page's), the board
+  (games.board.parts): the parts changed since version ``b`` (the page's), the board
   element's attributes when they changed; events from engine.events (never a hidden tile)
 - ``{"type": "error", "code": ..., "message": ..., "request_id": ...}``, for an illegal move
   also ``"reason"`` (the engine's reason code), ``"rule"`` and ``"why_url"`` (its anchor)
@@ -64,14 +65,14 @@ listed in docs/protocol.md (a test compares the two).
   ``"request": "open|done|declined|expired|void"`` for a change asked of the others (also on a
   repeated request id)
 - ``{"type": "hint", "tile": "5-3", "train": "mexican"|0|null, "act": ..., "reason": "<one line>"}``
-  (``hint_message``)
+  (games.board.words ``hint_message``)
 - ``{"type": "log", "html": ...}`` (``render_log``); the open log panel also
   refreshes itself from ``/m/<id>/log/`` (``games:table_log``) after each board
 
 A connection closed with code 4403 (may not watch) is not retried by the client.
 The HTTP page (``games.table.views.table``) puts the same ``board_html(board_context(...))``
-into ``templates/games/table.html`` on first load, so the table works before the socket
-connects.
+(games.board.draw) into ``templates/games/table.html`` on first load, so the table works
+before the socket connects.
 """
 
 from __future__ import annotations
@@ -84,114 +85,17 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from engine.views import SeatView
-from games.table import away, parts
-from games.table.jinja_env import active_language as language
-from games.table.jinja_env import fixed_language
-from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
-
-# What the table's callers and tests know by this module's name (the board was split into these modules):
-from games.table.presenter import (  # noqa: F401
-    COMPACT_FROM,
-    SEAT_COLOURS,
-    SEAT_SHAPES,
-    SHOWN_NARROW,
-    SHOWN_WIDE,
-    ActionsCtx,
-    Ask,
-    Board,
-    Flags,
-    HandCtx,
-    HandTileCtx,
-    SeatCtx,
-    SeatInfo,
-    TrainCtx,
-    TrainTileCtx,
-    present,
-    present_public,
-    public_flags,
-    seat_style,
-)
-from games.table.viewer import Viewer  # noqa: F401
-from games.table.words import (  # noqa: F401
-    HINT_REASONS,
-    hint_message,
-    hint_reason,
-    log_line,
-    points_text,
-    spoken,
-    tiles_text,
-    train_label,
-    why_not,
-)
-from games.words import seat_number
-
-
-def shared_of(board: Board, rows: dict[Any, Any] | None = None) -> dict[str, Any]:
-    """The shared parts of the moment `board` shows, rendered now (`rows`: the shared parts
-    rendered before, reused where they show the same; `parts.shared_parts`)."""
-    if board.source is None:
-        raise ValueError("this board was not made by present()")
-    view, seats, flags = board.source
-    return parts.shared_parts(present_public(view, seats, flags), rows)
-
+from games.board import parts
+from games.board.draw import isolated, seat_infos, shared_of
+from games.board.jinja_env import active_language as language
+from games.board.jinja_env import fixed_language
+from games.board.jinja_env import text as _  # Django's gettext, each word kept once translated
+from games.board.presenter import Ask, Board, Flags, SeatInfo, present
+from games.board.viewer import Viewer
+from games.board.words import log_line
+from games.table import away
 
 # ---------------------------------------------------------------- rendering a match
-
-
-def seat_infos(
-    match: Any,
-    *,
-    with_presence: bool = False,
-    seen: dict[int, tuple[bool, Any]] | None = None,
-) -> list[SeatInfo]:
-    """Names and kinds of a match's seats (a Match with its seats); `with_presence`: whether each
-    person's seat is at the table now, or since when away (games.attendance.presence, read now:
-    a live board of a match being played; the table is told when a connection opens or closes),
-    or `seen`: who is at the table as read already (games.table.facts)."""
-    out = []
-    from games.attendance import presence
-    from games.models import Seat
-    from games.reads import selectors
-
-    levels = dict(Seat.Level.choices)
-    if seen is None and with_presence and match.status == "playing":
-        seen = presence.at_table(match.pk)
-
-    for s in selectors.match_seats(match):
-        name = s.display_name
-        if not name:
-            name = (
-                _("Computer %(number)s") % {"number": s.index + 1}
-                if s.kind == "computer"
-                else seat_number(s.index)
-            )
-        kind = s.kind
-        # a computer plays it while its owner is away (games.attendance.standin): said plainly
-        if s.standin:
-            name, kind = away.standin_name(name), "computer"
-        level = levels.get(s.computer_level, "")  # the computer's level in words
-        here, since = "", None
-        if seen is not None and s.kind != "computer" and s.user_id is not None:
-            there, last = seen.get(s.user_id, (False, None))
-            here, since = ("here", None) if there else ("away", last)
-        out.append(
-            SeatInfo(
-                index=s.index,
-                name=isolated(name),
-                kind=kind,
-                level=str(level),
-                presence=here,
-                away_since=since,
-            )
-        )
-    return out
-
-
-def isolated(name: str) -> str:
-    """`name` between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: what <bdi> does, for
-    the sentences and attributes a name is put into (a right-to-left name cannot reorder the
-    words around it)."""
-    return f"\u2068{name}\u2069"
 
 
 def match_flags(
@@ -383,24 +287,12 @@ def ask_for(match: Any, ask: Any, user: Any, *, powers: Any = None) -> Ask | Non
 
 
 def _render(name: str, context: dict[str, Any]) -> SafeString:
-    """A Jinja2 template of ``games/jinja2/`` (games/jinja_env.py) rendered; it autoescapes, so
+    """A Jinja2 template of ``games/jinja2/`` (games/board/jinja_env.py) rendered; it autoescapes, so
     the HTML is safe to put into a Django page as it is."""
     from django.template import engines
 
     with fixed_language():
         return mark_safe(engines["jinja2"].get_template(name).render(context))
-
-
-def board_page(board: Board, shared: dict[str, Any] | None = None) -> parts.Page:
-    """A presented `board` as parts; `shared`: the version's shared parts if made already."""
-    with fixed_language():
-        return parts.page(board, shared if shared is not None else shared_of(board))
-
-
-def board_html(board: Board, shared: dict[str, Any] | None = None) -> SafeString:
-    """The board HTML (``games/jinja2/games/board.html``) of a presented `Board`."""
-    with fixed_language():
-        return mark_safe(board_page(board, shared).html())
 
 
 def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:

@@ -1,6 +1,6 @@
 """What every board of a match reads from the database, read once per version of the match.
 
-A board (games/board.py) shows, besides the match row's engine snapshot and its
+A board (games/table/board.py) shows, besides the match row's engine snapshot and its
 seats: the points of the finished rounds (R21), Undo and Redo from the current
 round's log (R27) and that log's last line, whether the computer players wait
 (R26) and, once the match is over, the next match at the table (R29). All of it is
@@ -63,7 +63,7 @@ KEEP_SECONDS = 5.0
 
 class Line(NamedTuple):
     """One log entry as the board reads it: the columns the fold (`games.log.Entry` and
-    `Played`, R27) and the last line (`games.table.board.log_line`) use, and its user's name."""
+    `Played`, R27) and the last line (`games.board.words.log_line`) use, and its user's name."""
 
     id: int
     round_id: int
@@ -298,7 +298,7 @@ def current(match_id: int, *, at_least: int | None) -> BoardReads | None:
         with _lock:
             kept = _kept.get(match_id)
             # The match's shared parts as last rendered go on from version to version (most
-            # stay the same from one move to the next: games.table.parts.shared_parts).
+            # stay the same from one move to the next: games.board.parts.shared_parts).
             rows = kept.shared.get("rows") if kept is not None else None
             reads.shared["rows"] = rows if rows is not None else {}
             if kept is None or reads.version >= kept.version:

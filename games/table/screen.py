@@ -8,7 +8,7 @@ games.table.hub), from the reads every connection of the table shares
 - `viewer`: who the connection is at this match (R24): the seats its user plays
   (games.permissions), the relay seat last revealed on this device, "draw and pass for me";
 - `board_message`: the update frame of the parts that changed since what it was sent last
-  (`sent`, games.table.parts), or the whole board (nothing sent yet, a new round, a sync);
+  (`sent`, games.board.parts), or the whole board (nothing sent yet, a new round, a sync);
 - a spectator's frame is made once per version for every spectator holding the same board
   (`watched`; R24: a spectator's board shows no hand, so it is the same for all of them).
 
@@ -22,8 +22,10 @@ from typing import Any
 
 from django.utils import translation
 
+from games.board import parts
+from games.board.viewer import Viewer
 from games.models import Match
-from games.table import board, board_reads, parts
+from games.table import board, board_reads
 
 
 class Screen:
@@ -52,12 +54,12 @@ class Screen:
         self.sent_version = -1
         self.sent = parts.Sent()
 
-    def viewer(self, match: Match, reads: Any = None) -> board.Viewer:
-        """Who this connection is at `match` (R24, games.table.viewer; `reads`: the version's
+    def viewer(self, match: Match, reads: Any = None) -> Viewer:
+        """Who this connection is at `match` (R24, games.board.viewer; `reads`: the version's
         reads of `match`, which keep what each person may do)."""
         user = self.user if getattr(self.user, "is_authenticated", False) else None
         controlled = board.powers_at(match, user, reads).mine if user is not None else ()
-        return board.Viewer(
+        return Viewer(
             user=user, controlled=controlled, revealed=self.revealed, autodraw=self.autodraw
         )
 
@@ -65,7 +67,7 @@ class Screen:
         self, *, at_least: int | None = None, whole: bool = False, changes_only: bool = False
     ) -> dict[str, Any] | None:
         """An update frame carrying what changed since this connection's last board, or the
-        whole board (`whole`, nothing sent yet, a new round); games/table/parts.py.
+        whole board (`whole`, nothing sent yet, a new round); games/board/parts.py.
         `changes_only`: None rather than an update to the same version that changes nothing."""
         reads = board_reads.current(self.match_id, at_least=at_least)
         if reads is None or reads.match.state is None:
@@ -79,7 +81,7 @@ class Screen:
     def made(
         self,
         reads: board_reads.BoardReads,
-        viewer: board.Viewer,
+        viewer: Viewer,
         *,
         whole: bool,
         changes_only: bool = False,
@@ -111,7 +113,7 @@ class Screen:
     def watched(
         self,
         reads: board_reads.BoardReads,
-        viewer: board.Viewer,
+        viewer: Viewer,
         *,
         whole: bool,
         changes_only: bool = False,

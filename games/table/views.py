@@ -21,6 +21,8 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_cookie
 
 from games import permissions, services
+from games.board.draw import board_html
+from games.board.viewer import Viewer
 from games.models import Match
 from games.permissions import Action as Can
 from games.reads.seats import match_with_seats
@@ -62,7 +64,7 @@ def _table(request: HttpRequest, match_id: int) -> HttpResponse:
         detail = reverse("games:detail", args=[match.pk])
         return redirect(f"{detail}?{urlencode({'watch': token})}" if watching else detail)
     signed_in = user if user.is_authenticated else None
-    viewer = board.Viewer(
+    viewer = Viewer(
         user=signed_in,
         controlled=controlled,
         autodraw=bool(controlled) and services.autodraw_of(signed_in),
@@ -74,7 +76,7 @@ def _table(request: HttpRequest, match_id: int) -> HttpResponse:
         "games/table.html",
         {
             "b": b,
-            "board_html": board.board_html(b),  # a Jinja2 template (games/jinja_env.py)
+            "board_html": board_html(b),  # a Jinja2 template (games/board/jinja_env.py)
             "match": match,
             "ws_path": ws_path,
             "watch_token": match.watch_token if not controlled and watching else "",

@@ -133,7 +133,7 @@ def _as_tile(value: object) -> Tile:
 
 @cache
 def _tile_svg(a: int, b: int, vertical: bool, label: str, decorative: bool, css: str) -> str:
-    # Short: a train's or a hand's tiles are re-sent when they change (games/table/parts.py).
+    # Short: a train's or a hand's tiles are re-sent when they change (games/board/parts.py).
     # The face is a symbol, so its edge is styled through custom properties that the use
     # inherits (--face-edge, --face-width…, board.css), not by selectors on .tile__face.
     k = "v" if vertical else "h"

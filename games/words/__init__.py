@@ -4,7 +4,7 @@ Two places decide *that* a move is refused, with the same reason codes: the engi
 (`engine.state.IllegalAction`: ``code="not_your_turn"``, ``params={"seat": 2}``, seats
 0-based as the engine counts them, and the rule id for code and tests), which the
 services turn into a `games.errors.GameError`; and the board's "why can't I play this
-tile?" (`games.table.words.why_not`), which reasons from the seat's view before the
+tile?" (`games.board.words.why_not`), which reasons from the seat's view before the
 player tries and adds three codes of its own (`VIEW_CODES`). This module alone decides
 what either *says* (`refusal`, `say`): a sentence in the active language, with seats
 named as players see them (by name when the names are known, else numbered from 1).
@@ -22,8 +22,9 @@ The root's other words, each in a section below: the create form's (`FORM`), the
 first-time tips' (`TIP_WORDS`), the scores chart's and the admin's search boxes'
 (`SEARCH_HELP`). Beside this module in the words package: the rules themselves (rules.py).
 
-Not here: the board's other words (whose turn, hints, results, log lines, the protocol's
-refusals: games/table/words.py), a replay's log and the history
+Not here: the board's other words (whose turn, hints, results, log lines:
+games/board/words.py), the table's (the protocol's refusals: games/table/words.py), a
+replay's log and the history
 admin's (games/history/words.py), table talk's (games/chat/words.py), the account pages'
 (accounts/words.py).
 """

@@ -6,7 +6,7 @@ headings. Rule ids are stable: the rules page anchors each rule by its id, and t
 the table (games.words.rule_url) point there.
 
 The rules as a whole, not a given move: what a refusal says is the words package's
-(games/words/__init__.py), the board's own words games/table/words.py's.
+(games/words/__init__.py), the board's own words games/board/words.py's.
 """
 
 from __future__ import annotations

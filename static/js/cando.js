@@ -4,7 +4,7 @@
 (function () {
   "use strict";
   var MT = window.MT = window.MT || {};
-  // Its first line, the instruction of the moment, is the board's data-status (games/table/parts.py
+  // Its first line, the instruction of the moment, is the board's data-status (games/board/parts.py
   // board_attrs), written here after every board and update: the server leaves it out of the
   // "tools" part, which would otherwise change, for every seat, on every turn.
   function nowLine(b) {

@@ -1,5 +1,5 @@
 // Times the server can only write in UTC, said in the reader's own time: a presence
-// dot's "Away since 14:05 UTC" (games/table/presenter.py presence_words) becomes "Away since
+// dot's "Away since 14:05 UTC" (games/board/presenter/seats.py presence_words) becomes "Away since
 // 15:05" in the reader's zone, formatted by the browser (Intl) in the page's language. The
 // element carries the moment (data-since, ISO 8601); the words come from #board-strings
 // ("away_since", translated on the server). Without scripts the UTC words stay.

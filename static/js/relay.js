@@ -20,7 +20,7 @@
     document.documentElement.classList.toggle("has-cover", !!cover);
     if (board) {
       // Everything behind the cover is out of reach (keyboard and screen readers alike).
-      var holder = cover ? cover.closest("#cover") : null; // the cover's part (games/table/parts.py)
+      var holder = cover ? cover.closest("#cover") : null; // the cover's part (games/board/parts.py)
       Array.prototype.forEach.call(board.children, function (el) {
         if (el !== cover && el !== holder) el.inert = !!cover;
       });

@@ -2,7 +2,7 @@
  *
  * Opens ws(s)://<host>/ws/m/<id>/ (+ ?watch=<token> for spectators). A "board" message
  * swaps #board's innerHTML whole (on connect, sync, a new round); an "update" message
- * (games/table/parts.py) carries only the parts that changed since this page's version,
+ * (games/board/parts.py) carries only the parts that changed since this page's version,
  * each whole or as line edits of the text this page holds for it: each is morphed in by id with idiomorph (static/vendor/idiomorph.min.js), so focus,
  * selection, scroll and open dialogs survive, and the board element's changed attributes are set.
  * An update that does not start from this page's version asks for a sync. Each played
@@ -198,7 +198,7 @@
 
   // Each part's text as this page holds it: the last whole board's, or as the updates since
   // made it. An update sends a part whole, or as line edits of that text ("edits": {id:
-  // [[start, end, text], …]}: lines start..end become text's lines; games/table/parts.py).
+  // [[start, end, text], …]}: lines start..end become text's lines; games/board/parts.py).
   var boardText = "";
   var texts = {};
   /** The element with id `id` in `html`, as text (parts are whole elements whose tags of one

@@ -4,7 +4,7 @@
 the page is opened: ``Table(page).open(url)``) and offers the moves a person
 makes: click a tile, click a glowing train, press a button, confirm a dialog, ask
 for a hint (`first_fit` reads the move to make off the page). It reads the board the server rendered (``#board > .board`` and its
-``data-*`` attributes, see games/board.py) and never calls a service.
+``data-*`` attributes, see games/table/board.py) and never calls a service.
 
 `tiles_in(text)` finds every tile a text names ("5-3", SVG ``data-pips`` …), the
 tool for "no hand reaches anyone but its owner" (R24). `pick_seed` chooses a deal
@@ -132,7 +132,7 @@ class Table:
 
     def boards(self) -> list[dict[str, Any]]:
         """Every board this page had, in order: the whole ones sent, and the ones each update
-        frame made of the board before it (games/table/parts.py; the page morphs the same
+        frame made of the board before it (games/board/parts.py; the page morphs the same
         parts in). An update that does not follow its board is skipped: the page asks for a
         sync then."""
         out: list[dict[str, Any]] = []

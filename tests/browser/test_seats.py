@@ -63,7 +63,7 @@ def frame_tiles(table: Table, upto: int | None = None, *, over: bool = False) ->
             and not over
             and (message.get("board") or {}).get("data-phase") in OVER
         ):
-            continue  # the update that ends the round (games/table/parts.py): every hand face up
+            continue  # the update that ends the round (games/board/parts.py): every hand face up
         found |= tiles_in("\n".join(str(v) for v in message.values()))
     return found
 

@@ -35,7 +35,7 @@ WIDE = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 667}
 #: the limit passes this long after Ana's page is open (the worker tells tables every 5 s)
 SOON = 1.5
-#: a seat's name while a computer plays it for its owner (games.table.away.standin_name)
+#: a seat's name while a computer plays it for its owner (games.board.words.standin_name)
 COMPUTER_PLAYS = re.compile(r"\(a computer plays\)")
 
 

@@ -1,4 +1,4 @@
-"""The table takes update frames (games/table/parts.py, static/js/table.js): moves slide, clicks
+"""The table takes update frames (games/board/parts.py, static/js/table.js): moves slide, clicks
 go on meanwhile, reduced motion shows no movement, a refused move comes back with its words,
 and a page that missed a frame asks for the board again.
 

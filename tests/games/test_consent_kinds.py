@@ -16,6 +16,8 @@ from django.utils import timezone, translation
 from engine.serialize import state_from_json
 from games import consent, services
 from games.attendance import presence
+from games.board.draw import board_html
+from games.board.viewer import Viewer
 from games.errors import ILLEGAL, GameError
 from games.log import words as logtext
 from games.models import ChangeRequest, Match, Presence
@@ -24,7 +26,6 @@ from games.table.commands import away_limit, stand_in
 from games.table.commands.last_round import end_after_this_round
 from games.table.commands.restart import round_restart
 from games.table.commands.undo import match_undo
-from games.table.viewer import Viewer
 from tests import seeded
 from tests.games.conftest import Driver, rid, state_of
 
@@ -222,7 +223,7 @@ def test_the_asker_is_told_who_declined_in_their_language(
         assert told != _asker_board(trio, alice, "en")
     # only the asker is told, and the board part carries it
     assert _asker_board(trio, bob) == ""
-    html = table_board.board_html(
+    html = board_html(
         table_board.board_context(match=trio, viewer=Viewer(user=alice, controlled=(0,)))
     )
     assert "data-answered" in html and "bob" in html

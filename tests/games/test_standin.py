@@ -20,6 +20,8 @@ from engine.serialize import state_from_json
 from engine.views import view
 from games import notify, permissions, services
 from games.attendance import presence, standin
+from games.board.draw import seat_infos
+from games.board.viewer import Viewer
 from games.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, GameError
 from games.models import LogEntry, Match, Presence, Seat, StandIn
 from games.reads import selectors
@@ -289,7 +291,7 @@ def test_the_seat_shows_plainly_that_a_computer_plays_it_and_no_hand_leaks(
     assert 'data-stand-in="1"' in html and "Let a computer play for" in html
     hand_over(match, ana)
     match = Match.objects.get(pk=match.pk)
-    infos = board.seat_infos(match)
+    infos = seat_infos(match)
     assert "(a computer plays)" in infos[1].name and infos[1].kind == "computer"
     for who in (ana, None):
         assert "(a computer plays)" in html_for(match, who)
@@ -311,7 +313,7 @@ def html_for(match: Match, user: Any) -> str:
     match = (
         Match.objects.select_related("created_by").prefetch_related("seats__user").get(pk=match.pk)
     )
-    viewer = board.Viewer(user=user, controlled=tuple(permissions.seats_controlled(match, user)))
+    viewer = Viewer(user=user, controlled=tuple(permissions.seats_controlled(match, user)))
     return str(board.board_message(match=match, viewer=viewer)["html"])
 
 

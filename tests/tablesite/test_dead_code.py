@@ -1,7 +1,7 @@
 """No dead code in the site's read and render modules: every public function of
-games/reads/selectors.py, games/table/parts.py and games/table/board.py is used by the site
-(games/, accounts/, tablesite/, bench/, templates), not only by the tests. What only the
-tests need lives under tests/ (tests/reads.py, tests/frames.py).
+games/reads/selectors.py, games/board/parts.py, games/board/draw.py and games/table/board.py
+is used by the site (games/, accounts/, tablesite/, bench/, templates), not only by the
+tests. What only the tests need lives under tests/ (tests/reads.py, tests/frames.py).
 
 Uses are read with `ast` (a name or an attribute, an imported name), so a mention in a
 docstring does not keep a function alive.
@@ -13,7 +13,12 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CHECKED = ("games/reads/selectors.py", "games/table/parts.py", "games/table/board.py")
+CHECKED = (
+    "games/reads/selectors.py",
+    "games/board/parts.py",
+    "games/board/draw.py",
+    "games/table/board.py",
+)
 SITE = ("games", "accounts", "tablesite", "bench")
 
 

@@ -1,6 +1,6 @@
 """The house's layers (design.md): no import circle among the domain's modules,
 and a wing (games/table, games/history, games/chat) never imported by the root or the
-engine, nor by another wing.
+engine, nor by another wing but through a door (`DOORS`).
 
 Imports are read from the source with `ast`: at module level and inside functions alike
 (a function-level import is still a dependency, only a hidden one); an import under
@@ -9,10 +9,11 @@ string that is a site module's dotted path, or a path to something in one (what
 ``import_string`` or a setting would load), counts as importing that module: code run by
 name is still a dependency.
 
-The one door between wings: games/history/boards.py draws a replay step with the live
-table's presenter and board templates (games.table.board, .parts, .jinja_env), so that a
-replay looks exactly like the table did. That dependency goes one way — the table never
-imports history — and no other history module may import the table.
+What two wings share moves to the root instead: the board's drawing (presenter, parts,
+templates' environment, words) is games/board/, which the live table and the replay
+(games/history/boards.py) both import, so history never imports the table. The doors left
+lead to table talk (games/chat): the table's websocket carries its frames, and the replay
+page shows a match's chat.
 """
 
 from __future__ import annotations
@@ -27,12 +28,6 @@ PACKAGES = ("engine", "games", "accounts", "tablesite")
 WINGS = ("games.table", "games.history", "games.chat")
 #: importer module -> the wing modules it may import (see the module docstring).
 DOORS = {
-    "games.history.boards": {
-        "games.table",
-        "games.table.board",
-        "games.table.parts",
-        "games.table.jinja_env",
-    },
     # Table talk rides the table's websocket: the table's command registry (with the chat
     # commands' fields) and its connections reach the chat through these two modules only, and
     # the chat wing never imports the table.

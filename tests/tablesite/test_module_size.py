@@ -1,6 +1,6 @@
 """No module of the site is over 600 lines (design.md: modules small and named for what
 they hold). One that grows past it is split into modules named for their parts, as
-games/models/ and games/table/presenter/ were, its old import path kept by the package.
+games/models/ and games/board/presenter/ were, its old import path kept by the package.
 
 Counted: every ``.py`` file under engine/, games/, accounts/ and tablesite/ but migrations
 (Django writes those), lines as ``wc -l`` counts them. The modules still over the limit are

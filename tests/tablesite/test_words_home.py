@@ -1,11 +1,11 @@
 """One home for words: no module outside the words modules says a sentence of its own.
 
 Players read each sentence from one place, the words modules: every ``words.py``
-(games/table/, games/log/, games/history/, games/chat/, accounts/) and the words package
-games/words/ (the refusals and the site's sentences by key, the rules page's text), and a
-feature's own module for what only that feature says, in its ``WORDS`` (a module of
-games/table/commands/: its refusals, its offer, its log line, the change it asks of the
-others, as games/table/commands/play_again.py and last_round.py). Services raise reason
+(games/board/, games/table/, games/log/, games/history/, games/chat/, accounts/) and the
+words package games/words/ (the refusals and the site's sentences by key, the rules page's
+text), and a feature's own module for what only that feature says, in its ``WORDS`` (a
+module of games/table/commands/: its refusals, its offer, its log line, the change it asks
+of the others, as games/table/commands/play_again.py and last_round.py). Services raise reason
 codes (games/errors.py) with a sentence by key (games/words/__init__.py `sentence`,
 accounts/words.py); views, consumers, forms, permissions, the admin and the protocol take
 theirs from the words modules too.
@@ -17,7 +17,7 @@ sentence (two words or more ending in . ! ? … or :). Labels ("Hint:", "15 minu
 model choice labels are not sentences. At most 20 sentences are said outside, each listed
 with why: in `STAYS`, those that belong where they are (a model field's help text, which
 Django's admin shows beside its field; the confirmation e-mail, see there), and in
-`PENDING`, the table's board's and presenter's, which move to games/table/words.py with
+`PENDING`, the table's board's and presenter's, which move to games/board/words.py with
 those modules' rewrite. A new sentence anywhere else fails the test.
 """
 
@@ -69,18 +69,18 @@ STAYS: dict[str, dict[str, str]] = {
     },
 }
 #: sentences of modules being rewritten (the table's board and presenter): they move to
-#: games/table/words.py with that rewrite, and no new one may join them
+#: games/board/words.py with that rewrite, and no new one may join them
 PENDING: dict[str, set[str]] = {
     "games/table/board.py": {
         "%(name)s restarted the round: every hand is back as it was dealt.",
         "Answers close at %(time)s.",
     },
-    "games/table/presenter/hand.py": {
+    "games/board/presenter/hand.py": {
         "You placed %(count)s tile on your train.",
         "The double %(tile)s stays open at its end; it must be satisfied once the first turns "
         "are over.",
     },
-    "games/table/presenter/__init__.py": {
+    "games/board/presenter/__init__.py": {
         "%(name)s's turn.",
         "Place %(tile)s in the centre?",
         "Your turn: confirm the engine double, or tap a lit tile: that places it and starts "

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games import permissions
+from games.board.words import hint_message
 from games.reads import selectors
-from games.table import access, board
+from games.table import access
 from games.table.commands import Spec
 from games.table.commands.fields import SEAT
 
@@ -26,7 +27,7 @@ def hint(*, t: Connection, seat: int) -> dict[str, Any]:
         viewer.shown_seat(public.turn, public.phase in ("round_over", "match_over")),
         seat,
     )
-    return board.hint_message(selectors.seat_view(match, seat))
+    return hint_message(selectors.seat_view(match, seat))
 
 
 async def handle(t: Connection, c: Command) -> None:

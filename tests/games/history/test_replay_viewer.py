@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from games.board.draw import board_html
+from games.board.viewer import Viewer
 from games.history import boards
 from games.history.replays import NotReplayable, round_replay
 from games.models import Match
-from games.table.board import Viewer, board_context, board_html
+from games.table.board import board_context
 from tests.games.matches import create, step
 
 REVEAL = re.compile(r'<div class="reveal[^"]*">.*?</div>', re.S)

@@ -25,8 +25,9 @@ def pages() -> dict[str, tuple[Any, Any, Any]]:
     from engine.rules import apply
     from engine.state import Action
     from engine.views import view
-    from games.table.board import Flags, Viewer
-    from tests.games.table import states as S
+    from games.board.presenter import Flags
+    from games.board.viewer import Viewer
+    from tests.games.board import states as S
 
     out: dict[str, Any] = {}
     st = S.start(4)
@@ -97,17 +98,18 @@ def render_page(v: Any, seats: Any, viewer: Any, flags: Any) -> str:
     from django.template.loader import render_to_string
     from django.test import RequestFactory
 
-    from games.table import board
+    from games.board.draw import board_html
+    from games.board.presenter import present
     from games.table.words import script_words
 
-    b = board.present(v, seats, viewer=viewer, flags=flags)
+    b = present(v, seats, viewer=viewer, flags=flags)
     request = RequestFactory().get("/m/1/")
     request.user = AnonymousUser()
     html = render_to_string(
         "games/table.html",
         {
             "b": b,
-            "board_html": board.board_html(b),
+            "board_html": board_html(b),
             "match": SimpleNamespace(pk=1),
             "ws_path": "/ws/m/1/",
             "watch_token": "",

@@ -1,4 +1,4 @@
-"""The board's shared reads (games/board_reads.py) and the one-query computer lookup:
+"""The board's shared reads (games/table/board_reads.py) and the one-query computer lookup:
 the performance fixes the load benchmark led to must not change what anyone sees.
 
 - a board built from reads another connection made equals a board read afresh, for
@@ -23,6 +23,10 @@ from django.utils import translation
 from engine.rules import legal_actions
 from engine.serialize import state_from_json
 from games import services
+from games.board.draw import seat_infos
+from games.board.presenter import Flags
+from games.board.viewer import Viewer
+from games.board.words import log_line
 from games.models import Match
 from games.reads import selectors
 from games.reads.seats import match_with_seats
@@ -64,12 +68,9 @@ def started(players: list[Any], seed: int = 7) -> Match:
     return match
 
 
-def viewers(match: Match, players: list[Any]) -> list[board.Viewer]:
-    out = [
-        board.Viewer(user=u, controlled=tuple(selectors.seats_controlled(match, u)))
-        for u in players
-    ]
-    return out + [board.Viewer()]  # and a spectator
+def viewers(match: Match, players: list[Any]) -> list[Viewer]:
+    out = [Viewer(user=u, controlled=tuple(selectors.seats_controlled(match, u))) for u in players]
+    return out + [Viewer()]  # and a spectator
 
 
 def boards(
@@ -102,11 +103,11 @@ def undo_text_read_one_by_one(match: Match, user: Any, view: Any) -> str:
     effective = log.fold(selectors.round_log(rnd)).effective
     count = log.undo_group(effective, selectors.seats_controlled(match, user))
     assert count
-    return undo_words(effective[-count:], [s.name for s in board.seat_infos(match)], view.seat)
+    return undo_words(effective[-count:], [s.name for s in seat_infos(match)], view.seat)
 
 
-def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> board.Flags:
-    """The board's flags as games/board.py read them before the shared reads: one query
+def flags_read_one_by_one(match: Match, viewer: Viewer, view: Any) -> Flags:
+    """The board's flags as games/table/board.py read them before the shared reads: one query
     per question (kept here as the reference the shared reads must agree with)."""
     from django.urls import reverse
 
@@ -129,7 +130,7 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
     following = selectors.next_match(match) if view.phase == "match_over" else None
     signed_in = user is not None
     ask = board.ask_for(match, selectors.open_request(match.pk), user)  # A request waits
-    return board.Flags(
+    return Flags(
         match_id=match.pk,
         version=match.version,
         undo=signed_in and ask is None and reads.undo_available(match, user),
@@ -146,14 +147,14 @@ def flags_read_one_by_one(match: Match, viewer: board.Viewer, view: Any) -> boar
         and match.status == "playing"
         and bool(selectors.seats_controlled(match, user)),
         undo_text=undo_text_read_one_by_one(match, user, view) if signed_in else "",
-        last_event=board.log_line(
-            last, [s.name for s in board.seat_infos(match)], view.seat, engine=view.engine
+        last_event=log_line(
+            last, [s.name for s in seat_infos(match)], view.seat, engine=view.engine
         )
         if last is not None
         else "",
         last_train=last_train_read_one_by_one(match, last),
         # seats whose owners are away (games.attendance.standin), their presence read now
-        away=away.for_viewer(match, user, [s.name for s in board.seat_infos(match)]),
+        away=away.for_viewer(match, user, [s.name for s in seat_infos(match)]),
         # the asker told of a declined or expired request, the commands the menu
         # offers (games.table.commands), whether this round is the match's last (R32)
         answered=reads.answer_for(match, user) if signed_in and ask is None else "",
@@ -457,15 +458,15 @@ def test_what_the_boards_of_a_version_share_is_kept_per_language(players: list[A
             assert fresh is not None
             for user in players[:2] + [None]:
                 mine = tuple(selectors.seats_controlled(shared.match, user)) if user else ()
-                viewer = board.Viewer(user=user, controlled=mine)
+                viewer = Viewer(user=user, controlled=mine)
                 kept = board.board_message(match=shared.match, viewer=viewer, reads=shared)
                 assert kept == board.board_message(
-                    match=fresh, viewer=board.Viewer(user=user, controlled=mine)
+                    match=fresh, viewer=Viewer(user=user, controlled=mine)
                 )
             htmls[language] = kept["html"]
             assert translation.gettext("Computer %(number)s") % {"number": 3} in kept["html"]
     assert len(set(htmls.values())) == 3
-    # The parts every viewer sees alike are rendered once per language (games/table/parts.py);
+    # The parts every viewer sees alike are rendered once per language (games/board/parts.py);
     # "rows": the train rows as last rendered, by language, carried on to the next version;
     # "facts": who is at the table, the seats away, the latest closed request,
     # worked out once per version for every viewer (games/table/facts.py); "powers": what

@@ -2,7 +2,7 @@
 
 The page is the real table template rendered for real positions (tests/games/table/
 snapshots.py) and opened from a file; `window.WebSocket` is replaced by a recorder
-so each test sees exactly the JSON the client sends (games/board.py documents the
+so each test sees exactly the JSON the client sends (games/table/board.py documents the
 contract) and can feed it server messages. Screenshots at desktop and phone size
 go to test-artifacts/board/.
 """
@@ -17,9 +17,10 @@ import pytest
 from django.utils import translation
 
 from engine.views import view
-from games.table.board import Flags, Viewer
+from games.board.presenter import Flags
+from games.board.viewer import Viewer
+from tests.games.board import states as S
 
-from . import states as S
 from .snapshots import render_page
 
 pytestmark = pytest.mark.browser
@@ -407,7 +408,8 @@ def test_screenshots_desktop_and_phone(new_context, tmp_path, shots, lang):
 
 
 def test_r24_a_cover_arriving_takes_the_focus_and_makes_the_board_inert(new_context, tmp_path):
-    from games.table.board import board_html, present
+    from games.board.draw import board_html
+    from games.board.presenter import present
 
     st = S.play_until(S.start(3, seed=5), lambda s: s.phase == "play" and s.turn == 0)
     seats = S.seats(3, {0: "local", 1: "local", 2: "local"})

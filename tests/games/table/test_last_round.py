@@ -11,6 +11,8 @@ import pytest
 
 from engine.replay import run_replay
 from games import services
+from games.board.draw import board_html
+from games.board.viewer import Viewer
 from games.errors import GameError
 from games.history import replays
 from games.history.models import CountedMatch, PlayerStats
@@ -21,7 +23,6 @@ from games.table import commands
 from games.table.commands.last_round import end_after_this_round
 from games.table.commands.restart import round_restart
 from games.table.commands.undo import match_undo
-from games.table.viewer import Viewer
 from tests.games.conftest import Driver, rid, snapshot, state_of
 
 pytestmark = pytest.mark.django_db
@@ -144,7 +145,7 @@ def test_the_menu_offers_it_to_players_only_while_it_can_be_done(
         return [o.name for o in board.offers]
 
     assert offered(alice) == ["last_round"] and offered(bob) == ["last_round"]
-    html = table_board.board_html(
+    html = board_html(
         table_board.board_context(match=duo, viewer=Viewer(user=alice, controlled=(0,)))
     )
     assert 'data-cmd="last_round"' in html and 'data-dialog="last-round-dialog"' in html

@@ -15,6 +15,9 @@ from django.urls import reverse
 
 from engine.serialize import state_from_json
 from games import services
+from games.board.draw import board_html, seat_infos
+from games.board.presenter import present
+from games.board.viewer import Viewer
 from games.models import Match
 from games.services import SeatSpec
 from games.table import board
@@ -108,7 +111,7 @@ def test_r24_pass_and_play_shows_the_relay_cover_first(ana):
 def test_render_board_and_message_for_the_consumer(ana):
     match = vs_computers(ana)
     match = Match.objects.get(pk=match.pk)
-    viewer = board.Viewer(user=ana, controlled=(0,))
+    viewer = Viewer(user=ana, controlled=(0,))
     message = board.board_message(match=match, viewer=viewer)
     assert message["type"] == "board" and message["version"] == match.version
     assert isinstance(message["your_turn"], bool) and message["title"]
@@ -116,16 +119,16 @@ def test_render_board_and_message_for_the_consumer(ana):
     from games.reads import selectors
 
     seat_view = selectors.seat_view(match, 0)
-    html = board.board_html(
-        board.present(
+    html = board_html(
+        present(
             seat_view,
-            board.seat_infos(match),
+            seat_infos(match),
             viewer=viewer,
             flags=board.match_flags(match, viewer, seat_view),
         )
     )
     assert hand_tiles(html) == hand_tiles(message["html"])
-    spectator = board.board_message(match=match, viewer=board.Viewer())
+    spectator = board.board_message(match=match, viewer=Viewer())
     assert not hand_tiles(spectator["html"]) and not spectator["your_turn"]
 
 

@@ -16,9 +16,8 @@ import pytest
 from django.utils import translation
 
 from engine.views import view
-from games.table.board import Flags
-from games.table.presenter import phone_columns
-from tests.games.table import states as S
+from games.board.presenter import Flags, phone_columns
+from tests.games.board import states as S
 from tests.games.table.snapshots import render_page
 
 pytestmark = [pytest.mark.browser]

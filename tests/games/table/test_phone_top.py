@@ -20,9 +20,9 @@ import pytest
 from django.utils import translation
 
 from engine.views import view
+from games.board.presenter import Flags
 from games.models import Seat
-from games.table.board import Flags
-from tests.games.table import states as S
+from tests.games.board import states as S
 from tests.games.table.snapshots import pages, render_page
 from tests.games.table.test_long_names import LONG, SIZES
 

@@ -23,21 +23,22 @@ from engine.bots import choose
 from engine.serialize import state_to_json
 from engine.views import view
 from games import services
+from games.board.draw import board_html
+from games.board.presenter import Flags, present
 from games.errors import GameError
 from games.history.models import PlayerStats
 from games.models import Match, Seat
 from games.reads import selectors
 from games.services import SeatSpec
-from games.table.board import Flags, board_html, present
 from games.table.commands.play_again import Answers, again_answer, again_seat_set
 from tests import seeded
 from tests.browser.conftest import context_for, live, make_user, shots, signed_in, table_server
 from tests.browser.table import Table
 from tests.conftest import PHONE
+from tests.games.board import states as S
 from tests.games.conftest import rid
 from tests.games.matches import play
 from tests.games.permission_matrix import allowed, cells, world
-from tests.games.table import states as S
 from tests.games.table.socket.conftest import connect, db, phase_of, realtime_settings, state_of
 
 #: fixtures, for the tests below: the websocket's and the browser's

@@ -12,8 +12,9 @@ import pytest
 from django.utils import translation
 
 from engine.views import view
-from games.table.board import Flags, Viewer
-from tests.games.table import states as S
+from games.board.presenter import Flags
+from games.board.viewer import Viewer
+from tests.games.board import states as S
 from tests.games.table.snapshots import render_page
 
 pytestmark = [pytest.mark.browser]

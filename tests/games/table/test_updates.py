@@ -1,4 +1,4 @@
-"""Render once, send what changed (games/table/parts.py): the update frames of a played round.
+"""Render once, send what changed (games/board/parts.py): the update frames of a played round.
 
 Random rounds of 2 to 10 seats, played through the real services with legal actions
 chosen by a seeded random generator. After every change, every seat and a spectator
@@ -23,10 +23,12 @@ from markupsafe import Markup
 from engine import rules
 from engine.views import view
 from games import services
+from games.board import parts
+from games.board.viewer import Viewer
 from games.reads import selectors
 from games.reads.seats import match_with_seats
 from games.services import SeatSpec
-from games.table import board, board_reads, parts
+from games.table import board, board_reads
 from tests import frames, seeded
 from tests.games.table.hostile.secrets import tiles_written
 
@@ -79,10 +81,8 @@ class Connection:
         self.html = ""
         self.frames: list[dict[str, Any]] = []
 
-    def viewer(self) -> board.Viewer:
-        return board.Viewer(
-            user=self.user, controlled=(self.seat,) if self.seat is not None else ()
-        )
+    def viewer(self) -> Viewer:
+        return Viewer(user=self.user, controlled=(self.seat,) if self.seat is not None else ())
 
     def receive(self, reads: board_reads.BoardReads) -> None:
         """The consumer's `board_message`: an update when it can, else the whole board."""

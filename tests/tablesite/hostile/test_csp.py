@@ -155,14 +155,14 @@ def test_the_board_in_every_state_holds_no_inline_style() -> None:
     scores dialog) for a start, a first turn, ten seats, a draw, an open double, a
     spectator, a relay cover, a round's and a match's end: no style attribute, which the
     policy would refuse when the page swaps it in."""
-    from games.table import board
-    from games.table.jinja_env import fixed_language
-    from games.table.parts import shared_parts
-    from games.table.presenter import present_public
+    from games.board.draw import board_html
+    from games.board.jinja_env import fixed_language
+    from games.board.parts import shared_parts
+    from games.board.presenter import present, present_public
     from tests.games.table.snapshots import pages as states
 
     for name, (v, seats, viewer, flags) in states().items():
-        html = str(board.board_html(board.present(v, seats, viewer=viewer, flags=flags)))
+        html = str(board_html(present(v, seats, viewer=viewer, flags=flags)))
         assert not inline_style(html), (name, inline_style(html)[:3])
         with fixed_language():
             shared = shared_parts(present_public(v, seats, flags))
@@ -181,7 +181,7 @@ def test_the_stylesheets_hold_a_rule_for_every_value_the_pages_give_by_class_or_
 
     from engine.deal import MAX_PLAYERS, MIN_PLAYERS
     from engine.tiles import FULL_SET, HIGHEST
-    from games.table.presenter import SEAT_COLOURS, phone_columns
+    from games.board.presenter import SEAT_COLOURS, phone_columns
 
     css = Path(settings.BASE_DIR, "static", "css")
     board_css = (css / "board.css").read_text()

@@ -1,6 +1,6 @@
 """Finding tiles in what a connection or a page was sent, in every form the site writes one.
 
-The forms (games/jinja2/games/board/*.html, games/templatetags/tiles.py, games/board.py,
+The forms (games/jinja2/games/board/*.html, games/templatetags/tiles.py, games/board/,
 games/log/words.py): ``data-tile="5-3"``, ``data-pips="3-5"`` on a tile's SVG (either
 orientation), accessible names ("Tile 5-3", "Ficha 5-3", "Stein 5-3"), titles and
 log lines ("played 5-3"), a hint's ``"tile": "5-3"``, and the SVG itself: two

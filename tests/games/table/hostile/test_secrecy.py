@@ -324,7 +324,7 @@ def check_everything(record: Record, viewers: list[Viewer]) -> int:
             message = json.loads(raw)
             where = f"{viewer.name} frame {n} ({message['type']})"
             if message["type"] in ("board", "update"):
-                # An update frame (games/table/parts.py) makes the page the browser shows: that
+                # An update frame (games/board/parts.py) makes the page the browser shows: that
                 # page is checked like a whole board, and the frame itself below.
                 page = message if message["type"] == "board" else frames.as_board(page, message)
                 version = int(page["version"])

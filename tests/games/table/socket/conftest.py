@@ -123,7 +123,7 @@ class Browser:
         self.frames.append(raw)
         message = json.loads(raw)
         if message.get("type") == "update":
-            # The page applies the changed parts to its board (games/table/parts.py): so do we.
+            # The page applies the changed parts to its board (games/board/parts.py): so do we.
             message = frames.as_board(self.last_board, message)
         if message.get("type") == "board":
             self.last_board = message

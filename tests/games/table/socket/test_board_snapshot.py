@@ -15,6 +15,7 @@ import pytest
 from django.db import connection
 
 from games import services
+from games.board.viewer import Viewer
 from games.table import board, board_reads
 from tests.games.conftest import Driver
 
@@ -57,7 +58,7 @@ def test_a_change_between_two_reads_of_a_board_is_not_seen(
     )
     assert all(line.version <= version for line in reads.folded.effective)
     message = board.board_message(
-        match=reads.match, viewer=board.Viewer(user=alice, controlled=(0,)), reads=reads
+        match=reads.match, viewer=Viewer(user=alice, controlled=(0,)), reads=reads
     )
     assert message["version"] == version
     driver.match.refresh_from_db()

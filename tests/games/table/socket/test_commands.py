@@ -315,10 +315,10 @@ async def test_r23_r25_hint_suggests_without_playing(
 def english_hint(match_id: int) -> dict[str, Any]:
     from django.utils import translation
 
-    from games.table import board
+    from games.board.words import hint_message
 
     with translation.override("en"):
-        return board.hint_message(view(state_of(match_id), 0))
+        return hint_message(view(state_of(match_id), 0))
 
 
 async def test_messages_come_in_the_connections_language(

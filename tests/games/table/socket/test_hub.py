@@ -29,6 +29,7 @@ from django.contrib.auth.models import AnonymousUser
 from bench.consumers import table_consumer
 from engine.rules import legal_actions
 from games import notify, services
+from games.board.viewer import Viewer
 from games.errors import GameError
 from games.models import Match
 from games.table import board, board_reads, hub
@@ -85,7 +86,7 @@ def fields(reads: board_reads.BoardReads) -> tuple[Any, ...]:
     )
 
 
-def viewers(reads: board_reads.BoardReads, user: Any) -> list[board.Viewer]:
+def viewers(reads: board_reads.BoardReads, user: Any) -> list[Viewer]:
     """The creator's pass-and-play screen with the relay cover up, the same after "Show my
     tiles" for the seat to act (R24), and a spectator."""
     from games import permissions
@@ -95,9 +96,9 @@ def viewers(reads: board_reads.BoardReads, user: Any) -> list[board.Viewer]:
     controlled = tuple(permissions.seats_controlled(match, user))
     turn = selectors.match_state(match).turn
     return [
-        board.Viewer(user=user, controlled=controlled),
-        board.Viewer(user=user, controlled=controlled, revealed=turn),
-        board.Viewer(),
+        Viewer(user=user, controlled=controlled),
+        Viewer(user=user, controlled=controlled, revealed=turn),
+        Viewer(),
     ]
 
 

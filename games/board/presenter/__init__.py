@@ -4,9 +4,9 @@ Everything a connection (a seat or a spectator) is shown of a match is built her
 one `SeatView` — the only thing a viewer may see (R24) — plus public seat metadata
 (`SeatInfo`: names, kinds; colours and shapes are assigned here) and `Flags` (what the
 caller knows beyond the view: versions, offers, history). Pure: no database, no request,
-no clock; it runs in the active language (the words come from games.table.words).
+no clock; it runs in the active language (the words come from games.board.words).
 `present_public` presents the spectator's board of the same moment, which the shared
-parts are rendered from (games.table.parts).
+parts are rendered from (games.board.parts).
 
 Rules it shows: the round of the match's length and its engine (R5, R31), whose turn (R7), trains, markers and
 the Mexican train (R10, R13, R15, R16), open doubles oldest first (R11, R19), the legal
@@ -18,7 +18,7 @@ only when offered (R27, R28, R29).
 The pieces, a module each: `inputs` (`SeatInfo`, `Flags`, `Ask`), `contexts` (`Board` and
 its pieces), `colours` (each seat's colour and shape), `seats`, `trains`, `hand` (the hand,
 its "why", its actions), `pace`; here, `present` puts them together. Their public names are
-imported here, so callers say `from games.table.presenter import present, Board`.
+imported here, so callers say `from games.board.presenter import present, Board`.
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from engine.views import SeatView, public
-from games.table.jinja_env import ntext as ngettext
-from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
-from games.table.viewer import Viewer
-from games.table.words import result_text, spoken, status_text, tiles_text, winners_text
+from games.board.jinja_env import ntext as ngettext
+from games.board.jinja_env import text as _  # Django's gettext, each word kept once translated
+from games.board.viewer import Viewer
+from games.board.words import result_text, spoken, status_text, tiles_text, winners_text
 
 from .colours import SEAT_COLOURS, SEAT_SHAPES, seat_style
 from .contexts import (

@@ -1,4 +1,4 @@
-"""The board's Jinja2 templates (games/jinja2/, games/jinja_env.py): what Django's
+"""The board's Jinja2 templates (games/jinja2/, games/board/jinja_env.py): what Django's
 engine did for free and Jinja2 does only as configured.
 
 Players' names are escaped wherever the board writes them (autoescaping), translated
@@ -20,7 +20,9 @@ from django.template import engines
 from django.utils import translation
 
 from engine.views import view
-from games.table.board import Flags, SeatInfo, Viewer, board_html, present
+from games.board.draw import board_html
+from games.board.presenter import Flags, SeatInfo, present
+from games.board.viewer import Viewer
 
 from . import states as S
 
@@ -175,13 +177,13 @@ def test_every_word_of_the_templates_is_extracted_and_translated():
 
 
 def test_kept_tiles_and_links_follow_the_language_and_the_script_prefix():
-    """games/jinja_env.py keeps each tile's drawing and each link once made: a tile's
+    """games/board/jinja_env.py keeps each tile's drawing and each link once made: a tile's
     spoken label stays in the language it is drawn in, a link under the prefix it is
     served under (a site mounted below "/"), and both are exactly what Django gives."""
     from django.urls import reverse, set_script_prefix
     from markupsafe import Markup
 
-    from games.table import jinja_env
+    from games.board import jinja_env
     from games.templatetags import tiles
 
     drawn = {}

@@ -9,9 +9,9 @@ from functools import lru_cache
 from engine.state import MEXICAN
 from engine.tiles import Tile, is_double
 from engine.views import SeatView, TrainView
-from games.table.jinja_env import active_language
-from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
-from games.table.words import fold_text, spoken, train_aria, train_label
+from games.board.jinja_env import active_language
+from games.board.jinja_env import text as _  # Django's gettext, each word kept once translated
+from games.board.words import fold_text, spoken, train_aria, train_label
 
 from .contexts import SeatCtx, TrainCtx, TrainTileCtx
 from .inputs import SeatInfo

@@ -1,4 +1,4 @@
-"""The board templates' indentation is folded as they load (games.table.jinja_env.fold), not
+"""The board templates' indentation is folded as they load (games.board.jinja_env.fold), not
 at every render: every part says what it said when its output was folded at each render
 (a run of blanks holding a line break made one line break), the same words and tags with
 a blank in the same places (HTML shows any run of blanks as one), and holds no indentation.
@@ -16,10 +16,11 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from engine.views import view
-from games.table import jinja_env, parts
-from games.table.board import Flags, Viewer, present
-from games.table.jinja_env import fold
-from tests.games.table import states as S
+from games.board import jinja_env, parts
+from games.board.jinja_env import fold
+from games.board.presenter import Flags, present
+from games.board.viewer import Viewer
+from tests.games.board import states as S
 from tests.games.table.snapshots import pages
 
 #: what each render did before: a run of blanks holding a line break made one line break
@@ -84,7 +85,7 @@ def test_every_part_says_what_folding_each_render_made_and_holds_no_indentation(
 
 
 def _public(board: Any) -> Any:
-    from games.table.board import present_public
+    from games.board.presenter import present_public
 
     view_, seats, flags = board.source
     return present_public(view_, seats, flags)

@@ -1,4 +1,4 @@
-"""games.table.board.present: what each viewer's board holds, for real positions of the game.
+"""games.board.presenter.present: what each viewer's board holds, for real positions of the game.
 
 No database: the presenter gets engine views directly. Test names cite the rules.
 """
@@ -12,7 +12,9 @@ from engine.rules import apply, legal_actions
 from engine.state import Action
 from engine.tiles import is_double
 from engine.views import view
-from games.table.board import Flags, Viewer, hint_message, present, why_not
+from games.board.presenter import Flags, present
+from games.board.viewer import Viewer
+from games.board.words import hint_message, why_not
 from games.words import say
 
 from . import states as S

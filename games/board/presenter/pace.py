@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.views import SeatView
-from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
+from games.board.jinja_env import text as _  # Django's gettext, each word kept once translated
 
 from .contexts import Board
 from .inputs import Flags, SeatInfo

@@ -1,14 +1,14 @@
 """The Jinja2 environment of the board templates (``games/jinja2/games/board.html`` and
 ``games/jinja2/games/board/*.html``), named in ``settings.TEMPLATES``.
 
-The board is re-rendered for every connection after every move (games/board.py),
+The board is re-rendered for every connection after every move (games/board/draw.py),
 so it uses Jinja2, which renders it about three times faster than Django's engine; the
 pages around it stay Django templates. What the templates may call:
 
 - ``_("…")``: Django's translation in the active language, escaped as
   ``{% translate %}`` escapes it. Write ``{{ _("literal") }}``: `makemessages`
   (.ci/i18n) extracts that form from any ``.html`` file; a string with placeholders
-  is translated and filled in games/board.py instead (``gettext(...) % {...}``), as
+  is translated and filled in games/board/words.py instead (``gettext(...) % {...}``), as
   extraction sees only the literal form. ``_`` is a plain function, not the i18n
   extension's "newstyle" one, which cost the board a sixth of its rendering (it
   formats every message with ``%`` and marks it safe again); so a per cent sign in a
@@ -25,10 +25,10 @@ so a typo in a template fails its tests instead of silently dropping a part of t
 The templates' indentation is folded as they are loaded (`FoldIndent`, `fold`): each run of
 blanks holding a line break in their text becomes one line break, and a line holding only
 statements or comments leaves no line break of its own. A board's parts are sent over the
-websocket whenever they change, as line edits (games.table.parts): every element on a line
+websocket whenever they change, as line edits (games.board.parts): every element on a line
 of its own, no indentation, and no work on the text at each render. A macro's or an
 included template's own line breaks stay, so a part may hold an empty line where one ends
-a line (HTML shows any run of blanks as one: tests/games/table/test_fold.py).
+a line (HTML shows any run of blanks as one: tests/games/board/test_fold.py).
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def _gettext(message: str) -> Markup:
 
 
 def text(message: str) -> str:
-    """``gettext(message)``, kept once translated (games/board.py's words; not escaped)."""
+    """``gettext(message)``, kept once translated (games/board/words.py's words; not escaped)."""
     return _translated_text(active_language(), message)
 
 

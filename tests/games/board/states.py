@@ -13,7 +13,7 @@ from engine.bots import choose
 from engine.rules import apply, new_match_round, next_round
 from engine.state import Action, RoundState
 from engine.views import view
-from games.table.board import SeatInfo
+from games.board.presenter import SeatInfo
 
 NAMES = ["Ana", "Ben", "Chloé", "Dmitri", "Eva", "Farid", "Gus", "Hana", "Ivo", "Jun"]
 

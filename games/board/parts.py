@@ -37,7 +37,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from games.table.presenter import SeatCtx, TrainCtx
+from games.board.presenter import SeatCtx, TrainCtx
 
 #: the parts every viewer sees alike (besides one ``train-<key>`` per train)
 SHARED = ("status", "turn", "badges", "scores", "scores-dialog")
@@ -54,7 +54,7 @@ def _env() -> Any:
 
 def render(name: str, **context: Any) -> Markup:
     """One part's template rendered (call within `jinja_env.fixed_language`). Its indentation
-    was folded as the template loaded (games.table.jinja_env.fold: HTML shows any run of
+    was folded as the template loaded (games.board.jinja_env.fold: HTML shows any run of
     blanks as one; a part is sent over the websocket whenever it changes)."""
     return Markup(_env().get_template(name).render(context).strip())
 
@@ -70,7 +70,7 @@ def _mark(s: Any) -> tuple[Any, ...]:
 
 #: each shared part but the trains: its template, what the template is given besides the
 #: board, and what of the board it shows (its key: the part is rendered again only when
-#: that changed; tests/games/table/test_part_keys.py changes each field in turn)
+#: that changed; tests/games/board/test_part_keys.py changes each field in turn)
 _SHARED: dict[str, tuple[str, dict[str, Any], Any]] = {
     "status": (
         "games/board/status.html",
@@ -146,13 +146,13 @@ def shared_parts(
     public: Any, kept: dict[Any, tuple[Any, Markup]] | None = None
 ) -> dict[str, Markup]:
     """The shared parts of a board presented from the spectator view (`public`: a
-    ``games.table.board.Board`` with no seat). `kept`: the match's shared parts as last
+    ``games.board.presenter.Board`` with no seat). `kept`: the match's shared parts as last
     rendered, by language and id, with what they showed (`shared_shows`, `train_shows`):
     a part that shows the same is not rendered again (most stay the same from one move to
     the next: a move changes a row or two, the boneyard, whose turn it is)."""
     if public.me is not None or public.hand is not None:
         raise PermissionError("shared parts are rendered from the spectator view only (R24)")
-    from games.table.jinja_env import active_language
+    from games.board.jinja_env import active_language
 
     language = active_language()
 
@@ -243,7 +243,7 @@ def _menu(board: Any, kept: dict[str, tuple[Any, Markup]] | None, language: str 
 
 #: each private part: its template and what of the board it shows (its key: the part is
 #: rendered again only when that changed; None: always). A key leaving out something its
-#: template shows leaves a page behind (tests/games/table/test_updates.py, tests/games/table/test_part_keys.py).
+#: template shows leaves a page behind (tests/games/table/test_updates.py, tests/games/board/test_part_keys.py).
 _PRIVATE: dict[str, tuple[str, Any]] = {
     "tools": ("games/board/tools.html", _tools_shows),
     "banner": (
@@ -295,7 +295,7 @@ def private_parts(
     """The parts of one viewer's board. `kept`: this viewer's parts as last rendered, with
     what they showed (a connection's `Sent.kept`): a part whose inputs are unchanged is
     not rendered again (most of a seat's parts stay the same while others play)."""
-    from games.table.jinja_env import active_language
+    from games.board.jinja_env import active_language
 
     out = {}
     language = active_language()

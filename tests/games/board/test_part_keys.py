@@ -1,5 +1,5 @@
 """A viewer's private parts are rendered again only when what they show changed
-(games/table/parts.py `shows`): so a part's key must change whenever its HTML would.
+(games/board/parts.py `shows`): so a part's key must change whenever its HTML would.
 
 For real positions, seated and watching, each field of the presented board (and of its
 actions) is changed in turn: any private part whose HTML changes with it must have a
@@ -16,9 +16,10 @@ import pytest
 from django.utils import translation
 
 from engine.views import view
-from games.table import parts
-from games.table.board import Ask, Flags, Viewer, present
-from games.table.jinja_env import fixed_language
+from games.board import parts
+from games.board.jinja_env import fixed_language
+from games.board.presenter import Ask, Flags, present
+from games.board.viewer import Viewer
 
 from . import states as S
 
@@ -218,7 +219,7 @@ def shared_variants(board: Any) -> list[tuple[str, Any]]:
 
 
 def public_boards() -> list[Any]:
-    from games.table.board import present_public
+    from games.board.presenter import present_public
 
     seats = S.seats(4, {2: "computer", 3: "computer"})
     flags = Flags(match_id=3, version=9, pace="fast", history=((3, 0, 12, 40), (0, 5, 9, 2)))

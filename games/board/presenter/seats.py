@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.views import SeatView
-from games.table.jinja_env import ntext as ngettext
-from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
-from games.table.words import points_text
+from games.board.jinja_env import ntext as ngettext
+from games.board.jinja_env import text as _  # Django's gettext, each word kept once translated
+from games.board.words import points_text
 
 from .colours import seat_style
 from .contexts import SeatCtx

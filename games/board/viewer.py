@@ -4,7 +4,7 @@ A viewer is the seats a connection (or an HTTP page) may act for — its own sea
 pass-and-play seats, none for a spectator — and, on a shared device, the seat whose
 player last pressed "Show my tiles". `shown_seat` says whose view to render (None: the
 spectator view, no hand), `cover_seat` whether the relay cover is up and for whom.
-games.table.presenter refuses to present a hand to a viewer who does not play it.
+games.board.presenter refuses to present a hand to a viewer who does not play it.
 """
 
 from __future__ import annotations

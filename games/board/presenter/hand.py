@@ -11,10 +11,10 @@ from typing import Any
 from engine.previews import end_preview
 from engine.tiles import Tile, is_double, points
 from engine.views import SeatView
-from games.table.jinja_env import active_language
-from games.table.jinja_env import ntext as ngettext
-from games.table.jinja_env import text as _  # Django's gettext, each word kept once translated
-from games.table.words import points_text, spoken, tiles_text, why_not
+from games.board.jinja_env import active_language
+from games.board.jinja_env import ntext as ngettext
+from games.board.jinja_env import text as _  # Django's gettext, each word kept once translated
+from games.board.words import points_text, spoken, tiles_text, why_not
 from games.words import rule_url, say
 
 from .contexts import ActionsCtx, HandCtx, HandTileCtx
@@ -57,7 +57,7 @@ def _hand(view: SeatView, seats: Sequence[SeatInfo]) -> HandCtx | None:
     # While others play every tile of a hand says the same (`why_not`: wait for your turn),
     # so a waiting hand is a function of its tiles, its seat and the language: made once,
     # then the same object for every version until the hand changes, which the hand
-    # part's key (games.table.parts) then compares by identity.
+    # part's key (games.board.parts) then compares by identity.
     key = (view.hand, view.seat, view.drawn_tile, active_language())
     made = _WAITING.get(key)
     if made is None:

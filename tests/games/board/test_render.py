@@ -15,7 +15,9 @@ from django.utils import translation
 from engine.rules import apply, legal_actions
 from engine.state import Action
 from engine.views import view
-from games.table.board import Flags, Viewer, board_html, present
+from games.board.draw import board_html
+from games.board.presenter import Flags, present
+from games.board.viewer import Viewer
 from tests.i18n_helpers import english_leaks, visible_text
 
 from . import states as S
