@@ -20,7 +20,6 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games import permissions
-from games.chat import services as chat
 from games.history import boards, reviews, scores, words
 from games.history.replays import (
     NotReplayable,
@@ -133,19 +132,15 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
             return render(
                 request,
                 "history/replay.html",
-                {"match": match, "nothing": True, "chat": chat.look_back(match, request.user)},
+                {"match": match, "nothing": True},
             )
         raise Http404(words.round_not_ended()) from None
     context = viewer_context(rep, k)
     context["expert"] = expert_context(
         request, rep, context["step"], shown=request.GET.get("expert") == "1"
     )
-    # The table talk: for the match's participants only, not staff (games.permissions Talk.LOOK_BACK).
-    return render(
-        request,
-        "history/replay.html",
-        {**context, "chat": chat.look_back(match, request.user)},
-    )
+    # Under it, the match's table talk for its participants (the chat's {% match_chat %}).
+    return render(request, "history/replay.html", context)
 
 
 def _json_position(request: HttpRequest, match: Match) -> tuple[RoundReplay, int] | JsonResponse:

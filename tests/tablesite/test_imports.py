@@ -12,8 +12,9 @@ name is still a dependency.
 What two wings share moves to the root instead: the board's drawing (presenter, parts,
 templates' environment, words) is games/board/, which the live table and the replay
 (games/history/boards.py) both import, so history never imports the table. The doors left
-lead to table talk (games/chat): the table's websocket carries its frames, and the replay
-page shows a match's chat.
+lead to table talk (games/chat): the table's websocket carries its frames. The replay page
+shows a match's chat through no door: the chat wing's template tag (``{% load chat %}``)
+renders it, and a template naming a tag library is not a Python import.
 """
 
 from __future__ import annotations
@@ -33,8 +34,6 @@ DOORS = {
     # the chat wing never imports the table.
     "games.table.commands.chat": {"games.chat.commands", "games.chat.phrases"},
     "games.table.consumers": {"games.chat.live"},
-    # The replay page shows the match's chat to its participants.
-    "games.history.views": {"games.chat.services"},
 }
 
 

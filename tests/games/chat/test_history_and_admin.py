@@ -16,7 +16,7 @@ from games.chat import services as chat
 from games.chat.models import Action, Block, Message, Mute, Report, TableChat
 from games.chat.words import Refused
 from games.permissions import Talk
-from tests.games.matches import create
+from tests.games.matches import create, play_rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -51,6 +51,21 @@ def test_participants_read_the_chat_under_the_replay_in_their_language_and_nobod
     # A muted author is left out for the one who muted them.
     Mute.objects.create(user=ana, muted=ben)
     assert "alert" not in ana_client.get(url).content.decode()
+
+
+def test_the_chat_shows_under_a_replayed_round_too(
+    ana: Any, ben: Any, ana_client: Client, admin_client_: Client
+) -> None:
+    """Under the viewer of an ended round as under the page with none yet (the chat's
+    ``{% match_chat %}`` tag on the replay page): its lines after the board, not for staff."""
+    match = play_rounds(duo(ana, ben), 2)
+    chat.say(match_id=match.pk, user=ben, room="players", code="good_game")
+    url = reverse("history:replay", args=[match.pk]) + "?round=1"
+    page = ana_client.get(url).content.decode()
+    assert 'id="replay"' in page and "No round of this match has ended yet" not in page
+    assert page.index('id="replay"') < page.index('class="chat-history"')
+    assert "Good game!" in page
+    assert 'class="chat-history"' not in admin_client_.get(url).content.decode()
 
 
 def test_staff_see_a_report_with_the_lines_around_it_and_hide_it_or_block_the_sender(
