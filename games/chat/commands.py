@@ -1,4 +1,7 @@
-"""Table talk's commands on the table's websocket (registered in games.table.protocol.COMMANDS).
+"""Table talk's commands on the table's websocket, registered in the commands' registry
+(games/commands/) when the chat's app starts: their `Spec`s (``commands``), the fields only
+they take (``room``, ``say``, ``text``, with their words in games/chat/words.py) and their
+handlers. The table's protocol parses them as any command; the table never names them.
 
 Each runs its service in a database thread (``t.call``, which checks the session first)
 and answers with ``chat`` frames only (games.chat.live): a refusal is a ``chat`` ``error``
@@ -21,7 +24,27 @@ from __future__ import annotations
 from typing import Any
 
 from games.chat import live, services
-from games.chat.words import Refused, notice_muted, notice_reported, notice_unmuted
+from games.chat.models import Room
+from games.chat.phrases import MAX_CODE
+from games.chat.words import FIELD, Refused, notice_muted, notice_reported, notice_unmuted
+from games.commands import Spec, register
+from games.commands.fields import ON, OPEN, REF, REQUEST_ID, BadField, Field, one_of, short_text
+
+#: which of the table's rooms: its players' or its spectators'
+ROOM = one_of("room", Room.values, FIELD["room"])
+#: a phrase's or reaction's code (games.chat.phrases)
+SAY = short_text("say", MAX_CODE, FIELD["say"], "good_move")
+
+
+def _text(value: object) -> Any:
+    # its length and characters are games.chat.text's, with words for the writer
+    if not isinstance(value, str):
+        raise BadField(FIELD["text"])
+    return value
+
+
+#: free text, signed-in full accounts only
+TEXT = Field("text", _text, "Hello", "string")
 
 
 async def _guarded(t: Any, c: Any, run: Any) -> None:
@@ -108,3 +131,43 @@ async def chat_report(t: Any, c: Any) -> None:
         await t.send_json({"type": "chat", "event": "notice", "message": t.words(notice_reported)})
 
     await _guarded(t, c, run)
+
+
+commands = [
+    Spec(
+        "chat_join",
+        (),
+        chat_join,
+        says="table talk: send my rooms' history, then their lines from now on (the page sends it on every (re)connect)",
+    ),
+    Spec(
+        "chat_say",
+        (ROOM, SAY, REQUEST_ID),
+        chat_say,
+        says="post a phrase: `say` is a phrase's or reaction's code",
+    ),
+    Spec(
+        "chat_text",
+        (ROOM, TEXT, REQUEST_ID),
+        chat_text,
+        says="post free text, 1–200 characters (signed-in full accounts only)",
+    ),
+    Spec(
+        "chat_open", (OPEN,), chat_open, says="a participant opens or closes the spectators' room"
+    ),
+    Spec(
+        "chat_mute",
+        (REF,),
+        chat_mute,
+        says="mute a message's author for yourself (`ref`: the message's id)",
+    ),
+    Spec("chat_unmute", (REF,), chat_unmute, says="undo a mute (`ref`: the mute's id)"),
+    Spec("chat_switch", (ON,), chat_switch, says="the table's creator turns its chat on or off"),
+    Spec(
+        "chat_report",
+        (REF,),
+        chat_report,
+        says="report a message to staff (`ref`: the message's id)",
+    ),
+]
+register(*commands)

@@ -1,4 +1,9 @@
-"""Table talk on the table's websocket (games.table.consumers): its own frames, never a board.
+"""Table talk on the table's websocket: its own frames, never a board.
+
+The chat's extension of every table connection (games/commands/extensions.py, registered
+here when the chat's app starts): `opened` gives a starting connection its `Chat` (its watch
+token; nothing read yet), and `deliver` is the handler of the ``chat.event``s `push` sends on
+the match's group. The table's consumer runs both without naming the chat.
 
 When the page asks (``chat_join``, on each (re)connect: `start`): the rooms this connection reads (games.permissions, `Talk.READ`), the
 accounts its user muted, and a ``chat`` frame with ``event: "history"``: the rooms' last
@@ -28,6 +33,7 @@ from games.chat import phrases, services, text
 from games.chat.models import Room
 from games.chat.push import EVERYONE
 from games.chat.words import Refused, sentence
+from games.commands import extensions
 from games.permissions import Talk
 from games.reads.seats import match_seats, match_with_seats
 
@@ -41,6 +47,12 @@ class Chat:
     joined: bool = False
     rooms: set[str] = field(default_factory=set)
     muted: set[int] = field(default_factory=set)
+
+
+def opened(t: Any, token: str) -> None:
+    """A table connection starts: its talk, holding the watch token it came with; it reads
+    nothing until the page asks (``chat_join``: `start`)."""
+    t.chat = Chat(token=token)
 
 
 def line(event: dict[str, Any], me: int | None) -> dict[str, Any]:
@@ -170,3 +182,6 @@ async def open_spectators(t: Any, on: bool) -> None:
         return [line(e, me) for e in services.history(t.match_id, room, muted=chat.muted)]
 
     await t.send_json({"type": "chat", "event": "room", "room": room, "lines": await t.call(lines)})
+
+
+extensions.register(extensions.Extension("chat", opened, {"chat.event": deliver}))

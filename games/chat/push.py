@@ -2,7 +2,7 @@
 
 Today it sends on the channel-layer group of the table (games.notify.match_group), as
 ``{"type": "chat.event", "event": …, "audience": …}``; each of the table's connections
-(games.table.consumers → games.chat.live.deliver) passes on only what its reader's rooms
+(the chat's extension of them, games.chat.live: `deliver`) passes on only what its reader's rooms
 and mutes let through, in its reader's language. Chat text is public to its room, so it
 may travel on the layer; hands never do. When the table's connections move to a
 per-process hub (``broadcast(event, audience)``), this function is the one seam to point

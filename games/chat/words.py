@@ -146,6 +146,17 @@ REACTIONS: dict[str, tuple[str, Any]] = {
     "heart": ("\u2764\ufe0f", pgettext_lazy("reaction", "Heart")),
 }
 
+# ---------------------------------------------------------------- its commands' fields
+
+#: What a chat command's own field says when a frame's value for it is refused, by the
+#: field's name (games/chat/commands.py; the fields chat shares with other commands say theirs
+#: in games/commands/words.py). Lazy: read in the connection's language.
+FIELD: dict[str, Any] = {
+    "room": gettext_lazy("A room is players or spectators."),
+    "say": gettext_lazy("A phrase is a short code."),
+    "text": gettext_lazy("A message is text."),
+}
+
 # ---------------------------------------------------------------- the chat's admin
 
 

@@ -1,7 +1,9 @@
 """The live table: the wing of games/ that shows a match and takes its commands.
 
-- `protocol` and `commands/`: the frames' checks and the registry of commands, one module each.
-- `consumers`: the table's websocket (thin: its lifecycle, and the dispatch of commands).
+- `protocol` and `commands/`: the frames' checks, and the table's commands, one module each,
+  registered in the root's registry of commands (games/commands/, which table talk's fill too).
+- `consumers`: the table's websocket (thin: its lifecycle, and the dispatch of commands and
+  of the wings' events to their extensions, games/commands/extensions.py).
 - `connection`: what commands and the hub use of a connection (database calls, frames, acks);
   `screen`: a connection's own board (its viewer, its update frames); `access`: its way in
   (language, match, may it watch); `budget`: its frames per second.

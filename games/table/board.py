@@ -38,7 +38,7 @@ tile ``[data-tile="5-3"][data-targets="0 mexican"][data-why="…"][data-why-url=
 ``[data-train="0"|"mexican"]``; buttons ``[data-act="engine|draw|pass|end"]`` only
 for legal non-play actions; ``[data-cmd="undo|redo|restart|next_round|hint"]``
 only when allowed (Undo's title says what it takes back); the commands the table's menu offers
-(games.table.commands: each `Offer` rendered by its own template, e.g. ``[data-cmd="last_round"]``
+(games.commands `offers`: each `Offer` rendered by its own template, e.g. ``[data-cmd="last_round"]``
 in its dialog, R32); once the match is over, the match-end panel's offers (Play again, R29),
 where ``select[data-choose]`` is a choice sent as its own command and ``a[data-follow]`` a
 link the page follows as soon as it appears; ``[data-answered]``: to the asker, who declined their request or that
@@ -49,8 +49,8 @@ pace (everyone), ``[data-pace="relaxed|normal|fast|instant"][aria-pressed]`` in 
 and ``[data-skip]`` ("Skip to my turn", on a computer's turn) for seated people only.
 
 **Client → server** (JSON over ``ws(s)://<host>/ws/m/<id>/``, spectators add
-``?watch=<token>``): the commands of games.table.commands, each with its typed fields,
-listed in docs/protocol.md (a test compares the two).
+``?watch=<token>``): the commands of the registry (games/commands/: the table's and table
+talk's), each with its typed fields, listed in docs/protocol.md (a test compares the two).
 
 **Server → client**:
 
@@ -148,8 +148,8 @@ def match_flags(
         if signed_in and not waiting
         else ""
     )
+    from games import commands
     from games.services import moves
-    from games.table import commands
     from games.table.commands import pace, restart
 
     offered = commands.offers(

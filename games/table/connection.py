@@ -2,7 +2,8 @@
 
 `Connection` is the part of the table's websocket consumer
 (games.table.consumers.TableConsumer: the socket's lifecycle and the dispatch of commands)
-that a command's handler (games.table.commands) and the table's hub (games.table.hub) talk to:
+that a command's handler (games.commands: the table's and table talk's) and the table's hub
+(games.table.hub) talk to:
 
 - `call(fn, **kw)`: `fn` in a database thread (`DATABASE_THREADS`), in the connection's
   language, the session checked first when a command asked for it (raises `SessionEnded`);

@@ -53,7 +53,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from accounts import sessions
 from games import notify, services
 from games.attendance import presence
-from games.chat import live as chat
+from games.commands import COMMANDS, extensions
 from games.errors import GameError
 from games.notify import LAYER_LOST, match_group
 from games.processes import servers
@@ -128,25 +128,28 @@ class TableConsumer(Connection, AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    def start(self, match_id: int, user: Any, language: str) -> None:
+    def start(self, match_id: int, user: Any, language: str, token: str = "") -> None:
         """This connection's own state as it opens, before it is let in (`connect`): nothing
-        sent yet. (bench.consumers makes connections without a socket with it.)"""
+        sent yet; `token`: the watch token its page came with. (bench.consumers makes
+        connections without a socket with it.)"""
         super().start(match_id, user, language)
         self.pausing = False
-        self.chat = chat.Chat()  # table talk: the rooms it reads, its mutes (games.chat.live)
+        # what the wings keep on it beyond the board (table talk: the rooms it reads, its mutes)
+        extensions.opened(self, token)
 
     async def connect(self) -> None:
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        token = query.get("watch", [""])[0]
         self.start(
             self.scope["url_route"]["kwargs"]["match_id"],
             self.scope.get("user"),
             scope_language(self.scope),
+            token,
         )
         if not servers.serving():  # another channel layer's process runs: its pages go elsewhere
             await self.accept()
             await self.close(code=LAYER_RESTART)
             return
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        token = query.get("watch", [""])[0]
         try:
             allowed = await self.call(
                 lambda: may_watch(match_with_seats(self.match_id), self.user, token)
@@ -178,7 +181,6 @@ class TableConsumer(Connection, AsyncWebsocketConsumer):
             self.user_group = sessions.user_group(self.user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
             self.renewing = asyncio.create_task(self.renew_group(self.user_group))
-        self.chat.token = token  # table talk, once the page asks (``chat_join``, games.chat.live)
         # a (re)connecting client always starts from the current board
         await self.send_board(whole=True)
         if back:  # the others see this person here again at once, not with the next move
@@ -270,7 +272,7 @@ class TableConsumer(Connection, AsyncWebsocketConsumer):
                 return
             # The session is checked in the command's first database call (one thread hop,
             # one query: `call`), or here when the command makes none.
-            spec = protocol.COMMANDS[command.type]
+            spec = COMMANDS[command.type]
             self.check_session = self.session is not None and spec.session_checked
             self.received_at = time.perf_counter()
             await spec.handler(self, command)
@@ -320,14 +322,18 @@ class TableConsumer(Connection, AsyncWebsocketConsumer):
     async def handle_event(self, event: dict[str, Any]) -> None:
         """An event on the match group the hub does not handle itself (its notices, ``match.*``,
         make boards there, games.table.hub): this consumer's handler of its type (Channels'
-        naming), if it has one."""
+        naming), else the handler a wing's extension registered for it (table talk's
+        ``chat.event``: games/commands/extensions.py)."""
         if self.ended:
             return
-        handler = getattr(self, get_handler_name(event), None)
-        if handler is None:
+        own = getattr(self, get_handler_name(event), None)
+        wings = extensions.EVENTS.get(event.get("type", ""))
+        if own is not None:
+            await self.told(own(event))
+        elif wings is not None:
+            await self.told(wings(self, event))
+        else:
             logger.warning("table %s: no handler for %s", self.match_id, event.get("type"))
-            return
-        await self.told(handler(event))
 
     async def tell_presence(self) -> None:
         """A seated person's last connection to this table closed, or their first opened: the
@@ -335,10 +341,6 @@ class TableConsumer(Connection, AsyncWebsocketConsumer):
         afresh by every hub as when a seat's away limit passes (`notify.match_seats`). Other
         connections (a second tab, a spectator) change no dot and tell nobody."""
         await self.call(notify.match_seats, match_id=self.match_id)
-
-    async def chat_event(self, event: dict[str, Any]) -> None:
-        """Table talk (games.chat.push): this reader's rooms and mutes decide; never a board."""
-        await chat.deliver(self, event)
 
     async def told(self, answer: Any) -> None:
         """Answer a notice; a failure (the database dropped the connection) costs this board

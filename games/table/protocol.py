@@ -21,14 +21,16 @@ frame nesting brackets deeper than `MAX_DEPTH` is refused by a linear scan befor
 ``json.loads`` ever sees it, since the decoder recurses once per level and a few
 kilobytes of ``[`` exhaust Python's stack (``RecursionError``).
 
-Commands: one registry, `COMMANDS` (games.table.commands: one module per command): each
-entry is a command's fields, each with its type (games.table.commands.fields: what `parse`
-checks, field by field, with that field's own words when it fails), its handler — who may
-ask it, which service it calls, what it answers — run by the consumer
-(games.table.consumers) with the connection as its first argument, and, for a command the
-board offers in its menu, when it is offered. A new table command is its module (and its
-template when it is offered). The list of commands and their fields is docs/protocol.md's,
-which tests/games/table/test_command_registry.py compares with the registry.
+Commands: one registry, `COMMANDS` (games/commands/, filled by the wings when their apps
+start: the table's, a module each in games/table/commands/, table talk's in
+games/chat/commands.py): each entry is a command's fields, each with its type
+(games/commands/fields.py: what `parse` checks, field by field, with that field's own words
+when it fails), its handler — who may ask it, which service it calls, what it answers — run
+by the consumer (games.table.consumers) with the connection as its first argument, and, for a
+command the board offers in its menu, when it is offered. `parse` looks a frame's type up in
+the registry as it is when the frame comes, so it knows every wing's commands without naming
+any. The list of commands and their fields is docs/protocol.md's, which
+tests/games/commands/test_registry.py compares with the registry.
 """
 
 from __future__ import annotations
@@ -36,10 +38,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.table import commands as _registry
+from games.commands import COMMANDS
+from games.commands.fields import REQUEST_ID, BadField
 from games.table import words
-from games.table.commands import Handler, Spec  # noqa: F401  (what callers know by this module's name)
-from games.table.commands.fields import REQUEST_ID, BadField
 
 #: the largest frame accepted, in bytes of UTF-8 (a real command is well under 300); the
 #: site's server enforces the same limit (tablesite/server.py)
@@ -103,16 +104,6 @@ class Command:
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in self.values.items())
         return f"Command({self.type!r}{', ' if fields else ''}{fields})"
-
-
-# ---------------------------------------------------------------- the commands
-
-#: type -> its Spec (fields, handler, offer): the closed set of commands, one module each in
-#: games.table.commands
-COMMANDS: dict[str, Spec] = _registry.COMMANDS
-
-#: type -> the fields it requires (besides "type"); no command takes any other field
-FIELDS: dict[str, frozenset[str]] = {name: spec.field_names() for name, spec in COMMANDS.items()}
 
 
 def nesting_depth(text: str, *, limit: int = MAX_DEPTH) -> int:
@@ -183,10 +174,11 @@ def parse(frame: str | bytes | None) -> Command:
         raise ProtocolError(words.FRAME["not_a_command"])
     request_id = _request_id(data.get("request_id"))  # read first: a refusal echoes it
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in FIELDS:
+    spec = COMMANDS.get(kind) if isinstance(kind, str) else None
+    if spec is None:
         raise ProtocolError(words.FRAME["unknown_command"], request_id)
     given = set(data) - {"type"}
-    wanted = FIELDS[kind]
+    wanted = spec.field_names()  # all required; no command takes any other field
     if given - wanted:
         raise ProtocolError(
             words.FRAME["extra_field"] % {"field": sorted(given - wanted)[0]},
@@ -198,9 +190,9 @@ def parse(frame: str | bytes | None) -> Command:
             request_id,
         )
     out: dict[str, Any] = {}
-    for field in COMMANDS[kind].fields:
+    for field in spec.fields:
         try:
             out[field.name] = field(data[field.name])
         except BadField as e:
             raise ProtocolError(e.message, request_id) from None
-    return Command(type=kind, **out)
+    return Command(type=spec.name, **out)

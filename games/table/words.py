@@ -1,6 +1,7 @@
 """The table's own words: what a page is told when it sends too much, the words its scripts
-show, the away seats' buttons, and the protocol's refusals of a frame or a field (`FRAME`,
-`FIELD`). The board's words (tiles, turns, hints, log lines) are games/board/words.py's.
+show, the away seats' buttons, and the protocol's refusals of a frame (`FRAME`; a field's are
+games/commands/words.py's `FIELD`). The board's words (tiles, turns, hints, log lines) are
+games/board/words.py's.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def played_while_away(name: str) -> str:
 # ---------------------------------------------------------------- the protocol's refusals
 
 #: What a refused frame is told (games.table.protocol: the frame's size, its JSON, its
-#: command and which fields it carries), by key. Lazy, as the fields' words below.
+#: command and which fields it carries), by key. Lazy, as the fields' words (games/commands/words.py).
 FRAME: dict[str, Promise] = {
     "too_long": gettext_lazy("That message is too long."),
     "not_text": gettext_lazy("Send commands as JSON text."),
@@ -80,26 +81,4 @@ FRAME: dict[str, Promise] = {
     "unknown_command": gettext_lazy("Unknown command."),
     "extra_field": gettext_lazy("This command does not take the field %(field)s."),
     "missing_field": gettext_lazy("This command needs the field %(field)s."),
-}
-
-#: What a command's field says when a frame's value for it is refused, by the field's name
-#: (games.table.commands.fields, and chat.py's own; a feature module's own field says its
-#: refusal in its words). Lazy: the fields are made once, at start-up, and a refusal is read in
-#: its connection's language.
-FIELD: dict[str, Promise] = {
-    "request_id": gettext_lazy("A request id is 1 to 64 letters, digits or . _ : -"),
-    "version": gettext_lazy("A version is a whole number."),
-    "seat": gettext_lazy("A seat is a number from 0 to 9."),
-    "ask": gettext_lazy("A request is a whole number."),
-    "ref": gettext_lazy("A reference is a whole number."),
-    "open": gettext_lazy("Open is true or false."),
-    "on": gettext_lazy("On is true or false."),
-    "pace": gettext_lazy("A pace is a short name."),
-    "limit": gettext_lazy("A limit is a short name."),
-    "action": gettext_lazy("An action is an object with the fields act, seat, tile and train."),
-    "action_field": gettext_lazy("An action's %(field)s is not valid."),
-    "action_act": gettext_lazy("An action needs its act (engine, play, draw, pass or end)."),
-    "room": gettext_lazy("A room is players or spectators."),
-    "say": gettext_lazy("A phrase is a short code."),
-    "text": gettext_lazy("A message is text."),
 }

@@ -11,10 +11,13 @@ name is still a dependency.
 
 What two wings share moves to the root instead: the board's drawing (presenter, parts,
 templates' environment, words) is games/board/, which the live table and the replay
-(games/history/boards.py) both import, so history never imports the table. The doors left
-lead to table talk (games/chat): the table's websocket carries its frames. The replay page
-shows a match's chat through no door: the chat wing's template tag (``{% load chat %}``)
-renders it, and a template naming a tag library is not a Python import.
+(games/history/boards.py) both import, so history never imports the table. Table talk rides
+the table's websocket and shows under the replay through no door: the chat wing registers its
+commands in the root's registry (games/commands/), what each connection keeps for them as a
+connection extension (games/commands/extensions.py), and its part of the replay page as a
+template tag (``{% load chat %}``: a template naming a tag library is not a Python import).
+The settings naming the apps are wiring, not imports. No door is left; `DOORS` is where one
+would be named, with why.
 """
 
 from __future__ import annotations
@@ -27,14 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "games", "accounts", "tablesite")
 WINGS = ("games.table", "games.history", "games.chat")
-#: importer module -> the wing modules it may import (see the module docstring).
-DOORS = {
-    # Table talk rides the table's websocket: the table's command registry (with the chat
-    # commands' fields) and its connections reach the chat through these two modules only, and
-    # the chat wing never imports the table.
-    "games.table.commands.chat": {"games.chat.commands", "games.chat.phrases"},
-    "games.table.consumers": {"games.chat.live"},
-}
+#: importer module -> the wing modules it may import (see the module docstring): none today
+DOORS: dict[str, set[str]] = {}
 
 
 #: a string naming something by its dotted path (``"games.table.commands.undo.handle"``)

@@ -1,9 +1,9 @@
 """One home for words: no module outside the words modules says a sentence of its own.
 
 Players read each sentence from one place, the words modules: every ``words.py``
-(games/board/, games/table/, games/log/, games/history/, games/chat/, accounts/) and the
-words package games/words/ (the refusals and the site's sentences by key, the rules page's
-text), and a feature's own module for what only that feature says, in its ``WORDS`` (a
+(games/board/, games/table/, games/commands/, games/log/, games/history/, games/chat/,
+accounts/) and the words package games/words/ (the refusals and the site's sentences by key,
+the rules page's text), and a feature's own module for what only that feature says, in its ``WORDS`` (a
 module of games/table/commands/: its refusals, its offer, its log line, the change it asks
 of the others, as games/table/commands/play_again.py and last_round.py). Services raise reason
 codes (games/errors.py) with a sentence by key (games/words/__init__.py `sentence`,
@@ -36,6 +36,8 @@ from django.utils import translation
 from accounts import words as account_words
 from engine import tiles
 from games import words
+from games.chat import words as chat_words
+from games.commands import words as command_words
 from games.table import words as table_words
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -329,7 +331,8 @@ def lazy_words_by_key() -> dict[str, str]:
         **{f"form.{k}": v for k, v in words.FORM.items()},
         **{f"search.{k}": v for k, v in words.SEARCH_HELP.items()},
         **{f"frame.{k}": v for k, v in table_words.FRAME.items()},
-        **{f"field.{k}": v for k, v in table_words.FIELD.items()},
+        **{f"field.{k}": v for k, v in command_words.FIELD.items()},
+        **{f"chat_field.{k}": v for k, v in chat_words.FIELD.items()},
         # a tip may say the match's length and first double (games.lobby.learn puts them in)
         **{
             f"tip.{tip}": text % {"rounds": 13, "first": 12}

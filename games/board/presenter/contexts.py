@@ -204,7 +204,7 @@ class Board:
     ask: Ask | None = None
     #: to the asker: their request was declined (by whom) or expired (games.consent words)
     answered: str = ""
-    #: the commands the table's menu offers (games.table.commands.Offer), each with its template
+    #: the commands the table's menu offers (games.commands.Offer), each with its template
     offers: tuple[Any, ...] = ()
     #: hand an away seat to a computer, take one's own back, the away limit (games.table.away.Away)
     away: Any = None

@@ -62,7 +62,7 @@ class Flags:
     ask: Ask | None = None
     #: to the asker of a request just declined or expired: who declined, or that time ran out
     answered: str = ""
-    #: the commands the table's menu offers this viewer (games.table.commands.Offer)
+    #: the commands the table's menu offers this viewer (games.commands.Offer)
     offers: tuple[Any, ...] = ()
     #: R32: the players agreed that this round is the match's last
     final: bool = False

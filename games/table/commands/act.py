@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from games import services
-from games.table.commands import Spec
-from games.table.commands.fields import ACTION, REQUEST_ID, SEAT, VERSION
+from games.commands import Spec
+from games.commands.fields import ACTION, REQUEST_ID, SEAT, VERSION
 
 if TYPE_CHECKING:
     from games.table.connection import Connection

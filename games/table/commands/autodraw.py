@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from games import services
-from games.table.commands import Spec
-from games.table.commands.fields import ON
+from games.commands import Spec
+from games.commands.fields import ON
 
 if TYPE_CHECKING:
     from games.table.connection import Connection

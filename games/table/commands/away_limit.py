@@ -10,11 +10,11 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from games import consent, services
+from games.commands import Spec
+from games.commands.fields import LIMIT, REQUEST_ID
 from games.errors import BAD_REQUEST, ILLEGAL, GameError
 from games.models import Match
 from games.services import Result
-from games.table.commands import Spec
-from games.table.commands.fields import LIMIT, REQUEST_ID
 from games.table.commands.pace import MAY
 from games.words import refusal, sentence
 

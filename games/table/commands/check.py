@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from games.commands import Spec
 from games.reads import selectors
-from games.table.commands import Spec
 
 if TYPE_CHECKING:
     from games.table.connection import Connection

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from games import permissions
 from games.board.words import hint_message
+from games.commands import Spec
+from games.commands.fields import SEAT
 from games.reads import selectors
 from games.table import access
-from games.table.commands import Spec
-from games.table.commands.fields import SEAT
 
 if TYPE_CHECKING:
     from games.table.connection import Connection

@@ -25,10 +25,10 @@ from engine import rules
 from engine.serialize import start_to_json
 from engine.state import IllegalAction, RoundState
 from games import consent, log, permissions, services
+from games.commands import Offer, OfferContext, Spec
+from games.commands.fields import REQUEST_ID, VERSION
 from games.models import Match, Round
 from games.services import Result
-from games.table.commands import Offer, OfferContext, Spec
-from games.table.commands.fields import REQUEST_ID, VERSION
 
 if TYPE_CHECKING:
     from games.table.connection import Connection

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from games import services
-from games.table.commands import Spec
-from games.table.commands.fields import REQUEST_ID, VERSION
+from games.commands import Spec
+from games.commands.fields import REQUEST_ID, VERSION
 
 if TYPE_CHECKING:
     from games.table.connection import Connection

@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from games import permissions
+from games.commands import Spec
+from games.commands.fields import PACE, REQUEST_ID
 from games.services import Result, setting_set
 from games.services.store import _pace_unknown
-from games.table.commands import Spec
-from games.table.commands.fields import PACE, REQUEST_ID
 from games.words import sentence
 
 if TYPE_CHECKING:

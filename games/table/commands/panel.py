@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from games import permissions, services
+from games.commands import Spec
+from games.commands.fields import OPEN
 from games.table import access
-from games.table.commands import Spec
-from games.table.commands.fields import OPEN
 
 if TYPE_CHECKING:
     from games.table.connection import Connection

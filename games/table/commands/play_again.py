@@ -52,11 +52,11 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from games import permissions, services
+from games.commands import Offer, OfferContext, Spec
+from games.commands.fields import REQUEST_ID, SEAT, VERSION, short_text
 from games.errors import BAD_REQUEST, ILLEGAL, GameError
 from games.models import Match, Seat
 from games.services import Result
-from games.table.commands import Offer, OfferContext, Spec
-from games.table.commands.fields import REQUEST_ID, SEAT, VERSION, short_text
 
 if TYPE_CHECKING:
     from games.table.connection import Connection

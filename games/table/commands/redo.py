@@ -12,11 +12,11 @@ from django.utils.translation import gettext_lazy as _
 from engine import rules
 from engine.replay import parse_action
 from games import log
+from games.commands import Spec
+from games.commands.fields import REQUEST_ID, VERSION
 from games.errors import NO_REDO, GameError
 from games.models import LogEntry
 from games.services.store import Result, _append, _commit, _lock, _started, _store
-from games.table.commands import Spec
-from games.table.commands.fields import REQUEST_ID, VERSION
 from games.table.commands.undo import _may_undo
 
 if TYPE_CHECKING:

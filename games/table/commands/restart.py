@@ -14,6 +14,8 @@ from django.utils.translation import gettext_lazy as _
 from engine import rules
 from engine.state import RoundState
 from games import consent, log, permissions
+from games.commands import Spec
+from games.commands.fields import REQUEST_ID, VERSION
 from games.errors import ILLEGAL, GameError
 from games.models import Match, Round
 from games.services.asking import _ask
@@ -29,8 +31,6 @@ from games.services.store import (
     _started,
     _store,
 )
-from games.table.commands import Spec
-from games.table.commands.fields import REQUEST_ID, VERSION
 from games.table.commands.undo import _round_over_error
 from games.words import refusal
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from games import permissions
+from games.commands import Spec
+from games.commands.fields import SEAT
 from games.reads import selectors
 from games.table import access
-from games.table.commands import Spec
-from games.table.commands.fields import SEAT
 
 if TYPE_CHECKING:
     from games.table.connection import Connection

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from games.commands import Spec
+from games.commands.fields import REQUEST_ID
 from games.errors import BAD_REQUEST, ILLEGAL, GameError
 from games.models import Match, Seat
 from games.services import Result, seated_change
 from games.services.store import _started
-from games.table.commands import Spec
-from games.table.commands.fields import REQUEST_ID
 from games.table.commands.pace import MAY
 from games.words import sentence
 

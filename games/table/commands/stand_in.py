@@ -14,11 +14,11 @@ from django.utils.translation import gettext as _
 from games import permissions, services
 from games.attendance import presence
 from games.attendance.standin import LEVEL, away_since, may_hand_over
+from games.commands import Handler, Spec
+from games.commands.fields import REQUEST_ID, SEAT
 from games.errors import BAD_REQUEST, ILLEGAL, GameError
 from games.models import AWAY_SECONDS, Match, Seat, StandIn
 from games.services import Result
-from games.table.commands import Handler, Spec
-from games.table.commands.fields import REQUEST_ID, SEAT
 from games.words import sentence
 
 if TYPE_CHECKING:

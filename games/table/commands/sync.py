@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from games.table.commands import Spec
+from games.commands import Spec
 
 if TYPE_CHECKING:
     from games.table.connection import Connection

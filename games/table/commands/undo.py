@@ -19,6 +19,8 @@ from django.utils.translation import ngettext_lazy
 from engine.serialize import state_from_json
 from engine.tiles import BadTile, parse_tile, spoken
 from games import consent, log, permissions
+from games.commands import Spec
+from games.commands.fields import REQUEST_ID, VERSION
 from games.errors import ILLEGAL, NO_UNDO, GameError
 from games.models import LogEntry, Match, Round, UndoPoint
 from games.reads.selectors import round_over
@@ -35,8 +37,6 @@ from games.services.store import (
     _started,
     _store,
 )
-from games.table.commands import Spec
-from games.table.commands.fields import REQUEST_ID, VERSION
 from games.words import refusal, sentence
 
 if TYPE_CHECKING:

@@ -111,8 +111,9 @@ def flags_read_one_by_one(match: Match, viewer: Viewer, view: Any) -> Flags:
     per question (kept here as the reference the shared reads must agree with)."""
     from django.urls import reverse
 
+    from games import commands
     from games.models import LogEntry, Round
-    from games.table import away, commands
+    from games.table import away
 
     user = viewer.user
     over = view.phase in ("round_over", "match_over")
@@ -156,7 +157,7 @@ def flags_read_one_by_one(match: Match, viewer: Viewer, view: Any) -> Flags:
         # seats whose owners are away (games.attendance.standin), their presence read now
         away=away.for_viewer(match, user, [s.name for s in seat_infos(match)]),
         # the asker told of a declined or expired request, the commands the menu
-        # offers (games.table.commands), whether this round is the match's last (R32)
+        # offers (games.commands), whether this round is the match's last (R32)
         answered=reads.answer_for(match, user) if signed_in and ask is None else "",
         offers=commands.offers(
             commands.OfferContext(

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine.replay import run_replay
-from games import services
+from games import commands, services
 from games.board.draw import board_html
 from games.board.viewer import Viewer
 from games.errors import GameError
@@ -19,7 +19,6 @@ from games.history.models import CountedMatch, PlayerStats
 from games.models import ChangeRequest, LogEntry, Match
 from games.reads import selectors
 from games.table import board as table_board
-from games.table import commands
 from games.table.commands.last_round import end_after_this_round
 from games.table.commands.restart import round_restart
 from games.table.commands.undo import match_undo

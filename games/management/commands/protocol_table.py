@@ -1,7 +1,7 @@
 """`manage.py protocol_table`: write the table of the client's commands in docs/protocol.md
-from the registry (games.table.commands `protocol_table`: each command, its typed fields and
-what it asks). The table lies between two marker lines; the rest of the document stays as it
-is. ``--check`` changes nothing and fails when the document differs."""
+from the registry (games.commands `protocol_table`: every wing's commands, each with its
+typed fields and what it asks). The table lies between two marker lines; the rest of the
+document stays as it is. ``--check`` changes nothing and fails when the document differs."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.table.commands import protocol_table
+from games.commands import protocol_table
 
 #: the lines the table lies between
 BEGIN = "<!-- the commands: made by `manage.py protocol_table` from the registry -->"
 END = "<!-- end of the commands -->"
-DOCUMENT = Path(__file__).resolve().parents[4] / "docs" / "protocol.md"
+DOCUMENT = Path(__file__).resolve().parents[3] / "docs" / "protocol.md"
 
 
 def rewrite(text: str, table: str) -> str:

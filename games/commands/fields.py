@@ -1,10 +1,11 @@
-"""The fields a table command may carry, each with its type: what games.table.protocol checks.
+"""The fields a table command may carry, each with its type: what the table's protocol
+(games/table/protocol.py) checks.
 
 A command declares its fields as `Field` values (``Spec(..., fields=(VERSION, REQUEST_ID))``);
 the protocol checks each one a frame carries with the field's own ``check`` and refuses the
-frame with the field's words when it fails. A field only one command takes is declared in
-that command's module (the chat's ``room``, ``say`` and ``text`` in ``chat.py``); those
-several commands share are here.
+frame with the field's words when it fails (games/commands/words.py `FIELD`). A field only
+one wing's commands take is declared there with its words (table talk's ``room``, ``say``
+and ``text`` in games/chat/commands.py); those several commands share are here.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from django.utils.functional import Promise
 
 from engine.deal import MAX_PLAYERS
-from games.table.words import FIELD
+from games.commands.words import FIELD
 
 
 class BadField(ValueError):

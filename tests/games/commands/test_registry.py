@@ -1,27 +1,68 @@
-"""A command is a module: every module of games/table/commands registers its
-commands, the protocol parses exactly those, and an offered command's template renders its
-menu item and its dialog from the offer alone."""
+"""The commands' registry (games/commands/): each wing registers its own commands when its app
+starts — every module of games/table/commands, table talk's games/chat/commands.py — the
+table's protocol parses exactly what is registered, an offered command's template renders its
+menu item and its dialog from the offer alone, and a wing's connection extension takes the
+group events it names."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import pkgutil
 from pathlib import Path
 
+import pytest
 from django.template import engines
 
-from games.table import commands, protocol
-from games.table.commands import Offer
+from games import commands
+from games.commands import Offer, Spec, extensions
+from games.table import commands as table_commands
+from games.table import protocol
 
 
 def test_every_module_registers_and_the_protocol_parses_what_is_registered() -> None:
-    names = {m.name for m in pkgutil.iter_modules([str(Path(commands.__file__).parent)])}
-    assert {"last_round", "undo", "restart", "act"} <= names
-    assert set(protocol.FIELDS) == set(commands.COMMANDS)
+    modules = [m.name for m in pkgutil.iter_modules(table_commands.__path__)]
+    assert {"last_round", "undo", "restart", "act"} <= set(modules)
+    for name in modules:  # each of the table's command modules, all its commands
+        module = importlib.import_module(f"games.table.commands.{name}")
+        for spec in getattr(module, "commands", None) or [module.command]:
+            assert commands.COMMANDS[spec.name] is spec, name
+    chat = importlib.import_module("games.chat.commands")  # the chat wing's, by its app
+    assert chat.commands and all(commands.COMMANDS[s.name] is s for s in chat.commands)
     for name, spec in commands.COMMANDS.items():
         assert spec.name == name and callable(spec.handler)
         frame = {"type": name, **{field.name: field.example for field in spec.fields}}
         assert protocol.parse(json.dumps(frame)).type == name
+
+
+def test_a_name_is_one_commands_and_one_extensions() -> None:
+    """Registering the same command again changes nothing; another command of a registered
+    name, or a second handler of an event a wing handles, is refused."""
+    undo = commands.COMMANDS["undo"]
+    before = dict(commands.COMMANDS)
+    commands.register(undo)
+    assert commands.COMMANDS == before
+    with pytest.raises(ValueError, match="two commands named undo"):
+        commands.register(Spec("undo", (), undo.handler))
+    chat = extensions.EXTENSIONS["chat"]
+    extensions.register(chat)
+    with pytest.raises(ValueError, match="two handlers of the event chat.event"):
+        extensions.register(extensions.Extension("echo", chat.opened, dict(chat.events)))
+    assert "echo" not in extensions.EXTENSIONS and commands.COMMANDS == before
+
+
+def test_table_talk_extends_each_connection_without_the_table_naming_it() -> None:
+    """The chat's extension gives a starting connection its state (with the watch token it
+    came with) and takes the ``chat.event``s of the match's group."""
+    from games.chat import live
+
+    class Connection:
+        pass
+
+    connection = Connection()
+    extensions.opened(connection, "tok")
+    assert vars(connection)["chat"] == live.Chat(token="tok")
+    assert extensions.EVENTS["chat.event"] is live.deliver
 
 
 def test_an_offer_renders_its_menu_item_and_its_dialog_from_its_own_words() -> None:
@@ -47,7 +88,7 @@ def test_the_protocol_document_lists_every_command_as_the_registry_makes_it() ->
     registered command once, with the fields it takes and what it asks, then each field's
     type): a command added, a field more or less, or its words changed without
     ``manage.py protocol_table`` fails here."""
-    from games.table.management.commands.protocol_table import BEGIN, END
+    from games.management.commands.protocol_table import BEGIN, END
 
     text = (Path(__file__).resolve().parents[3] / "docs" / "protocol.md").read_text()
     table = text.split(BEGIN + "\n", 1)[1].split(END, 1)[0]
@@ -63,7 +104,7 @@ def test_the_protocol_document_lists_every_command_as_the_registry_makes_it() ->
 
 
 def test_the_protocol_table_is_rewritten_between_its_markers_alone() -> None:
-    from games.table.management.commands.protocol_table import BEGIN, END, rewrite
+    from games.management.commands.protocol_table import BEGIN, END, rewrite
 
     doc = f"# Protocol\n\n{BEGIN}\n| old |\n{END}\n\nAfter.\n"
     assert rewrite(doc, "| new |\n") == f"# Protocol\n\n{BEGIN}\n| new |\n{END}\n\nAfter.\n"
