@@ -10,9 +10,11 @@ Thin by design (design.md): the connection's lifecycle and the dispatch of its c
   connection's frames through its bounded outbox); the presence heartbeat
   (games.attendance.presence); the user's sessions group; `release` on every way it ends.
 - **Dispatch**: each frame is checked and parsed (games.table.protocol) and its command's
-  handler run from the registry (games.table.commands, one module per command); a
-  `GameError` becomes ``{"type": "error", "code", "message", "request_id"}`` followed by
-  the board as it is.
+  handler run from the registry (games.commands: the table's commands, one module each in
+  games/table/commands/, and the other wings'); a `GameError` becomes
+  ``{"type": "error", "code", "message", "request_id"}`` followed by the board as it is. An
+  event on the match's group that the hub does not handle goes to this consumer's handler of
+  its type, else to the wing's extension that registered it (games.commands.extensions).
 
 What handlers and the hub use of a connection (its database calls, frames, acks and
 boards) is its `Connection` (games.table.connection); its board, made for its own viewer
