@@ -363,22 +363,7 @@ class Proxy(_Process):
 
     def up(self) -> dict[str, bool]:
         """Each server's state as the proxy's health checks have it (its admin socket)."""
-        with socket.socket(socket.AF_UNIX) as s:
-            s.connect(str(self.stats_socket))
-            s.sendall(b"show stat\n")
-            data = b""
-            while chunk := s.recv(65536):
-                data += chunk
-        out = {}
-        for line in data.decode().splitlines():
-            fields = line.split(",")
-            if (
-                len(fields) > 17
-                and fields[0] == "daphnes"
-                and fields[1] not in ("BACKEND", "FRONTEND")
-            ):
-                out[fields[1]] = fields[17].startswith("UP")
-        return out
+        return proxy_up(self.stats_socket)
 
     @property
     def url(self) -> str:
@@ -387,6 +372,23 @@ class Proxy(_Process):
     @property
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
+
+
+def proxy_up(stats_socket: Path) -> dict[str, bool]:
+    """Each daphne's state as HAProxy's health checks have it (``show stat`` on its admin
+    socket): name (d1, d2, ...) -> whether it is UP."""
+    with socket.socket(socket.AF_UNIX) as s:
+        s.connect(str(stats_socket))
+        s.sendall(b"show stat\n")
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    out = {}
+    for line in data.decode().splitlines():
+        fields = line.split(",")
+        if len(fields) > 17 and fields[0] == "daphnes" and fields[1] not in ("BACKEND", "FRONTEND"):
+            out[fields[1]] = fields[17].startswith("UP")
+    return out
 
 
 def require(binary: str, package: str) -> None:

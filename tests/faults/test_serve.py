@@ -9,13 +9,21 @@ import signal
 import subprocess
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import psutil
 import pytest
 from django.db import connection
 
-from tests.servers import HAPROXY, REPO_ROOT, database_url, free_ports_in_a_row, require
+from tests.servers import (
+    HAPROXY,
+    REPO_ROOT,
+    database_url,
+    free_ports_in_a_row,
+    proxy_up,
+    require,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -26,6 +34,14 @@ def get(url: str) -> tuple[int, str | None]:
             return response.status, response.headers.get("X-Served-By")
     except urllib.error.HTTPError as e:
         return e.code, e.headers.get("X-Served-By")
+
+
+def both_up(stats_socket: Path) -> bool:
+    """HAProxy's health checks have both daphnes up (its admin socket may not answer yet)."""
+    try:
+        return proxy_up(stats_socket) == {"d1": True, "d2": True}
+    except OSError:
+        return False
 
 
 def test_servers_2_starts_the_proxy_two_daphnes_redis_and_the_worker_and_ctrl_c_stops_them(
@@ -66,13 +82,14 @@ def test_servers_2_starts_the_proxy_two_daphnes_redis_and_the_worker_and_ctrl_c_
         assert (
             names.count("tablesite.server") == 2 and "run_computers" in names and "haproxy" in names
         ), names
-        # Through the proxy, once both daphnes answer its health checks: one daphne a table.
-        while True:
-            status, served = get(f"http://127.0.0.1:{port}/m/999999/")
-            if status == 404 and served in ("d1", "d2"):
-                break
-            assert time.monotonic() < deadline, (status, served, log.read_text(errors="replace"))
+        # Through the proxy, once its health checks have both daphnes up (until then a table
+        # whose daphne is not up yet is served by the other): one daphne a table.
+        stats = REPO_ROOT / ".data" / "haproxy.sock"
+        while not both_up(stats):
+            assert time.monotonic() < deadline, log.read_text(errors="replace")
             time.sleep(0.2)
+        status, served = get(f"http://127.0.0.1:{port}/m/999999/")
+        assert status == 404 and served in ("d1", "d2"), (status, served)
         assert {get(f"http://127.0.0.1:{port}/m/999999/")[1] for _ in range(5)} == {served}
         assert get(f"http://127.0.0.1:{port}/healthz")[0] == 200
 
