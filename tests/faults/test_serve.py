@@ -94,9 +94,10 @@ def test_servers_2_starts_the_proxy_two_daphnes_redis_and_the_worker_and_ctrl_c_
         assert get(f"http://127.0.0.1:{port}/healthz")[0] == 200
 
         serve.send_signal(signal.SIGINT)  # what Ctrl-C sends the script
-        serve.wait(timeout=60)
-        gone, alive = psutil.wait_procs(children, timeout=30)
-        assert not alive, [" ".join(p.cmdline()) for p in alive]
+        gone, alive = psutil.wait_procs(children, timeout=60)
+        still = [f"{p.pid} {' '.join(p.cmdline())}" for p in alive if p.is_running()]
+        assert not still, (still, log.read_text(errors="replace")[-4000:])
+        serve.wait(timeout=30)
     finally:
         if serve.poll() is None:
             os.killpg(serve.pid, signal.SIGKILL)

@@ -80,8 +80,12 @@ def create(creator: Any, *kinds: str, seed: int | None = 7, listed: bool = True)
     return seeded.match_create(creator=creator, seats=seats, seed=seed, listed=listed)
 
 
-def step(match: Match) -> bool:
-    """One move of whoever is to act (the next round started when one is over). False when finished."""
+def step(match: Match, *, beside_a_server: bool = False) -> bool:
+    """One move of whoever is to act (the next round started when one is over). False when finished.
+
+    `beside_a_server`: a test server's computer worker plays the same match's computers, so a
+    computer's turn may already have been taken when this asks for it (both take the match's
+    lock; the second finds nothing to do); otherwise a computer that does not act fails."""
     match.refresh_from_db()
     if match.status != Match.Status.PLAYING:
         return False
@@ -97,7 +101,8 @@ def step(match: Match) -> bool:
         return True
     seat = seats[state.turn]
     if seat.kind == Seat.Kind.COMPUTER:
-        assert services.computer_step(match_id=match.pk) is not None
+        acted = services.computer_step(match_id=match.pk)
+        assert acted is not None or beside_a_server
         return True
     action = bots.choose(selectors.seat_view(match, seat.index), "casual")
     services.action_submit(
@@ -111,9 +116,9 @@ def step(match: Match) -> bool:
     return True
 
 
-def play(match: Match, moves: int) -> Match:
+def play(match: Match, moves: int, *, beside_a_server: bool = False) -> Match:
     for _ in range(moves):
-        if not step(match):
+        if not step(match, beside_a_server=beside_a_server):
             break
     match.refresh_from_db()
     return match
