@@ -60,16 +60,27 @@ def test_servers_2_starts_the_proxy_two_daphnes_redis_and_the_worker_and_ctrl_c_
         LOG_LEVEL="WARNING",
     )
     log = tmp_path / "serve.log"
-    with open(log, "wb") as out:
-        serve = subprocess.Popen(
-            ["bash", ".ci/serve"],
-            cwd=REPO_ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+    # The script must hear Ctrl-C as it does in a terminal. A test run started in the
+    # background of a shell without job control ignores SIGINT, and a child inherits that
+    # (a shell cannot trap a signal ignored when it started): for the start, this process
+    # handles it instead, which its child does not inherit.
+    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with open(log, "wb") as out:
+            serve = subprocess.Popen(
+                ["bash", ".ci/serve"],
+                cwd=REPO_ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+    finally:
+        if ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         deadline = time.monotonic() + 120
         while "Mexican Train is running at" not in log.read_text(errors="replace"):
