@@ -18,7 +18,7 @@ is that wing's `Extension` (games.commands.extensions).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from games.commands.fields import Field
@@ -96,9 +96,14 @@ class Spec:
     session_checked: bool = True
     #: what it asks, for the maintainers' protocol table (docs/protocol.md, `protocol_table`)
     says: str = ""
+    #: the names of `fields`, made once: every frame of this type is checked against them
+    names: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "names", frozenset(f.name for f in self.fields))
 
     def field_names(self) -> frozenset[str]:
-        return frozenset(f.name for f in self.fields)
+        return self.names
 
 
 #: type -> its Spec: the closed set of commands, in the order they were registered (the
