@@ -147,6 +147,8 @@ class _Process:
         self.log_dir = log_dir or Path(tempfile.mkdtemp(prefix="mextrain-servers-"))
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        #: it had to be killed: SIGTERM did not end it within 10 s (`stop`)
+        self.stubborn = False
 
     def command(self) -> list[str]:
         raise NotImplementedError
@@ -193,12 +195,14 @@ class _Process:
             self.process.wait(timeout=10)
 
     def stop(self) -> None:
-        """SIGTERM, then SIGKILL after 10 s."""
+        """SIGTERM, then SIGKILL after 10 s (`stubborn` then says so: a deployment's restart
+        sends SIGTERM and waits, so a process must end by itself)."""
         self._signal(signal.SIGTERM)
         if self.process is not None:
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
+                self.stubborn = True
                 self.kill()
 
     def restart(self, *, hard: bool = True) -> None:
@@ -454,19 +458,24 @@ class Processes:
     def logs(self) -> str:
         return "\n".join(f"==== {p.name} {p.port}\n{p.log()}" for p in self.started)
 
-    def close(self) -> None:
+    def close(self) -> list[str]:
+        """Stop every process; returns those that did not end by themselves on SIGTERM."""
         for p in reversed(self.started):
             with contextlib.suppress(Exception):
                 p.stop()
+        return [f"{p.name} on {p.port}" for p in self.started if p.stubborn]
 
 
 @contextlib.contextmanager
 def processes() -> Iterator[Processes]:
+    """A `Processes` pool for a block; at its end every process is stopped, and one that had
+    to be killed (SIGTERM did not end it) fails the block."""
     pool = Processes()
     try:
         yield pool
     finally:
-        pool.close()
+        stubborn = pool.close()
+    assert not stubborn, f"did not end on SIGTERM within 10 s: {stubborn}"
 
 
 def session_cookie(user: Any) -> str:

@@ -26,6 +26,10 @@ from games.worker.leader import _running, claim_at_start, enabled, release, shar
 
 logger = logging.getLogger(__name__)
 
+#: seconds the worker's pass under way has to end when the server shuts down (a pass is one
+#: computer move or one look at what is due: well under a second)
+STOP_TIMEOUT = 5.0
+
 
 def start_in_process(*, server_start: bool = False) -> bool:
     """Start the loop on the running event loop, once per process (a forked server starts
@@ -64,7 +68,7 @@ def on_match_moved(sender: object, *, match_id: int, **kwargs: Any) -> None:
 
 
 async def stop_in_process() -> None:
-    """Stop this process's loop (tests; a server simply exits)."""
+    """Stop this process's loop (tests, and the server's shutdown: `stop_at_shutdown`)."""
     worker, task = _running["worker"], _running["task"]
     _running.update(pid=None, worker=None, task=None, refused=None)
     if worker is not None and task is not None and not task.done():
@@ -149,6 +153,7 @@ def start_with_daphne() -> bool:
     if "daphne.server" not in sys.modules or "twisted.internet.reactor" not in sys.modules:
         return False  # not loaded by daphne (tests, manage.py commands): importing the reactor would install one
     from twisted.internet import reactor
+    from twisted.internet.defer import Deferred
 
     # Before daphne listens: a refused server never answers. Its channel layer first (one
     # line when it differs from the running processes'), then the computers' lock.
@@ -163,6 +168,22 @@ def start_with_daphne() -> bool:
         except Exception:  # the next connection tries again
             logger.exception("computer players: could not start with the server")
 
+    def stop() -> Deferred[None]:
+        # At daphne's shutdown (SIGTERM, Ctrl-C), while its loop still runs: the worker's pass
+        # under way ends first. Its notices of a move go through the loop; once the loop has
+        # stopped, a pass left waiting for one kept the process from exiting until it was killed.
+        return Deferred.fromFuture(asyncio.ensure_future(stop_at_shutdown()))
+
     # callLater runs `start` inside the running asyncio loop (the reactor's), once it runs.
     reactor.callLater(0, start)  # type: ignore[arg-type]  # a zope.interface method: no self
+    reactor.addSystemEventTrigger("before", "shutdown", stop)  # type: ignore[arg-type]
     return True
+
+
+async def stop_at_shutdown() -> None:
+    """`stop_in_process` at the server's shutdown, given `STOP_TIMEOUT` seconds: a pass
+    still running then is left to the process's exit."""
+    try:
+        await asyncio.wait_for(stop_in_process(), STOP_TIMEOUT)
+    except Exception:
+        logger.exception("computer players: the worker did not stop with the server")

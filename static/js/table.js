@@ -234,6 +234,7 @@
     boardText = html;
     texts = {};
     version = newVersion;
+    host.dataset.synced = String(newVersion); // the board in place came over the socket
     var b = boardEl();
     if (!b) return;
     settle(b, kept, title);
@@ -347,6 +348,7 @@
       });
     }
     version = msg.v;
+    host.dataset.synced = String(version);
     if (missing) { MT.sync(); return; }
     settle(b, kept);
     slide(from);

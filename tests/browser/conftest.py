@@ -53,6 +53,7 @@ def table_server(chromium_path: str, django_db_setup: Any, artifacts_dir: Path) 
         yield server.url
     finally:
         server.stop()
+    assert not server.stubborn, "the table's server did not end on SIGTERM within 10 s"
 
 
 @pytest.fixture

@@ -88,14 +88,17 @@ class Table:
         return self
 
     def wait_connected(self) -> None:
-        """The socket is open and its first board arrived (the client syncs on connect)."""
+        """The socket is open and its first board arrived and is in place (the client syncs on
+        connect and swaps the page's board for it)."""
         deadline = time.monotonic() + 10
         while not any(m["type"] == "board" for _, m in self.received):  # the first is whole
             if time.monotonic() > deadline:
                 raise AssertionError(f"no board over the websocket; page errors: {self.errors}")
             self.page.wait_for_timeout(20)
+        # The page has put that board in place (#board's data-synced), not only received it: the
+        # server-rendered board it replaces would otherwise be measured as it leaves the page.
         self.page.wait_for_function(
-            f"() => document.querySelector('{BOARD}') !== null"
+            f"() => document.querySelector('#board[data-synced] > .board') !== null"
         )  # no eval under the CSP
 
     # ------------------------------------------------------------ reading the board

@@ -4,13 +4,17 @@ the round's and the match's end, the replay and the site's pages, at 1280, 1024,
 table. On each page nothing may be clipped or overlap: no train's newest tile or open end
 cut at its row's edge, no control over another or under something, no control's icon squeezed,
 no word cut (clipped in its box, or split over two lines), nothing wider than the window. A name too long for its
-place may end in "…" (the whole name is its title); nothing else may.
+place may end in "…" (the whole name is its title); nothing else may. Each page is loaded
+once per language and looked at as its window is narrowed from the widest width to the
+narrowest (what the person does at a width to come to a state, such as opening the chat,
+done again there).
 Each page found wrong is left as a screenshot, its problems to be found on it:
 test-artifacts/screenshots/walk-<width>-<lang>-<page>.png (a screenshot of every page, 252
 of them, took about a quarter of the walk's time)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +35,7 @@ from .test_room import open_chat, train_problems
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 HEIGHTS = {1280: 800, 1024: 768, 768: 1024, 375: 667}
+WIDTHS = tuple(HEIGHTS)
 LANGS = ("en", "es", "de")
 
 
@@ -161,23 +166,45 @@ SETTLED = """() => Promise.all(document.getAnimations()
   .map((a) => a.finished.catch(() => null))).then(() => true)"""
 
 
-class Walk:
-    """One width: pages looked at, their problems gathered (all of them, for one report)."""
+#: waits for two frames: what a resize sets off in the page's scripts (the top bar's fitting,
+#: the chat's and a tip's places, each run in the next frame) has run
+TWO_FRAMES = """() => new Promise((done) =>
+  requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"""
 
-    def __init__(self, width: int, shots: Path) -> None:
-        self.viewport = {"width": width, "height": HEIGHTS[width]}
-        self.width = width
+
+class Walk:
+    """One language: pages looked at, each at every width, their problems gathered (all of
+    them, for one report). A page is loaded once and the window resized under it, as a
+    person turns a tablet or narrows a window: the site must fit each width it comes to
+    (its scripts place the chat, the tips and the top bar's tools on a resize)."""
+
+    def __init__(self, lang: str, shots: Path) -> None:
+        self.lang = lang
         self.shots = shots
         self.problems: list[str] = []
 
-    def look(self, page: Any, where: str, *, trains: bool = False) -> None:
+    def look(
+        self,
+        page: Any,
+        where: str,
+        *,
+        trains: Callable[[int], bool] = lambda width: False,
+        again: Callable[[Any], None] | None = None,
+    ) -> None:
+        """`where` at every width: the window resized, then `again` (what the person does at
+        that width to come to this state, such as opening the chat), then measured."""
         page.wait_for_load_state("load")
         page.evaluate("document.fonts.ready")
-        page.evaluate(SETTLED)
-        found = page.evaluate(LAYOUT) + (train_problems(page) if trains else [])
-        if found:
-            page.screenshot(path=str(self.shots / f"walk-{self.width}-{where}.png"))
-        self.problems += [f"{self.width} px, {where}: {p}" for p in found]
+        for width in WIDTHS:
+            page.set_viewport_size({"width": width, "height": HEIGHTS[width]})
+            page.evaluate(TWO_FRAMES)
+            if again is not None:
+                again(page)
+            page.evaluate(SETTLED)
+            found = page.evaluate(LAYOUT) + (train_problems(page) if trains(width) else [])
+            if found:
+                page.screenshot(path=str(self.shots / f"walk-{width}-{self.lang}-{where}.png"))
+            self.problems += [f"{width} px, {self.lang}-{where}: {p}" for p in found]
 
 
 def people_far_into_a_round(make_user: Any) -> tuple[list[Any], Any]:
@@ -195,9 +222,43 @@ def people_far_into_a_round(make_user: Any) -> tuple[list[Any], Any]:
     return users, play(match, 90)
 
 
-@pytest.mark.parametrize("width", [1280, 1024, 768, 375])
-def test_every_page_at_every_width_in_three_languages(
-    width: int,
+def reopen_chat(page: Any) -> None:
+    """The chat opened at this width (opening it on a phone scrolls the trains under it)."""
+    if page.locator("#chat-panel").is_visible():  # closed by its own button, its list first
+        if page.eval_on_selector(".chat__phrases", "e => e.open"):
+            page.click(".chat__phrases > summary")
+        page.click("#chat-panel [data-chat-close]")
+        page.locator("#chat-panel").wait_for(state="hidden")
+    open_chat(page)
+
+
+def phrases_in_reach(walk: Walk) -> Callable[[Any], None]:
+    """The chat opened at this width and its ready phrases opened: their list opens inside
+    the window (it scrolls), every one in reach."""
+
+    def again(page: Any) -> None:
+        reopen_chat(page)
+        page.click(".chat__phrases > summary")
+        page.locator(".chat__phrase").first.wait_for()
+        box = page.eval_on_selector(
+            "#chat-phrases",
+            "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }",
+        )
+        width, height = page.viewport_size["width"], page.viewport_size["height"]
+        if box[0] < 0 or box[1] < 0 or box[2] > width or box[3] > height:
+            walk.problems.append(f"{width} px, {walk.lang}-table-phrases: the list lies at {box}")
+
+    return again
+
+
+def wide(width: int) -> bool:
+    """Wide enough for the trains to show beside the open chat."""
+    return width > 768
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_at_every_width(
+    lang: str,
     live: str,
     make_user: Any,
     context_for: Any,
@@ -208,77 +269,62 @@ def test_every_page_at_every_width_in_three_languages(
     ana, turn = users[0], selectors.match_state(match).turn
     assert turn is not None and turn != 0
     over = finished_match([ana, users[1], "expert", "casual"], seed=99)
-    walk = Walk(width, shots)
-    for lang in LANGS:
-        context = context_for(ana, lang=lang, viewport=walk.viewport)
-        page = context.new_page()
-        table = Table(page).open(f"{live}/m/{match.pk}/")
-        page.locator("#chat-toggle").wait_for(state="visible")  # (shown when the chat is on)
-        walk.look(page, f"{lang}-table", trains=True)
-        open_chat(page)
-        walk.look(page, f"{lang}-table-chat", trains=width > 768)
-        # The ready phrases open inside the window (their list scrolls), every one in reach.
-        page.click(".chat__phrases > summary")
-        page.locator(".chat__phrase").first.wait_for()
-        walk.look(page, f"{lang}-table-phrases")
-        box = page.eval_on_selector(
-            "#chat-phrases",
-            "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }",
-        )
-        if box[0] < 0 or box[1] < 0 or box[2] > width or box[3] > walk.viewport["height"]:
-            walk.problems.append(f"{width} px, {lang}-table-phrases: the list lies at {box}")
-        page.click(".chat__phrases > summary")
-        table.assert_no_errors()
-        page.close()
+    walk = Walk(lang, shots)
+    first = {"width": WIDTHS[0], "height": HEIGHTS[WIDTHS[0]]}
+    context = context_for(ana, lang=lang, viewport=first)
+    page = context.new_page()
+    table = Table(page).open(f"{live}/m/{match.pk}/")
+    page.locator("#chat-toggle").wait_for(state="visible")  # (shown when the chat is on)
+    walk.look(page, "table", trains=lambda width: True)
+    walk.look(page, "table-chat", trains=wide, again=reopen_chat)
+    walk.look(page, "table-phrases", again=phrases_in_reach(walk))
+    table.assert_no_errors()
+    page.close()
 
-        # The same table as the player whose turn it is ("Your turn", the tools lit), chat open.
-        page = context_for(users[turn], lang=lang, viewport=walk.viewport).new_page()
-        table = Table(page).open(f"{live}/m/{match.pk}/")
-        table.wait("b.dataset.yourTurn === 'true'")
-        open_chat(page)
-        walk.look(page, f"{lang}-table-your-turn", trains=width > 768)
-        table.assert_no_errors()
-        page.close()
+    # The same table as the player whose turn it is ("Your turn", the tools lit), chat open.
+    page = context_for(users[turn], lang=lang, viewport=first).new_page()
+    table = Table(page).open(f"{live}/m/{match.pk}/")
+    table.wait("b.dataset.yourTurn === 'true'")
+    walk.look(page, "table-your-turn", trains=wide, again=reopen_chat)
+    table.assert_no_errors()
+    page.close()
 
-        page = context.new_page()
-        table = Table(page).open(f"{live}/m/{over.pk}/")
-        table.wait("b.dataset.phase === 'match_over'")
-        page.locator(".result--match svg.chart").wait_for()
-        walk.look(page, f"{lang}-match-end")
-        page.close()
+    page = context.new_page()
+    table = Table(page).open(f"{live}/m/{over.pk}/")
+    table.wait("b.dataset.phase === 'match_over'")
+    page.locator(".result--match svg.chart").wait_for()
+    walk.look(page, "match-end")
+    page.close()
 
-        page = context.new_page()
-        page.goto(f"{live}/m/{over.pk}/replay/")
-        walk.look(page, f"{lang}-replay")
-        page.goto(f"{live}/m/{over.pk}/replay/?round=13&step=20")
-        walk.look(page, f"{lang}-replay-step")
+    page = context.new_page()
+    for where, path in (
+        ("replay", f"/m/{over.pk}/replay/"),
+        ("replay-step", f"/m/{over.pk}/replay/?round=13&step=20"),
+        ("home", "/"),
+        ("lobby", "/lobby/"),
+        ("new-match", "/lobby/new/"),
+        ("my-matches", "/matches/"),
+        ("match-about", f"/m/{match.pk}/about/"),
+        ("how-to-play", "/how-to-play/"),
+        ("rules", "/rules/"),
+        ("players", "/players/"),
+        ("player", f"/players/{ana.username}/"),
+        ("email", "/accounts/email/"),
+        ("turn-mail", "/account/turn-mail/"),
+    ):
+        page.goto(f"{live}{path}")
+        walk.look(page, where)
+    context.close()
 
-        for where, path in (
-            ("home", "/"),
-            ("lobby", "/lobby/"),
-            ("new-match", "/lobby/new/"),
-            ("my-matches", "/matches/"),
-            ("match-about", f"/m/{match.pk}/about/"),
-            ("how-to-play", "/how-to-play/"),
-            ("rules", "/rules/"),
-            ("players", "/players/"),
-            ("player", f"/players/{ana.username}/"),
-            ("email", "/accounts/email/"),
-            ("turn-mail", "/account/turn-mail/"),
-        ):
-            page.goto(f"{live}{path}")
-            walk.look(page, f"{lang}-{where}")
-        context.close()
-
-        # Someone not signed in: the spectator's table, signing up and in.
-        stranger = new_context(viewport=walk.viewport)
-        stranger.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live}])
-        page = stranger.new_page()
-        Table(page).open(f"{live}/m/{match.pk}/watch/{match.watch_token}/")
-        page.locator("#chat-toggle").wait_for(state="visible")
-        walk.look(page, f"{lang}-spectator", trains=True)
-        for where, path in (("sign-up", "/accounts/signup/"), ("sign-in", "/accounts/login/")):
-            page.goto(f"{live}{path}")
-            walk.look(page, f"{lang}-{where}")
-        stranger.close()
+    # Someone not signed in: the spectator's table, signing up and in.
+    stranger = new_context(viewport=first)
+    stranger.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live}])
+    page = stranger.new_page()
+    Table(page).open(f"{live}/m/{match.pk}/watch/{match.watch_token}/")
+    page.locator("#chat-toggle").wait_for(state="visible")
+    walk.look(page, "spectator", trains=lambda width: True)
+    for where, path in (("sign-up", "/accounts/signup/"), ("sign-in", "/accounts/login/")):
+        page.goto(f"{live}{path}")
+        walk.look(page, where)
+    stranger.close()
     assert not walk.problems, "\n".join(walk.problems)

@@ -16,7 +16,9 @@ import pytest
 
 from accounts.models import Preferences
 from games import services
+from games.reads import selectors
 from games.services import SeatSpec
+from tests.games.matches import near_the_rounds_end
 
 from .table import Table, against_a_computer
 
@@ -160,7 +162,9 @@ def test_on_a_phone_the_scoring_tip_leaves_the_players_own_result_in_view(
 ) -> None:
     """At the match's end the "Round scoring" tip hid the player's own result."""
     ana = make_user("ana")
-    match = four_seats(ana, rounds=1)
+    # played on by the services until the round (the match) is a few moves from its end
+    match = near_the_rounds_end(four_seats(ana, rounds=1), beside_a_server=True)
+    assert selectors.match_state(match).phase != "match_over"
     page = context_for(ana, lang=lang, viewport=SIZES["phone"]).new_page()
     table = Table(page).open(f"{live}/m/{match.pk}/")
     for _ in range(200):

@@ -124,6 +124,17 @@ def play(match: Match, moves: int, *, beside_a_server: bool = False) -> Match:
     return match
 
 
+def near_the_rounds_end(match: Match, *, tiles: int = 3, beside_a_server: bool = False) -> Match:
+    """Play on until a hand holds `tiles` tiles or fewer: the round ends a few moves later
+    (or sooner, blocked). Stops at the round's end should it come first."""
+    for _ in range(500):
+        state = selectors.match_state(match)
+        if state.phase not in ("engine", "first", "play") or min(map(len, state.hands)) <= tiles:
+            break
+        play(match, 1, beside_a_server=beside_a_server)
+    return match
+
+
 def play_rounds(match: Match, rounds: int) -> Match:
     """Play until round `rounds` has started (or the match is over)."""
     while match.round_number < rounds and step(match):
