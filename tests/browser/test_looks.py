@@ -25,7 +25,6 @@ from django.conf import settings
 
 from games.services import SeatSpec
 from tests import seeded
-from tests.games.matches import near_the_rounds_end
 
 from .table import Table, against_a_computer, first_fit_policy, pick_seed
 
@@ -173,19 +172,12 @@ def test_a_round_looks_like_the_game(
     label = page.locator(f"{mine} .train__who").inner_text()
     assert "ana" in label and IN_HAND[lang] in label, label
 
-    shot_turn = shot_menu = skipped = False
+    shot_turn = shot_menu = False
     tips_seen: set[str] = set()
     for _ in range(200):
         table.wait_turn_or_over()
         if table.phase() in ("round_over", "match_over"):
             break
-        if not skipped and shot_turn and (shot_menu or size == "desktop") and table.phase() == "play":
-            # The middle of the round (the same checks, turn after turn) is played by the
-            # services; the page follows it, and its end is played here again.
-            near_the_rounds_end(match, beside_a_server=True)
-            table.wait_version_above(match.version - 1)
-            skipped = True
-            continue
         no_horizontal_scroll(page)
         visible_text_has_no_rule_id(page)
         if size == "desktop":
