@@ -98,7 +98,7 @@ class Table:
         # The page has put that board in place (#board's data-synced), not only received it: the
         # server-rendered board it replaces would otherwise be measured as it leaves the page.
         self.page.wait_for_function(
-            f"() => document.querySelector('#board[data-synced] > .board') !== null"
+            "() => document.querySelector('#board[data-synced] > .board') !== null"
         )  # no eval under the CSP
 
     # ------------------------------------------------------------ reading the board
