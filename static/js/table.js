@@ -557,7 +557,8 @@
       retries = 0;
       status("");
       if (wasRetrying) MT.say(S.connected);
-      MT.sync(); // whatever happened meanwhile: a fresh board
+      // No "sync": the server sends the current board as the socket opens, whatever
+      // happened meanwhile (games/table/consumers.py).
       (MT.onConnect || []).forEach(function (fn) { fn(); });
     };
     ws.onmessage = onMessage;
