@@ -145,16 +145,27 @@ def replay_differences(match: Match) -> list[str] | None:
     """Run the match's replay (`selectors.match_replay_doc`) through `engine.replay.run_replay`
     and compare it with the stored snapshot (`Match.state`): hands, trains, boneyard, turn,
     phase, open doubles, points and totals. None for a match not started (nothing stored);
-    otherwise the differences, empty when the replay reproduces the stored state."""
-    if match.state is None:
-        return None
-    replayed = run_replay(match_replay_doc(match))
+    otherwise the differences, empty when the replay reproduces the stored state.
+
+    The snapshot and the log are read at one version: a match being played may move between
+    the two reads (each move commits its log entry and its snapshot together, and a new
+    version), so the version is read again after the log, and the reads repeated if it moved."""
+    for _attempt in range(5):
+        current = Match.objects.filter(pk=match.pk).values("state", "version").first()
+        if current is None or current["state"] is None:
+            return None
+        doc = match_replay_doc(match)
+        if Match.objects.filter(pk=match.pk, version=current["version"]).exists():
+            break
+    else:
+        return ["the match moved on at each of five reads: check it again"]
+    replayed = run_replay(doc)
     out: list[str] = []
     if replayed.get("error") is not None:
         out.append(
             f"error: the replay stops at action {replayed['error']['index']}: {replayed['error']['message']}"
         )
-    stored = state_json(state_from_json(match.state), with_rounds="rounds" in replayed)
+    stored = state_json(state_from_json(current["state"]), with_rounds="rounds" in replayed)
     for key in stored:
         if key != "error":
             _diff(key, replayed.get(key), stored[key], out)

@@ -168,3 +168,27 @@ def test_rebuilt_state_equals_the_snapshot_through_undo_redo_and_restart(
     assert all(counts.values()), counts
     kinds = set(LogEntry.objects.filter(round__match=match).values_list("kind", flat=True))
     assert kinds == {"action", "undo", "redo", "restart"}
+
+
+def test_the_replay_check_reads_the_snapshot_and_the_log_at_one_version(
+    make_match: Callable[..., Match], alice: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A match being played moves while the admin's check reads it: a move landing between
+    the snapshot's read and the log's is no difference (each move commits both at once)."""
+    from games.reads import queries
+    from tests.games.matches import step
+
+    match = make_match("computer:casual", "me")
+    Driver(match, {1: alice}).until(lambda s: s.turn == 0)
+    read_log = queries.match_replay_doc
+    moves = []
+
+    def a_move_lands_meanwhile(m: Match) -> dict[str, Any]:
+        if not moves:  # the computer moves after the snapshot was read, before the log is
+            moves.append(step(match))
+        return read_log(m)
+
+    monkeypatch.setattr(queries, "match_replay_doc", a_move_lands_meanwhile)
+    before = Match.objects.get(pk=match.pk).version
+    assert queries.replay_differences(match) == []
+    assert moves == [True] and Match.objects.get(pk=match.pk).version == before + 1
