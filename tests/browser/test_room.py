@@ -167,6 +167,15 @@ TEXT_LINES = """(el) => {
 }"""
 
 
+#: whether the Draw button shows its words on one line, whole inside a window `width` wide
+DRAW_ON_ONE_LINE = f"""(width) => {{
+  const el = document.querySelector('.hand__actions [data-act="draw"]');
+  if (!el || !el.isConnected) return false;
+  const r = el.getBoundingClientRect();
+  return ({TEXT_LINES})(el) === 1 && r.width > 0 && r.left >= 0 && r.right <= width;
+}}"""
+
+
 def two_people_until_one_must_draw(make_user: Any) -> tuple[Any, Any, int]:
     """SunnyPanda4242 and MoonlitOtter77 (two long guest-like names, no computer: nothing moves
     while the pages are looked at), played on until one of them can only draw. Returns the
@@ -209,9 +218,12 @@ def test_on_a_phone_whose_turn_shows_the_whole_name_and_draw_reads_on_one_line(
     draw = page.locator('.hand__actions [data-act="draw"]')
     draw.wait_for()
     page.screenshot(path=str(shots / f"room-phone-draw-{lang}.png"))
-    assert draw.evaluate(TEXT_LINES) == 1, draw.inner_text()
-    box = draw.bounding_box()
-    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    # Waited for, not read once: the page may still be settling in (the player's first tips).
+    try:
+        page.wait_for_function(DRAW_ON_ONE_LINE, arg=PHONE["width"], timeout=5_000)
+    except Exception as timed_out:
+        box = draw.bounding_box()
+        raise AssertionError((draw.inner_text(), draw.evaluate(TEXT_LINES), box)) from timed_out
     assert page.eval_on_selector(".tbar", "el => el.getBoundingClientRect().height") <= 56
     table.assert_no_errors()
 
