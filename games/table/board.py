@@ -77,9 +77,9 @@ before the socket connects.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -95,14 +95,21 @@ from games.board.viewer import Viewer
 from games.board.words import log_line
 from games.table import away
 
+if TYPE_CHECKING:
+    from games.models import ChangeRequest, Match
+    from games.permissions import Powers
+    from games.table.board_reads import BoardReads
+
+T = TypeVar("T")
+
 # ---------------------------------------------------------------- rendering a match
 
 
 def match_flags(
-    match: Any,
+    match: Match,
     viewer: Viewer,
     view: SeatView,
-    reads: Any = None,
+    reads: BoardReads | None = None,
     seats: Sequence[SeatInfo] | None = None,
 ) -> Flags:
     """What the presenter needs beyond the view: offers, pause, history, last line.
@@ -189,7 +196,7 @@ def match_flags(
     )
 
 
-def powers_at(match: Any, user: Any, reads: Any = None) -> Any:
+def powers_at(match: Match, user: object, reads: BoardReads | None = None) -> Powers:
     """What `user` (None: not signed in) may do at `match` (games.permissions.powers), kept on
     `reads`, the version's reads of `match`, and on the versions derived from it by moves
     (board_reads.advance), which change nobody's seat."""
@@ -205,7 +212,7 @@ def powers_at(match: Any, user: Any, reads: Any = None) -> Any:
     return can
 
 
-def _restarted(reads: Any) -> tuple[str, str]:
+def _restarted(reads: BoardReads) -> tuple[str, str]:
     """The current round's latest restart (R28), for every page to announce: which one (the
     number of its log line in the round) and who restarted it, in words. Nothing when the
     round was not restarted."""
@@ -219,20 +226,21 @@ def _restarted(reads: Any) -> tuple[str, str]:
     return f"{line.round_id}-{line.seq}", text
 
 
-def _last_train(reads: Any) -> str:
+def _last_train(reads: BoardReads) -> str:
     """The train the last move still in effect played on ("" when it was no play): after an
     Undo, the move before the ones taken back (R27)."""
+    action: object = None
     if reads.folded is not None:
-        entry = reads.folded.effective[-1] if reads.folded.effective else None
-    else:
-        entry = reads.last if reads.last is not None and reads.last.kind == "action" else None
-    action = entry.action if entry is not None else None
+        if reads.folded.effective:
+            action = reads.folded.effective[-1].action
+    elif reads.last is not None and reads.last.kind == "action":
+        action = reads.last.action
     if isinstance(action, dict) and action.get("act") == "play":
         return str(action.get("train", ""))
     return ""
 
 
-def told(match: Any, closed: Any, user: Any) -> str:
+def told(match: Match, closed: ChangeRequest | None, user: object) -> str:
     """To the asker of the match's latest request `closed`, declined or expired in this round
     within the last `ANSWER_SHOWN`: who declined it, or that nobody answered in time, in the
     viewer's language ("" otherwise). `closed`: `selectors.last_closed_request`, or None."""
@@ -250,7 +258,9 @@ def told(match: Any, closed: Any, user: Any) -> str:
     return str(kind.expired)
 
 
-def ask_for(match: Any, ask: Any, user: Any, *, powers: Any = None) -> Ask | None:
+def ask_for(
+    match: Match, ask: ChangeRequest | None, user: object, *, powers: Powers | None = None
+) -> Ask | None:
     """The open request (`games.models.ChangeRequest`, a games.consent kind) as `user` sees it
     (`powers`: what they may do, games.permissions.powers, when the caller has it)."""
     from games import consent, permissions
@@ -295,14 +305,14 @@ def _render(name: str, context: dict[str, Any]) -> SafeString:
         return mark_safe(engines["jinja2"].get_template(name).render(context))
 
 
-def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:
+def board_context(*, match: Match, viewer: Viewer, reads: BoardReads | None = None) -> Board:
     """The presenter's output for one viewer of a started match, the seat chosen by the relay
     (`reads`: see `match_flags`)."""
     from engine.views import view as view_of
     from games.reads import selectors
     from games.table import facts
 
-    def once(key: Any, make: Any) -> Any:
+    def once(key: object, make: Callable[[], T]) -> T:
         # What every viewer of this version shares is worked out for the first one only.
         return reads.once(key, make) if reads is not None and reads.match is match else make()
 
@@ -324,7 +334,11 @@ def board_context(*, match: Any, viewer: Viewer, reads: Any = None) -> Board:
 
 
 def match_page(
-    *, match: Any, viewer: Viewer, reads: Any = None, kept: dict[str, Any] | None = None
+    *,
+    match: Match,
+    viewer: Viewer,
+    reads: BoardReads | None = None,
+    kept: dict[str, Any] | None = None,
 ) -> parts.Page:
     """One viewer's board of a started match as parts: the shared parts made once per version
     and language for every viewer (kept on `reads`), the viewer's own ones now (`kept`: the
@@ -340,7 +354,7 @@ def match_page(
         return parts.page(board, shared, kept)
 
 
-def events_since(reads: Any, base: int) -> list[dict[str, Any]]:
+def events_since(reads: BoardReads, base: int) -> list[dict[str, Any]]:
     """The events (engine.events) from version `base` to the version of `reads`: one per log
     entry after `base`, then what the public views show changed when the view of `base`
     is known (the version just before). Public only (R24): a draw names no tile."""
@@ -358,13 +372,15 @@ def events_since(reads: Any, base: int) -> list[dict[str, Any]]:
     return out
 
 
-def board_message(*, match: Any, viewer: Viewer, reads: Any = None) -> dict[str, Any]:
+def board_message(
+    *, match: Match, viewer: Viewer, reads: BoardReads | None = None
+) -> dict[str, Any]:
     """The whole ``{"type": "board", …}`` message for one connection (see the module docstring)."""
     with fixed_language():
         return match_page(match=match, viewer=viewer, reads=reads).message()
 
 
-def render_log(*, match: Any, viewer_seat: int | None) -> SafeString:
+def render_log(*, match: Match, viewer_seat: int | None) -> SafeString:
     """The log panel (``games/jinja2/games/board/log.html``): every round of the match, every entry
     in words."""
     from engine.deal import engine_value

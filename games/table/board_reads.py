@@ -42,7 +42,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from django.contrib.auth import get_user_model
 from django.db import connection, router, transaction
@@ -52,6 +52,8 @@ from django.utils import timezone
 from games import log
 from games.models import ChangeRequest, LogEntry, Match, Round, Seat, from_row
 from games.reads import selectors
+
+T = TypeVar("T")
 
 #: matches whose reads a server process keeps at most (the least recently read go first)
 KEEP = 1024
@@ -97,14 +99,14 @@ class BoardReads:
     #: when it was read (time.monotonic)
     read_at: float = field(default_factory=time.monotonic, compare=False)
     #: what the boards of this version work out the same for every viewer (`once`)
-    shared: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    shared: dict[object, Any] = field(default_factory=dict, compare=False, repr=False)
 
-    def once(self, key: Any, make: Callable[[], Any]) -> Any:
+    def once(self, key: object, make: Callable[[], T]) -> T:
         """`make()`, made once for every board of this version (games.table.board: the parsed
         snapshot, the public view, the seats' names in a language). Two connections'
         threads may both make it; they make the same, and one is kept."""
         try:
-            return self.shared[key]
+            return cast(T, self.shared[key])
         except KeyError:
             value = self.shared[key] = make()
             return value

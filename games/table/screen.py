@@ -54,7 +54,7 @@ class Screen:
         self.sent_version = -1
         self.sent = parts.Sent()
 
-    def viewer(self, match: Match, reads: Any = None) -> Viewer:
+    def viewer(self, match: Match, reads: board_reads.BoardReads | None = None) -> Viewer:
         """Who this connection is at `match` (R24, games.board.viewer; `reads`: the version's
         reads of `match`, which keep what each person may do)."""
         user = self.user if getattr(self.user, "is_authenticated", False) else None
