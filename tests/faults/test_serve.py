@@ -28,6 +28,15 @@ from tests.servers import (
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
+def command_line(process: psutil.Process) -> str:
+    """A process's command line; "" for one that ended meanwhile (a helper the script ran
+    exits between being listed and being asked)."""
+    try:
+        return " ".join(process.cmdline())
+    except (psutil.NoSuchProcess, psutil.ZombieProcess):
+        return ""
+
+
 def get(url: str) -> tuple[int, str | None]:
     try:
         with urllib.request.urlopen(url, timeout=5) as response:
@@ -89,7 +98,7 @@ def test_servers_2_starts_the_proxy_two_daphnes_redis_and_the_worker_and_ctrl_c_
             )
             time.sleep(0.2)
         children = psutil.Process(serve.pid).children(recursive=True)
-        names = " ".join(" ".join(c.cmdline()) for c in children)
+        names = " ".join(command_line(c) for c in children)
         assert (
             names.count("tablesite.server") == 2 and "run_computers" in names and "haproxy" in names
         ), names

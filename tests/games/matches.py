@@ -135,9 +135,10 @@ def near_the_rounds_end(match: Match, *, tiles: int = 3, beside_a_server: bool =
     return match
 
 
-def play_rounds(match: Match, rounds: int) -> Match:
-    """Play until round `rounds` has started (or the match is over)."""
-    while match.round_number < rounds and step(match):
+def play_rounds(match: Match, rounds: int, *, beside_a_server: bool = False) -> Match:
+    """Play until round `rounds` has started (or the match is over); `beside_a_server`: as
+    `step`'s."""
+    while match.round_number < rounds and step(match, beside_a_server=beside_a_server):
         match.refresh_from_db()
     match.refresh_from_db()
     return match
