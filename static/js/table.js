@@ -1,7 +1,7 @@
 /* The table's websocket client: keeps #board live (games/table/board.py documents the messages).
  *
  * Opens ws(s)://<host>/ws/m/<id>/ (+ ?watch=<token> for spectators). A "board" message
- * swaps #board's innerHTML whole (on connect, sync, a new round); an "update" message
+ * swaps #board's innerHTML whole (as the socket opens, on a sync, a new round); an "update" message
  * (games/board/parts.py) carries only the parts that changed since this page's version,
  * each whole or as line edits of the text this page holds for it: each is morphed in by id with idiomorph (static/vendor/idiomorph.min.js), so focus,
  * selection, scroll and open dialogs survive, and the board element's changed attributes are set.
@@ -9,7 +9,8 @@
  * tile slides from the hand (own move: from where hand.js shows it on its way) or from its
  * player's label to its train
  * (≤ 300 ms, none under prefers-reduced-motion); clicks keep working meanwhile.
- * Resyncs after a reconnect (exponential backoff), when an ack announces a version no
+ * Reconnects with exponential backoff (the server sends the current board as the socket
+ * opens); asks for a sync when an ack announces a version no
  * board brought or when a request is refused because this page was behind (quietly: the
  * board it gets says what changed), and sends the table's commands. The browser applies no rule: what is
  * clickable comes from the server.

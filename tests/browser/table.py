@@ -88,8 +88,8 @@ class Table:
         return self
 
     def wait_connected(self) -> None:
-        """The socket is open and its first board arrived and is in place (the client syncs on
-        connect and swaps the page's board for it)."""
+        """The socket is open and its first board arrived and is in place (the server sends it as
+        the socket opens; the client swaps the page's board for it)."""
         deadline = time.monotonic() + 10
         while not any(m["type"] == "board" for _, m in self.received):  # the first is whole
             if time.monotonic() > deadline:

@@ -76,7 +76,7 @@ def open_page(new_context: Any, url: str, *, clock: bool = False, **options: Any
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url)
-    page.wait_for_function("window.__sent.length > 0")  # the client syncs on connect
+    page.wait_for_function("window.__sent.length > 0")  # connected: the chat joins its room
     page.errors = errors
     return page
 
