@@ -54,6 +54,7 @@ from daphne.http_protocol import WebRequest
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketProtocol
 from twisted.internet import reactor  # daphne.server installed its asyncio reactor first
+from twisted.internet.defer import Deferred
 
 logger = logging.getLogger("tablesite.server")
 
@@ -154,7 +155,17 @@ class SiteServer(Server):
         # daphne's run() makes its factory and then runs the reactor; no connection is
         # accepted before the reactor runs, so every one is made with these options.
         reactor.callWhenRunning(self.configure_websockets)
+        # At SIGTERM or Ctrl-C, before the loop stops: the tables' database calls under way
+        # (and those of the connections the shutdown ends) finish (games.table.threads.drain).
+        reactor.addSystemEventTrigger("before", "shutdown", self.drain_tables)  # type: ignore[arg-type]  # a zope.interface method: no self
         super().run()
+
+    def drain_tables(self) -> Deferred[None]:
+        import asyncio
+
+        from games.table.threads import drain
+
+        return Deferred.fromFuture(asyncio.ensure_future(drain()))
 
     def log_action(self, protocol: str, action: str, details: dict[str, Any]) -> None:
         """daphne's access log, without the proxy's health checks (one a second per server)."""

@@ -24,9 +24,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import wait
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -209,22 +207,11 @@ def _the_flush_comes_last(request: pytest.FixtureRequest) -> Iterator[None]:
         return
     threads = sys.modules.get("games.table.threads")
     if threads is not None:
-        _idle(threads.DATABASE_THREADS, threads.THREADS)
+        threads.idle()
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute("SET deadlock_timeout = '10s'")
-
-
-def _idle(pool: Any, size: int, timeout: float = 30) -> None:
-    """Wait until every call given to `pool` so far has ended: `size` calls that wait for
-    each other can only all run once nothing else does (the pool takes calls in order)."""
-    together = threading.Barrier(size)
-    try:
-        waits = [pool.submit(together.wait, timeout) for _ in range(size)]
-    except RuntimeError:  # the pool is shut down: nothing runs
-        return
-    wait(waits, timeout=timeout + 1)
 
 
 def in_ci() -> bool:
