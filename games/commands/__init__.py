@@ -102,9 +102,6 @@ class Spec:
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", frozenset(f.name for f in self.fields))
 
-    def field_names(self) -> frozenset[str]:
-        return self.names
-
 
 #: type -> its Spec: the closed set of commands, in the order they were registered (the
 #: apps' order in INSTALLED_APPS, then each wing's own)

@@ -178,7 +178,7 @@ def parse(frame: str | bytes | None) -> Command:
     if spec is None:
         raise ProtocolError(words.FRAME["unknown_command"], request_id)
     given = set(data) - {"type"}
-    wanted = spec.field_names()  # all required; no command takes any other field
+    wanted = spec.names  # all required; no command takes any other field
     if given - wanted:
         raise ProtocolError(
             words.FRAME["extra_field"] % {"field": sorted(given - wanted)[0]},
