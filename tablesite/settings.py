@@ -135,6 +135,10 @@ COMPUTER_DELAY = float(ENV.get("COMPUTER_DELAY", "0.6"))
 # Seconds a person's pause of the computers (an open panel, R26) holds once its page stops
 # renewing it (games.reads.selectors.PAUSE_TIMEOUT): keep it above twice the page's renewal (10 s).
 PAUSE_TIMEOUT = float(ENV.get("PAUSE_TIMEOUT", "30"))
+# Seconds a server starting asks again for the computers' lock another session holds
+# (games/worker/leader.py): the session of a process killed a moment ago ends once
+# PostgreSQL sees its connection closed.
+COMPUTER_LOCK_WAIT = float(ENV.get("COMPUTER_LOCK_WAIT", "10"))
 
 # --- accounts ---------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

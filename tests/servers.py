@@ -100,6 +100,9 @@ def server_env(
         ALLOWED_HOSTS="127.0.0.1,localhost",
         COMPUTER_DELAY=str(computer_delay),
         COMPUTER_WORKER="on",
+        # a second server of a test asks a held lock once more, not for 10 s; one killed a
+        # moment ago has let go of it well within this
+        COMPUTER_LOCK_WAIT="2",
         CONN_MAX_AGE="0",
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",

@@ -29,7 +29,6 @@ from games.worker.computers import (
 )
 from games.worker.leader import (
     LOCK_KEY,
-    LOCK_WAIT,
     LOST,
     REFUSED_ALONE,
     REFUSED_SHARED,
@@ -61,7 +60,6 @@ __all__ = [
     "FAILURE_BACKOFF",
     "IDLE_POLL",
     "LOCK_KEY",
-    "LOCK_WAIT",
     "LOST",
     "POKED_GAP",
     "REFUSED_ALONE",

@@ -35,9 +35,6 @@ _running: dict[str, Any] = {"pid": None, "task": None, "worker": None, "refused"
 #: pg_try_advisory_lock(*LOCK_KEY): held by the process whose loop runs the computers in
 #: process, or that is a database's only server without a shared layer ("mext", 1)
 LOCK_KEY = (0x6D657874, 1)
-#: a lock still held at start-up is asked again this long (a process killed a moment ago:
-#: PostgreSQL ends its session, and the lock, once it sees the connection closed)
-LOCK_WAIT = 10.0
 #: the one line a second server without a shared layer logs before it exits
 REFUSED_ALONE = (
     "another server already runs on this database without REDIS_URL (PostgreSQL advisory lock "
@@ -84,7 +81,10 @@ def claim(wait: float | None = None) -> bool:
         "default"
     )  # not the thread's: never closed between requests
     held.inc_thread_sharing()  # taken at start-up, looked at by the worker's thread, closed from another
-    deadline = time.monotonic() + (LOCK_WAIT if wait is None else wait)
+    # A lock still held is asked again for a while (settings.COMPUTER_LOCK_WAIT): the session
+    # of a process killed a moment ago ends, and its lock with it, once PostgreSQL sees its
+    # connection closed.
+    deadline = time.monotonic() + (settings.COMPUTER_LOCK_WAIT if wait is None else wait)
     try:
         while True:
             with held.cursor() as cursor:

@@ -25,7 +25,6 @@ from games import services
 from games import worker as computers
 from games.models import Pause
 from games.reads import selectors
-from games.worker import leader
 from tests.games.table.socket.conftest import db, snapshot
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -140,7 +139,7 @@ async def test_lifespan_start_fails_while_another_server_holds_the_database(
 
     settings.REDIS_URL = None
     monkeypatch.setenv("COMPUTER_WORKER", "")
-    monkeypatch.setattr(leader, "LOCK_WAIT", 0.2)
+    settings.COMPUTER_LOCK_WAIT = 0.2
     other = await psycopg.AsyncConnection.connect(
         database_url(connection.settings_dict), autocommit=True
     )
