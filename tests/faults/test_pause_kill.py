@@ -43,8 +43,8 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pyte
 FREEZE_LIMIT = 30.0
 #: the servers' PAUSE_TIMEOUT (settings; 30 s by default) where a test waits a pause out,
 #: and how often the test renews the pause meanwhile (the page: every 10 s of 30)
-SHORT_PAUSE = 10.0
-SHORT_RENEW = 1.0
+SHORT_PAUSE = 4.0
+SHORT_RENEW = 0.5
 
 
 def alone_with_computers(alice: Any) -> Any:
