@@ -1,8 +1,8 @@
 """The table looks like the game, on a desktop and on a phone, in English, Spanish and German.
 
 A round against three computers (at "instant": the test server's computers wait
-`COMPUTER_DELAY`), played by clicking the first tile that fits, asserting what a
-person sees: the engine double as the hub the trains leave from (R5, R7), doubles
+`COMPUTER_DELAY`), played once per language by clicking the first tile that fits; at each
+of our turns the window takes each size in turn, asserting what a person sees there: the engine double as the hub the trains leave from (R5, R7), doubles
 drawn crosswise (R17, R19), the playable tiles lifted and lit and the rest dimmed on
 our turn (R23), the label "ana · 12 in hand", no sentence citing a rule id, no
 horizontal page scroll; on the phones (375×667 and 390×844, upright) the table's top
@@ -133,139 +133,181 @@ def visible_text_has_no_rule_id(page: Any) -> None:
     assert not RULE_ID.search(text), RULE_ID.findall(text)
 
 
-@pytest.mark.parametrize("size", list(VIEWPORTS))
+#: waits for two frames: what a resize sets off in the page's scripts (the top bar's fitting,
+#: a tip's place, each run in the next frame) has run
+TWO_FRAMES = """() => new Promise((done) =>
+  requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"""
+
+
+def at_size(page: Any, size: str) -> None:
+    """The window at `size` (a person on that device), the page's scripts done with it."""
+    page.set_viewport_size(VIEWPORTS[size])
+    page.evaluate(TWO_FRAMES)
+
+
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
 def test_a_round_looks_like_the_game(
-    size: str, lang: str, live: str, context_for: Any, make_user: Any, shots: Path
+    lang: str, live: str, context_for: Any, make_user: Any, shots: Path
 ) -> None:
+    """One round, played once per language; at each of our turns, and at its end, the window
+    takes every size in turn and the page is looked at as a person on that device sees it."""
     seed = round_seed()
     ana = make_user("ana")  # a new player: the first-time tips come (static/js/tips.js)
     match = seeded.match_create(
         creator=ana, seats=[SeatSpec("me")] + [SeatSpec("computer", level="casual")] * 3, seed=seed
     )
-    viewport = VIEWPORTS[size]
-    page = context_for(ana, lang=lang, viewport=viewport).new_page()
+    page = context_for(ana, lang=lang, viewport=DESKTOP).new_page()
     table = Table(page).open(f"{live}/m/{match.pk}/")
-    name = f"looks-{size}-{lang}"
-
-    # The hub: the engine double the trains leave from, in view (on a phone, too narrow for
-    # a hub beside the trains, the engine double is in the top bar).
-    if size == "desktop":
-        hub = page.locator(".hub")
-        assert hub.is_visible() and hub.locator(".hub__tile").is_visible()
-        # Waited for, not read once: the page may still be taking in the first board.
-        try:
-            page.wait_for_function(HUB_LEFT_OF_TRAINS, timeout=5_000)
-        except Exception as timed_out:
-            (shots / f"{name}-hub.html").write_text(page.inner_html("#board"))
-            page.screenshot(path=str(shots / f"{name}-hub.png"))
-            hub_box = page.eval_on_selector(".hub", BOX)
-            row_box = page.eval_on_selector(".train", BOX)
-            raise AssertionError(
-                f"the trains leave the hub to its right: {hub_box} {row_box}"
-            ) from timed_out
-    else:
-        assert page.locator(".tbar__engine .tile").is_visible()
     # Our train (board.css marks it from the board's data-seat and the train's data-owner).
     mine = f'.train[data-owner="{table.data("seat")}"]'
-    # Our train's label: the name and the tiles in hand, not "Your train · 12 tiles".
-    label = page.locator(f"{mine} .train__who").inner_text()
-    assert "ana" in label and IN_HAND[lang] in label, label
 
-    shot_turn = shot_menu = False
+    for size in VIEWPORTS:
+        at_size(page, size)
+        # The hub: the engine double the trains leave from, in view (on a phone, too narrow
+        # for a hub beside the trains, the engine double is in the top bar).
+        if size == "desktop":
+            hub = page.locator(".hub")
+            assert hub.is_visible() and hub.locator(".hub__tile").is_visible()
+            # Waited for, not read once: the page may still be taking in the first board.
+            try:
+                page.wait_for_function(HUB_LEFT_OF_TRAINS, timeout=5_000)
+            except Exception as timed_out:
+                name = f"looks-{size}-{lang}"
+                (shots / f"{name}-hub.html").write_text(page.inner_html("#board"))
+                page.screenshot(path=str(shots / f"{name}-hub.png"))
+                hub_box = page.eval_on_selector(".hub", BOX)
+                row_box = page.eval_on_selector(".train", BOX)
+                raise AssertionError(
+                    f"the trains leave the hub to its right: {hub_box} {row_box}"
+                ) from timed_out
+        else:
+            assert page.locator(".tbar__engine .tile").is_visible(), size
+        # Our train's label: the name and the tiles in hand, not "Your train · 12 tiles".
+        label = page.locator(f"{mine} .train__who").inner_text()
+        assert "ana" in label and IN_HAND[lang] in label, (size, label)
+
+    shot_turn: set[str] = set()
+    shot_menu: set[str] = set()
     tips_seen: set[str] = set()
     for _ in range(200):
         table.wait_turn_or_over()
         if table.phase() in ("round_over", "match_over"):
             break
-        no_horizontal_scroll(page)
-        visible_text_has_no_rule_id(page)
-        if size == "desktop":
-            # Whose turn it is is never cut short ("Your tu…"): the badges and the tools' words give way.
-            cut = page.eval_on_selector(
-                ".tbar__status", "el => [el.scrollWidth, el.clientWidth, el.innerText]"
-            )
-            assert cut[0] <= cut[1] + 1, cut
         playable = table.playable()
-        if playable and table.phase() != "engine":
-            # Playable tiles stand out: lifted and lit; the others are dimmed.
-            # (Read once the tile is laid out: a style read while the hand is being morphed in
-            # can meet a node with no computed style yet, all empty strings.)
-            lit = page.wait_for_function(
-                "() => { const el = document.querySelector('.htile--playable');"
-                " if (!el || !el.isConnected) return null; const cs = getComputedStyle(el);"
-                " return cs.opacity ? [cs.transform, cs.opacity, cs.filter] : null; }",
-                timeout=5000,
-            ).json_value()
-            assert lit[0] not in ("none", "") and float(lit[1]) == 1.0, lit
-            # the others step back by a greyed face, their pips as dark as ever; a
-            # tile just drawn that does not fit keeps its face, to be found in the hand
-            dull = ".htile:not(.htile--playable):not(.htile--drawn)"
-            if page.locator(dull).count():
-                page.wait_for_function(
-                    f"() => {{ const el = document.querySelector('{dull} .tile');"
-                    " return !!el && el.isConnected"
-                    " && getComputedStyle(el).getPropertyValue('--face-fill').trim() !== ''; }",
-                    timeout=5000,
-                )
-            if size == "desktop" and page.locator("#tip").is_visible():
-                # A tip in its slot under the hand pushes no train we may play on, nor the Mexican
-                # train, under the hand (which stays at the bottom): all in view without scrolling.
-                tips_seen.add(page.get_attribute("#tip", "data-tip"))
-                hand_top = page.eval_on_selector(".hand", BOX)[1]
-                for part in {".train--mexican"} | {
-                    f'.train[data-train="{key}"]'
-                    for targets in playable.values()
-                    for key in targets
-                }:
-                    row = page.eval_on_selector(part, BOX)
-                    assert row[3] <= hand_top + 1, (part, row, hand_top)
-            if size != "desktop":
-                # Our train, the Mexican train and every train we may play on can be reached
-                # without leaving the hand, and a tip, left open, lies over none of them (it
-                # has its own slot under the hand).
-                assert in_viewport(page, mine), page.eval_on_selector(mine, BOX)
-                assert in_viewport(page, ".train--mexican"), page.eval_on_selector(
-                    ".train--mexican", BOX
-                )
-                assert in_viewport(page, ".hand__tiles")
-                for key in {t for targets in playable.values() for t in targets}:
-                    assert in_viewport(page, f'.train[data-train="{key}"]'), key
-                if page.locator("#tip").is_visible():
-                    tips_seen.add(page.get_attribute("#tip", "data-tip"))
-                    tip = page.eval_on_selector("#tip", BOX)
-                    assert not covers(tip, page.eval_on_selector(".hand__tiles", BOX)), tip
-                    hand_top = page.eval_on_selector(".hand", BOX)[1]
-                    for part in (mine, ".train--mexican"):  # what of them shows above the hand
-                        row = page.eval_on_selector(part, BOX)
-                        assert not covers(tip, visible_part(row, hand_top)), (part, tip, row)
-                phone_bar_and_taps(page)
-                if (
-                    not shot_menu
-                    and page.locator('.tbar [data-cmd="undo"]:not([disabled])').count()
-                ):
-                    # The tools open from the one button; Undo's words are its label there.
-                    page.click(".tbar__fold")
-                    undo = page.locator('.tbar [data-cmd="undo"]')
-                    assert undo.is_visible() and in_viewport(page, '.tbar [data-cmd="undo"]')
-                    words = undo.inner_text().strip()
-                    assert words and undo.get_attribute("title") == f"{words} (U)", words
-                    assert len(words.split()) >= 3, (
-                        words
-                    )  # "Undo your 6-4 and 3 computer moves", not "Undo"
-                    page.screenshot(path=str(shots / f"{name}-menu.png"))
-                    page.keyboard.press("Escape")
-                    assert not undo.is_visible()
-                    shot_menu = True
-            if not shot_turn:
-                page.screenshot(path=str(shots / f"{name}-turn.png"))
-                shot_turn = True
+        for size in VIEWPORTS:
+            at_size(page, size)
+            our_turn_looks(page, table, size, lang, playable, mine, shots, tips_seen, shot_menu)
+            if size not in shot_turn:
+                page.screenshot(path=str(shots / f"looks-{size}-{lang}-turn.png"))
+                shot_turn.add(size)
         table.act_first_fit()
     else:
         raise AssertionError("the round did not end")
     table.wait("b.dataset.phase === 'round_over'")
     assert "engine" in tips_seen  # the first tip came (and others in their moments)
+    # The last move is marked, once the moves have slid in (a sliding tile flies as a copy, table.js).
+    page.wait_for_function("() => document.querySelectorAll('.ttile--ghost').length === 0")
+    for size in VIEWPORTS:
+        at_size(page, size)
+        the_rounds_end_looks(page, size)
+        page.screenshot(path=str(shots / f"looks-{size}-{lang}-over.png"))
+    table.assert_no_errors()
 
+
+def our_turn_looks(
+    page: Any,
+    table: Table,
+    size: str,
+    lang: str,
+    playable: dict[str, list[str]],
+    mine: str,
+    shots: Path,
+    tips_seen: set[str],
+    shot_menu: set[str],
+) -> None:
+    """What a person at `size` sees on their turn: no sideways scroll, no rule id, whose turn
+    it is whole; the tiles that fit lifted and lit, the others dimmed; what they may play on
+    in view, beside the hand and any tip; on a phone, a one-row top bar and thumb-sized taps."""
+    no_horizontal_scroll(page)
+    visible_text_has_no_rule_id(page)
+    if size == "desktop":
+        # Whose turn it is is never cut short ("Your tu…"): the badges and the tools' words give way.
+        cut = page.eval_on_selector(
+            ".tbar__status", "el => [el.scrollWidth, el.clientWidth, el.innerText]"
+        )
+        assert cut[0] <= cut[1] + 1, cut
+    if not playable or table.phase() == "engine":
+        return
+    # Playable tiles stand out: lifted and lit; the others are dimmed.
+    # (Read once the tile is laid out: a style read while the hand is being morphed in
+    # can meet a node with no computed style yet, all empty strings.)
+    lit = page.wait_for_function(
+        "() => { const el = document.querySelector('.htile--playable');"
+        " if (!el || !el.isConnected) return null; const cs = getComputedStyle(el);"
+        " return cs.opacity ? [cs.transform, cs.opacity, cs.filter] : null; }",
+        timeout=5000,
+    ).json_value()
+    assert lit[0] not in ("none", "") and float(lit[1]) == 1.0, lit
+    # the others step back by a greyed face, their pips as dark as ever; a
+    # tile just drawn that does not fit keeps its face, to be found in the hand
+    dull = ".htile:not(.htile--playable):not(.htile--drawn)"
+    if page.locator(dull).count():
+        page.wait_for_function(
+            f"() => {{ const el = document.querySelector('{dull} .tile');"
+            " return !!el && el.isConnected"
+            " && getComputedStyle(el).getPropertyValue('--face-fill').trim() !== ''; }",
+            timeout=5000,
+        )
+    if size == "desktop":
+        if page.locator("#tip").is_visible():
+            # A tip in its slot under the hand pushes no train we may play on, nor the Mexican
+            # train, under the hand (which stays at the bottom): all in view without scrolling.
+            tips_seen.add(page.get_attribute("#tip", "data-tip"))
+            hand_top = page.eval_on_selector(".hand", BOX)[1]
+            for part in {".train--mexican"} | {
+                f'.train[data-train="{key}"]' for targets in playable.values() for key in targets
+            }:
+                row = page.eval_on_selector(part, BOX)
+                assert row[3] <= hand_top + 1, (part, row, hand_top)
+        return
+    # Our train, the Mexican train and every train we may play on can be reached
+    # without leaving the hand, and a tip, left open, lies over none of them (it
+    # has its own slot under the hand).
+    assert in_viewport(page, mine), (size, page.eval_on_selector(mine, BOX))
+    assert in_viewport(page, ".train--mexican"), (
+        size,
+        page.eval_on_selector(".train--mexican", BOX),
+    )
+    assert in_viewport(page, ".hand__tiles"), size
+    for key in {t for targets in playable.values() for t in targets}:
+        assert in_viewport(page, f'.train[data-train="{key}"]'), (size, key)
+    if page.locator("#tip").is_visible():
+        tips_seen.add(page.get_attribute("#tip", "data-tip"))
+        tip = page.eval_on_selector("#tip", BOX)
+        assert not covers(tip, page.eval_on_selector(".hand__tiles", BOX)), (size, tip)
+        hand_top = page.eval_on_selector(".hand", BOX)[1]
+        for part in (mine, ".train--mexican"):  # what of them shows above the hand
+            row = page.eval_on_selector(part, BOX)
+            assert not covers(tip, visible_part(row, hand_top)), (size, part, tip, row)
+    phone_bar_and_taps(page)
+    if size not in shot_menu and page.locator('.tbar [data-cmd="undo"]:not([disabled])').count():
+        # The tools open from the one button; Undo's words are its label there.
+        page.click(".tbar__fold")
+        undo = page.locator('.tbar [data-cmd="undo"]')
+        assert undo.is_visible() and in_viewport(page, '.tbar [data-cmd="undo"]')
+        words = undo.inner_text().strip()
+        assert words and undo.get_attribute("title") == f"{words} (U)", words
+        # "Undo your 6-4 and 3 computer moves", not "Undo"
+        assert len(words.split()) >= 3, words
+        page.screenshot(path=str(shots / f"looks-{size}-{lang}-menu.png"))
+        page.keyboard.press("Escape")
+        assert not undo.is_visible()
+        shot_menu.add(size)
+
+
+def the_rounds_end_looks(page: Any, size: str) -> None:
+    """At the round's end: doubles drawn crosswise, the last move marked, the result over the
+    board and in view, no sideways scroll, no rule id."""
     # Doubles on the trains are drawn crosswise: taller than wide, where the others are wider.
     # (A phone shows the last three tiles of a train: the older ones take no room.)
     doubles = [
@@ -280,18 +322,14 @@ def test_a_round_looks_like_the_game(
         )
         if b[4]
     ]
-    assert singles and (doubles or size != "desktop")
-    assert all(b[5] > b[4] for b in doubles), doubles
-    assert all(b[4] > b[5] for b in singles[:5]), singles[:5]
-    # The last move is marked, once the moves have slid in (a sliding tile flies as a copy, table.js).
-    page.wait_for_function("() => document.querySelectorAll('.ttile--ghost').length === 0")
+    assert singles and (doubles or size != "desktop"), size
+    assert all(b[5] > b[4] for b in doubles), (size, doubles)
+    assert all(b[4] > b[5] for b in singles[:5]), (size, singles[:5])
     assert page.locator(".ttile--lastmove").count() == 1
     # The result is shown over the board, in view, not below it.
-    assert in_viewport(page, ".result h2")
+    assert in_viewport(page, ".result h2"), size
     no_horizontal_scroll(page)
     visible_text_has_no_rule_id(page)
-    page.screenshot(path=str(shots / f"{name}-over.png"))
-    table.assert_no_errors()
 
 
 def visible_part(row: list[float], hand_top: float) -> list[float]:
