@@ -10,7 +10,8 @@ for a hint (`first_fit` reads the move to make off the page). It reads the board
 tool for "no hand reaches anyone but its owner" (R24). `pick_seed` chooses a deal
 by simulating a round with the engine (the computers' policy and ours: the first
 tile that fits, `first_fit_policy`), so a test can count on the situations it wants
-to show without a hard-coded seed.
+to show without a hard-coded seed. `resize(page, viewport)` looks at a loaded page at
+another size.
 """
 
 from __future__ import annotations
@@ -52,6 +53,19 @@ def tiles_in(text: str) -> set[Tile]:
         if x <= 12 and y <= 12:
             found.add((min(x, y), max(x, y)))
     return found
+
+
+#: waits for two frames: what a resize sets off in the page's scripts (the top bar's fitting,
+#: the chat's and a tip's places, each run in the next frame) has run
+TWO_FRAMES = """() => new Promise((done) =>
+  requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"""
+
+
+def resize(page: Any, viewport: Mapping[str, int]) -> None:
+    """The window at `viewport` under the loaded page (a person on that device), the page's
+    scripts done with the new size: a page looked at at several sizes is loaded once."""
+    page.set_viewport_size(dict(viewport))
+    page.evaluate(TWO_FRAMES)
 
 
 def spoken(tile: Tile) -> str:

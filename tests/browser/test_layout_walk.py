@@ -29,7 +29,7 @@ from tests import seeded
 from tests.games.history.fabricate import finished_match
 from tests.games.matches import play
 
-from .table import Table
+from .table import Table, resize
 from .test_room import open_chat, train_problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -166,12 +166,6 @@ SETTLED = """() => Promise.all(document.getAnimations()
   .map((a) => a.finished.catch(() => null))).then(() => true)"""
 
 
-#: waits for two frames: what a resize sets off in the page's scripts (the top bar's fitting,
-#: the chat's and a tip's places, each run in the next frame) has run
-TWO_FRAMES = """() => new Promise((done) =>
-  requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"""
-
-
 class Walk:
     """One language: pages looked at, each at every width, their problems gathered (all of
     them, for one report). A page is loaded once and the window resized under it, as a
@@ -196,8 +190,7 @@ class Walk:
         page.wait_for_load_state("load")
         page.evaluate("document.fonts.ready")
         for width in WIDTHS:
-            page.set_viewport_size({"width": width, "height": HEIGHTS[width]})
-            page.evaluate(TWO_FRAMES)
+            resize(page, {"width": width, "height": HEIGHTS[width]})
             if again is not None:
                 again(page)
             page.evaluate(SETTLED)

@@ -26,7 +26,7 @@ from django.conf import settings
 from games.services import SeatSpec
 from tests import seeded
 
-from .table import Table, against_a_computer, first_fit_policy, pick_seed
+from .table import Table, against_a_computer, first_fit_policy, pick_seed, resize
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -133,18 +133,6 @@ def visible_text_has_no_rule_id(page: Any) -> None:
     assert not RULE_ID.search(text), RULE_ID.findall(text)
 
 
-#: waits for two frames: what a resize sets off in the page's scripts (the top bar's fitting,
-#: a tip's place, each run in the next frame) has run
-TWO_FRAMES = """() => new Promise((done) =>
-  requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"""
-
-
-def at_size(page: Any, size: str) -> None:
-    """The window at `size` (a person on that device), the page's scripts done with it."""
-    page.set_viewport_size(VIEWPORTS[size])
-    page.evaluate(TWO_FRAMES)
-
-
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
 def test_a_round_looks_like_the_game(
     lang: str, live: str, context_for: Any, make_user: Any, shots: Path
@@ -162,7 +150,7 @@ def test_a_round_looks_like_the_game(
     mine = f'.train[data-owner="{table.data("seat")}"]'
 
     for size in VIEWPORTS:
-        at_size(page, size)
+        resize(page, VIEWPORTS[size])
         # The hub: the engine double the trains leave from, in view (on a phone, too narrow
         # for a hub beside the trains, the engine double is in the top bar).
         if size == "desktop":
@@ -195,7 +183,7 @@ def test_a_round_looks_like_the_game(
             break
         playable = table.playable()
         for size in VIEWPORTS:
-            at_size(page, size)
+            resize(page, VIEWPORTS[size])
             our_turn_looks(page, table, size, lang, playable, mine, shots, tips_seen, shot_menu)
             if size not in shot_turn:
                 page.screenshot(path=str(shots / f"looks-{size}-{lang}-turn.png"))
@@ -208,7 +196,7 @@ def test_a_round_looks_like_the_game(
     # The last move is marked, once the moves have slid in (a sliding tile flies as a copy, table.js).
     page.wait_for_function("() => document.querySelectorAll('.ttile--ghost').length === 0")
     for size in VIEWPORTS:
-        at_size(page, size)
+        resize(page, VIEWPORTS[size])
         the_rounds_end_looks(page, size)
         page.screenshot(path=str(shots / f"looks-{size}-{lang}-over.png"))
     table.assert_no_errors()

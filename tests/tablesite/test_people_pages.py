@@ -21,6 +21,7 @@ from django.test import Client
 from games import services
 from games.services import SeatSpec
 from tests import seeded
+from tests.browser.table import resize
 from tests.games.history.fabricate import finished_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -70,9 +71,6 @@ HEADER_TOPS = """() => [...document.querySelectorAll(
   '.topbar .brand, .topbar .mainnav a, .topbar .langswitch__btn, .topbar .usermenu summary')]
   .filter(e => e.getBoundingClientRect().width > 0)
   .map(e => Math.round(e.getBoundingClientRect().top))"""
-#: waits for two frames: what a resize sets off in the page's scripts has run
-TWO_FRAMES = """() => new Promise((done) =>
-  requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"""
 
 
 def test_pages_with_long_names(live_server: Any, new_context: Any, artifacts_dir: Path) -> None:
@@ -136,8 +134,7 @@ def test_pages_with_long_names(live_server: Any, new_context: Any, artifacts_dir
             name = path.strip("/").replace("/", "-") or "home"
             # The page loaded once, the window resized under it: what each size shows.
             for size, viewport in SIZES.items():
-                page.set_viewport_size(viewport)
-                page.evaluate(TWO_FRAMES)
+                resize(page, viewport)
                 found = page_problems(page, size)
                 if found:
                     problems[f"{size} {lang} {path}"] = found

@@ -19,6 +19,7 @@ from django.utils import translation
 from engine.views import view
 from games.board.presenter import Flags
 from games.board.viewer import Viewer
+from tests.browser.table import resize
 from tests.games.board import states as S
 
 from .snapshots import render_page
@@ -391,11 +392,13 @@ def test_screenshots_desktop_and_phone(new_context, tmp_path, shots, lang):
     )
     for name, (v, seats, viewer, flags) in pages.items():
         url = write(tmp_path, f"{name}-{lang}", v, seats, viewer, flags, lang=lang)
+        # Loaded once, the window resized under it: the desktop, then the phone.
+        page = open_page(new_context, url, viewport={"width": 1280, "height": 900})
         for size, viewport in (
             ("1280", {"width": 1280, "height": 900}),
             ("375", {"width": 375, "height": 740}),
         ):
-            page = open_page(new_context, url, viewport=viewport)
+            resize(page, viewport)
             page.screenshot(path=str(out / f"{name}-{lang}-{size}.png"), full_page=True)
             if size == "375":
                 width = page.evaluate("document.documentElement.scrollWidth")

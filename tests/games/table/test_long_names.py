@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
+from tests.browser.table import resize
 from tests.games.table.snapshots import pages, render_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -63,11 +64,6 @@ def shots_dir(artifacts_dir: Path) -> Path:
     return out
 
 
-#: waits for two frames: what a resize sets off in the page's scripts has run
-TWO_FRAMES = """() => new Promise((done) =>
-  requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"""
-
-
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
 def test_long_names_break_no_board(
     new_context: Any, tmp_path: Path, shots_dir: Path, lang: str
@@ -86,8 +82,7 @@ def test_long_names_break_no_board(
         page.wait_for_selector("#board .board")
         # Loaded once, the window resized under it: what each size shows.
         for size, viewport in SIZES.items():
-            page.set_viewport_size(viewport)
-            page.evaluate(TWO_FRAMES)
+            resize(page, viewport)
             width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
             cut = page.evaluate(CUT_NUMBERS)
             if width[0] > width[1] or cut:
@@ -108,8 +103,7 @@ def test_long_names_break_no_board(
             assert names and all(title == text for title, text in names), (size, names)
     page.goto(files["round_over"].as_uri())
     for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        page.evaluate(TWO_FRAMES)
+        resize(page, viewport)
         page.screenshot(
             path=str(shots_dir / f"long-names-{size}-{lang}-round_over.png"), full_page=True
         )

@@ -22,6 +22,7 @@ from django.utils import translation
 from engine.views import view
 from games.board.presenter import Flags
 from games.models import Seat
+from tests.browser.table import resize
 from tests.games.board import states as S
 from tests.games.table.snapshots import pages, render_page
 from tests.games.table.test_long_names import LONG, SIZES
@@ -42,9 +43,6 @@ WHOLE = """els => els.map(el => {
   return [el.textContent.trim(), ok];
 })"""
 BOX = "el => { const r = el.getBoundingClientRect(); return [r.top, r.bottom, r.height]; }"
-#: waits for two frames: what a resize sets off in the page's scripts has run
-TWO_FRAMES = """() => new Promise((done) =>
-  requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"""
 
 
 def seated(seats: Any) -> Any:
@@ -96,8 +94,7 @@ def test_the_table_top_levels_and_totals(
             # Loaded once, the window resized under it: the desktop first, then the phone
             # (whose checks open the chat's button and the scores dialog).
             for size, viewport in SIZES.items():
-                page.set_viewport_size(viewport)
-                page.evaluate(TWO_FRAMES)
+                resize(page, viewport)
                 key = f"{size} {lang} {name}"
                 found = []
                 width = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
