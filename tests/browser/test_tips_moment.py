@@ -3,7 +3,7 @@ slot under the hand (static/js/tips.js), so it pushes no train and no hand and l
 train row, no tile, no total and no result, its title whole, on a phone and a wide screen in
 English, Spanish and German. A tip whose moment has passed goes without being dismissed (it
 comes again next time); one dismissed stays dismissed in every later match (stored on the
-account: tests/games/test_learning.py).
+account: tests/games/lobby/test_learning.py).
 Screenshots: test-artifacts/screenshots/tip-wide-*.png, tip-slot-*.png, tip-over-*.png.
 """
 

@@ -27,7 +27,7 @@ board and the services ask them by their `Rule`s. A feature may keep its rules' 
 its own test instead, in a ``PERMISSIONS`` table of this form (Play again's:
 tests/games/table/test_play_again.py); tests/games/permission_matrix.py holds the world
 and the cells both read. *When* a seat may be handed over (its owner away past
-the table's limit) is tested in tests/games/test_standin.py.
+the table's limit) is tested in tests/games/attendance/test_standin.py.
 """
 
 from __future__ import annotations

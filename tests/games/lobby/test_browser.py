@@ -12,9 +12,8 @@ from django.test import Client
 
 from games.models import Match, Seat
 from tests.conftest import PHONE
+from tests.games.matches import create
 from tests.tablesite.test_browser import _layout_problems
-
-from .matches import create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -188,7 +187,7 @@ def test_admin_replay_steps_with_the_arrow_keys(
 ) -> None:
     """The admin's replay is the players' viewer (games/history/admin.py): an ended round (R24),
     stepped with ←/→/Home/End, the address following, the steps reachable by Tab too."""
-    from .matches import play_rounds
+    from tests.games.matches import play_rounds
 
     context = signed_in_context(new_context, live_server, "boss")
     boss = context.user

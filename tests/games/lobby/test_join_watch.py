@@ -10,8 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Match
-
-from .matches import create
+from tests.games.matches import create
 
 pytestmark = pytest.mark.django_db
 

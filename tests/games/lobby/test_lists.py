@@ -9,8 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.reads import selectors
-
-from .matches import create, finish, play
+from tests.games.matches import create, finish, play
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Match
+from tests.games.matches import play
 from tests.i18n_helpers import english_leaks
-
-from .matches import play
 
 pytestmark = pytest.mark.django_db
 
