@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ from django.utils import timezone, translation
 from engine import bots
 from engine.serialize import state_to_json
 from games import services
-from games.models import Match, Seat
+from games.models import Match, Presence, Seat
 from games.reads import selectors
 from games.services import SeatSpec
 from tests import seeded
@@ -160,6 +161,18 @@ def finish(match: Match, totals: tuple[int, ...]) -> Match:
     )
     match.refresh_from_db()
     return match
+
+
+def left(match: Match, user: Any, minutes: float) -> None:
+    """`user` closed their last table page at `match` `minutes` ago."""
+    Presence.objects.filter(match=match, user=user).delete()
+    Presence.objects.create(
+        match=match,
+        user=user,
+        channel=f"gone-{user.pk}",
+        closed=True,
+        alive_at=timezone.now() - timedelta(minutes=minutes),
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -20,7 +20,7 @@ from games.board.draw import board_html
 from games.board.viewer import Viewer
 from games.errors import ILLEGAL, GameError
 from games.log import words as logtext
-from games.models import ChangeRequest, Match, Presence
+from games.models import ChangeRequest, Match
 from games.table import board as table_board
 from games.table.commands import away_limit, stand_in
 from games.table.commands.last_round import end_after_this_round
@@ -28,6 +28,7 @@ from games.table.commands.restart import round_restart
 from games.table.commands.undo import match_undo
 from tests import seeded
 from tests.games.conftest import Driver, rid, state_of
+from tests.games.matches import left
 
 pytestmark = pytest.mark.django_db
 
@@ -150,17 +151,6 @@ def test_each_kind_has_words_for_each_step(kind: str, lang: str) -> None:
         assert lines != english and said[1] != english_said[0] and said[4] != english_said[1]
 
 
-def _left(match: Match, user: Any, minutes: float) -> None:
-    Presence.objects.filter(match=match, user=user).delete()
-    Presence.objects.create(
-        match=match,
-        user=user,
-        channel=f"gone-{user.pk}",
-        closed=True,
-        alive_at=timezone.now() - timedelta(minutes=minutes),
-    )
-
-
 def test_the_away_limit_cannot_be_shortened_alone_nor_a_stand_in_consent(
     make_match: Callable[..., Match], alice: Any, bob: Any
 ) -> None:
@@ -178,7 +168,7 @@ def test_the_away_limit_cannot_be_shortened_alone_nor_a_stand_in_consent(
     )
     services.seat_join(match_id=match.pk, user=bob, token=match.invite_token)
     presence.opened(match_id=match.pk, user=alice, channel="alice-tab")
-    _left(match, bob, 15)
+    left(match, bob, 15)
     asked = away_limit.away_limit_set(match_id=match.pk, user=alice, limit="10m", request_id=rid())
     assert asked.asked and Match.objects.get(pk=match.pk).away_limit == "1h"
     with pytest.raises(GameError) as e:  # bob has been away 15 minutes, under the table's hour
@@ -190,7 +180,7 @@ def test_the_away_limit_cannot_be_shortened_alone_nor_a_stand_in_consent(
     services.requests_expire()
     assert Match.objects.get(pk=match.pk).away_limit == "1h"
     # Past the hour the seat may be handed over, but the stand-in answers nothing for bob:
-    _left(match, bob, 61)
+    left(match, bob, 61)
     stand_in.standin_start(match_id=match.pk, user=alice, seat=1, request_id=rid())
     match.refresh_from_db()
     before = state_from_json(match.state)

@@ -29,6 +29,7 @@ from games.services import SeatSpec
 from games.table import board, board_reads
 from games.table.commands import away_limit, stand_in
 from tests import seeded
+from tests.games.matches import left
 from tests.games.table.socket.conftest import play
 
 pytestmark = pytest.mark.django_db
@@ -57,18 +58,6 @@ def table(people: dict[str, Any], limit: str = "10m") -> Match:
     services.seat_join(match_id=match.pk, user=ben, token=match.invite_token)
     presence.opened(match_id=match.pk, user=ana, channel="ana-tab")
     return Match.objects.get(pk=match.pk)
-
-
-def left(match: Match, user: Any, minutes: float) -> None:
-    """`user` closed their last table page at `match` `minutes` ago."""
-    Presence.objects.filter(match=match, user=user).delete()
-    Presence.objects.create(
-        match=match,
-        user=user,
-        channel=f"gone-{user.pk}",
-        closed=True,
-        alive_at=timezone.now() - timedelta(minutes=minutes),
-    )
 
 
 def hand_over(match: Match, user: Any, seat: int = 1) -> services.Result:
