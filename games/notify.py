@@ -5,8 +5,10 @@ on the channel layer — never a hand or a view (R24; a draw names no tile, a pl
 tile is on the table): each process's hub of the match (games.table.hub) applies the
 entries with the engine to the state it holds, or reads the version when it cannot.
 In the process that made the change the hub is told directly (`hub_sink`), not
-through the layer; the layer's copy carries this process's `ORIGIN` so its own hubs
-skip it (with the in-memory layer, which reaches no other process, no copy goes when this
+through the layer; the layer's copy goes to the other processes only where the layer can
+do that (Redis: `tablesite.layers.TableRedisChannelLayer.group_send_elsewhere`), and
+carries this process's `ORIGIN` so that its own hubs skip it wherever it still reaches them
+(with the in-memory layer, which reaches no other process, no copy goes when this
 process's hubs hold the match: `hub_holds`). The services call these from `transaction.on_commit`, so a failure here (no
 channel layer, Redis down) must never undo or fail the service: the data is already
 committed and a client that reconnects asks for a fresh view.
@@ -141,7 +143,10 @@ def _send(match_id: int, message: dict[str, Any]) -> bool:
             # The layer would bring it back to this process only, whose hub skips its own
             # notices (it was told directly): the hop from this thread to the loop is saved.
             return True
-        send = async_to_sync(layer.group_send)
+        # Told here already: the layer's copy is for the other processes only, where the
+        # layer can tell them apart (tablesite.layers: Redis); others bring it back, skipped.
+        elsewhere = getattr(layer, "group_send_elsewhere", None) if sink is not None else None
+        send = async_to_sync(elsewhere or layer.group_send)
         if _in_event_loop():
             # A thread that runs an event loop cannot wait on one: never the server's
             # services (they run in worker threads), but code driving a browser, which

@@ -87,7 +87,7 @@ def channel_layers(redis_url: str | None) -> dict[str, Any]:
     if redis_url:
         return {
             "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "BACKEND": "tablesite.layers.TableRedisChannelLayer",
                 "CONFIG": {
                     "hosts": [
                         {

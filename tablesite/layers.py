@@ -1,4 +1,4 @@
-"""The in-memory channel layer the site uses in one server process (no REDIS_URL).
+"""The channel layers the site uses: in-memory in one server process (no REDIS_URL), else Redis.
 
 Channels' `InMemoryChannelLayer` looks through every channel's queue and every
 group's members for expired entries on each `receive` and `group_send`. A table
@@ -8,6 +8,14 @@ server: at 100 four-seat tables (bench/load.py) the sweep took about a tenth of 
 server's CPU. Expiry is a timeout (a message unread for `expiry` seconds, a group
 membership older than `group_expiry`), so sweeping at most every `SWEEP_SECONDS`
 keeps its meaning, up to that much later; everything else is Channels' own code.
+
+On Redis (several server processes), `TableRedisChannelLayer` is channels-redis with one
+more call, `group_send_elsewhere`: a group message for the group's members in the other
+processes only. A change made in a process is told to that process's table hubs directly
+(games.notify), and HAProxy sends every page of a table to one process, so the layer's copy
+of a move's notice mostly had one member to reach, its own sender, which read it back from
+Redis only to drop it: two round trips and a decoding per move, and a third of what two
+processes behind the proxy cost more than one. Now it goes where it is needed, or nowhere.
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ import time
 from typing import Any
 
 from channels.layers import InMemoryChannelLayer
+from channels_redis.core import RedisChannelLayer
 
 #: seconds between two sweeps for expired messages and group memberships
 SWEEP_SECONDS = 1.0
@@ -34,3 +43,24 @@ class SweepingInMemoryChannelLayer(InMemoryChannelLayer):
             return
         self._swept_at = now
         super()._clean_expired()
+
+
+#: the key that marks a group message for the other processes only (never sent on)
+_ELSEWHERE = "__elsewhere__"
+
+
+class TableRedisChannelLayer(RedisChannelLayer):
+    """channels-redis, and `group_send_elsewhere`."""
+
+    async def group_send_elsewhere(self, group: str, message: dict[str, Any]) -> None:
+        """`group_send`, but to the group's members outside this process: channels of other
+        layer instances (each process has one; its channels are named with its prefix)."""
+        await self.group_send(group, {**message, _ELSEWHERE: True})
+
+    def _map_channel_keys_to_connection(self, channel_names: Any, message: Any) -> Any:
+        # channels-redis's one step between reading a group's members and sending to them
+        if message.get(_ELSEWHERE):
+            message = {k: v for k, v in message.items() if k != _ELSEWHERE}
+            here = f".{self.client_prefix}!"  # this instance's channels (`new_channel`)
+            channel_names = [name for name in channel_names if here not in name]
+        return super()._map_channel_keys_to_connection(channel_names, message)

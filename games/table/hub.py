@@ -69,9 +69,9 @@ logger = logging.getLogger(__name__)
 #: seconds between renewals of the process's group memberships (channels-redis forgets
 #: members after its group expiry, a day by default)
 GROUP_RENEW_SECONDS = 3600.0
-#: seconds between a process's re-joins of its tables' groups on a Redis layer (one ZADD per
-#: table it holds, and one INFO for the process): how long a Redis restart may leave its pages
-#: without notices before their boards are read again (`Station._renew`)
+#: seconds between a process's questions to a Redis layer whether it restarted (one INFO), and
+#: so how long a Redis restart may leave its pages without notices before the process joins
+#: its tables' groups again and their boards are read again (`Station._renew`)
 REDIS_REJOIN_SECONDS = 2.0
 #: who an out-of-band frame is for
 AUDIENCES = ("all", "players", "spectators")
@@ -462,18 +462,26 @@ class Station:
                 return
 
     async def _renew(self) -> None:
-        # On a shared (Redis) layer the memberships are joined again every few seconds too:
-        # the layer's connections retry through a Redis restart (tablesite.env.redis_retry), so
-        # no error says that the restarted, empty Redis forgot them. The notices sent to the
-        # groups between the restart and this re-join reached no one here: when Redis is a new
-        # one, every hub reads its table again once joined, so no page waits for a turn that
-        # came meanwhile (the next notice may be its own move, which never comes).
+        # The memberships are joined again every `GROUP_RENEW_SECONDS`, before the layer's group
+        # expiry forgets them. On a shared (Redis) layer, Redis is also asked every
+        # `REDIS_REJOIN_SECONDS` whether it restarted: the layer's connections retry through a
+        # restart (tablesite.env.redis_retry), so no error says that the restarted, empty Redis
+        # forgot them. Then they are joined again at once, and the notices sent to the groups
+        # between the restart and the re-join reached no one here: every hub reads its table
+        # again once joined, so no page waits for a turn that came meanwhile (the next notice
+        # may be its own move, which never comes). Asking costs one command a process; joining
+        # again, one a table (done every 2 s at 150 tables, as many commands as moves).
         shared = self.layer is not None and not notify.reaches_this_process_only(self.layer)
+        loop = asyncio.get_running_loop()
+        joined = loop.time()
         while True:
             await asyncio.sleep(
                 min(GROUP_RENEW_SECONDS, REDIS_REJOIN_SECONDS) if shared else GROUP_RENEW_SECONDS
             )
             restarted = shared and await self._store_restarted()  # asked before joining again
+            if not restarted and loop.time() - joined < GROUP_RENEW_SECONDS:
+                continue
+            joined = loop.time()
             await self._rejoin()
             if restarted:
                 logger.warning(

@@ -30,7 +30,7 @@ def test_no_redis_url_gives_the_in_memory_layer() -> None:
 
 def test_redis_url_gives_channels_redis() -> None:
     layers = channel_layers("redis://127.0.0.1:6379/2")
-    assert layers["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layers["default"]["BACKEND"] == "tablesite.layers.TableRedisChannelLayer"
     (host,) = layers["default"]["CONFIG"]["hosts"]
     assert host["address"] == "redis://127.0.0.1:6379/2"
     # Longer than channels-redis's blocking wait for a message, or idle websockets drop.
@@ -169,11 +169,15 @@ async def test_channel_layers_deliver_group_messages() -> None:
     from channels.layers import get_channel_layer
     from channels_redis.core import RedisChannelLayer
 
+    from tablesite.layers import TableRedisChannelLayer
+
     layers = [InMemoryChannelLayer()]
     redis_url = _redis_url()
     if redis_url:
         layers.append(
-            RedisChannelLayer(hosts=[redis_url], prefix=f"mextrain-test-{secrets.token_hex(4)}")
+            TableRedisChannelLayer(
+                hosts=[redis_url], prefix=f"mextrain-test-{secrets.token_hex(4)}"
+            )
         )
     assert get_channel_layer() is not None
     for layer in layers:
@@ -192,7 +196,7 @@ async def test_channel_layers_deliver_group_messages() -> None:
 async def site_redis_layer() -> AsyncIterator[Any]:
     """A channels-redis layer configured as the site configures it (`channel_layers`),
     with a key prefix of its own, on REDIS_URL or the local Redis."""
-    from channels_redis.core import RedisChannelLayer
+    from tablesite.layers import TableRedisChannelLayer
 
     redis_url = _redis_url()
     if not redis_url:
@@ -200,7 +204,7 @@ async def site_redis_layer() -> AsyncIterator[Any]:
             pytest.fail("no Redis on 127.0.0.1:6379 under CI")
         pytest.skip("no Redis on 127.0.0.1:6379 (REDIS_URL not set)")
     config = channel_layers(redis_url)["default"]["CONFIG"]
-    layer = RedisChannelLayer(**config, prefix=f"mextrain-test-{secrets.token_hex(4)}")
+    layer = TableRedisChannelLayer(**config, prefix=f"mextrain-test-{secrets.token_hex(4)}")
     yield layer
     await layer.flush()
 
@@ -234,3 +238,30 @@ async def test_the_redis_layer_keeps_every_notice_for_a_busy_process(site_redis_
         await layer.group_send(f"match-{number}", {"type": "match.changed", "version": number})
     received = [await asyncio.wait_for(layer.receive(page), 5) for page in pages]
     assert [m["version"] for m in received] == list(range(len(pages)))
+
+
+@pytest.mark.asyncio
+async def test_a_notice_told_here_already_goes_to_the_other_processes_only(
+    site_redis_layer: Any,
+) -> None:
+    """`group_send_elsewhere` (what games.notify sends once this process's hubs were told
+    directly): a member of the group in another process gets it, this process's own
+    members do not, and with none elsewhere nothing is written for anyone."""
+    from tablesite.layers import TableRedisChannelLayer
+
+    here = site_redis_layer
+    config = channel_layers(_redis_url())["default"]["CONFIG"]
+    there = TableRedisChannelLayer(**config, prefix=here.prefix)  # another process's layer
+    mine, theirs = await here.new_channel(), await there.new_channel()
+    await here.group_add("match-1", mine)
+    await here.group_send_elsewhere("match-1", {"type": "match.changed", "version": 6})
+    written = await here.connection(0).keys(f"{here.prefix}*specific*")
+    assert written == []  # the group's only member is here: nothing sent
+
+    await there.group_add("match-1", theirs)
+    await here.group_send_elsewhere("match-1", {"type": "match.changed", "version": 7})
+    await here.group_send("match-1", {"type": "match.changed", "version": 8})
+    assert await there.receive(theirs) == {"type": "match.changed", "version": 7}
+    assert await there.receive(theirs) == {"type": "match.changed", "version": 8}
+    assert await here.receive(mine) == {"type": "match.changed", "version": 8}  # not 7
+    await there.flush()

@@ -578,7 +578,7 @@ def redis_layer(settings: Any) -> str:
     url = redis_url()
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "tablesite.layers.TableRedisChannelLayer",
             "CONFIG": {"hosts": [url], "prefix": f"test-{uuid.uuid4().hex[:8]}"},
         }
     }

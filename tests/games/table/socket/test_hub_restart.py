@@ -30,6 +30,7 @@ class RedisLayer:
         self.run_id = "first"
         self.down = False
         self.joins = 0
+        self.asked = 0
 
     def connection(self, index: int) -> Any:
         layer = self
@@ -37,6 +38,7 @@ class RedisLayer:
         class Client:
             async def info(self, section: str) -> dict[str, Any]:
                 assert section == "server"
+                layer.asked += 1
                 if layer.down:
                     raise ConnectionError("Redis is down")
                 return {"run_id": layer.run_id}
@@ -91,8 +93,10 @@ async def test_after_a_restart_every_hub_reads_its_table_again_once_joined(
     renewing = asyncio.create_task(station._renew())
     try:
         await asyncio.sleep(0.1)
-        assert layer.joins > 0
-        assert all(t.notices == [] for t in tables.values())  # the same Redis: nothing to read
+        # the same Redis: asked, but nothing joined again and nothing read
+        assert layer.asked > 1
+        assert layer.joins == 0
+        assert all(t.notices == [] for t in tables.values())
 
         layer.run_id = "restarted"
         joins = layer.joins
@@ -105,6 +109,31 @@ async def test_after_a_restart_every_hub_reads_its_table_again_once_joined(
         assert all(t.notices == [{"type": "layer.restarted"}] for t in tables.values())
         await asyncio.sleep(0.1)
         assert all(len(t.notices) == 1 for t in tables.values())  # once per restart
+    finally:
+        renewing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await renewing
+
+
+async def test_the_groups_are_joined_again_before_they_expire_without_a_restart(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(hubs, "REDIS_REJOIN_SECONDS", 0.01)
+    monkeypatch.setattr(hubs, "GROUP_RENEW_SECONDS", 0.05)
+    layer = RedisLayer()
+    station = station_on(layer)
+    tables = {7: Table(layer), 8: Table(layer)}
+    station.hubs = tables  # type: ignore[assignment]
+    await station._store_restarted()
+    renewing = asyncio.create_task(station._renew())
+    try:
+        for _ in range(200):
+            if layer.joins >= 4:
+                break
+            await asyncio.sleep(0.01)
+        assert layer.joins >= 4  # both tables' groups, twice over
+        assert layer.asked > layer.joins // 2  # asked more often than joined
+        assert all(t.notices == [] for t in tables.values())  # the same Redis: nothing to read
     finally:
         renewing.cancel()
         with pytest.raises(asyncio.CancelledError):

@@ -46,7 +46,7 @@ def redis_layer(settings: Any) -> str:
     # A prefix of its own, so that nothing else on this Redis hears these groups.
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "tablesite.layers.TableRedisChannelLayer",
             "CONFIG": {"hosts": [url], "prefix": f"test-{uuid.uuid4().hex[:8]}"},
         }
     }
