@@ -65,6 +65,12 @@ def resize(page: Any, viewport: Mapping[str, int]) -> None:
     """The window at `viewport` under the loaded page (a person on that device), the page's
     scripts done with the new size: a page looked at at several sizes is loaded once."""
     page.set_viewport_size(dict(viewport))
+    # The renderer may take the new size after the call returns: its window has that size
+    # first, then two frames pass, which run what the page does on a resize.
+    page.wait_for_function(
+        "([w, h]) => innerWidth === w && innerHeight === h",
+        arg=[viewport["width"], viewport["height"]],
+    )
     page.evaluate(TWO_FRAMES)
 
 
