@@ -34,12 +34,12 @@ a line (HTML shows any run of blanks as one: tests/games/board/test_fold.py).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import translation
@@ -49,6 +49,8 @@ from jinja2.ext import Extension
 from markupsafe import Markup, escape
 
 from games.templatetags import tiles
+
+T = TypeVar("T")
 
 #: The language a board is being presented and rendered in (`fixed_language`): asking
 #: Django (`translation.get_language`, an asgiref Local) for each of a board's hundred
@@ -103,10 +105,23 @@ def ntext(singular: str, plural: str, number: int) -> str:
     return _translated_plural(active_language(), singular, plural, number)
 
 
+#: the functions made with `per_language`
+_PER_LANGUAGE: list[Any] = []
+
+
+def per_language(make: Callable[..., T]) -> Callable[..., T]:
+    """`make(language, *args)`, kept once made for each language and arguments (hashable): words
+    that every board of every version shows alike, e.g. a command's offer. `language` is the
+    active one (`active_language`); a changed .mo forgets them, as it does the words above."""
+    kept = lru_cache(maxsize=256)(make)
+    _PER_LANGUAGE.append(kept)
+    return kept
+
+
 def _forget_translations(sender: Any, file_path: Path, **kwargs: Any) -> None:
     """The development server reloads a changed .mo without restarting: so do we."""
     if file_path.suffix == ".mo":
-        for kept in (_translated, _translated_text, _translated_plural):
+        for kept in (_translated, _translated_text, _translated_plural, *_PER_LANGUAGE):
             kept.cache_clear()
 
 

@@ -81,10 +81,16 @@ from collections.abc import Callable, Sequence
 from datetime import UTC
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from django.template import engines
+from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from engine import events
+from engine.deal import engine_value
 from engine.views import SeatView
+from engine.views import view as view_of
+from games import commands, consent, log, permissions
 from games.board import parts
 from games.board.draw import isolated, seat_infos, shared_of
 from games.board.jinja_env import active_language as language
@@ -93,12 +99,16 @@ from games.board.jinja_env import text as _  # Django's gettext, each word kept 
 from games.board.presenter import Ask, Board, Flags, SeatInfo, present
 from games.board.viewer import Viewer
 from games.board.words import log_line
-from games.table import away
+from games.models import LogEntry
+from games.reads import selectors
+from games.services import asking, moves
+from games.table import away, board_reads, facts
+from games.table.commands import pace, restart
+from games.table.commands.undo import undo_words
 
 if TYPE_CHECKING:
     from games.models import ChangeRequest, Match
     from games.permissions import Powers
-    from games.table.board_reads import BoardReads
 
 T = TypeVar("T")
 
@@ -109,7 +119,7 @@ def match_flags(
     match: Match,
     viewer: Viewer,
     view: SeatView,
-    reads: BoardReads | None = None,
+    reads: board_reads.BoardReads | None = None,
     seats: Sequence[SeatInfo] | None = None,
 ) -> Flags:
     """What the presenter needs beyond the view: offers, pause, history, last line.
@@ -117,11 +127,6 @@ def match_flags(
     From `reads` (a `games.table.board_reads.BoardReads` of this match, which every viewer
     of one version shares), or read now when not given; `seats`: ``seat_infos(match)``
     when the caller has it already."""
-    from django.urls import reverse
-
-    from games.reads import selectors
-    from games.table import board_reads, facts
-
     if reads is None:
         reads = board_reads.read(match)
     shared = facts.of(reads)  # the same for every viewer of this version
@@ -142,8 +147,6 @@ def match_flags(
     names = [s.name for s in (seats if seats is not None else seat_infos(match))]
     undo_text = ""
     if undo:
-        from games.table.commands.undo import undo_words
-
         undo_text = undo_words(selectors.undo_takes_back(reads.folded, mine), names, view.seat)
     ask = ask_for(match, reads.ask, user if signed_in else None, powers=can)
     seats_away = away.for_viewer(
@@ -155,10 +158,6 @@ def match_flags(
         if signed_in and not waiting
         else ""
     )
-    from games import commands
-    from games.services import moves
-    from games.table.commands import pace, restart
-
     offered = commands.offers(
         commands.OfferContext(
             match=match,
@@ -196,12 +195,10 @@ def match_flags(
     )
 
 
-def powers_at(match: Match, user: object, reads: BoardReads | None = None) -> Powers:
+def powers_at(match: Match, user: object, reads: board_reads.BoardReads | None = None) -> Powers:
     """What `user` (None: not signed in) may do at `match` (games.permissions.powers), kept on
     `reads`, the version's reads of `match`, and on the versions derived from it by moves
     (board_reads.advance), which change nobody's seat."""
-    from games import permissions
-
     if reads is None or reads.match is not match:
         return permissions.powers(user, match)
     known = reads.shared.setdefault("powers", {})
@@ -212,12 +209,10 @@ def powers_at(match: Match, user: object, reads: BoardReads | None = None) -> Po
     return can
 
 
-def _restarted(reads: BoardReads) -> tuple[str, str]:
+def _restarted(reads: board_reads.BoardReads) -> tuple[str, str]:
     """The current round's latest restart (R28), for every page to announce: which one (the
     number of its log line in the round) and who restarted it, in words. Nothing when the
     round was not restarted."""
-    from games import log
-
     line = next((x for x in reversed(getattr(reads, "lines", ())) if x.kind == log.RESTART), None)
     if line is None:
         return "", ""
@@ -226,7 +221,7 @@ def _restarted(reads: BoardReads) -> tuple[str, str]:
     return f"{line.round_id}-{line.seq}", text
 
 
-def _last_train(reads: BoardReads) -> str:
+def _last_train(reads: board_reads.BoardReads) -> str:
     """The train the last move still in effect played on ("" when it was no play): after an
     Undo, the move before the ones taken back (R27)."""
     action: object = None
@@ -244,8 +239,6 @@ def told(match: Match, closed: ChangeRequest | None, user: object) -> str:
     """To the asker of the match's latest request `closed`, declined or expired in this round
     within the last `ANSWER_SHOWN`: who declined it, or that nobody answered in time, in the
     viewer's language ("" otherwise). `closed`: `selectors.last_closed_request`, or None."""
-    from games import consent, permissions
-
     uid = permissions.user_id(user)
     if closed is None or uid != closed.asked_by_id or closed.round_number != match.round_number:
         return ""
@@ -263,9 +256,6 @@ def ask_for(
 ) -> Ask | None:
     """The open request (`games.models.ChangeRequest`, a games.consent kind) as `user` sees it
     (`powers`: what they may do, games.permissions.powers, when the caller has it)."""
-    from games import consent, permissions
-    from games.services import asking
-
     if ask is None or ask.round_number != match.round_number:
         return None
     uid = permissions.user_id(user)
@@ -299,18 +289,15 @@ def ask_for(
 def _render(name: str, context: dict[str, Any]) -> SafeString:
     """A Jinja2 template of ``games/jinja2/`` (games/board/jinja_env.py) rendered; it autoescapes, so
     the HTML is safe to put into a Django page as it is."""
-    from django.template import engines
-
     with fixed_language():
         return mark_safe(engines["jinja2"].get_template(name).render(context))
 
 
-def board_context(*, match: Match, viewer: Viewer, reads: BoardReads | None = None) -> Board:
+def board_context(
+    *, match: Match, viewer: Viewer, reads: board_reads.BoardReads | None = None
+) -> Board:
     """The presenter's output for one viewer of a started match, the seat chosen by the relay
     (`reads`: see `match_flags`)."""
-    from engine.views import view as view_of
-    from games.reads import selectors
-    from games.table import facts
 
     def once(key: object, make: Callable[[], T]) -> T:
         # What every viewer of this version shares is worked out for the first one only.
@@ -337,7 +324,7 @@ def match_page(
     *,
     match: Match,
     viewer: Viewer,
-    reads: BoardReads | None = None,
+    reads: board_reads.BoardReads | None = None,
     kept: dict[str, Any] | None = None,
 ) -> parts.Page:
     """One viewer's board of a started match as parts: the shared parts made once per version
@@ -354,12 +341,10 @@ def match_page(
         return parts.page(board, shared, kept)
 
 
-def events_since(reads: BoardReads, base: int) -> list[dict[str, Any]]:
+def events_since(reads: board_reads.BoardReads, base: int) -> list[dict[str, Any]]:
     """The events (engine.events) from version `base` to the version of `reads`: one per log
     entry after `base`, then what the public views show changed when the view of `base`
     is known (the version just before). Public only (R24): a draw names no tile."""
-    from engine import events
-
     out = [
         events.from_log(line.kind, line.seat, line.action)
         for line in reads.lines
@@ -373,7 +358,7 @@ def events_since(reads: BoardReads, base: int) -> list[dict[str, Any]]:
 
 
 def board_message(
-    *, match: Match, viewer: Viewer, reads: BoardReads | None = None
+    *, match: Match, viewer: Viewer, reads: board_reads.BoardReads | None = None
 ) -> dict[str, Any]:
     """The whole ``{"type": "board", …}`` message for one connection (see the module docstring)."""
     with fixed_language():
@@ -383,9 +368,6 @@ def board_message(
 def render_log(*, match: Match, viewer_seat: int | None) -> SafeString:
     """The log panel (``games/jinja2/games/board/log.html``): every round of the match, every entry
     in words."""
-    from engine.deal import engine_value
-    from games.models import LogEntry
-
     names = [s.name for s in seat_infos(match)]
     rounds: dict[int, list[str]] = {}
     entries = (

@@ -25,6 +25,7 @@ from engine import rules
 from engine.serialize import start_to_json
 from engine.state import IllegalAction, RoundState
 from games import consent, log, permissions, services
+from games.board.jinja_env import active_language, per_language
 from games.commands import Offer, OfferContext, Spec
 from games.commands.fields import REQUEST_ID, VERSION
 from games.models import Match, Round
@@ -154,14 +155,19 @@ def offer(ctx: OfferContext) -> Offer | None:
     can = ctx.can()
     if not can.can(MAY):
         return None
-    shared = can.consent  # asked of the others at a shared table
+    # asked of the others at a shared table
     return Offer(
-        "last_round",
-        "games/commands/last_round.html",
-        tuple(
-            (key, str(WORDS["text_shared" if shared and key == "text" else key]))
-            for key in ("label", "title", "text", "confirm", "cancel")
-        ),
+        "last_round", "games/commands/last_round.html", _words(active_language(), can.consent)
+    )
+
+
+@per_language
+def _words(language: str | None, shared: bool) -> tuple[tuple[str, str], ...]:
+    """The offer's words in `language` (the active one): every player's board of every version
+    shows them, so they are translated once."""
+    return tuple(
+        (key, str(WORDS["text_shared" if shared and key == "text" else key]))
+        for key in ("label", "title", "text", "confirm", "cancel")
     )
 
 

@@ -8,10 +8,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from engine.replay import run_replay
 from games import commands, services
 from games.board.draw import board_html
+from games.board.jinja_env import fixed_language
 from games.board.viewer import Viewer
 from games.errors import GameError
 from games.history import replays
@@ -19,7 +21,7 @@ from games.history.models import CountedMatch, PlayerStats
 from games.models import ChangeRequest, LogEntry, Match
 from games.reads import selectors
 from games.table import board as table_board
-from games.table.commands.last_round import end_after_this_round
+from games.table.commands.last_round import WORDS, end_after_this_round
 from games.table.commands.restart import round_restart
 from games.table.commands.undo import match_undo
 from tests.games.conftest import Driver, rid, snapshot, state_of
@@ -162,6 +164,31 @@ def test_the_menu_offers_it_to_players_only_while_it_can_be_done(
         "Round 1, the match's last",
     )
     assert "last_round" in commands.COMMANDS
+
+
+def test_the_offer_is_worded_in_each_viewers_language_and_for_a_shared_table(
+    duo: Match, make_match: Callable[..., Match], alice: Any
+) -> None:
+    """Its words are translated once per language (every board offers them) and still follow
+    the reader's language, and whether the others are asked (a shared table) or not."""
+
+    def words(match: Match) -> dict[str, str]:
+        board = table_board.board_context(match=match, viewer=Viewer(user=alice, controlled=(0,)))
+        (offer,) = (o for o in board.offers if o.name == "last_round")
+        return dict(offer.words)
+
+    alone = make_match("me", "computer")
+    said = {}
+    for language in ("en", "es", "de", "en"):
+        with translation.override(language), fixed_language():
+            said[language] = (words(duo), words(alone))
+    english, spanish, german = said["en"], said["es"], said["de"]
+    assert len({english[0]["label"], spanish[0]["label"], german[0]["label"]}) == 3
+    for shared, solo in (english, spanish, german):
+        assert shared["label"] == solo["label"] and shared["text"] != solo["text"]
+    with translation.override("en"):
+        assert english[0]["text"] == str(WORDS["text_shared"])
+        assert english[1]["text"] == str(WORDS["text"])
 
 
 def test_an_undo_keeps_the_round_the_last(
