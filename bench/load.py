@@ -575,6 +575,19 @@ def load_phase(
             gc_marks["since"] = time.time()
             gc_marks["before"] = fresh_gc_stats(servers.log_dir, gc_marks["since"])
 
+        ended: dict[str, Any] = {}
+
+        def on_end() -> None:
+            # ... and up to the last action's boards, before the clients close their sockets:
+            # closing a few hundred connections is not the cost of an action.
+            ended["cpu"] = servers.cpu_since_mark()
+            ended["process_cpu"] = servers.cpu_by_process()
+            ended["database_cpu"] = db_cpu.seconds()
+            ended["until"] = time.time()
+            # a snapshot of each server's collector written after the end (every 0.5 s; on a
+            # busy machine the writer may be late: a fixed wait read an old one)
+            ended["gc"] = fresh_gc_stats(servers.log_dir, ended["until"], wait=10.0)
+
         async def play() -> Any:
             return await drive(
                 specs,
@@ -582,23 +595,17 @@ def load_phase(
                 max_actions=args.max_actions,
                 grace=args.grace,
                 on_start=on_start,
+                on_end=on_end,
                 pace=args.pace,
                 seed=args.seed,
                 check_every=args.check_every,
             )
 
         stats = asyncio.run(play())
-        cpu = servers.cpu_since_mark()
-        process_cpu = servers.cpu_by_process()
-        database_cpu = db_cpu.seconds()
-        until = time.time()
+        cpu, process_cpu = ended["cpu"], ended["process_cpu"]
+        database_cpu, until = ended["database_cpu"], ended["until"]
         gc_stats = gc_summary(
-            gc_marks.get("before", {}),
-            # a snapshot of each server's collector written after the end (every 0.5 s; on a
-            # busy machine the writer may be late: a fixed wait read an old one)
-            fresh_gc_stats(servers.log_dir, until, wait=10.0),
-            gc_marks.get("since", until),
-            until,
+            gc_marks.get("before", {}), ended["gc"], gc_marks.get("since", until), until
         )
         rss = servers.peak_rss()
         alive = servers.alive()

@@ -480,6 +480,7 @@ async def drive(
     grace: float = 60.0,
     connect_concurrency: int = 8,
     on_start: Callable[[], None] | None = None,
+    on_end: Callable[[], None] | None = None,
     pace: float | None = None,
     seed: int = 0,
     check_every: float = CHECK_EVERY,
@@ -488,7 +489,9 @@ async def drive(
     sent, then let the actions on their way arrive (at most `grace` seconds) and close
     everything. `pace`: open loop at that many actions per second per table (None: flat
     out); `check_every`: seconds between each connection's ``check`` (0: none).
-    `on_start` is called when play starts (every connection open and holding its board)."""
+    `on_start` is called when play starts (every connection open and holding its board),
+    `on_end` when it has ended (the last action arrived or `grace` passed), before any
+    connection closes: what the servers do between the two is the play's alone."""
     stats = Stats()
     run = Run(stats=stats, max_actions=max_actions, pace=pace, seed=seed)
     run.tables = [Table(spec, run, index) for index, spec in enumerate(specs)]
@@ -575,6 +578,8 @@ async def drive(
                 )
         for c in clients:
             stats.connection_bytes[c.role].append(c.bytes)
+        if on_end is not None:
+            on_end()
     finally:
         run.closing = True
         waiting = [c.waiting for c in clients if c.waiting is not None]
