@@ -84,19 +84,59 @@ LAYER_LOST: tuple[type[BaseException], ...] = _layer_lost_errors()
 _held = threading.local()
 
 
+class Held(NamedTuple):
+    """The notices of a command run within `held`: for this process's hubs (`hubs`), and the
+    layer's copies for the other processes (`elsewhere`: (group, message), where the layer
+    can send to those only), both handed on by the caller from its event loop."""
+
+    hubs: list[tuple[int, dict[str, Any]]]
+    elsewhere: list[tuple[str, dict[str, Any]]]
+
+
 @contextlib.contextmanager
-def held() -> Iterator[list[tuple[int, dict[str, Any]]]]:
-    """Within: this thread's notices to this process's hubs are kept in the list given,
-    not handed to `hub_sink` (the layer's copy still goes at once). A table connection
-    runs its commands so, and hands them to the hub after its own answer (an ack), so
-    that the acting page gets the ack before the board of the version."""
+def held() -> Iterator[Held]:
+    """Within: this thread's notices to this process's hubs are kept, not handed to
+    `hub_sink`, and so are the layer's copies for the other processes when the layer can
+    send to those only (Redis). A table connection runs its commands so, in a database
+    thread; from its event loop it then hands the first to the hub after its own answer (an
+    ack, so that the acting page gets it before the board of the version) and sends the
+    others (`send_elsewhere`): the thread does not wait on the loop and Redis for them."""
     before = getattr(_held, "notices", None)
-    kept: list[tuple[int, dict[str, Any]]] = []
+    kept = Held([], [])
     _held.notices = kept
     try:
         yield kept
     finally:
         _held.notices = before
+
+
+#: the sends `send_elsewhere` started that have not ended (kept until they end)
+_sending: set[asyncio.Task[None]] = set()
+
+
+def send_elsewhere(copies: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send the layer's copies kept by `held` to the other processes, from the running event
+    loop, one after the other."""
+    if not copies:
+        return
+    task = asyncio.get_running_loop().create_task(_send_in_turn(list(copies)))
+    _sending.add(task)
+    task.add_done_callback(_sending.discard)
+
+
+async def _send_in_turn(copies: list[tuple[str, dict[str, Any]]]) -> None:
+    for group, message in copies:
+        try:
+            await get_channel_layer().group_send_elsewhere(group, message)
+        except LAYER_LOST as e:
+            logger.warning(
+                "could not notify %s of %s: channel layer unreachable (%s)",
+                group,
+                message.get("type"),
+                e,
+            )
+        except Exception:  # committed already: a lost notice only delays the others' refresh
+            logger.warning("could not notify %s of %s", group, message.get("type"), exc_info=True)
 
 
 def match_group(match_id: int) -> str:
@@ -116,10 +156,10 @@ def _send(match_id: int, message: dict[str, Any]) -> bool:
     message = {**message, "match": match_id}
     trace.stamp(message)
     sink = hub_sink
+    kept: Held | None = getattr(_held, "notices", None) if sink is not None else None
     if sink is not None:
-        kept = getattr(_held, "notices", None)
         if kept is not None:
-            kept.append((match_id, dict(message)))
+            kept.hubs.append((match_id, dict(message)))
         else:
             try:
                 sink(match_id, message)
@@ -146,6 +186,9 @@ def _send(match_id: int, message: dict[str, Any]) -> bool:
         # Told here already: the layer's copy is for the other processes only, where the
         # layer can tell them apart (tablesite.layers: Redis); others bring it back, skipped.
         elsewhere = getattr(layer, "group_send_elsewhere", None) if sink is not None else None
+        if elsewhere is not None and kept is not None:
+            kept.elsewhere.append((match_group(match_id), message))  # sent by `send_elsewhere`
+            return True
         send = async_to_sync(elsewhere or layer.group_send)
         if _in_event_loop():
             # A thread that runs an event loop cannot wait on one: never the server's

@@ -55,7 +55,18 @@ class TableRedisChannelLayer(RedisChannelLayer):
 
     async def group_send_elsewhere(self, group: str, message: dict[str, Any]) -> None:
         """`group_send`, but to the group's members outside this process: channels of other
-        layer instances (each process has one; its channels are named with its prefix)."""
+        layer instances (each process has one; its channels are named with its prefix).
+        The group's members are read first, in one round trip with `group_send`'s clean-up
+        of the expired ones: with none elsewhere, the usual case behind the proxy, that is all."""
+        key = self._group_key(group)
+        connection = self.connection(self.consistent_hash(group))
+        async with connection.pipeline(transaction=False) as pipe:
+            pipe.zremrangebyscore(key, min=0, max=int(time.time()) - self.group_expiry)
+            pipe.zrange(key, 0, -1)
+            _expired, members = await pipe.execute()
+        here = f".{self.client_prefix}!"
+        if all(here in member.decode("utf8") for member in members):
+            return
         await self.group_send(group, {**message, _ELSEWHERE: True})
 
     def _map_channel_keys_to_connection(self, channel_names: Any, message: Any) -> Any:

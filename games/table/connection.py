@@ -168,7 +168,10 @@ class Connection(Screen):
             cpu = time.thread_time() if trace.COSTS else 0.0
             try:
                 with notify.held() as told:
-                    return self.in_database(fn, session_first=session, **kwargs), told
+                    try:
+                        return self.in_database(fn, session_first=session, **kwargs), told, None
+                    except Exception as e:  # raised after telling what it committed, if it did
+                        return None, told, e
             finally:
                 # What database_sync_to_async does too, unless a test harness turned it off
                 # (channels.testing does): these threads outlive the call, and a connection
@@ -177,13 +180,16 @@ class Connection(Screen):
                 if trace.COSTS:
                     trace.cost(f"call {getattr(fn, '__name__', 'a function')}", cpu)
 
-        result, told = await database_sync_to_async(
+        result, told, error = await database_sync_to_async(
             run, thread_sensitive=False, executor=DATABASE_THREADS
         )()
-        if told:
+        if told.hubs:
             # The changes this call committed, told to this process's hubs now: their boards
             # are made in their next hop, after whatever this connection answers first (its ack).
-            hubs.deliver(told)
+            hubs.deliver(told.hubs)
+        notify.send_elsewhere(told.elsewhere)  # and to the other processes' hubs
+        if error is not None:
+            raise error
         return result
 
     def in_database(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -55,6 +56,59 @@ async def test_a_notice_sent_from_a_thread_running_an_event_loop_still_arrives(
     await layer.group_add(notify.match_group(42), channel)
     assert notify.match_changed(42, 3) is True  # a plain call, inside the running loop
     assert await layer.receive(channel) == {"type": "match.changed", "version": 3, "match": 42}
+
+
+class ElsewhereLayer:
+    """A layer that sends a group message to the other processes only, as the site's Redis
+    layer does (tablesite.layers), recording what it was asked to send."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+        self.fail = False
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        raise AssertionError("a notice told here goes to the other processes only")
+
+    async def group_send_elsewhere(self, group: str, message: dict[str, Any]) -> None:
+        if self.fail:
+            raise ConnectionError("redis is down")
+        self.sent.append((group, message))
+
+
+@pytest.mark.asyncio
+async def test_a_commands_notices_are_kept_and_the_layers_copies_sent_from_the_loop_in_order(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Within `held` (a table connection's command, in a database thread) the hubs' notices
+    and the layer's copies are kept: the thread waits for nobody. The connection then hands
+    the first to its hubs and sends the copies from its event loop, in the order they were
+    made; a layer that fails is logged, not raised (the change is committed)."""
+    told_here: list[tuple[int, dict[str, Any]]] = []
+    layer = ElsewhereLayer()
+    monkeypatch.setattr(notify, "hub_sink", lambda match_id, m: told_here.append((match_id, m)))
+    monkeypatch.setattr(notify, "get_channel_layer", lambda: layer)
+    with notify.held() as told:
+        assert notify.match_changed(7, 10, computer_next=False) is True
+        assert notify.match_changed(7, 11, computer_next=False) is True
+    assert told_here == [] and layer.sent == []  # nothing yet
+    assert [m["version"] for _, m in told.hubs] == [10, 11]
+    notify.send_elsewhere(told.elsewhere)
+    while notify._sending:
+        await asyncio.sleep(0)
+    assert [(group, m["version"]) for group, m in layer.sent] == [("match-7", 10), ("match-7", 11)]
+    assert all(m["origin"] == notify.ORIGIN for _, m in layer.sent)
+
+    layer.fail = True
+    with caplog.at_level(logging.WARNING, logger="games.notify"):
+        notify.send_elsewhere([("match-7", {"type": "match.changed", "version": 12})])
+        while notify._sending:
+            await asyncio.sleep(0)
+    assert "channel layer unreachable" in caplog.text
+
+    # outside `held` (the computers' worker, a management command): sent before it returns
+    layer.fail = False
+    assert await asyncio.to_thread(notify.match_changed, 7, 13, computer_next=False) is True
+    assert layer.sent[-1][1]["version"] == 13 and told_here[-1][1]["version"] == 13
 
 
 def test_a_missing_channel_layer_is_logged_not_raised(
