@@ -14,9 +14,9 @@ more call, `group_send_elsewhere`: a group message for the group's members in th
 processes only. A change made in a process is told to that process's table hubs directly
 (games.notify), and HAProxy sends every page of a table to one process, so the layer's copy
 of a move's notice mostly had one member to reach, its own sender, which read it back from
-Redis only to drop it: six of the eight Redis calls a move made (the send's pipeline and
+Redis only to drop it: eight Redis calls a move (the group read, the send's pipeline and
 script, the receive's pop and clean-up) and the message's encoding and decoding. Now it goes
-where it is needed, or nowhere: the group's members read, no more.
+where it is needed, or nowhere: one round trip reads the group, and that is all.
 """
 
 from __future__ import annotations
