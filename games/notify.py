@@ -114,14 +114,15 @@ def held() -> Iterator[Held]:
 _sending: set[asyncio.Task[None]] = set()
 
 
-def send_elsewhere(copies: list[tuple[str, dict[str, Any]]]) -> None:
+def send_elsewhere(copies: list[tuple[str, dict[str, Any]]]) -> asyncio.Task[None] | None:
     """Send the layer's copies kept by `held` to the other processes, from the running event
-    loop, one after the other."""
+    loop, one after the other: the task that sends them (None when there are none)."""
     if not copies:
-        return
+        return None
     task = asyncio.get_running_loop().create_task(_send_in_turn(list(copies)))
     _sending.add(task)
     task.add_done_callback(_sending.discard)
+    return task
 
 
 async def _send_in_turn(copies: list[tuple[str, dict[str, Any]]]) -> None:

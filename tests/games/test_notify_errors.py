@@ -92,17 +92,17 @@ async def test_a_commands_notices_are_kept_and_the_layers_copies_sent_from_the_l
         assert notify.match_changed(7, 11, computer_next=False) is True
     assert told_here == [] and layer.sent == []  # nothing yet
     assert [m["version"] for _, m in told.hubs] == [10, 11]
-    notify.send_elsewhere(told.elsewhere)
-    while notify._sending:
-        await asyncio.sleep(0)
+    sending = notify.send_elsewhere(told.elsewhere)
+    assert sending is not None
+    await sending
     assert [(group, m["version"]) for group, m in layer.sent] == [("match-7", 10), ("match-7", 11)]
     assert all(m["origin"] == notify.ORIGIN for _, m in layer.sent)
 
     layer.fail = True
     with caplog.at_level(logging.WARNING, logger="games.notify"):
-        notify.send_elsewhere([("match-7", {"type": "match.changed", "version": 12})])
-        while notify._sending:
-            await asyncio.sleep(0)
+        sending = notify.send_elsewhere([("match-7", {"type": "match.changed", "version": 12})])
+        assert sending is not None
+        await sending
     assert "channel layer unreachable" in caplog.text
 
     # outside `held` (the computers' worker, a management command): sent before it returns
