@@ -129,15 +129,25 @@ async def _send_in_turn(copies: list[tuple[str, dict[str, Any]]]) -> None:
     for group, message in copies:
         try:
             await get_channel_layer().group_send_elsewhere(group, message)
-        except LAYER_LOST as e:
-            logger.warning(
-                "could not notify %s of %s: channel layer unreachable (%s)",
-                group,
-                message.get("type"),
-                e,
-            )
-        except Exception:  # committed already: a lost notice only delays the others' refresh
-            logger.warning("could not notify %s of %s", group, message.get("type"), exc_info=True)
+        except Exception as e:
+            _not_sent(message.get("match"), message, e)
+
+
+def _not_sent(match_id: object, message: dict[str, Any], error: Exception) -> None:
+    """Log a notice the layer did not take: the change is committed, so a lost notice only
+    delays the others' refresh (a page checks its version every 20 s). An outage (Redis
+    down) is one line; anything else comes with its traceback."""
+    if isinstance(error, LAYER_LOST):
+        logger.warning(
+            "could not notify match %s of %s: channel layer unreachable (%s)",
+            match_id,
+            message.get("type"),
+            error,
+        )
+    else:
+        logger.warning(
+            "could not notify match %s of %s", match_id, message.get("type"), exc_info=error
+        )
 
 
 def match_group(match_id: int) -> str:
@@ -199,18 +209,8 @@ def _send(match_id: int, message: dict[str, Any]) -> bool:
                 pool.submit(send, match_group(match_id), message).result()
         else:
             send(match_group(match_id), message)
-    except LAYER_LOST as e:
-        logger.warning(
-            "could not notify match %s of %s: channel layer unreachable (%s)",
-            match_id,
-            message.get("type"),
-            e,
-        )
-        return False
-    except Exception:  # the change is committed; a lost notice only delays the others' refresh
-        logger.warning(
-            "could not notify match %s of %s", match_id, message.get("type"), exc_info=True
-        )
+    except Exception as e:
+        _not_sent(match_id, message, e)
         return False
     return True
 

@@ -64,15 +64,17 @@ class TableRedisChannelLayer(RedisChannelLayer):
             pipe.zremrangebyscore(key, min=0, max=int(time.time()) - self.group_expiry)
             pipe.zrange(key, 0, -1)
             _expired, members = await pipe.execute()
-        here = f".{self.client_prefix}!"
-        if all(here in member.decode("utf8") for member in members):
+        if all(self._here(member.decode("utf8")) for member in members):
             return
         await self.group_send(group, {**message, _ELSEWHERE: True})
+
+    def _here(self, channel: str) -> bool:
+        """Whether `channel` is one of this instance's (`new_channel` names them with its prefix)."""
+        return f".{self.client_prefix}!" in channel
 
     def _map_channel_keys_to_connection(self, channel_names: Any, message: Any) -> Any:
         # channels-redis's one step between reading a group's members and sending to them
         if message.get(_ELSEWHERE):
             message = {k: v for k, v in message.items() if k != _ELSEWHERE}
-            here = f".{self.client_prefix}!"  # this instance's channels (`new_channel`)
-            channel_names = [name for name in channel_names if here not in name]
+            channel_names = [name for name in channel_names if not self._here(name)]
         return super()._map_channel_keys_to_connection(channel_names, message)

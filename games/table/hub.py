@@ -470,7 +470,8 @@ class Station:
         # between the restart and the re-join reached no one here: every hub reads its table
         # again once joined, so no page waits for a turn that came meanwhile (the next notice
         # may be its own move, which never comes). Asking costs one command a process; joining
-        # again, one a table (done every 2 s at 150 tables, as many commands as moves).
+        # again costs one a table, which at every ask would make as many commands as moves at
+        # 150 tables.
         shared = self.layer is not None and not notify.reaches_this_process_only(self.layer)
         loop = asyncio.get_running_loop()
         joined = loop.time()

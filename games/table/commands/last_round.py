@@ -155,7 +155,6 @@ def offer(ctx: OfferContext) -> Offer | None:
     can = ctx.can()
     if not can.can(MAY):
         return None
-    # asked of the others at a shared table
     return Offer(
         "last_round", "games/commands/last_round.html", _words(active_language(), can.consent)
     )
@@ -163,8 +162,8 @@ def offer(ctx: OfferContext) -> Offer | None:
 
 @per_language
 def _words(language: str | None, shared: bool) -> tuple[tuple[str, str], ...]:
-    """The offer's words in `language` (the active one): every player's board of every version
-    shows them, so they are translated once."""
+    """The offer's words in `language` (the active one), `shared`: asked of the others at a
+    shared table. Every player's board of every version shows them: translated once."""
     return tuple(
         (key, str(WORDS["text_shared" if shared and key == "text" else key]))
         for key in ("label", "title", "text", "confirm", "cancel")
